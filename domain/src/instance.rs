@@ -1,0 +1,115 @@
+//! The instance itself. Its one invariant: the first member to sign up on an empty instance
+//! becomes its administrator, and only one member ever does so this way.
+
+use cqrs_es::event_sink::EventSink;
+use cqrs_es::{Aggregate, DomainEvent};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{DomainError, ErrorKind};
+
+/// The id of the one instance aggregate.
+pub const INSTANCE_ID: &str = "instance";
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum InstanceCommand {
+    ClaimAdministration { user_id: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum InstanceEvent {
+    AdministratorAppointed { user_id: String },
+}
+
+impl DomainEvent for InstanceEvent {
+    fn event_type(&self) -> String {
+        "AdministratorAppointed".to_string()
+    }
+
+    fn event_version(&self) -> String {
+        "1".to_string()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InstanceError {
+    #[error("the instance already has an administrator")]
+    AlreadyClaimed,
+}
+
+impl DomainError for InstanceError {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Conflict
+    }
+
+    fn code(&self) -> &'static str {
+        "already_claimed"
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Instance {
+    administrator: Option<String>,
+}
+
+impl Instance {
+    pub fn decide(&self, command: InstanceCommand) -> Result<Vec<InstanceEvent>, InstanceError> {
+        match command {
+            InstanceCommand::ClaimAdministration { user_id } => match self.administrator {
+                Some(_) => Err(InstanceError::AlreadyClaimed),
+                None => Ok(vec![InstanceEvent::AdministratorAppointed { user_id }]),
+            },
+        }
+    }
+}
+
+impl Aggregate for Instance {
+    const TYPE: &'static str = "instance";
+    type Command = InstanceCommand;
+    type Event = InstanceEvent;
+    type Error = InstanceError;
+    type Services = ();
+
+    async fn handle(
+        &mut self,
+        command: Self::Command,
+        _service: &Self::Services,
+        sink: &EventSink<Self>,
+    ) -> Result<(), Self::Error> {
+        for event in self.decide(command)? {
+            sink.write(event, self).await;
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, event: Self::Event) {
+        match event {
+            InstanceEvent::AdministratorAppointed { user_id } => {
+                self.administrator = Some(user_id)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cqrs_es::test::TestFramework;
+
+    #[test]
+    fn the_first_claim_appoints_the_administrator() {
+        TestFramework::<Instance>::with(())
+            .given_no_previous_events()
+            .when(InstanceCommand::ClaimAdministration { user_id: "u1".into() })
+            .then_expect_events(vec![InstanceEvent::AdministratorAppointed {
+                user_id: "u1".into(),
+            }]);
+    }
+
+    #[test]
+    fn a_second_claim_is_refused() {
+        TestFramework::<Instance>::with(())
+            .given(vec![InstanceEvent::AdministratorAppointed { user_id: "u1".into() }])
+            .when(InstanceCommand::ClaimAdministration { user_id: "u2".into() })
+            .then_expect_error(InstanceError::AlreadyClaimed);
+    }
+}

@@ -1,0 +1,27 @@
+//! The domain: aggregates, their commands and events, and the errors their decisions return.
+//!
+//! Pure: no IO, no database, no HTTP. It uses cqrs-es's `Aggregate` and `DomainEvent` traits
+//! (the orphan rule asks for that) and nothing else of the infrastructure.
+//!
+//! A tour:
+//! - [`error`]: the kinds every domain error maps to (invalid, not found, conflict, forbidden).
+//! - [`metadata`]: what every event carries besides its payload (actor, request, app, origin, time).
+//! - [`user`]: an account, its profile, preferences, roles and feature flags.
+//! - [`session`]: one sign-in, from start to revocation.
+//! - [`email`]: the reservation that keeps an email address to one account.
+//! - [`instance`]: the instance itself; its first member becomes the administrator.
+//! - [`flags`]: the feature flags the spec names, and their defaults.
+//!
+//! Every aggregate's `handle` delegates to a pure `decide` so tests can state
+//! given(events).when(command).then_expect_events(..).
+
+pub mod email;
+pub mod error;
+pub mod flags;
+pub mod instance;
+pub mod metadata;
+pub mod session;
+pub mod user;
+
+pub use error::{DomainError, ErrorKind};
+pub use metadata::EventMetadata;
