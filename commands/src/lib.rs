@@ -1,1 +1,19 @@
+//! The write side: storage, the global feed, and the command bus.
+//!
+//! A tour:
+//! - [`store`]: [`store::Db`], the one handle on SQLite (embedded default) or Postgres, with
+//!   migrations and a small portable query layer the read models use on both backends.
+//! - [`feed`]: the global, commit-ordered feed over every aggregate's events, its cursor, and the
+//!   signal that wakes feed consumers.
+//! - [`bus`]: the cqrs-es frameworks (plain event-store mode, no snapshots) for every aggregate,
+//!   with bounded, jittered retries when two writers race on one aggregate.
+//!
+//! Depends on `domain` only among our crates; `projections`, `ingest` and `api` build on it.
 
+pub mod bus;
+pub mod feed;
+pub mod store;
+
+pub use bus::{CommandBus, CommandError};
+pub use feed::{Cursor, FeedSignal, StoredEvent};
+pub use store::{Arg, Db, Tx};

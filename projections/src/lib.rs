@@ -1,1 +1,29 @@
+//! The read side: durable projections of the global feed, and the live hub.
+//!
+//! A tour:
+//! - [`runner`]: the [`Projection`] trait and the runner that feeds a projection from its
+//!   checkpoint, writing view rows and the new checkpoint in one transaction, so a crash never
+//!   loses or doubles an event; rebuild = reset and replay.
+//! - [`accounts`]: `users_view` and `feature_flags_view`, from the user aggregate.
+//! - [`sessions`]: `sessions_view`, which decides whether a token's session is live.
+//! - [`live`]: follows the feed behind the projections and fans events out to WebSocket
+//!   connections, each seeing only what its user may see.
+//! - [`queries`]: typed reads of the views for the api.
+//!
+//! Read models are never built by cqrs-es in-process queries: those run after the commit, swallow
+//! errors and never run if the process dies in between.
 
+pub mod accounts;
+pub mod live;
+pub mod queries;
+pub mod runner;
+pub mod sessions;
+
+pub use runner::{Projection, Projections};
+
+use std::sync::Arc;
+
+/// Every read model this build maintains, in the order they are reported.
+pub fn all() -> Vec<Arc<dyn Projection>> {
+    vec![Arc::new(accounts::Accounts), Arc::new(sessions::Sessions)]
+}

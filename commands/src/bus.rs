@@ -1,0 +1,130 @@
+//! The command bus: one cqrs-es framework per aggregate, on whichever backend is open.
+//!
+//! Plain event-store mode only: the snapshot and aggregate-store modes of cqrs-es 0.5 apply new
+//! events twice before saving. No queries are registered on the frameworks; read models are
+//! built from the global feed by `projections`.
+
+use std::time::Duration;
+
+use cqrs_es::{Aggregate, AggregateError};
+use domain::email::EmailReservation;
+use domain::instance::Instance;
+use domain::session::Session;
+use domain::user::User;
+use domain::EventMetadata;
+use postgres_es::{postgres_cqrs, PostgresCqrs};
+use rand::Rng;
+use sqlite_es::{sqlite_cqrs, SqliteCqrs};
+
+use crate::feed::{self, Cursor, FeedSignal};
+use crate::store::Db;
+
+/// How many times a command is retried after losing a race on its aggregate.
+pub const CONFLICT_RETRIES: u32 = 6;
+
+/// Why a command did not produce its events.
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError<E: std::error::Error> {
+    /// The decision refused the command.
+    #[error(transparent)]
+    Domain(E),
+    /// Other writers kept winning the race on this aggregate, retries ran out.
+    #[error("the resource was changed by someone else at the same time; try again")]
+    Conflict,
+    #[error("event store: {0}")]
+    Store(String),
+}
+
+/// One aggregate's framework on either backend.
+pub enum Framework<A: Aggregate> {
+    Sqlite(SqliteCqrs<A>),
+    Postgres(PostgresCqrs<A>),
+}
+
+impl<A> Framework<A>
+where
+    A: Aggregate<Services = ()>,
+    A::Error: 'static,
+{
+    fn new(db: &Db) -> Self {
+        match db {
+            Db::Sqlite { write, .. } => Framework::Sqlite(sqlite_cqrs(write.clone(), vec![], ())),
+            Db::Postgres(pool) => Framework::Postgres(postgres_cqrs(pool.clone(), vec![], ())),
+        }
+    }
+
+    async fn execute_once(
+        &self,
+        id: &str,
+        command: A::Command,
+        metadata: &EventMetadata,
+    ) -> Result<(), AggregateError<A::Error>> {
+        match self {
+            Framework::Sqlite(cqrs) => cqrs.execute_with_metadata(id, command, metadata.to_map()).await,
+            Framework::Postgres(cqrs) => {
+                cqrs.execute_with_metadata(id, command, metadata.to_map()).await
+            }
+        }
+    }
+}
+
+/// Every aggregate's framework, and the signal that wakes feed consumers after a commit.
+pub struct CommandBus {
+    pub db: Db,
+    pub signal: FeedSignal,
+    pub users: Framework<User>,
+    pub sessions: Framework<Session>,
+    pub emails: Framework<EmailReservation>,
+    pub instance: Framework<Instance>,
+}
+
+impl CommandBus {
+    pub fn new(db: Db, signal: FeedSignal) -> Self {
+        Self {
+            users: Framework::new(&db),
+            sessions: Framework::new(&db),
+            emails: Framework::new(&db),
+            instance: Framework::new(&db),
+            db,
+            signal,
+        }
+    }
+
+    /// Executes `command` on aggregate `id`, retrying with jittered exponential backoff when a
+    /// concurrent writer appended to the same aggregate first. Handling has no side effects, so
+    /// reloading and deciding again is safe. Returns the cursor of the aggregate's newest event,
+    /// so a caller can wait for read models to include it.
+    pub async fn execute<A>(
+        &self,
+        framework: &Framework<A>,
+        id: &str,
+        command: A::Command,
+        metadata: &EventMetadata,
+    ) -> Result<Option<Cursor>, CommandError<A::Error>>
+    where
+        A: Aggregate<Services = ()>,
+        A::Command: Clone,
+        A::Error: 'static,
+    {
+        let mut attempt = 0;
+        loop {
+            match framework.execute_once(id, command.clone(), metadata).await {
+                Ok(()) => {
+                    self.signal.notify();
+                    return feed::last_of_aggregate(&self.db, A::TYPE, id)
+                        .await
+                        .map_err(|e| CommandError::Store(e.to_string()));
+                }
+                Err(AggregateError::AggregateConflict) if attempt < CONFLICT_RETRIES => {
+                    attempt += 1;
+                    let base = 4u64 << attempt.min(6);
+                    let jitter = rand::rng().random_range(0..=base);
+                    tokio::time::sleep(Duration::from_millis(base / 2 + jitter)).await;
+                }
+                Err(AggregateError::AggregateConflict) => return Err(CommandError::Conflict),
+                Err(AggregateError::UserError(e)) => return Err(CommandError::Domain(e)),
+                Err(other) => return Err(CommandError::Store(other.to_string())),
+            }
+        }
+    }
+}

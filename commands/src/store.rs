@@ -1,0 +1,367 @@
+//! The storage handle and a portable query layer.
+//!
+//! Read models are written and read through [`Db`] and [`Tx`], which run the same SQL on both
+//! backends. SQL is written with Postgres-style `$1` placeholders; on SQLite they become `?1`
+//! (an explicit index), so a parameter may appear in any order and more than once.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use anyhow::Context;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgRow};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous};
+use sqlx::{FromRow, PgPool, Postgres, Sqlite, SqlitePool, Transaction};
+
+/// Which database a [`Db`] talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// The one handle on the database.
+#[derive(Clone, Debug)]
+pub enum Db {
+    /// SQLite in WAL mode. One connection writes (SQLite has one writer anyway, and a single
+    /// connection avoids busy errors when a read transaction would have to upgrade); several read.
+    Sqlite { write: SqlitePool, read: SqlitePool },
+    Postgres(PgPool),
+}
+
+/// A bound parameter.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Arg {
+    Text(String),
+    OptText(Option<String>),
+    Int(i64),
+    Bool(bool),
+}
+
+impl From<&str> for Arg {
+    fn from(v: &str) -> Self {
+        Arg::Text(v.to_string())
+    }
+}
+impl From<String> for Arg {
+    fn from(v: String) -> Self {
+        Arg::Text(v)
+    }
+}
+impl From<&String> for Arg {
+    fn from(v: &String) -> Self {
+        Arg::Text(v.clone())
+    }
+}
+impl From<Option<String>> for Arg {
+    fn from(v: Option<String>) -> Self {
+        Arg::OptText(v)
+    }
+}
+impl From<i64> for Arg {
+    fn from(v: i64) -> Self {
+        Arg::Int(v)
+    }
+}
+impl From<bool> for Arg {
+    fn from(v: bool) -> Self {
+        Arg::Bool(v)
+    }
+}
+
+/// Builds a `Vec<Arg>` from values of mixed types.
+#[macro_export]
+macro_rules! args {
+    ($($value:expr),* $(,)?) => { vec![$($crate::store::Arg::from($value)),*] };
+}
+
+/// Rewrites `$N` placeholders to SQLite's `?N`.
+fn sqlite_sql(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut chars = sql.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '$' && chars.peek().is_some_and(|n| n.is_ascii_digit()) {
+            out.push('?');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+macro_rules! bind_all {
+    ($query:expr, $args:expr) => {{
+        let mut q = $query;
+        for arg in $args {
+            q = match arg {
+                Arg::Text(v) => q.bind(v),
+                Arg::OptText(v) => q.bind(v),
+                Arg::Int(v) => q.bind(v),
+                Arg::Bool(v) => q.bind(v),
+            };
+        }
+        q
+    }};
+}
+
+/// Rows that decode from both backends (`#[derive(sqlx::FromRow)]` gives that).
+pub trait PortableRow:
+    for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin
+{
+}
+impl<T> PortableRow for T where
+    T: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin
+{
+}
+
+impl Db {
+    /// Opens (creating if needed) `needl.db` in `data_dir`, in WAL mode, and migrates it.
+    pub async fn open_sqlite(data_dir: &Path) -> anyhow::Result<Db> {
+        std::fs::create_dir_all(data_dir)
+            .with_context(|| format!("creating data directory {}", data_dir.display()))?;
+        let file = data_dir.join("needl.db");
+        let options = SqliteConnectOptions::new()
+            .filename(&file)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(Duration::from_secs(10))
+            .foreign_keys(true);
+        let write = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options.clone())
+            .await
+            .with_context(|| format!("opening {}", file.display()))?;
+        let db = Db::Sqlite {
+            write: write.clone(),
+            read: write,
+        };
+        db.migrate().await?;
+        let read = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await?;
+        Ok(Db::Sqlite {
+            write: db.sqlite_write().clone(),
+            read,
+        })
+    }
+
+    /// Connects to Postgres and migrates.
+    pub async fn open_postgres(url: &str) -> anyhow::Result<Db> {
+        let options = PgConnectOptions::from_str(url).context("parsing DATABASE_URL")?;
+        Self::open_postgres_with(options).await
+    }
+
+    /// Connects to Postgres with explicit options (tests use a schema per test) and migrates.
+    pub async fn open_postgres_with(options: PgConnectOptions) -> anyhow::Result<Db> {
+        let pool = PgPoolOptions::new()
+            .max_connections(16)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options)
+            .await
+            .context("connecting to Postgres")?;
+        let db = Db::Postgres(pool);
+        db.migrate().await?;
+        Ok(db)
+    }
+
+    /// Opens Postgres when `database_url` is a postgres URL, else SQLite in `data_dir`.
+    pub async fn open(database_url: Option<&str>, data_dir: &Path) -> anyhow::Result<Db> {
+        match database_url {
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                Self::open_postgres(url).await
+            }
+            Some(url) if !url.is_empty() => {
+                anyhow::bail!("DATABASE_URL must be a postgres:// URL (SQLite is the default when it is unset)")
+            }
+            _ => Self::open_sqlite(data_dir).await,
+        }
+    }
+
+    async fn migrate(&self) -> anyhow::Result<()> {
+        match self {
+            Db::Sqlite { write, .. } => sqlx::migrate!("../migrations/sqlite")
+                .run(write)
+                .await
+                .context("migrating SQLite")?,
+            Db::Postgres(pool) => sqlx::migrate!("../migrations/postgres")
+                .run(pool)
+                .await
+                .context("migrating Postgres")?,
+        }
+        Ok(())
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self {
+            Db::Sqlite { .. } => Backend::Sqlite,
+            Db::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    fn sqlite_write(&self) -> &SqlitePool {
+        match self {
+            Db::Sqlite { write, .. } => write,
+            Db::Postgres(_) => unreachable!("not SQLite"),
+        }
+    }
+
+    /// Runs a statement outside a transaction; returns the rows affected.
+    pub async fn execute(&self, sql: &str, args: Vec<Arg>) -> sqlx::Result<u64> {
+        Ok(match self {
+            Db::Sqlite { write, .. } => {
+                let sql = sqlite_sql(sql);
+                bind_all!(sqlx::query(&sql), args).execute(write).await?.rows_affected()
+            }
+            Db::Postgres(pool) => bind_all!(sqlx::query(sql), args)
+                .execute(pool)
+                .await?
+                .rows_affected(),
+        })
+    }
+
+    pub async fn fetch_all<T: PortableRow>(&self, sql: &str, args: Vec<Arg>) -> sqlx::Result<Vec<T>> {
+        match self {
+            Db::Sqlite { read, .. } => {
+                let sql = sqlite_sql(sql);
+                bind_all!(sqlx::query_as::<Sqlite, T>(&sql), args).fetch_all(read).await
+            }
+            Db::Postgres(pool) => {
+                bind_all!(sqlx::query_as::<Postgres, T>(sql), args).fetch_all(pool).await
+            }
+        }
+    }
+
+    pub async fn fetch_optional<T: PortableRow>(
+        &self,
+        sql: &str,
+        args: Vec<Arg>,
+    ) -> sqlx::Result<Option<T>> {
+        match self {
+            Db::Sqlite { read, .. } => {
+                let sql = sqlite_sql(sql);
+                bind_all!(sqlx::query_as::<Sqlite, T>(&sql), args)
+                    .fetch_optional(read)
+                    .await
+            }
+            Db::Postgres(pool) => {
+                bind_all!(sqlx::query_as::<Postgres, T>(sql), args)
+                    .fetch_optional(pool)
+                    .await
+            }
+        }
+    }
+
+    /// Begins a write transaction.
+    pub async fn begin(&self) -> sqlx::Result<Tx> {
+        Ok(match self {
+            Db::Sqlite { write, .. } => Tx::Sqlite(write.begin().await?),
+            Db::Postgres(pool) => Tx::Postgres(pool.begin().await?),
+        })
+    }
+
+    pub fn sqlite_pool(&self) -> Option<&SqlitePool> {
+        match self {
+            Db::Sqlite { write, .. } => Some(write),
+            Db::Postgres(_) => None,
+        }
+    }
+
+    pub fn pg_pool(&self) -> Option<&PgPool> {
+        match self {
+            Db::Postgres(pool) => Some(pool),
+            Db::Sqlite { .. } => None,
+        }
+    }
+
+    pub async fn close(&self) {
+        match self {
+            Db::Sqlite { write, read } => {
+                read.close().await;
+                write.close().await;
+            }
+            Db::Postgres(pool) => pool.close().await,
+        }
+    }
+}
+
+/// A write transaction on either backend.
+pub enum Tx {
+    Sqlite(Transaction<'static, Sqlite>),
+    Postgres(Transaction<'static, Postgres>),
+}
+
+impl Tx {
+    pub async fn execute(&mut self, sql: &str, args: Vec<Arg>) -> sqlx::Result<u64> {
+        Ok(match self {
+            Tx::Sqlite(tx) => {
+                let sql = sqlite_sql(sql);
+                bind_all!(sqlx::query(&sql), args)
+                    .execute(&mut **tx)
+                    .await?
+                    .rows_affected()
+            }
+            Tx::Postgres(tx) => bind_all!(sqlx::query(sql), args)
+                .execute(&mut **tx)
+                .await?
+                .rows_affected(),
+        })
+    }
+
+    pub async fn fetch_optional<T: PortableRow>(
+        &mut self,
+        sql: &str,
+        args: Vec<Arg>,
+    ) -> sqlx::Result<Option<T>> {
+        match self {
+            Tx::Sqlite(tx) => {
+                let sql = sqlite_sql(sql);
+                bind_all!(sqlx::query_as::<Sqlite, T>(&sql), args)
+                    .fetch_optional(&mut **tx)
+                    .await
+            }
+            Tx::Postgres(tx) => {
+                bind_all!(sqlx::query_as::<Postgres, T>(sql), args)
+                    .fetch_optional(&mut **tx)
+                    .await
+            }
+        }
+    }
+
+    pub async fn fetch_all<T: PortableRow>(&mut self, sql: &str, args: Vec<Arg>) -> sqlx::Result<Vec<T>> {
+        match self {
+            Tx::Sqlite(tx) => {
+                let sql = sqlite_sql(sql);
+                bind_all!(sqlx::query_as::<Sqlite, T>(&sql), args)
+                    .fetch_all(&mut **tx)
+                    .await
+            }
+            Tx::Postgres(tx) => {
+                bind_all!(sqlx::query_as::<Postgres, T>(sql), args)
+                    .fetch_all(&mut **tx)
+                    .await
+            }
+        }
+    }
+
+    pub async fn commit(self) -> sqlx::Result<()> {
+        match self {
+            Tx::Sqlite(tx) => tx.commit().await,
+            Tx::Postgres(tx) => tx.commit().await,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sqlite_sql;
+
+    #[test]
+    fn postgres_placeholders_become_indexed_sqlite_placeholders() {
+        assert_eq!(
+            sqlite_sql("UPDATE t SET a = $2 WHERE b = $1 AND c = $1 AND d = '$'"),
+            "UPDATE t SET a = ?2 WHERE b = ?1 AND c = ?1 AND d = '$'"
+        );
+    }
+}

@@ -1,0 +1,108 @@
+//! `users_view` and `feature_flags_view`: accounts, profiles, preferences, roles and flags.
+
+use async_trait::async_trait;
+use commands::args;
+use commands::feed::StoredEvent;
+use commands::store::Tx;
+use domain::user::{NavState, Role, User, UserEvent};
+use cqrs_es::Aggregate;
+
+use crate::runner::Projection;
+
+pub struct Accounts;
+
+fn nav(state: Option<NavState>) -> Option<String> {
+    state.map(|s| match s {
+        NavState::Opened => "opened".to_string(),
+        NavState::Closed => "closed".to_string(),
+    })
+}
+
+#[async_trait]
+impl Projection for Accounts {
+    fn name(&self) -> &'static str {
+        "accounts"
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &["users_view", "feature_flags_view"]
+    }
+
+    async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
+        if event.aggregate_type != User::TYPE {
+            return Ok(());
+        }
+        let id = event.aggregate_id.as_str();
+        let user_event: UserEvent = serde_json::from_value(event.payload.clone())?;
+        match user_event {
+            UserEvent::UserSignedUp {
+                email,
+                username,
+                password_hash,
+                is_admin,
+            } => {
+                let created_at = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
+                tx.execute(
+                    "INSERT INTO users_view (user_id, email, username, password_hash, is_admin, created_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                    args![id, email, username, password_hash, is_admin, created_at],
+                )
+                .await?;
+            }
+            UserEvent::ProfileUpdated {
+                username,
+                industry,
+                profession,
+                whatsapp_number,
+            } => {
+                tx.execute(
+                    "UPDATE users_view SET username = $2, industry = $3, profession = $4, \
+                     whatsapp_number = $5 WHERE user_id = $1",
+                    args![id, username, industry, profession, whatsapp_number],
+                )
+                .await?;
+            }
+            UserEvent::PreferencesChanged {
+                nav_state,
+                askneedl_pro,
+            } => {
+                tx.execute(
+                    "UPDATE users_view SET nav_state = $2, askneedl_pro = $3 WHERE user_id = $1",
+                    args![id, nav(nav_state), askneedl_pro],
+                )
+                .await?;
+            }
+            UserEvent::OnboardingCompleted => {
+                tx.execute(
+                    "UPDATE users_view SET onboarded = $2 WHERE user_id = $1",
+                    args![id, true],
+                )
+                .await?;
+            }
+            UserEvent::FeatureFlagSet { flag, value } => {
+                tx.execute(
+                    "INSERT INTO feature_flags_view (user_id, flag, value) VALUES ($1, $2, $3) \
+                     ON CONFLICT (user_id, flag) DO UPDATE SET value = excluded.value",
+                    args![id, flag, value],
+                )
+                .await?;
+            }
+            UserEvent::RoleGranted { role } => set_role(tx, id, role, true).await?,
+            UserEvent::RoleRevoked { role } => set_role(tx, id, role, false).await?,
+        }
+        Ok(())
+    }
+}
+
+async fn set_role(tx: &mut Tx, id: &str, role: Role, held: bool) -> anyhow::Result<()> {
+    let column = match role {
+        Role::Admin => "is_admin",
+        Role::Auditor => "is_auditor",
+    };
+    tx.execute(
+        &format!("UPDATE users_view SET {column} = $2 WHERE user_id = $1"),
+        args![id, held],
+    )
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,183 @@
+//! The live hub: follows the global feed just behind the projections and broadcasts each event
+//! once, serialised once, to every WebSocket connection of this process.
+//!
+//! An event is published only after every read model applied it, so a browser that refetches on
+//! the push sees the change. Connections filter by [`Audience`]; a connection that falls behind
+//! the broadcast buffer pages what it missed from the store with [`page`].
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use commands::feed::{self, Cursor, StoredEvent};
+use commands::store::Db;
+use serde::Serialize;
+use tokio::sync::{broadcast, watch};
+
+use crate::runner::Projections;
+
+/// Who may see an event on the live socket.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Audience {
+    /// The user the event is about, and administrators.
+    User(String),
+    /// Administrators only (instance-level bookkeeping).
+    Admins,
+}
+
+/// The signed-in user a connection serves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Viewer {
+    pub user_id: String,
+    pub is_admin: bool,
+}
+
+impl Audience {
+    pub fn admits(&self, viewer: &Viewer) -> bool {
+        viewer.is_admin
+            || match self {
+                Audience::User(id) => *id == viewer.user_id,
+                Audience::Admins => false,
+            }
+    }
+
+    /// Decides who may see `event`.
+    pub fn of(event: &StoredEvent) -> Audience {
+        match event.aggregate_type.as_str() {
+            "user" => Audience::User(event.aggregate_id.clone()),
+            "session" => event.fields()["user_id"]
+                .as_str()
+                .map(|id| Audience::User(id.to_string()))
+                .unwrap_or(Audience::Admins),
+            _ => Audience::Admins,
+        }
+    }
+}
+
+/// What a connection is sent: small on purpose. "Sockets notify, queries fetch."
+#[derive(Debug, Clone, Serialize)]
+pub struct LiveMessage<'a> {
+    pub cursor: Cursor,
+    #[serde(rename = "type")]
+    pub event_type: &'a str,
+    pub ids: Vec<&'a str>,
+}
+
+/// An event ready to forward.
+#[derive(Debug)]
+pub struct LiveEvent {
+    pub cursor: Cursor,
+    pub audience: Audience,
+    /// The [`LiveMessage`] as JSON.
+    pub json: String,
+}
+
+impl LiveEvent {
+    pub fn from_stored(event: &StoredEvent) -> LiveEvent {
+        let message = LiveMessage {
+            cursor: event.cursor,
+            event_type: &event.event_type,
+            ids: vec![&event.aggregate_id],
+        };
+        LiveEvent {
+            cursor: event.cursor,
+            audience: Audience::of(event),
+            json: serde_json::to_string(&message).expect("a live message serialises"),
+        }
+    }
+}
+
+/// The process-wide hub.
+#[derive(Clone)]
+pub struct LiveHub {
+    sender: broadcast::Sender<Arc<LiveEvent>>,
+    published: watch::Receiver<Cursor>,
+}
+
+/// How many events the broadcast buffer holds before a slow connection must page.
+pub const BUFFER: usize = 4096;
+
+impl LiveHub {
+    /// Starts the tailer at the feed's current head.
+    pub async fn start(db: Db, projections: Projections) -> anyhow::Result<LiveHub> {
+        let (sender, _) = broadcast::channel(BUFFER);
+        let start = feed::head(&db).await?.min(projections.applied());
+        let (published_tx, published) = watch::channel(start);
+        tokio::spawn(tail(db, projections, sender.clone(), published_tx));
+        Ok(LiveHub { sender, published })
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<LiveEvent>> {
+        self.sender.subscribe()
+    }
+
+    /// The cursor of the newest event the hub has published.
+    pub fn published(&self) -> Cursor {
+        *self.published.borrow()
+    }
+
+    pub fn receivers(&self) -> usize {
+        self.sender.receiver_count()
+    }
+}
+
+async fn tail(
+    db: Db,
+    projections: Projections,
+    sender: broadcast::Sender<Arc<LiveEvent>>,
+    published: watch::Sender<Cursor>,
+) {
+    let mut cursor = *published.borrow();
+    let mut watchers = projections.watchers();
+    loop {
+        let target = projections.applied();
+        if cursor < target {
+            match feed::read_after(&db, cursor, 500).await {
+                Ok(events) => {
+                    for event in events.iter().take_while(|e| e.cursor <= target) {
+                        // No receivers is fine: nobody is connected.
+                        let _ = sender.send(Arc::new(LiveEvent::from_stored(event)));
+                        cursor = event.cursor;
+                    }
+                    if events.is_empty() {
+                        cursor = target;
+                    }
+                    published.send_replace(cursor);
+                    continue;
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "live tailer cannot read the feed");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    continue;
+                }
+            }
+        }
+        let changes = watchers.iter_mut().map(|rx| Box::pin(rx.changed()));
+        let _ = tokio::time::timeout(
+            Duration::from_secs(1),
+            futures::future::select_all(changes),
+        )
+        .await;
+    }
+}
+
+/// Reads the events after `after` up to and including `upto` that `viewer` may see, at most
+/// `limit` feed events at a time. Returns them and the cursor reached.
+pub async fn page(
+    db: &Db,
+    viewer: &Viewer,
+    after: Cursor,
+    upto: Cursor,
+    limit: i64,
+) -> sqlx::Result<(Vec<LiveEvent>, Cursor)> {
+    let events = feed::read_after(db, after, limit).await?;
+    let mut reached = after;
+    let mut out = Vec::new();
+    for event in events.iter().take_while(|e| e.cursor <= upto) {
+        reached = event.cursor;
+        let live = LiveEvent::from_stored(event);
+        if live.audience.admits(viewer) {
+            out.push(live);
+        }
+    }
+    Ok((out, reached))
+}

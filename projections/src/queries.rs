@@ -1,0 +1,108 @@
+//! Typed reads of the views, for the api.
+
+use commands::args;
+use commands::store::Db;
+use domain::flags::DEFAULT_FLAGS;
+use serde::Serialize;
+
+/// A row of `users_view`.
+#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
+pub struct UserRow {
+    pub user_id: String,
+    pub email: String,
+    pub username: String,
+    #[serde(skip)]
+    pub password_hash: String,
+    pub is_admin: bool,
+    pub is_auditor: bool,
+    pub industry: Option<String>,
+    pub profession: Option<String>,
+    pub whatsapp_number: Option<String>,
+    pub onboarded: bool,
+    pub nav_state: Option<String>,
+    pub askneedl_pro: bool,
+    pub created_at: String,
+}
+
+const USER_COLUMNS: &str = "user_id, email, username, password_hash, is_admin, is_auditor, \
+    industry, profession, whatsapp_number, onboarded, nav_state, askneedl_pro, created_at";
+
+pub async fn user_by_id(db: &Db, user_id: &str) -> sqlx::Result<Option<UserRow>> {
+    db.fetch_optional(
+        &format!("SELECT {USER_COLUMNS} FROM users_view WHERE user_id = $1"),
+        args![user_id],
+    )
+    .await
+}
+
+pub async fn user_by_email(db: &Db, email: &str) -> sqlx::Result<Option<UserRow>> {
+    db.fetch_optional(
+        &format!("SELECT {USER_COLUMNS} FROM users_view WHERE email = $1"),
+        args![email],
+    )
+    .await
+}
+
+/// Every user, ordered by id: for rebuild comparisons and administration.
+pub async fn all_users(db: &Db) -> sqlx::Result<Vec<UserRow>> {
+    db.fetch_all(
+        &format!("SELECT {USER_COLUMNS} FROM users_view ORDER BY user_id"),
+        vec![],
+    )
+    .await
+}
+
+/// A row of `sessions_view`.
+#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
+pub struct SessionRow {
+    pub session_id: String,
+    pub user_id: String,
+    pub started_at: String,
+    pub expires_at: String,
+    pub revoked_at: Option<String>,
+}
+
+pub async fn session(db: &Db, session_id: &str) -> sqlx::Result<Option<SessionRow>> {
+    db.fetch_optional(
+        "SELECT session_id, user_id, started_at, expires_at, revoked_at FROM sessions_view \
+         WHERE session_id = $1",
+        args![session_id],
+    )
+    .await
+}
+
+pub async fn all_sessions(db: &Db) -> sqlx::Result<Vec<SessionRow>> {
+    db.fetch_all(
+        "SELECT session_id, user_id, started_at, expires_at, revoked_at FROM sessions_view \
+         ORDER BY session_id",
+        vec![],
+    )
+    .await
+}
+
+#[derive(sqlx::FromRow)]
+struct FlagRow {
+    flag: String,
+    value: String,
+}
+
+/// A user's flags as stored values: the defaults, overridden by what was set for the user.
+pub async fn flag_values(db: &Db, user_id: &str) -> sqlx::Result<Vec<(String, String)>> {
+    let set: Vec<FlagRow> = db
+        .fetch_all(
+            "SELECT flag, value FROM feature_flags_view WHERE user_id = $1",
+            args![user_id],
+        )
+        .await?;
+    Ok(DEFAULT_FLAGS
+        .iter()
+        .map(|(flag, default)| {
+            let value = set
+                .iter()
+                .find(|row| row.flag == *flag)
+                .map(|row| row.value.clone())
+                .unwrap_or_else(|| default.to_string());
+            (flag.to_string(), value)
+        })
+        .collect())
+}
