@@ -1,0 +1,366 @@
+//! The storage contract: every test here runs against SQLite and against the real Postgres.
+//!
+//! Postgres is reached at `NEEDL_TEST_DATABASE_URL` (default: the local `test` database); each
+//! test gets a schema of its own.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use commands::args;
+use commands::bus::CommandBus;
+use commands::feed::{self, Cursor, FeedSignal, StoredEvent};
+use commands::store::{Db, Tx};
+use domain::user::{NavState, UserCommand};
+use domain::EventMetadata;
+use projections::runner::{self, Projection};
+use projections::{accounts::Accounts, queries, sessions::Sessions};
+use rand::{Rng, SeedableRng};
+use sqlx::postgres::PgConnectOptions;
+use std::str::FromStr;
+
+fn pg_url() -> String {
+    std::env::var("NEEDL_TEST_DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_string())
+}
+
+async fn sqlite() -> (Db, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    (Db::open_sqlite(dir.path()).await.unwrap(), dir)
+}
+
+async fn postgres() -> Db {
+    let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
+    let admin = sqlx::PgPool::connect(&pg_url())
+        .await
+        .expect("Postgres must be reachable at NEEDL_TEST_DATABASE_URL");
+    sqlx::query(&format!("CREATE SCHEMA {schema}"))
+        .execute(&admin)
+        .await
+        .unwrap();
+    admin.close().await;
+    let options = PgConnectOptions::from_str(&pg_url())
+        .unwrap()
+        .options([("search_path", schema.as_str())]);
+    Db::open_postgres_with(options).await.unwrap()
+}
+
+/// Runs a contract test body on both backends.
+macro_rules! on_both_backends {
+    ($name:ident, $body:expr) => {
+        mod $name {
+            use super::*;
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn on_sqlite() {
+                let (db, _dir) = sqlite().await;
+                ($body)(db).await;
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn on_postgres() {
+                let db = postgres().await;
+                ($body)(db).await;
+            }
+        }
+    };
+}
+
+fn meta(user: &str) -> EventMetadata {
+    EventMetadata {
+        user_id: user.to_string(),
+        request_id: uuid::Uuid::new_v4().to_string(),
+        app_type: "test".to_string(),
+        request_origin: "/tests".to_string(),
+        time: chrono::Utc::now(),
+    }
+}
+
+async fn sign_up(bus: &CommandBus, id: &str) {
+    bus.execute(
+        &bus.users,
+        id,
+        UserCommand::SignUp {
+            email: format!("{id}@example.com"),
+            username: id.to_string(),
+            password_hash: "$argon2id$test".to_string(),
+            is_admin: false,
+        },
+        &meta(id),
+    )
+    .await
+    .unwrap();
+}
+
+async fn read_all(db: &Db) -> Vec<StoredEvent> {
+    let mut out = Vec::new();
+    let mut at = Cursor::START;
+    loop {
+        let page = feed::read_after(db, at, 100).await.unwrap();
+        let Some(last) = page.last() else { break };
+        at = last.cursor;
+        out.extend(page);
+    }
+    out
+}
+
+on_both_backends!(events_carry_their_metadata_and_a_feed_position, |db: Db| async move {
+    let bus = CommandBus::new(db.clone(), FeedSignal::default());
+    sign_up(&bus, "u1").await;
+    let events = read_all(&db).await;
+    assert_eq!(events.len(), 1);
+    let event = &events[0];
+    assert_eq!(event.event_type, "UserSignedUp");
+    assert!(event.cursor > Cursor::START);
+    for key in ["user_id", "request_id", "app_type", "request_origin", "time"] {
+        assert!(event.metadata.get(key).is_some(), "metadata lacks {key}");
+    }
+    assert_eq!(event.metadata["app_type"], "test");
+});
+
+on_both_backends!(concurrent_commands_on_one_aggregate_all_land_in_sequence, |db: Db| async move {
+    let bus = Arc::new(CommandBus::new(db.clone(), FeedSignal::default()));
+    sign_up(&bus, "busy").await;
+    let mut tasks = Vec::new();
+    for i in 0..12 {
+        let bus = bus.clone();
+        tasks.push(tokio::spawn(async move {
+            bus.execute(
+                &bus.users,
+                "busy",
+                UserCommand::ChangePreferences {
+                    nav_state: Some(if i % 2 == 0 { NavState::Opened } else { NavState::Closed }),
+                    askneedl_pro: Some(i % 3 == 0),
+                },
+                &meta("busy"),
+            )
+            .await
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap().expect("each command lands after retries");
+    }
+    let history = feed::read_aggregate(&db, "user", "busy").await.unwrap();
+    let sequences: Vec<i64> = history.iter().map(|e| e.sequence).collect();
+    let expected: Vec<i64> = (1..=history.len() as i64).collect();
+    assert_eq!(sequences, expected, "no gaps and no duplicates in the aggregate's sequence");
+    assert!(history.len() >= 2, "at least one preference change was recorded");
+});
+
+/// A test projection that counts how often it saw each event.
+struct Counting;
+
+#[async_trait]
+impl Projection for Counting {
+    fn name(&self) -> &'static str {
+        "counting"
+    }
+    fn tables(&self) -> &'static [&'static str] {
+        &["counting_view"]
+    }
+    async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
+        tx.execute(
+            "INSERT INTO counting_view (position, times) VALUES ($1, 1) \
+             ON CONFLICT (position) DO UPDATE SET times = counting_view.times + 1",
+            args![event.cursor.pos],
+        )
+        .await?;
+        Ok(())
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct Counted {
+    position: i64,
+    times: i64,
+}
+
+on_both_backends!(a_runner_aborted_between_and_within_batches_loses_and_doubles_nothing, |db: Db| async move {
+    db.execute(
+        "CREATE TABLE counting_view (position BIGINT PRIMARY KEY, times BIGINT NOT NULL)",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let bus = CommandBus::new(db.clone(), FeedSignal::default());
+    for i in 0..120 {
+        sign_up(&bus, &format!("user{i}")).await;
+    }
+    // Abort the runner at random moments, restarting it each time, until it has caught up.
+    let mut rng = rand::rng();
+    for _ in 0..40 {
+        let db2 = db.clone();
+        let task = tokio::spawn(async move {
+            loop {
+                runner::step(&db2, &Counting, 7).await.unwrap();
+            }
+        });
+        tokio::time::sleep(Duration::from_micros(rng.random_range(0..4000))).await;
+        task.abort();
+        let _ = task.await;
+    }
+    runner::catch_up(&db, &Counting, 7).await.unwrap();
+    let counted: Vec<Counted> = db
+        .fetch_all("SELECT position, times FROM counting_view ORDER BY position", vec![])
+        .await
+        .unwrap();
+    let all = read_all(&db).await;
+    assert_eq!(counted.len(), all.len(), "every event applied");
+    assert!(counted.iter().all(|c| c.times == 1), "no event applied twice");
+    let positions: HashSet<i64> = counted.iter().map(|c| c.position).collect();
+    assert!(all.iter().all(|e| positions.contains(&e.cursor.pos)));
+});
+
+on_both_backends!(a_rebuilt_read_model_equals_the_live_one, |db: Db| async move {
+    let bus = CommandBus::new(db.clone(), FeedSignal::default());
+    for i in 0..20 {
+        let id = format!("r{i}");
+        sign_up(&bus, &id).await;
+        bus.execute(
+            &bus.users,
+            &id,
+            UserCommand::ChangePreferences {
+                nav_state: Some(NavState::Closed),
+                askneedl_pro: Some(i % 2 == 0),
+            },
+            &meta(&id),
+        )
+        .await
+        .unwrap();
+        if i % 3 == 0 {
+            bus.execute(
+                &bus.users,
+                &id,
+                UserCommand::SetFeatureFlag {
+                    flag: "notebooks".into(),
+                    value: "off".into(),
+                },
+                &meta("admin"),
+            )
+            .await
+            .unwrap();
+        }
+    }
+    // Live: follow the feed in small batches as a running server would.
+    let signal = FeedSignal::default();
+    let (live, tasks) = projections::Projections::start(
+        &db,
+        &signal,
+        vec![Arc::new(Accounts), Arc::new(Sessions)],
+    )
+    .await
+    .unwrap();
+    let head = feed::head(&db).await.unwrap();
+    assert!(live.wait_for(head, Duration::from_secs(10)).await);
+    for task in tasks {
+        task.abort();
+    }
+    let users_before = queries::all_users(&db).await.unwrap();
+    let flags_before = queries::flag_values(&db, "r3").await.unwrap();
+    assert_eq!(users_before.len(), 20);
+    assert!(flags_before.contains(&("notebooks".to_string(), "off".to_string())));
+
+    runner::reset(&db, &Accounts).await.unwrap();
+    assert!(queries::all_users(&db).await.unwrap().is_empty(), "reset empties the view");
+    runner::catch_up(&db, &Accounts, 3).await.unwrap();
+
+    assert_eq!(queries::all_users(&db).await.unwrap(), users_before);
+    assert_eq!(queries::flag_values(&db, "r3").await.unwrap(), flags_before);
+});
+
+/// One writer transaction as the reader must see it.
+struct Written {
+    began: Instant,
+    committed: Instant,
+    keys: Vec<(String, i64)>,
+}
+
+/// Concurrent writers, some holding their transactions open, while a reader tails the feed: the
+/// reader sees every committed event exactly once, never behind its cursor, and a transaction
+/// that committed before another began is read before it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 8)]
+async fn the_postgres_feed_gives_every_event_once_in_commit_order_under_concurrent_writers() {
+    let db = postgres().await;
+    let pool = db.pg_pool().unwrap().clone();
+    let writers = 8;
+    let per_writer = 30;
+    let mut handles = Vec::new();
+    for w in 0..writers {
+        let pool = pool.clone();
+        handles.push(tokio::spawn(async move {
+            let mut rng = rand::rngs::StdRng::from_os_rng();
+            let mut written = Vec::new();
+            for t in 0..per_writer {
+                let began = Instant::now();
+                let mut tx = pool.begin().await.unwrap();
+                let aggregate = format!("w{w}-t{t}");
+                let mut keys = Vec::new();
+                for seq in 1..=rng.random_range(1..=3i64) {
+                    sqlx::query(
+                        "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, \
+                         event_version, payload, metadata) VALUES ('probe', $1, $2, 'Probed', '1', '{}', '{}')",
+                    )
+                    .bind(&aggregate)
+                    .bind(seq)
+                    .execute(&mut *tx)
+                    .await
+                    .unwrap();
+                    keys.push((aggregate.clone(), seq));
+                }
+                // Writers 0 and 1 hold their transactions open long enough for many others to
+                // commit larger positions first.
+                let hold = if w < 2 { rng.random_range(50..250) } else { rng.random_range(0..8) };
+                tokio::time::sleep(Duration::from_millis(hold)).await;
+                tx.commit().await.unwrap();
+                written.push(Written { began, committed: Instant::now(), keys });
+            }
+            written
+        }));
+    }
+    let reader_db = db.clone();
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stop_reader = stop.clone();
+    let reader = tokio::spawn(async move {
+        let mut seen: Vec<StoredEvent> = Vec::new();
+        let mut at = Cursor::START;
+        loop {
+            let done = stop_reader.load(std::sync::atomic::Ordering::SeqCst);
+            let page = feed::read_after(&reader_db, at, 17).await.unwrap();
+            for event in &page {
+                assert!(event.cursor > at, "cursor went backwards");
+                at = event.cursor;
+            }
+            let empty = page.is_empty();
+            seen.extend(page);
+            if done && empty {
+                return seen;
+            }
+            if empty {
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+        }
+    });
+    let mut transactions = Vec::new();
+    for h in handles {
+        transactions.extend(h.await.unwrap());
+    }
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let seen = reader.await.unwrap();
+
+    let order: HashMap<(String, i64), usize> = seen
+        .iter()
+        .enumerate()
+        .map(|(i, e)| ((e.aggregate_id.clone(), e.sequence), i))
+        .collect();
+    let committed: usize = transactions.iter().map(|t| t.keys.len()).sum();
+    assert_eq!(seen.len(), committed, "every committed event seen exactly once");
+    assert_eq!(order.len(), committed, "no event seen twice");
+    for a in &transactions {
+        for b in &transactions {
+            if a.committed < b.began {
+                let last_a = a.keys.iter().map(|k| order[k]).max().unwrap();
+                let first_b = b.keys.iter().map(|k| order[k]).min().unwrap();
+                assert!(last_a < first_b, "a transaction committed earlier was read later");
+            }
+        }
+    }
+}
