@@ -66,6 +66,8 @@ pub struct LiveMessage<'a> {
 #[derive(Debug)]
 pub struct LiveEvent {
     pub cursor: Cursor,
+    pub event_type: String,
+    pub aggregate_id: String,
     pub audience: Audience,
     /// The [`LiveMessage`] as JSON.
     pub json: String,
@@ -80,6 +82,8 @@ impl LiveEvent {
         };
         LiveEvent {
             cursor: event.cursor,
+            event_type: event.event_type.clone(),
+            aggregate_id: event.aggregate_id.clone(),
             audience: Audience::of(event),
             json: serde_json::to_string(&message).expect("a live message serialises"),
         }

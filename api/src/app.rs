@@ -1,0 +1,287 @@
+//! The composition root: opens storage, starts the projections and the live hub, builds the
+//! router and serves it until the shutdown future resolves.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
+use axum::http::StatusCode;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use commands::feed::{Cursor, FeedSignal};
+use commands::{CommandBus, Db};
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use projections::live::LiveHub;
+use projections::Projections;
+use tokio::sync::watch;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::trace::TraceLayer;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::auth::{SignInLimiter, TokenKeys};
+use crate::config::{ServeArgs, StorageArgs};
+use crate::error::AppError;
+use crate::routes;
+
+/// What every handler can reach. Cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+    pub bus: Arc<CommandBus>,
+    pub projections: Projections,
+    pub hub: LiveHub,
+    pub tokens: Arc<TokenKeys>,
+    pub limiter: Arc<SignInLimiter>,
+    pub config: Arc<ServeArgs>,
+    /// Flips to true when the server shuts down, so live sockets close and let it finish.
+    pub shutdown: watch::Receiver<bool>,
+}
+
+/// How long a command's answer waits for the read models to include its events, so the next
+/// read by the same client sees its own write.
+pub const SETTLE_TIMEOUT: Duration = Duration::from_secs(5);
+
+impl AppState {
+    /// Waits until every read model includes the event at `cursor`.
+    pub async fn settle(&self, cursor: Option<Cursor>) {
+        if let Some(cursor) = cursor {
+            if !self.projections.wait_for(cursor, SETTLE_TIMEOUT).await {
+                tracing::warn!(%cursor, "read models did not catch up within the settle timeout");
+            }
+        }
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Needl API", description = "Every call but sign-up and sign-in needs the `token` header."),
+    servers((url = "/api")),
+    modifiers(&TokenHeader)
+)]
+struct ApiDoc;
+
+struct TokenHeader;
+
+impl utoipa::Modify for TokenHeader {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme("token", SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("token"))));
+    }
+}
+
+/// The process-wide Prometheus recorder (a process has one global recorder).
+pub fn metrics_handle() -> PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE
+        .get_or_init(|| {
+            let recorder = PrometheusBuilder::new().build_recorder();
+            let handle = recorder.handle();
+            let _ = metrics::set_global_recorder(recorder);
+            handle
+        })
+        .clone()
+}
+
+/// The API's routes and its OpenAPI document, built from the same declarations.
+pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(routes::auth::router())
+        .merge(routes::platform::router())
+        .merge(routes::admin::router())
+        .merge(routes::audit::router())
+        .merge(routes::live::router())
+        .split_for_parts()
+}
+
+pub fn router(state: AppState) -> Router {
+    let (api, openapi) = api_routes();
+    let openapi = Arc::new(openapi);
+    let api = api
+        .route(
+            "/openapi.json",
+            get(move || {
+                let doc = openapi.clone();
+                async move { Json(doc.as_ref().clone()) }
+            }),
+        )
+        .fallback(api_not_found)
+        .method_not_allowed_fallback(method_not_allowed);
+    let web_dir = state.config.web_dir.clone();
+    let web = if web_dir.join("index.html").exists() {
+        Router::new().fallback_service(
+            ServeDir::new(&web_dir).not_found_service(ServeFile::new(web_dir.join("index.html"))),
+        )
+    } else {
+        Router::new().fallback(web_not_built)
+    };
+    Router::new()
+        .nest("/api", api)
+        .merge(routes::ops::router())
+        .merge(web)
+        .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
+        .layer(middleware::from_fn(track_metrics))
+        .layer(PropagateRequestIdLayer::x_request_id())
+        .layer(TraceLayer::new_for_http())
+        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+        .with_state(state)
+}
+
+async fn api_not_found() -> AppError {
+    AppError::not_found("no such API route")
+}
+
+async fn method_not_allowed() -> AppError {
+    AppError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "this route does not take that method")
+}
+
+async fn web_not_built() -> AppError {
+    AppError::not_found("the web app is not built here; run `npm run build` in web/ or pass --web-dir")
+}
+
+async fn track_metrics(request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|p| p.as_str().to_string())
+        .unwrap_or_else(|| "unmatched".to_string());
+    let method = request.method().to_string();
+    let response = next.run(request).await;
+    let status = response.status().as_u16().to_string();
+    metrics::histogram!("needl_http_request_duration_seconds", "method" => method, "route" => route, "status" => status)
+        .record(started.elapsed().as_secs_f64());
+    response
+}
+
+/// Reads the token secret from config, else from `token.secret` in the data directory, creating
+/// it on first start.
+fn token_secret(config: &ServeArgs, data_dir: &Path) -> anyhow::Result<Vec<u8>> {
+    if let Some(secret) = &config.token_secret {
+        anyhow::ensure!(secret.len() >= 32, "NEEDL_TOKEN_SECRET must be at least 32 characters");
+        return Ok(secret.as_bytes().to_vec());
+    }
+    std::fs::create_dir_all(data_dir)?;
+    let path = data_dir.join("token.secret");
+    if let Ok(secret) = std::fs::read(&path) {
+        if secret.len() >= 32 {
+            return Ok(secret);
+        }
+    }
+    use rand::Rng;
+    let secret: String = rand::rng()
+        .sample_iter(rand::distr::Alphanumeric)
+        .take(64)
+        .map(char::from)
+        .collect();
+    std::fs::write(&path, &secret).with_context(|| format!("writing {}", path.display()))?;
+    Ok(secret.into_bytes())
+}
+
+/// A running server.
+pub struct Server {
+    pub addr: SocketAddr,
+    pub state: AppState,
+    shutdown: watch::Sender<bool>,
+    task: tokio::task::JoinHandle<anyhow::Result<()>>,
+}
+
+impl Server {
+    /// Opens storage, starts projections and the live hub, and starts serving.
+    pub async fn start(storage: &StorageArgs, config: ServeArgs) -> anyhow::Result<Server> {
+        let db = Db::open(storage.database_url.as_deref(), &storage.data_dir).await?;
+        Self::start_with(db, &storage.data_dir, config).await
+    }
+
+    pub async fn start_with(db: Db, data_dir: &Path, config: ServeArgs) -> anyhow::Result<Server> {
+        let _ = metrics_handle();
+        let signal = FeedSignal::default();
+        signal.listen_postgres(&db);
+        let (projections, _tasks) = Projections::start(&db, &signal, projections::all()).await?;
+        let hub = LiveHub::start(db.clone(), projections.clone()).await?;
+        let secret = token_secret(&config, data_dir)?;
+        let (shutdown, shutdown_rx) = watch::channel(false);
+        let state = AppState {
+            bus: Arc::new(CommandBus::new(db.clone(), signal)),
+            db,
+            projections,
+            hub,
+            tokens: Arc::new(TokenKeys::new(&secret, Duration::from_secs(config.token_ttl_minutes * 60))),
+            limiter: Arc::new(SignInLimiter::default()),
+            config: Arc::new(config),
+            shutdown: shutdown_rx.clone(),
+        };
+        let listener = tokio::net::TcpListener::bind((state.config.host.as_str(), state.config.port))
+            .await
+            .with_context(|| format!("binding {}:{}", state.config.host, state.config.port))?;
+        let addr = listener.local_addr()?;
+        let app = router(state.clone());
+        let mut stop = shutdown_rx;
+        let task = tokio::spawn(async move {
+            axum::serve(listener, app)
+                .with_graceful_shutdown(async move {
+                    let _ = stop.wait_for(|s| *s).await;
+                })
+                .await
+                .context("serving")
+        });
+        tracing::info!(%addr, backend = ?state.db.backend(), "needl is listening");
+        Ok(Server {
+            addr,
+            state,
+            shutdown,
+            task,
+        })
+    }
+
+    /// Stops accepting, closes live sockets, and waits for open requests to finish.
+    pub async fn stop(self) -> anyhow::Result<()> {
+        let _ = self.shutdown.send(true);
+        self.task.await??;
+        Ok(())
+    }
+}
+
+/// Serves until Ctrl-C or SIGTERM.
+pub async fn serve(storage: StorageArgs, config: ServeArgs) -> anyhow::Result<()> {
+    let server = Server::start(&storage, config).await?;
+    shutdown_signal().await;
+    tracing::info!("shutting down");
+    server.stop().await
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = terminate => {},
+    }
+}
+
+/// Answers the readiness probe: ready when storage answers.
+pub async fn ready(State(state): State<AppState>) -> Response {
+    match commands::feed::head(&state.db).await {
+        Ok(_) => (StatusCode::OK, "ready").into_response(),
+        Err(error) => {
+            tracing::warn!(%error, "not ready");
+            (StatusCode::SERVICE_UNAVAILABLE, "storage unavailable").into_response()
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! Identity: password hashing, signed ID tokens, and the extractors that authenticate a request
+//! and describe it for event metadata.
+//!
+//! A token is an HS256 JWT naming the user and the session. It is honoured only while it is
+//! unexpired and its session is live in `sessions_view`, so signing out (an event) revokes it.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use argon2::password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use axum::http::StatusCode;
+use chrono::{DateTime, Utc};
+use domain::EventMetadata;
+use jsonwebtoken::{decode, encode, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+
+use crate::app::AppState;
+use crate::error::AppError;
+
+/// Shortest password accepted at sign-up.
+pub const MIN_PASSWORD_LEN: usize = 8;
+/// Longest password accepted: argon2 is slow on purpose, so the input is bounded.
+pub const MAX_PASSWORD_LEN: usize = 256;
+
+/// Hashes a password with argon2id off the async runtime.
+pub async fn hash_password(password: String) -> anyhow::Result<String> {
+    tokio::task::spawn_blocking(move || {
+        let salt = SaltString::generate(&mut OsRng);
+        Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+            .map_err(|e| anyhow::anyhow!("hashing password: {e}"))
+    })
+    .await?
+}
+
+/// Checks a password against a stored hash off the async runtime. With no hash it still does
+/// the work, so a sign-in for an unknown email takes as long as one for a known email.
+pub async fn verify_password(password: String, hash: Option<String>) -> bool {
+    tokio::task::spawn_blocking(move || {
+        static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        let dummy = DUMMY.get_or_init(|| {
+            let salt = SaltString::generate(&mut OsRng);
+            Argon2::default()
+                .hash_password(b"no account has this password", &salt)
+                .map(|h| h.to_string())
+                .unwrap_or_default()
+        });
+        let stored = hash.as_deref().unwrap_or(dummy);
+        let Ok(parsed) = PasswordHash::new(stored) else {
+            return false;
+        };
+        let ok = Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok();
+        ok && hash.is_some()
+    })
+    .await
+    .unwrap_or(false)
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Claims {
+    /// The user id.
+    pub sub: String,
+    /// The session id: revoking the session revokes every token naming it.
+    pub sid: String,
+    pub iat: i64,
+    pub exp: i64,
+    pub iss: String,
+}
+
+const ISSUER: &str = "needl";
+
+/// Signs and checks ID tokens.
+pub struct TokenKeys {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+    pub ttl: Duration,
+}
+
+impl TokenKeys {
+    pub fn new(secret: &[u8], ttl: Duration) -> Self {
+        Self {
+            encoding: EncodingKey::from_secret(secret),
+            decoding: DecodingKey::from_secret(secret),
+            ttl,
+        }
+    }
+
+    /// Issues a token for a session; returns it and its expiry.
+    pub fn issue(&self, user_id: &str, session_id: &str) -> anyhow::Result<(String, DateTime<Utc>)> {
+        let now = Utc::now();
+        let exp = now + chrono::Duration::from_std(self.ttl)?;
+        let claims = Claims {
+            sub: user_id.to_string(),
+            sid: session_id.to_string(),
+            iat: now.timestamp(),
+            exp: exp.timestamp(),
+            iss: ISSUER.to_string(),
+        };
+        Ok((encode(&Header::default(), &claims, &self.encoding)?, exp))
+    }
+
+    pub fn check(&self, token: &str) -> Result<Claims, AppError> {
+        let mut validation = Validation::default();
+        validation.set_issuer(&[ISSUER]);
+        validation.leeway = 0;
+        decode::<Claims>(token, &self.decoding, &validation)
+            .map(|data| data.claims)
+            .map_err(|e| match e.kind() {
+                jsonwebtoken::errors::ErrorKind::ExpiredSignature => {
+                    AppError::unauthorized("token_expired", "your session has expired; sign in again")
+                }
+                _ => AppError::unauthorized("invalid_token", "the token is not valid; sign in again"),
+            })
+    }
+}
+
+/// Remembers failed sign-ins per email and refuses more than a few in a window, whether or
+/// not the email has an account.
+pub struct SignInLimiter {
+    failures: Mutex<HashMap<String, VecDeque<Instant>>>,
+    pub max_failures: usize,
+    pub window: Duration,
+}
+
+impl Default for SignInLimiter {
+    fn default() -> Self {
+        Self {
+            failures: Mutex::default(),
+            max_failures: 5,
+            window: Duration::from_secs(15 * 60),
+        }
+    }
+}
+
+impl SignInLimiter {
+    /// Refuses when `key` has too many recent failures.
+    pub fn check(&self, key: &str) -> Result<(), AppError> {
+        let mut map = self.failures.lock().expect("limiter lock");
+        let Some(times) = map.get_mut(key) else {
+            return Ok(());
+        };
+        times.retain(|t| t.elapsed() < self.window);
+        if times.len() >= self.max_failures {
+            let wait = self.window.saturating_sub(times[0].elapsed()).as_secs().div_ceil(60);
+            return Err(AppError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_attempts",
+                format!("too many failed sign-in attempts; try again in {wait} minutes"),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn record_failure(&self, key: &str) {
+        let mut map = self.failures.lock().expect("limiter lock");
+        if map.len() > 100_000 {
+            map.retain(|_, times| times.back().is_some_and(|t| t.elapsed() < self.window));
+        }
+        map.entry(key.to_string()).or_default().push_back(Instant::now());
+    }
+
+    pub fn clear(&self, key: &str) {
+        self.failures.lock().expect("limiter lock").remove(key);
+    }
+}
+
+fn header<'a>(parts: &'a Parts, name: &str) -> Option<&'a str> {
+    parts.headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// What every request says about itself: recorded on the events it causes.
+#[derive(Debug, Clone)]
+pub struct RequestMeta {
+    pub request_id: String,
+    pub app_type: String,
+    pub request_origin: String,
+}
+
+impl RequestMeta {
+    pub fn metadata(&self, user_id: &str) -> EventMetadata {
+        EventMetadata {
+            user_id: user_id.to_string(),
+            request_id: self.request_id.clone(),
+            app_type: self.app_type.clone(),
+            request_origin: self.request_origin.clone(),
+            time: Utc::now(),
+        }
+    }
+}
+
+fn bounded(value: Option<&str>, default: &str, max: usize) -> String {
+    let v = value.unwrap_or(default);
+    v.chars().take(max).collect()
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for RequestMeta {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        Ok(RequestMeta {
+            request_id: bounded(header(parts, "x-request-id"), "", 64),
+            app_type: bounded(header(parts, "app-type"), "web", 32),
+            request_origin: bounded(header(parts, "x-request-origin"), "", 512),
+        })
+    }
+}
+
+/// The signed-in user of a request. Extracting it answers 401 when the `token` header is
+/// missing, malformed, expired or names a revoked session.
+#[derive(Debug, Clone)]
+pub struct AuthUser {
+    pub user_id: String,
+    pub session_id: String,
+    pub is_admin: bool,
+    pub is_auditor: bool,
+    pub meta: RequestMeta,
+}
+
+impl AuthUser {
+    pub fn metadata(&self) -> EventMetadata {
+        self.meta.metadata(&self.user_id)
+    }
+
+    pub fn require_admin(&self) -> Result<(), AppError> {
+        if self.is_admin {
+            Ok(())
+        } else {
+            Err(AppError::forbidden("only an administrator may do this"))
+        }
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct LiveSession {
+    is_admin: bool,
+    is_auditor: bool,
+    revoked_at: Option<String>,
+}
+
+/// Returns the token from the `token` header, or an `Authorization: Bearer` header.
+pub fn token_of(parts: &Parts) -> Option<&str> {
+    header(parts, "token").or_else(|| header(parts, "authorization").and_then(|v| v.strip_prefix("Bearer ")))
+}
+
+/// Checks a token and its session; returns the user it belongs to.
+pub async fn authenticate(state: &AppState, token: &str, meta: RequestMeta) -> Result<AuthUser, AppError> {
+    let claims = state.tokens.check(token)?;
+    let row: Option<LiveSession> = state
+        .db
+        .fetch_optional(
+            "SELECT u.is_admin, u.is_auditor, s.revoked_at FROM sessions_view s \
+             JOIN users_view u ON u.user_id = s.user_id \
+             WHERE s.session_id = $1 AND s.user_id = $2",
+            commands::args![claims.sid.as_str(), claims.sub.as_str()],
+        )
+        .await?;
+    match row {
+        Some(session) if session.revoked_at.is_none() => Ok(AuthUser {
+            user_id: claims.sub,
+            session_id: claims.sid,
+            is_admin: session.is_admin,
+            is_auditor: session.is_auditor,
+            meta,
+        }),
+        _ => Err(AppError::unauthorized(
+            "session_revoked",
+            "this session has ended; sign in again",
+        )),
+    }
+}
+
+impl FromRequestParts<AppState> for AuthUser {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let meta = RequestMeta::from_request_parts(parts, state).await?;
+        let Some(token) = token_of(parts) else {
+            return Err(AppError::unauthorized("missing_token", "sign in to continue"));
+        };
+        authenticate(state, token, meta).await
+    }
+}

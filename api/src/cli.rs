@@ -1,0 +1,138 @@
+//! The operator's command line: serve, rebuild read models, set flags and roles, export events.
+
+use std::io::Write;
+
+use anyhow::Context;
+use commands::feed::{self, Cursor, FeedSignal};
+use commands::{CommandBus, Db};
+use domain::user::UserCommand;
+use domain::EventMetadata;
+use projections::{queries, runner};
+
+use crate::config::{Cli, Command, EventsCommand, FlagsCommand, RolesCommand, StorageArgs};
+
+pub async fn run(cli: Cli) -> anyhow::Result<()> {
+    let log_format = match &cli.command {
+        Command::Serve(args) => args.log_format.clone(),
+        _ => "text".to_string(),
+    };
+    init_tracing(&log_format);
+    match cli.command {
+        Command::Serve(args) => crate::app::serve(cli.storage, args).await,
+        Command::Rebuild { name, all } => rebuild(&cli.storage, name, all).await,
+        Command::Flags(FlagsCommand::Set { user, flag, value }) => {
+            let (db, bus) = open(&cli.storage).await?;
+            let user_id = resolve_user(&db, &user).await?;
+            bus.execute(&bus.users, &user_id, UserCommand::SetFeatureFlag { flag: flag.clone(), value: value.clone() }, &operator())
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            catch_up_all(&db).await?;
+            println!("{flag} is now {value} for {user}");
+            Ok(())
+        }
+        Command::Flags(FlagsCommand::List { user }) => {
+            let (db, _) = open(&cli.storage).await?;
+            let user_id = resolve_user(&db, &user).await?;
+            for (flag, value) in queries::flag_values(&db, &user_id).await? {
+                println!("{flag}\t{value}");
+            }
+            Ok(())
+        }
+        Command::Roles(command) => {
+            let (db, bus) = open(&cli.storage).await?;
+            let (user, role, grant) = match command {
+                RolesCommand::Grant { user, role } => (user, role, true),
+                RolesCommand::Revoke { user, role } => (user, role, false),
+            };
+            let user_id = resolve_user(&db, &user).await?;
+            let parsed = crate::routes::admin::parse_role(&role).map_err(|e| anyhow::anyhow!(e.message))?;
+            let command = if grant { UserCommand::GrantRole(parsed) } else { UserCommand::RevokeRole(parsed) };
+            bus.execute(&bus.users, &user_id, command, &operator()).await.map_err(|e| anyhow::anyhow!("{e}"))?;
+            catch_up_all(&db).await?;
+            println!("{} {role} for {user}", if grant { "granted" } else { "revoked" });
+            Ok(())
+        }
+        Command::Events(EventsCommand::Export { after }) => {
+            let db = Db::open(cli.storage.database_url.as_deref(), &cli.storage.data_dir).await?;
+            let after = match after {
+                Some(s) => s.parse::<Cursor>().map_err(|e| anyhow::anyhow!("--after: {e}"))?,
+                None => Cursor::START,
+            };
+            export(&db, after, &mut std::io::stdout().lock()).await
+        }
+        Command::Bench(args) => crate::bench::run(&cli.storage, args).await,
+    }
+}
+
+fn init_tracing(format: &str) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let _ = if format == "json" { builder.json().try_init() } else { builder.try_init() };
+}
+
+fn operator() -> EventMetadata {
+    EventMetadata::system("cli", uuid::Uuid::new_v4().to_string())
+}
+
+async fn open(storage: &StorageArgs) -> anyhow::Result<(Db, CommandBus)> {
+    let db = Db::open(storage.database_url.as_deref(), &storage.data_dir).await?;
+    let bus = CommandBus::new(db.clone(), FeedSignal::default());
+    Ok((db, bus))
+}
+
+/// Finds a user by email or id.
+async fn resolve_user(db: &Db, user: &str) -> anyhow::Result<String> {
+    let row = if user.contains('@') {
+        queries::user_by_email(db, &domain::email::normalise(user)).await?
+    } else {
+        queries::user_by_id(db, user).await?
+    };
+    row.map(|r| r.user_id).with_context(|| format!("no user {user}"))
+}
+
+/// Brings every read model up to the feed's head (a running server would do the same).
+async fn catch_up_all(db: &Db) -> anyhow::Result<()> {
+    for projection in projections::all() {
+        runner::catch_up(db, projection.as_ref(), runner::DEFAULT_BATCH).await?;
+    }
+    Ok(())
+}
+
+async fn rebuild(storage: &StorageArgs, name: Option<String>, all: bool) -> anyhow::Result<()> {
+    let db = Db::open(storage.database_url.as_deref(), &storage.data_dir).await?;
+    let available = projections::all();
+    let chosen: Vec<_> = match (name, all) {
+        (_, true) => available,
+        (Some(name), false) => {
+            let names: Vec<&str> = available.iter().map(|p| p.name()).collect();
+            let found: Vec<_> = available.iter().filter(|p| p.name() == name).cloned().collect();
+            anyhow::ensure!(!found.is_empty(), "no read model named {name}; known: {}", names.join(", "));
+            found
+        }
+        (None, false) => anyhow::bail!("name a read model or pass --all"),
+    };
+    for projection in chosen {
+        let started = std::time::Instant::now();
+        runner::reset(&db, projection.as_ref()).await?;
+        let at = runner::catch_up(&db, projection.as_ref(), runner::DEFAULT_BATCH).await?;
+        println!("rebuilt {} up to {at} in {:.2?}", projection.name(), started.elapsed());
+    }
+    Ok(())
+}
+
+/// Writes the feed after `after` as NDJSON, one event a line, secrets redacted.
+pub async fn export(db: &Db, mut after: Cursor, out: &mut impl Write) -> anyhow::Result<()> {
+    loop {
+        let page = feed::read_after(db, after, 1000).await?;
+        let Some(last) = page.last() else {
+            return Ok(());
+        };
+        after = last.cursor;
+        for event in page {
+            serde_json::to_writer(&mut *out, &crate::routes::audit::redacted(event))?;
+            out.write_all(b"\n")?;
+        }
+        out.flush()?;
+    }
+}

@@ -1,0 +1,124 @@
+//! Configuration: one clap struct per command, every field both a `--flag` and an environment
+//! variable.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "needl", version, about = "Needl research workspace")]
+pub struct Cli {
+    #[command(flatten)]
+    pub storage: StorageArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct StorageArgs {
+    /// Directory for the embedded database, uploads and the search index.
+    #[arg(long, env = "NEEDL_DATA_DIR", default_value = "./data", global = true)]
+    pub data_dir: PathBuf,
+    /// A postgres:// URL to keep the event store and read models in Postgres instead of SQLite.
+    #[arg(long, env = "DATABASE_URL", global = true)]
+    pub database_url: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the server: the API, the live socket and the web app.
+    Serve(ServeArgs),
+    /// Reset read models and replay the event store into them.
+    Rebuild {
+        /// The read model to rebuild (see `needl rebuild --all` for every one).
+        name: Option<String>,
+        /// Rebuild every read model.
+        #[arg(long, conflicts_with = "name")]
+        all: bool,
+    },
+    /// Per-user feature flags.
+    #[command(subcommand)]
+    Flags(FlagsCommand),
+    /// Roles beyond plain member (admin, auditor).
+    #[command(subcommand)]
+    Roles(RolesCommand),
+    /// The event log for analytics.
+    #[command(subcommand)]
+    Events(EventsCommand),
+    /// Measure command throughput, projection lag and live delivery; prints figures.
+    Bench(crate::bench::BenchArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FlagsCommand {
+    /// Set a flag for a user (by email or id) to on or off.
+    Set { user: String, flag: String, value: String },
+    /// List a user's flags and their stored values.
+    List { user: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RolesCommand {
+    /// Grant a role (admin or auditor) to a user given by email or id.
+    Grant { user: String, role: String },
+    /// Revoke a role from a user.
+    Revoke { user: String, role: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EventsCommand {
+    /// Stream the global feed as NDJSON to standard output.
+    Export {
+        /// Start after this feed cursor (as printed in each line's `cursor`).
+        #[arg(long)]
+        after: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "NEEDL_HOST", default_value = "127.0.0.1")]
+    pub host: String,
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, env = "PORT", default_value_t = 8080)]
+    pub port: u16,
+    /// Directory of the built web app (`web/dist`); when missing, only the API is served.
+    #[arg(long, env = "NEEDL_WEB_DIR", default_value = "web/dist")]
+    pub web_dir: PathBuf,
+    /// Secret that signs ID tokens. Unset: a random one is kept in the data directory.
+    #[arg(long, env = "NEEDL_TOKEN_SECRET", hide_env_values = true)]
+    pub token_secret: Option<String>,
+    /// How long an ID token lives, in minutes; the web app refreshes it well before.
+    #[arg(long, env = "NEEDL_TOKEN_TTL_MINUTES", default_value_t = 720)]
+    pub token_ttl_minutes: u64,
+    /// Extra origins allowed to open the live socket (comma-separated), besides the server's own.
+    #[arg(long, env = "NEEDL_ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub allowed_origins: Vec<String>,
+    /// The organisation's name, shown by /api/organizations/self.
+    #[arg(long, env = "NEEDL_ORG_NAME", default_value = "Needl")]
+    pub org_name: String,
+    /// Largest request body accepted, in bytes.
+    #[arg(long, env = "NEEDL_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
+    pub max_body_bytes: usize,
+    /// Log as JSON lines (the default) or as human-readable text.
+    #[arg(long, env = "NEEDL_LOG_FORMAT", default_value = "json")]
+    pub log_format: String,
+}
+
+impl ServeArgs {
+    /// Settings for tests and benchmarks: port 0, no web app, a fixed secret.
+    pub fn for_tests() -> Self {
+        ServeArgs {
+            host: "127.0.0.1".into(),
+            port: 0,
+            web_dir: PathBuf::from("/nonexistent"),
+            token_secret: Some("test-secret-test-secret-test-secret".into()),
+            token_ttl_minutes: 60,
+            allowed_origins: vec![],
+            org_name: "Needl".into(),
+            max_body_bytes: 64 * 1024,
+            log_format: "text".into(),
+        }
+    }
+}

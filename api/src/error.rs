@@ -1,0 +1,144 @@
+//! The one error type of the HTTP layer and its JSON shape `{code, message}`.
+//!
+//! Domain errors map by kind to a status; storage and other internal failures are logged with
+//! their detail and answered with a 500 that says nothing internal.
+
+use axum::extract::rejection::JsonRejection;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use commands::CommandError;
+use domain::{DomainError, ErrorKind};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// The body of every error answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// A stable machine-readable code, e.g. `invalid_token`.
+    pub code: String,
+    /// A sentence a person can act on.
+    pub message: String,
+}
+
+#[derive(Debug)]
+pub struct AppError {
+    pub status: StatusCode,
+    pub code: String,
+    pub message: String,
+}
+
+impl AppError {
+    pub fn new(status: StatusCode, code: &str, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            code: code.to_string(),
+            message: message.into(),
+        }
+    }
+
+    pub fn invalid(code: &str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
+    }
+
+    pub fn bad_request(code: &str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, code, message)
+    }
+
+    pub fn unauthorized(code: &str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, code, message)
+    }
+
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, "forbidden", message)
+    }
+
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+
+    /// Logs the detail and returns a 500 that reveals nothing of it.
+    pub fn internal(detail: impl std::fmt::Display) -> Self {
+        tracing::error!(error = %detail, "internal error");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "something went wrong on our side; please try again",
+        )
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody {
+            code: self.code,
+            message: self.message,
+        };
+        (self.status, Json(body)).into_response()
+    }
+}
+
+pub type ApiResult<T> = Result<T, AppError>;
+
+impl From<sqlx::Error> for AppError {
+    fn from(e: sqlx::Error) -> Self {
+        AppError::internal(e)
+    }
+}
+
+impl From<anyhow::Error> for AppError {
+    fn from(e: anyhow::Error) -> Self {
+        AppError::internal(format!("{e:#}"))
+    }
+}
+
+impl<E: DomainError + 'static> From<CommandError<E>> for AppError {
+    fn from(e: CommandError<E>) -> Self {
+        match e {
+            CommandError::Domain(error) => {
+                let status = match error.kind() {
+                    ErrorKind::Invalid => StatusCode::UNPROCESSABLE_ENTITY,
+                    ErrorKind::NotFound => StatusCode::NOT_FOUND,
+                    ErrorKind::Conflict => StatusCode::CONFLICT,
+                    ErrorKind::Forbidden => StatusCode::FORBIDDEN,
+                };
+                AppError::new(status, error.code(), error.to_string())
+            }
+            CommandError::Conflict => AppError::new(StatusCode::CONFLICT, "conflict", e.to_string()),
+            CommandError::Store(detail) => AppError::internal(detail),
+        }
+    }
+}
+
+impl From<JsonRejection> for AppError {
+    fn from(rejection: JsonRejection) -> Self {
+        match rejection {
+            JsonRejection::JsonDataError(e) => {
+                AppError::invalid("invalid_body", format!("invalid request body: {}", e.body_text()))
+            }
+            JsonRejection::JsonSyntaxError(_) => {
+                AppError::bad_request("malformed_json", "the request body is not valid JSON")
+            }
+            JsonRejection::MissingJsonContentType(_) => AppError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "send the body as JSON with the header content-type: application/json",
+            ),
+            JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                AppError::new(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", "the request body is too large")
+            }
+            other => AppError::bad_request("bad_request", other.body_text()),
+        }
+    }
+}
+
+/// `Json` whose rejection answers in our error shape.
+#[derive(Debug, Clone, Copy, Default, axum::extract::FromRequest)]
+#[from_request(via(axum::Json), rejection(AppError))]
+pub struct ApiJson<T>(pub T);
+
+impl<T: Serialize> IntoResponse for ApiJson<T> {
+    fn into_response(self) -> Response {
+        Json(self.0).into_response()
+    }
+}

@@ -1,0 +1,20 @@
+//! The `needl` server: HTTP API, live socket, web app serving, and the operator's command line.
+//!
+//! A tour:
+//! - [`config`]: the command line and environment (one clap struct per command).
+//! - [`app`]: the composition root: storage, projections, live hub, router, graceful shutdown.
+//! - [`auth`]: password hashing, signed ID tokens, the extractors that authenticate requests.
+//! - [`error`]: `AppError`, the JSON error shape `{code, message}` every failure answers with.
+//! - [`routes`]: one router per feature, each handler documented for `/api/openapi.json`.
+//! - [`cli`]: rebuild, flags, roles and event export.
+//! - [`bench`]: throughput, lag and live-delivery measurements.
+//!
+//! This crate is the only one that knows HTTP; nothing depends on it.
+
+pub mod app;
+pub mod auth;
+pub mod bench;
+pub mod cli;
+pub mod config;
+pub mod error;
+pub mod routes;

@@ -1,0 +1,242 @@
+//! Sign-up, sign-in, token refresh and sign-out. Each session is an aggregate; its events decide
+//! whether a token is honoured.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use domain::email::{self, EmailCommand};
+use domain::instance::{InstanceCommand, INSTANCE_ID};
+use domain::session::{RevokeReason, SessionCommand};
+use domain::user::UserCommand;
+use projections::queries::{self, UserRow};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::app::AppState;
+use crate::auth::{hash_password, verify_password, AuthUser, RequestMeta, MAX_PASSWORD_LEN, MIN_PASSWORD_LEN};
+use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(sign_up))
+        .routes(routes!(sign_in))
+        .routes(routes!(refresh))
+        .routes(routes!(sign_out))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SignUpRequest {
+    pub email: String,
+    pub password: String,
+    pub username: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SignInRequest {
+    pub email: String,
+    pub password: String,
+}
+
+/// The signed-in user as the auth calls return it.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct AuthUserBody {
+    pub id: String,
+    pub email_id: String,
+    pub username: String,
+    pub is_admin: bool,
+    pub is_auditor: bool,
+}
+
+impl From<&UserRow> for AuthUserBody {
+    fn from(row: &UserRow) -> Self {
+        AuthUserBody {
+            id: row.user_id.clone(),
+            email_id: row.email.clone(),
+            username: row.username.clone(),
+            is_admin: row.is_admin,
+            is_auditor: row.is_auditor,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct TokenResponse {
+    /// The ID token: send it as the `token` header.
+    pub token: String,
+    /// When the token stops working (RFC 3339); refresh before then.
+    pub expires_at: String,
+    pub user: AuthUserBody,
+}
+
+fn validate_sign_up(body: &SignUpRequest) -> Result<(), AppError> {
+    if body.email.trim().is_empty() {
+        return Err(AppError::invalid("invalid_email", "email is a required field"));
+    }
+    if !email::is_plausible(&body.email) {
+        return Err(AppError::invalid("invalid_email", "email must be a valid email"));
+    }
+    if body.password.chars().count() < MIN_PASSWORD_LEN {
+        return Err(AppError::invalid(
+            "weak_password",
+            format!("password must be at least {MIN_PASSWORD_LEN} characters"),
+        ));
+    }
+    if body.password.len() > MAX_PASSWORD_LEN {
+        return Err(AppError::invalid(
+            "password_too_long",
+            format!("password must be at most {MAX_PASSWORD_LEN} characters"),
+        ));
+    }
+    if body.username.trim().is_empty() {
+        return Err(AppError::invalid("invalid_username", "username is a required field"));
+    }
+    Ok(())
+}
+
+/// Starts a session for `user_id` and returns its token, once the session is readable.
+async fn start_session(
+    state: &AppState,
+    user_id: &str,
+    meta: &RequestMeta,
+    rotated_from: Option<String>,
+) -> ApiResult<TokenResponse> {
+    let session_id = uuid::Uuid::new_v4().to_string();
+    let (token, expires_at) = state.tokens.issue(user_id, &session_id)?;
+    let cursor = state
+        .bus
+        .execute(
+            &state.bus.sessions,
+            &session_id,
+            SessionCommand::Start {
+                user_id: user_id.to_string(),
+                expires_at,
+                rotated_from,
+            },
+            &meta.metadata(user_id),
+        )
+        .await?;
+    state.settle(cursor).await;
+    let user = queries::user_by_id(&state.db, user_id)
+        .await?
+        .ok_or_else(|| AppError::internal("a signed-up user is missing from users_view"))?;
+    Ok(TokenResponse {
+        token,
+        expires_at: expires_at.to_rfc3339(),
+        user: AuthUserBody::from(&user),
+    })
+}
+
+/// Creates an account and signs it in. The first account of an instance is its administrator.
+#[utoipa::path(post, path = "/auth/signup", tag = "auth", request_body = SignUpRequest,
+    responses((status = 200, body = TokenResponse), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn sign_up(
+    State(state): State<AppState>,
+    meta: RequestMeta,
+    ApiJson(body): ApiJson<SignUpRequest>,
+) -> ApiResult<ApiJson<TokenResponse>> {
+    validate_sign_up(&body)?;
+    let email = email::normalise(&body.email);
+    let user_id = uuid::Uuid::now_v7().to_string();
+    let metadata = meta.metadata(&user_id);
+    let password_hash = hash_password(body.password).await?;
+    state
+        .bus
+        .execute(&state.bus.emails, &email, EmailCommand::Reserve { user_id: user_id.clone() }, &metadata)
+        .await?;
+    let is_admin = match state
+        .bus
+        .execute(
+            &state.bus.instance,
+            INSTANCE_ID,
+            InstanceCommand::ClaimAdministration { user_id: user_id.clone() },
+            &metadata,
+        )
+        .await
+    {
+        Ok(_) => true,
+        Err(commands::CommandError::Domain(_)) => false,
+        Err(other) => return Err(other.into()),
+    };
+    state
+        .bus
+        .execute(
+            &state.bus.users,
+            &user_id,
+            UserCommand::SignUp {
+                email,
+                username: body.username,
+                password_hash,
+                is_admin,
+            },
+            &metadata,
+        )
+        .await?;
+    Ok(ApiJson(start_session(&state, &user_id, &meta, None).await?))
+}
+
+/// Signs in with email and password. A failure never tells whether the email has an account;
+/// repeated failures for one email are refused for a while.
+#[utoipa::path(post, path = "/auth/signin", tag = "auth", request_body = SignInRequest,
+    responses((status = 200, body = TokenResponse), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn sign_in(
+    State(state): State<AppState>,
+    meta: RequestMeta,
+    ApiJson(body): ApiJson<SignInRequest>,
+) -> ApiResult<ApiJson<TokenResponse>> {
+    let email = email::normalise(&body.email);
+    state.limiter.check(&email)?;
+    if body.password.len() > MAX_PASSWORD_LEN {
+        state.limiter.record_failure(&email);
+        return Err(AppError::unauthorized("invalid_credentials", "invalid email or password"));
+    }
+    let user = queries::user_by_email(&state.db, &email).await?;
+    let ok = verify_password(body.password, user.as_ref().map(|u| u.password_hash.clone())).await;
+    let Some(user) = user.filter(|_| ok) else {
+        state.limiter.record_failure(&email);
+        return Err(AppError::unauthorized("invalid_credentials", "invalid email or password"));
+    };
+    state.limiter.clear(&email);
+    Ok(ApiJson(start_session(&state, &user.user_id, &meta, None).await?))
+}
+
+/// Swaps a live token for a fresh one; the old one stops working.
+#[utoipa::path(post, path = "/auth/refresh", tag = "auth", security(("token" = [])),
+    responses((status = 200, body = TokenResponse), (status = 401, body = ErrorBody)))]
+async fn refresh(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<TokenResponse>> {
+    let revoked = state
+        .bus
+        .execute(
+            &state.bus.sessions,
+            &user.session_id,
+            SessionCommand::Revoke { reason: RevokeReason::Rotated },
+            &user.metadata(),
+        )
+        .await;
+    if let Err(commands::CommandError::Domain(_)) = revoked {
+        return Err(AppError::unauthorized("session_revoked", "this session has ended; sign in again"));
+    }
+    revoked?;
+    Ok(ApiJson(
+        start_session(&state, &user.user_id, &user.meta, Some(user.session_id.clone())).await?,
+    ))
+}
+
+/// Ends the session: its token stops working at once.
+#[utoipa::path(post, path = "/auth/signout", tag = "auth", security(("token" = [])),
+    responses((status = 204), (status = 401, body = ErrorBody)))]
+async fn sign_out(State(state): State<AppState>, user: AuthUser) -> ApiResult<StatusCode> {
+    let cursor = state
+        .bus
+        .execute(
+            &state.bus.sessions,
+            &user.session_id,
+            SessionCommand::Revoke { reason: RevokeReason::SignedOut },
+            &user.metadata(),
+        )
+        .await?;
+    state.settle(cursor).await;
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,151 @@
+//! The live socket: `GET /api/live` upgrades to a WebSocket that pushes `{cursor, type, ids}` for
+//! each event the user may see, after every read model applied it.
+//!
+//! A client reconnecting with `?after=CURSOR` first gets what it missed, paged from the store; the
+//! connection subscribes to the hub before paging, so nothing falls between the two. A client
+//! that falls behind the hub's buffer is paged from the store too, never dropped.
+
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap};
+use axum::response::Response;
+use commands::feed::Cursor;
+use projections::live::{self, Viewer};
+use serde::Deserialize;
+use tokio::sync::broadcast::error::RecvError;
+use utoipa::IntoParams;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::app::AppState;
+use crate::auth::{authenticate, RequestMeta};
+use crate::error::{ApiResult, AppError, ErrorBody};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(live_socket))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct LiveQuery {
+    /// The ID token (browsers cannot set headers on a WebSocket).
+    pub token: Option<String>,
+    /// The last cursor this client received; what came after it is sent first.
+    pub after: Option<String>,
+}
+
+/// Whether a browser page at `origin` may open the socket: the server's own origin, or one the
+/// operator allowed. Clients that send no Origin (not browsers) are let through to the token check.
+fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
+        return true;
+    };
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let origin_host = origin.split_once("://").map(|(_, rest)| rest).unwrap_or(origin);
+    origin_host == host || allowed.iter().any(|a| a == origin)
+}
+
+/// Opens the live socket.
+#[utoipa::path(get, path = "/live", tag = "live", params(LiveQuery),
+    responses((status = 101, description = "switching to the WebSocket protocol"),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+async fn live_socket(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    meta: RequestMeta,
+    Query(query): Query<LiveQuery>,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> ApiResult<Response> {
+    if !origin_allowed(&headers, &state.config.allowed_origins) {
+        return Err(AppError::forbidden("this origin may not open the live socket"));
+    }
+    let token = query
+        .token
+        .as_deref()
+        .or_else(|| headers.get("token").and_then(|v| v.to_str().ok()))
+        .ok_or_else(|| AppError::unauthorized("missing_token", "sign in to continue"))?;
+    let user = authenticate(&state, token, meta).await?;
+    let after = query
+        .after
+        .as_deref()
+        .map(str::parse::<Cursor>)
+        .transpose()
+        .map_err(|e| AppError::bad_request("bad_cursor", e.to_string()))?;
+    let Ok(ws) = ws else {
+        return Err(AppError::bad_request("not_websocket", "this route only speaks WebSocket"));
+    };
+    let viewer = Viewer {
+        user_id: user.user_id,
+        is_admin: user.is_admin,
+    };
+    let session_id = user.session_id;
+    Ok(ws.on_upgrade(move |socket| async move {
+        metrics::gauge!("needl_live_connections").increment(1.0);
+        if let Err(error) = run(socket, state, viewer, session_id, after).await {
+            tracing::debug!(%error, "live socket ended");
+        }
+        metrics::gauge!("needl_live_connections").decrement(1.0);
+    }))
+}
+
+/// Sends what `viewer` may see after `sent`, up to what the hub has published.
+async fn page_missed(socket: &mut WebSocket, state: &AppState, viewer: &Viewer, sent: &mut Cursor) -> anyhow::Result<()> {
+    loop {
+        let upto = state.hub.published();
+        if *sent >= upto {
+            return Ok(());
+        }
+        let (events, reached) = live::page(&state.db, viewer, *sent, upto, 500).await?;
+        for event in events {
+            socket.send(Message::Text(event.json.clone().into())).await?;
+        }
+        if reached == *sent {
+            return Ok(());
+        }
+        *sent = reached;
+    }
+}
+
+async fn run(
+    mut socket: WebSocket,
+    state: AppState,
+    viewer: Viewer,
+    session_id: String,
+    after: Option<Cursor>,
+) -> anyhow::Result<()> {
+    let mut events = state.hub.subscribe();
+    let mut shutdown = state.shutdown.clone();
+    let mut sent = after.unwrap_or_else(|| state.hub.published());
+    page_missed(&mut socket, &state, &viewer, &mut sent).await?;
+    loop {
+        tokio::select! {
+            received = events.recv() => match received {
+                Ok(event) => {
+                    if event.cursor <= sent {
+                        continue;
+                    }
+                    sent = event.cursor;
+                    if event.audience.admits(&viewer) {
+                        socket.send(Message::Text(event.json.clone().into())).await?;
+                    }
+                    if event.event_type == "SessionRevoked" && event.aggregate_id == session_id {
+                        let frame = CloseFrame { code: 4001, reason: "signed out".into() };
+                        let _ = socket.send(Message::Close(Some(frame))).await;
+                        return Ok(());
+                    }
+                }
+                Err(RecvError::Lagged(_)) => page_missed(&mut socket, &state, &viewer, &mut sent).await?,
+                Err(RecvError::Closed) => return Ok(()),
+            },
+            incoming = socket.recv() => match incoming {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return Ok(()),
+                Some(Ok(_)) => {}
+            },
+            _ = async { shutdown.wait_for(|stop| *stop).await.is_ok() } => {
+                let frame = CloseFrame { code: 1001, reason: "server shutting down".into() };
+                let _ = socket.send(Message::Close(Some(frame))).await;
+                return Ok(());
+            }
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! One router per feature; `app::api_routes` merges them.
+
+pub mod admin;
+pub mod audit;
+pub mod auth;
+pub mod live;
+pub mod ops;
+pub mod platform;
