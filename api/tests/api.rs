@@ -1,0 +1,427 @@
+//! The HTTP API end to end: the real server on port 0, a fresh database per test, on SQLite and
+//! on the real Postgres.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use api::app::Server;
+use api::config::ServeArgs;
+use commands::Db;
+use futures::StreamExt;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use sqlx::postgres::PgConnectOptions;
+use tokio_tungstenite::tungstenite::Message;
+
+struct TestApp {
+    server: Server,
+    client: reqwest::Client,
+    _dir: tempfile::TempDir,
+}
+
+fn pg_url() -> String {
+    std::env::var("NEEDL_TEST_DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_string())
+}
+
+async fn fresh_db(backend: &str, dir: &std::path::Path) -> Db {
+    match backend {
+        "sqlite" => Db::open_sqlite(dir).await.unwrap(),
+        _ => {
+            let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
+            let admin = sqlx::PgPool::connect(&pg_url()).await.expect("Postgres reachable");
+            sqlx::query(&format!("CREATE SCHEMA {schema}")).execute(&admin).await.unwrap();
+            admin.close().await;
+            let options = PgConnectOptions::from_str(&pg_url()).unwrap().options([("search_path", schema.as_str())]);
+            Db::open_postgres_with(options).await.unwrap()
+        }
+    }
+}
+
+async fn spawn_app(backend: &str) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let db = fresh_db(backend, dir.path()).await;
+    let server = Server::start_with(db, dir.path(), ServeArgs::for_tests()).await.unwrap();
+    TestApp { server, client: reqwest::Client::new(), _dir: dir }
+}
+
+struct Session {
+    token: String,
+    user: Value,
+}
+
+impl TestApp {
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.server.addr, path)
+    }
+
+    async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
+        let mut req = self.client.post(self.url(path)).json(&body)
+            .header("app-type", "web").header("x-request-origin", "/tests/page");
+        if let Some(t) = token {
+            req = req.header("token", t);
+        }
+        let res = req.send().await.unwrap();
+        let status = res.status();
+        (status, res.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn send(&self, method: reqwest::Method, path: &str, token: Option<&str>, body: Option<Value>) -> (StatusCode, Value) {
+        let mut req = self.client.request(method, self.url(path));
+        if let Some(t) = token {
+            req = req.header("token", t);
+        }
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        let res = req.send().await.unwrap();
+        let status = res.status();
+        (status, res.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn get(&self, path: &str, token: &str) -> (StatusCode, Value) {
+        self.send(reqwest::Method::GET, path, Some(token), None).await
+    }
+
+    async fn sign_up(&self, name: &str) -> Session {
+        let (status, body) = self
+            .post("/api/auth/signup", None, json!({"email": format!("{name}@example.com"), "password": "correct horse", "username": name}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        Session { token: body["token"].as_str().unwrap().to_string(), user: body["user"].clone() }
+    }
+
+    async fn connect_live(&self, token: &str, after: Option<&str>) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
+        let mut url = format!("ws://{}/api/live?token={token}", self.server.addr);
+        if let Some(a) = after {
+            url.push_str(&format!("&after={a}"));
+        }
+        tokio_tungstenite::connect_async(url).await.expect("live socket opens").0
+    }
+}
+
+/// Reads live messages until one of `event_type` arrives, or fails after a bounded wait.
+async fn next_of_type<S>(socket: &mut S, event_type: &str) -> Value
+where
+    S: futures::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let msg = tokio::time::timeout_at(deadline, socket.next())
+            .await
+            .unwrap_or_else(|_| panic!("no {event_type} arrived"))
+            .expect("socket open")
+            .expect("message");
+        if let Message::Text(text) = msg {
+            let value: Value = serde_json::from_str(&text).unwrap();
+            if value["type"] == event_type {
+                return value;
+            }
+        }
+    }
+}
+
+/// Returns whether any message arrives within `wait`.
+async fn anything_within<S>(socket: &mut S, wait: Duration) -> Option<Value>
+where
+    S: futures::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    match tokio::time::timeout(wait, socket.next()).await {
+        Ok(Some(Ok(Message::Text(text)))) => Some(serde_json::from_str(&text).unwrap()),
+        _ => None,
+    }
+}
+
+macro_rules! api_test {
+    ($name:ident, $body:expr) => {
+        mod $name {
+            use super::*;
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn on_sqlite() {
+                let app = spawn_app("sqlite").await;
+                ($body)(app).await;
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn on_postgres() {
+                let app = spawn_app("postgres").await;
+                ($body)(app).await;
+            }
+        }
+    };
+}
+
+api_test!(the_first_user_to_sign_up_is_the_administrator_and_the_second_is_not, |app: TestApp| async move { let app = &app;
+    let first = app.sign_up("first").await;
+    let second = app.sign_up("second").await;
+    assert_eq!(first.user["is_admin"], true);
+    assert_eq!(second.user["is_admin"], false);
+    assert_eq!(first.user["email_id"], "first@example.com");
+});
+
+api_test!(signing_up_with_a_taken_email_in_another_case_is_a_conflict, |app: TestApp| async move { let app = &app;
+    app.sign_up("ada").await;
+    let (status, body) = app
+        .post("/api/auth/signup", None, json!({"email": " ADA@example.com", "password": "another one", "username": "imposter"}))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(body["code"], "email_taken");
+});
+
+api_test!(sign_up_input_is_validated_with_clear_messages_and_nothing_written, |app: TestApp| async move { let app = &app;
+    let (status, body) = app.post("/api/auth/signup", None, json!({"email": "x@example.com", "password": "short", "username": "x"})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(body["message"], "password must be at least 8 characters");
+    let (status, body) = app.post("/api/auth/signup", None, json!({"email": "not-an-email", "password": "long enough", "username": "x"})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(body["message"], "email must be a valid email");
+    let (status, body) = app.post("/api/auth/signup", None, json!({"email": "x@example.com", "password": "long enough", "username": "x", "role": "admin"})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "unknown fields are refused: {body}");
+    let (status, _) = app.post("/api/auth/signup", None, json!({"email": 42, "password": "long enough", "username": "x"})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let res = app.client.post(app.url("/api/auth/signup")).header("content-type", "application/json").body("{not json").send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(res.json::<Value>().await.unwrap()["code"], "malformed_json");
+    let events = commands::feed::read_after(&app.server.state.db, commands::Cursor::START, 10).await.unwrap();
+    assert!(events.is_empty(), "refused sign-ups write nothing");
+});
+
+api_test!(sign_in_failures_do_not_reveal_whether_the_email_exists_and_are_rate_limited, |app: TestApp| async move { let app = &app;
+    app.sign_up("bea").await;
+    let (s1, wrong_password) = app.post("/api/auth/signin", None, json!({"email": "bea@example.com", "password": "wrong password"})).await;
+    let (s2, unknown_email) = app.post("/api/auth/signin", None, json!({"email": "nobody@example.com", "password": "wrong password"})).await;
+    assert_eq!(s1, StatusCode::UNAUTHORIZED);
+    assert_eq!(s2, StatusCode::UNAUTHORIZED);
+    assert_eq!(wrong_password, unknown_email);
+    let (ok, body) = app.post("/api/auth/signin", None, json!({"email": "Bea@example.com", "password": "correct horse"})).await;
+    assert_eq!(ok, StatusCode::OK);
+    assert_eq!(body["user"]["username"], "bea");
+    for _ in 0..5 {
+        app.post("/api/auth/signin", None, json!({"email": "bea@example.com", "password": "guess"})).await;
+    }
+    let (status, body) = app.post("/api/auth/signin", None, json!({"email": "bea@example.com", "password": "correct horse"})).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+});
+
+api_test!(calls_without_a_valid_token_are_unauthorized, |app: TestApp| async move { let app = &app;
+    let (status, body) = app.send(reqwest::Method::GET, "/api/user", None, None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(body["code"], "missing_token");
+    let (status, body) = app.get("/api/user", "not.a.token").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(body["code"], "invalid_token");
+    // A token signed with the right key but already expired.
+    let keys = api::auth::TokenKeys::new(b"test-secret-test-secret-test-secret", Duration::from_secs(0));
+    let (expired, _) = keys.issue("someone", "some-session").unwrap();
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let (status, body) = app.get("/api/user", &expired).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(body["code"], "token_expired");
+    let (status, body) = app.send(reqwest::Method::GET, "/api/no/such/route", None, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(body["code"], "not_found");
+});
+
+api_test!(signing_out_revokes_the_token_and_refreshing_rotates_it, |app: TestApp| async move { let app = &app;
+    let s = app.sign_up("cy").await;
+    let (status, refreshed) = app.post("/api/auth/refresh", Some(&s.token), json!({})).await;
+    assert_eq!(status, StatusCode::OK);
+    let fresh = refreshed["token"].as_str().unwrap().to_string();
+    assert_ne!(fresh, s.token);
+    assert_eq!(app.get("/api/user", &s.token).await.0, StatusCode::UNAUTHORIZED, "the rotated token is dead");
+    assert_eq!(app.get("/api/user", &fresh).await.0, StatusCode::OK);
+    let (status, _) = app.post("/api/auth/refresh", Some(&s.token), json!({})).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "a dead token cannot be refreshed");
+    let res = app.client.post(app.url("/api/auth/signout")).header("token", &fresh).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::NO_CONTENT);
+    assert_eq!(app.get("/api/user", &fresh).await.0, StatusCode::UNAUTHORIZED);
+});
+
+api_test!(preferences_and_profile_changes_are_read_back_at_once, |app: TestApp| async move { let app = &app;
+    let s = app.sign_up("dee").await;
+    let (_, prefs) = app.get("/api/user/preferences", &s.token).await;
+    assert_eq!(prefs, json!({"nav_state": null, "askneedl_pro": false}));
+    let (status, prefs) = app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&s.token), Some(json!({"askneedl_pro": true}))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(prefs["askneedl_pro"], true);
+    app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&s.token), Some(json!({"nav_state": "closed"}))).await;
+    let (_, prefs) = app.get("/api/user/preferences", &s.token).await;
+    assert_eq!(prefs, json!({"nav_state": "closed", "askneedl_pro": true}));
+    let (status, _) = app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&s.token), Some(json!({"nav_state": "sideways"}))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (status, user) = app.send(reqwest::Method::PATCH, "/api/user", Some(&s.token), Some(json!({"industry": "Banking"}))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(user["industry"], "Banking");
+    let (_, user) = app.get("/api/user", &s.token).await;
+    assert_eq!(user["email_id"], "dee@example.com");
+    assert_eq!(user["whatsapp_number"], Value::Null);
+});
+
+api_test!(a_new_user_stays_new_until_onboarding_is_done, |app: TestApp| async move { let app = &app;
+    let s = app.sign_up("eve").await;
+    assert_eq!(app.get("/api/user/status", &s.token).await.1["user_status"], "new");
+    let (_, flags) = app.get("/api/onboarding/flags", &s.token).await;
+    assert_eq!(flags, json!({"show_attributes_form": true, "show_search_modal": true}));
+    let (status, _) = app.post("/api/onboarding/attributes", Some(&s.token), json!({"industry": "Energy", "profession": "Analyst"})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(app.get("/api/user/status", &s.token).await.1["user_status"], "active");
+    let (_, flags) = app.get("/api/onboarding/flags", &s.token).await;
+    assert_eq!(flags, json!({"show_attributes_form": false, "show_search_modal": false}));
+});
+
+api_test!(feature_flags_are_per_user_and_only_administrators_change_them, |app: TestApp| async move { let app = &app;
+    let admin = app.sign_up("root").await;
+    let member = app.sign_up("member").await;
+    let (_, config) = app.get("/api/feature/config", &member.token).await;
+    assert_eq!(config["features"]["notebooks"], true);
+    assert_eq!(config["features"]["is_pricing"], false);
+    let member_id = member.user["id"].as_str().unwrap();
+    let path = format!("/api/admin/users/{member_id}/flags/notebooks");
+    let (status, _) = app.send(reqwest::Method::PUT, &path, Some(&member.token), Some(json!({"value": "off"}))).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = app.send(reqwest::Method::PUT, &path, Some(&admin.token), Some(json!({"value": "ON"}))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "only on or off are values");
+    let (status, _) = app.send(reqwest::Method::PUT, &path, Some(&admin.token), Some(json!({"value": "off"}))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(app.get("/api/feature/config", &member.token).await.1["features"]["notebooks"], false);
+    assert_eq!(app.get("/api/feature/config", &admin.token).await.1["features"]["notebooks"], true);
+    assert_eq!(app.get("/api/feature/index", &member.token).await.1["results"]["notebooks"], "off");
+    let (_, org) = app.get("/api/organizations/self", &admin.token).await;
+    assert_eq!(org["permissions"]["canPublishChannels"], true);
+    let (_, org) = app.get("/api/organizations/self", &member.token).await;
+    assert_eq!(org["permissions"]["canPublishChannels"], false);
+});
+
+api_test!(auditors_read_the_feed_with_metadata_and_no_secrets, |app: TestApp| async move { let app = &app;
+    let admin = app.sign_up("boss").await;
+    let member = app.sign_up("reader").await;
+    assert_eq!(app.get("/api/audit/events", &member.token).await.0, StatusCode::FORBIDDEN);
+    let member_id = member.user["id"].as_str().unwrap();
+    let (status, _) = app.send(reqwest::Method::PUT, &format!("/api/admin/users/{member_id}/roles/auditor"), Some(&admin.token), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, page) = app.get("/api/audit/events?limit=1000", &member.token).await;
+    assert_eq!(status, StatusCode::OK);
+    let events = page["events"].as_array().unwrap();
+    let signed_up = events.iter().find(|e| e["event_type"] == "UserSignedUp").unwrap();
+    assert_eq!(signed_up["payload"]["UserSignedUp"]["password_hash"], "[redacted]");
+    assert_eq!(signed_up["metadata"]["app_type"], "web");
+    assert_eq!(signed_up["metadata"]["request_origin"], "/tests/page");
+    assert!(!signed_up["metadata"]["request_id"].as_str().unwrap().is_empty());
+    let granted = events.iter().find(|e| e["event_type"] == "RoleGranted").unwrap();
+    assert_eq!(granted["metadata"]["user_id"], admin.user["id"], "the actor is the administrator");
+    let next = page["next"].as_str().unwrap();
+    let (_, rest) = app.get(&format!("/api/audit/events?after={next}"), &member.token).await;
+    assert!(rest["events"].as_array().unwrap().iter().all(|e| e["event_type"] != "UserSignedUp" || e["aggregate_id"] != signed_up["aggregate_id"]));
+    let (status, history) = app.get(&format!("/api/audit/aggregates/user/{member_id}"), &member.token).await;
+    assert_eq!(status, StatusCode::OK);
+    let types: Vec<&str> = history["events"].as_array().unwrap().iter().map(|e| e["event_type"].as_str().unwrap()).collect();
+    assert_eq!(types, vec!["UserSignedUp", "RoleGranted"]);
+    assert_eq!(app.get("/api/audit/events?after=garbage", &member.token).await.0, StatusCode::BAD_REQUEST);
+});
+
+api_test!(the_live_socket_pushes_a_users_own_changes_and_not_other_users, |app: TestApp| async move { let app = &app;
+    let fay = app.sign_up("fay").await;
+    let gus = app.sign_up("gus").await;
+    let mut fay_socket = app.connect_live(&fay.token, None).await;
+    let mut gus_socket = app.connect_live(&gus.token, None).await;
+    app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&fay.token), Some(json!({"askneedl_pro": true}))).await;
+    let pushed = next_of_type(&mut fay_socket, "PreferencesChanged").await;
+    assert_eq!(pushed["ids"], json!([fay.user["id"]]));
+    let cursor = pushed["cursor"].as_str().unwrap().to_string();
+    assert!(anything_within(&mut gus_socket, Duration::from_millis(600)).await.is_none(), "gus sees nothing of fay");
+    // While fay is away, two more changes happen; reconnecting after her cursor replays them.
+    fay_socket.close(None).await.ok();
+    app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&fay.token), Some(json!({"nav_state": "closed"}))).await;
+    app.send(reqwest::Method::PATCH, "/api/user", Some(&fay.token), Some(json!({"profession": "Editor"}))).await;
+    let mut again = app.connect_live(&fay.token, Some(&cursor)).await;
+    let missed = next_of_type(&mut again, "PreferencesChanged").await;
+    assert!(missed["cursor"].as_str().unwrap() != cursor);
+    next_of_type(&mut again, "ProfileUpdated").await;
+});
+
+api_test!(the_live_socket_refuses_missing_tokens_and_foreign_origins, |app: TestApp| async move { let app = &app;
+    let s = app.sign_up("hal").await;
+    let url = format!("ws://{}/api/live", app.server.addr);
+    let err = tokio_tungstenite::connect_async(url.clone()).await.unwrap_err();
+    assert!(err.to_string().contains("401"), "{err}");
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = format!("{url}?token={}", s.token).into_client_request().unwrap();
+    request.headers_mut().insert("origin", "https://evil.example".parse().unwrap());
+    let err = tokio_tungstenite::connect_async(request).await.unwrap_err();
+    assert!(err.to_string().contains("403"), "{err}");
+});
+
+api_test!(signing_out_closes_the_live_socket, |app: TestApp| async move { let app = &app;
+    let s = app.sign_up("ian").await;
+    let mut socket = app.connect_live(&s.token, None).await;
+    app.client.post(app.url("/api/auth/signout")).header("token", &s.token).send().await.unwrap();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        match tokio::time::timeout_at(deadline, socket.next()).await.expect("socket closes") {
+            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+            Some(Ok(_)) => continue,
+        }
+    }
+});
+
+api_test!(debug_logs_are_stored_and_bounded, |app: TestApp| async move { let app = &app;
+    let s = app.sign_up("jo").await;
+    let res = app.client.post(app.url("/api/debug-logs")).header("token", &s.token).json(&json!({"logData": {"msg": "failed to load"}})).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::NO_CONTENT);
+    let big = "x".repeat(20_000);
+    let res = app.client.post(app.url("/api/debug-logs")).header("token", &s.token).json(&json!({"logData": big})).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    let huge = "y".repeat(200_000);
+    let res = app.client.post(app.url("/api/debug-logs")).header("token", &s.token).json(&json!({"logData": huge})).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE, "bodies over the server limit are refused");
+    #[derive(sqlx::FromRow)]
+    struct Count { n: i64 }
+    let count: Vec<Count> = app.server.state.db.fetch_all("SELECT COUNT(*) AS n FROM debug_logs", vec![]).await.unwrap();
+    assert_eq!(count[0].n, 1);
+});
+
+api_test!(every_operation_in_the_openapi_document_is_served, |app: TestApp| async move { let app = &app;
+    let doc: Value = app.client.get(app.url("/api/openapi.json")).send().await.unwrap().json().await.unwrap();
+    let paths = doc["paths"].as_object().unwrap();
+    assert!(paths.len() >= 15, "documented paths: {}", paths.len());
+    for (path, ops) in paths {
+        let concrete = path.replace("{user_id}", "u").replace("{flag}", "f").replace("{role}", "r")
+            .replace("{aggregate_type}", "user").replace("{aggregate_id}", "x");
+        for method in ops.as_object().unwrap().keys() {
+            let method = reqwest::Method::from_str(&method.to_uppercase()).unwrap();
+            let res = app.client.request(method.clone(), app.url(&format!("/api{concrete}"))).send().await.unwrap();
+            let status = res.status();
+            let body: Value = res.json().await.unwrap_or(Value::Null);
+            assert!(
+                status != StatusCode::METHOD_NOT_ALLOWED && body["message"] != "no such API route",
+                "{method} {path} is documented but not served ({status})"
+            );
+        }
+    }
+});
+
+api_test!(events_export_as_ndjson_in_feed_order, |app: TestApp| async move { let app = &app;
+    app.sign_up("kay").await;
+    app.sign_up("lee").await;
+    let mut out = Vec::new();
+    api::cli::export(&app.server.state.db, commands::Cursor::START, &mut out).await.unwrap();
+    let lines: Vec<Value> = String::from_utf8(out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 7, "4 events for the first sign-up (with the instance claim), 3 for the second");
+    let cursors: Vec<commands::Cursor> = lines.iter().map(|l| l["cursor"].as_str().unwrap().parse().unwrap()).collect();
+    assert!(cursors.windows(2).all(|w| w[0] < w[1]));
+    assert!(lines.iter().all(|l| l["payload"].to_string().contains("password_hash") == (l["event_type"] == "UserSignedUp")));
+    assert!(!lines.iter().any(|l| l["payload"].to_string().contains("argon2")));
+});
+
+#[test]
+fn the_sqlite_and_postgres_migrations_have_the_same_file_names() {
+    let names = |dir: &str| {
+        let mut v: Vec<String> = std::fs::read_dir(format!("{}/../migrations/{dir}", env!("CARGO_MANIFEST_DIR")))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names("sqlite"), names("postgres"));
+    assert!(!names("sqlite").is_empty());
+}
