@@ -191,6 +191,8 @@ pub struct Server {
     pub state: AppState,
     shutdown: watch::Sender<bool>,
     task: tokio::task::JoinHandle<anyhow::Result<()>>,
+    /// The projection runners: stopped with the server so none outlives its database pool.
+    runners: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl Server {
@@ -204,7 +206,7 @@ impl Server {
         let _ = metrics_handle();
         let signal = FeedSignal::default();
         signal.listen_postgres(&db);
-        let (projections, _tasks) = Projections::start(&db, &signal, projections::all()).await?;
+        let (projections, runners) = Projections::start(&db, &signal, projections::all()).await?;
         let hub = LiveHub::start(db.clone(), projections.clone()).await?;
         let secret = token_secret(&config, data_dir)?;
         let (shutdown, shutdown_rx) = watch::channel(false);
@@ -238,13 +240,18 @@ impl Server {
             state,
             shutdown,
             task,
+            runners,
         })
     }
 
     /// Stops accepting, closes live sockets, and waits for open requests to finish.
     pub async fn stop(self) -> anyhow::Result<()> {
         let _ = self.shutdown.send(true);
-        self.task.await??;
+        let served = self.task.await;
+        for runner in &self.runners {
+            runner.abort();
+        }
+        served??;
         Ok(())
     }
 }
