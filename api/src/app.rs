@@ -191,7 +191,8 @@ pub struct Server {
     pub state: AppState,
     shutdown: watch::Sender<bool>,
     task: tokio::task::JoinHandle<anyhow::Result<()>>,
-    /// The projection runners: stopped with the server so none outlives its database pool.
+    /// The projection runners and the live tailer: stopped with the server so none outlives its
+    /// database pool.
     runners: Vec<tokio::task::JoinHandle<()>>,
 }
 
@@ -206,8 +207,9 @@ impl Server {
         let _ = metrics_handle();
         let signal = FeedSignal::default();
         signal.listen_postgres(&db);
-        let (projections, runners) = Projections::start(&db, &signal, projections::all()).await?;
-        let hub = LiveHub::start(db.clone(), projections.clone()).await?;
+        let (projections, mut runners) = Projections::start(&db, &signal, projections::all()).await?;
+        let (hub, tailer) = LiveHub::start(db.clone(), projections.clone()).await?;
+        runners.push(tailer);
         let secret = token_secret(&config, data_dir)?;
         let (shutdown, shutdown_rx) = watch::channel(false);
         let state = AppState {

@@ -101,13 +101,16 @@ pub struct LiveHub {
 pub const BUFFER: usize = 4096;
 
 impl LiveHub {
-    /// Starts the tailer at the feed's current head.
-    pub async fn start(db: Db, projections: Projections) -> anyhow::Result<LiveHub> {
+    /// Starts the tailer at the feed's current head; returns the hub and the tailer's task.
+    pub async fn start(
+        db: Db,
+        projections: Projections,
+    ) -> anyhow::Result<(LiveHub, tokio::task::JoinHandle<()>)> {
         let (sender, _) = broadcast::channel(BUFFER);
         let start = feed::head(&db).await?.min(projections.applied());
         let (published_tx, published) = watch::channel(start);
-        tokio::spawn(tail(db, projections, sender.clone(), published_tx));
-        Ok(LiveHub { sender, published })
+        let task = tokio::spawn(tail(db, projections, sender.clone(), published_tx));
+        Ok((LiveHub { sender, published }, task))
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<LiveEvent>> {
