@@ -208,7 +208,7 @@ impl Server {
         let signal = FeedSignal::default();
         signal.listen_postgres(&db);
         let (projections, mut runners) = Projections::start(&db, &signal, projections::all()).await?;
-        let (hub, tailer) = LiveHub::start(db.clone(), projections.clone()).await?;
+        let (hub, tailer) = LiveHub::start(db.clone(), projections.clone(), config.live_buffer).await?;
         runners.push(tailer);
         let secret = token_secret(&config, data_dir)?;
         let (shutdown, shutdown_rx) = watch::channel(false);

@@ -101,6 +101,9 @@ pub struct ServeArgs {
     /// Largest request body accepted, in bytes.
     #[arg(long, env = "NEEDL_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
     pub max_body_bytes: usize,
+    /// Live events held for slow sockets; a socket further behind pages from the store instead.
+    #[arg(long, env = "NEEDL_LIVE_BUFFER", default_value_t = projections::live::DEFAULT_BUFFER)]
+    pub live_buffer: usize,
     /// Log as JSON lines (the default) or as human-readable text.
     #[arg(long, env = "NEEDL_LOG_FORMAT", default_value = "json")]
     pub log_format: String,
@@ -118,6 +121,7 @@ impl ServeArgs {
             allowed_origins: vec![],
             org_name: "Needl".into(),
             max_body_bytes: 64 * 1024,
+            live_buffer: projections::live::DEFAULT_BUFFER,
             log_format: "text".into(),
         }
     }

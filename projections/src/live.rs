@@ -95,22 +95,33 @@ impl LiveEvent {
 pub struct LiveHub {
     sender: broadcast::Sender<Arc<LiveEvent>>,
     published: watch::Receiver<Cursor>,
+    /// How often a connection fell behind the buffer and paged from the store instead.
+    resyncs: Arc<std::sync::atomic::AtomicU64>,
 }
 
-/// How many events the broadcast buffer holds before a slow connection must page.
-pub const BUFFER: usize = 4096;
+/// How many events the broadcast buffer holds by default before a slow connection must page.
+pub const DEFAULT_BUFFER: usize = 4096;
 
 impl LiveHub {
     /// Starts the tailer at the feed's current head; returns the hub and the tailer's task.
+    /// `buffer` events are held for slow connections before they must page from the store.
     pub async fn start(
         db: Db,
         projections: Projections,
+        buffer: usize,
     ) -> anyhow::Result<(LiveHub, tokio::task::JoinHandle<()>)> {
-        let (sender, _) = broadcast::channel(BUFFER);
+        let (sender, _) = broadcast::channel(buffer.max(1));
         let start = feed::head(&db).await?.min(projections.applied());
         let (published_tx, published) = watch::channel(start);
         let task = tokio::spawn(tail(db, projections, sender.clone(), published_tx));
-        Ok((LiveHub { sender, published }, task))
+        Ok((
+            LiveHub {
+                sender,
+                published,
+                resyncs: Arc::default(),
+            },
+            task,
+        ))
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<LiveEvent>> {
@@ -120,6 +131,16 @@ impl LiveHub {
     /// The cursor of the newest event the hub has published.
     pub fn published(&self) -> Cursor {
         *self.published.borrow()
+    }
+
+    /// Counts a connection that fell behind and paged from the store.
+    pub fn record_resync(&self) {
+        self.resyncs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        metrics::counter!("needl_live_resyncs_total").increment(1);
+    }
+
+    pub fn resyncs(&self) -> u64 {
+        self.resyncs.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     pub fn receivers(&self) -> usize {

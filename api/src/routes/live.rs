@@ -134,7 +134,10 @@ async fn run(
                         return Ok(());
                     }
                 }
-                Err(RecvError::Lagged(_)) => page_missed(&mut socket, &state, &viewer, &mut sent).await?,
+                Err(RecvError::Lagged(_)) => {
+                    state.hub.record_resync();
+                    page_missed(&mut socket, &state, &viewer, &mut sent).await?
+                }
                 Err(RecvError::Closed) => return Ok(()),
             },
             incoming = socket.recv() => match incoming {
