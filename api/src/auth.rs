@@ -104,16 +104,17 @@ impl TokenKeys {
         Ok((encode(&Header::default(), &claims, &self.encoding)?, exp))
     }
 
-    pub fn check(&self, token: &str) -> Result<Claims, AppError> {
+    /// Checks the signature and issuer, and the expiry unless `allow_expired` (token refresh
+    /// takes an expired token whose session is still live).
+    pub fn check(&self, token: &str, allow_expired: bool) -> Result<Claims, AppError> {
         let mut validation = Validation::default();
         validation.set_issuer(&[ISSUER]);
         validation.leeway = 0;
+        validation.validate_exp = !allow_expired;
         decode::<Claims>(token, &self.decoding, &validation)
             .map(|data| data.claims)
             .map_err(|e| match e.kind() {
-                jsonwebtoken::errors::ErrorKind::ExpiredSignature => {
-                    AppError::unauthorized("token_expired", "your session has expired; sign in again")
-                }
+                jsonwebtoken::errors::ErrorKind::ExpiredSignature => AppError::token_expired(),
                 _ => AppError::unauthorized("invalid_token", "the token is not valid; sign in again"),
             })
     }
@@ -239,6 +240,7 @@ impl AuthUser {
 struct LiveSession {
     is_admin: bool,
     is_auditor: bool,
+    expires_at: String,
     revoked_at: Option<String>,
 }
 
@@ -247,20 +249,31 @@ pub fn token_of(parts: &Parts) -> Option<&str> {
     header(parts, "token").or_else(|| header(parts, "authorization").and_then(|v| v.strip_prefix("Bearer ")))
 }
 
-/// Checks a token and its session; returns the user it belongs to.
-pub async fn authenticate(state: &AppState, token: &str, meta: RequestMeta) -> Result<AuthUser, AppError> {
-    let claims = state.tokens.check(token)?;
+/// Checks a token and its session; returns the user it belongs to. With `allow_expired`, an
+/// expired token is taken as long as its session is live (that is what refresh needs).
+pub async fn authenticate_with(
+    state: &AppState,
+    token: &str,
+    meta: RequestMeta,
+    allow_expired: bool,
+) -> Result<AuthUser, AppError> {
+    let claims = state.tokens.check(token, allow_expired)?;
     let row: Option<LiveSession> = state
         .db
         .fetch_optional(
-            "SELECT u.is_admin, u.is_auditor, s.revoked_at FROM sessions_view s \
+            "SELECT u.is_admin, u.is_auditor, s.expires_at, s.revoked_at FROM sessions_view s \
              JOIN users_view u ON u.user_id = s.user_id \
              WHERE s.session_id = $1 AND s.user_id = $2",
             commands::args![claims.sid.as_str(), claims.sub.as_str()],
         )
         .await?;
+    let now = Utc::now();
+    let live = |s: &LiveSession| {
+        s.revoked_at.is_none()
+            && DateTime::parse_from_rfc3339(&s.expires_at).is_ok_and(|at| at > now)
+    };
     match row {
-        Some(session) if session.revoked_at.is_none() => Ok(AuthUser {
+        Some(session) if live(&session) => Ok(AuthUser {
             user_id: claims.sub,
             session_id: claims.sid,
             is_admin: session.is_admin,
@@ -271,6 +284,27 @@ pub async fn authenticate(state: &AppState, token: &str, meta: RequestMeta) -> R
             "session_revoked",
             "this session has ended; sign in again",
         )),
+    }
+}
+
+/// Checks an unexpired token and its session.
+pub async fn authenticate(state: &AppState, token: &str, meta: RequestMeta) -> Result<AuthUser, AppError> {
+    authenticate_with(state, token, meta, false).await
+}
+
+/// A signed-in user whose token may have expired while their session is live: only token
+/// refresh takes this.
+pub struct RefreshingUser(pub AuthUser);
+
+impl FromRequestParts<AppState> for RefreshingUser {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let meta = RequestMeta::from_request_parts(parts, state).await?;
+        let Some(token) = token_of(parts) else {
+            return Err(AppError::unauthorized("missing_token", "sign in to continue"));
+        };
+        authenticate_with(state, token, meta, true).await.map(RefreshingUser)
     }
 }
 

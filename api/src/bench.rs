@@ -182,7 +182,7 @@ async fn projection_lag(db: &Db, scale: &Scale) -> anyhow::Result<()> {
     let started = Instant::now();
     let mut interval = tokio::time::interval(Duration::from_millis(1));
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Burst);
-    let in_flight = Arc::new(tokio::sync::Semaphore::new(64));
+    let in_flight = Arc::new(tokio::sync::Semaphore::new(12));
     let mut waits = Vec::with_capacity(total);
     for i in 0..total {
         interval.tick().await;

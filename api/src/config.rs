@@ -92,6 +92,9 @@ pub struct ServeArgs {
     /// How long an ID token lives, in minutes; the web app refreshes it well before.
     #[arg(long, env = "NEEDL_TOKEN_TTL_MINUTES", default_value_t = 720)]
     pub token_ttl_minutes: u64,
+    /// How long a sign-in lasts, in days: an expired token can be refreshed within it.
+    #[arg(long, env = "NEEDL_SESSION_DAYS", default_value_t = 7)]
+    pub session_days: u64,
     /// Extra origins allowed to open the live socket (comma-separated), besides the server's own.
     #[arg(long, env = "NEEDL_ALLOWED_ORIGINS", value_delimiter = ',')]
     pub allowed_origins: Vec<String>,
@@ -118,6 +121,7 @@ impl ServeArgs {
             web_dir: PathBuf::from("/nonexistent"),
             token_secret: Some("test-secret-test-secret-test-secret".into()),
             token_ttl_minutes: 60,
+            session_days: 7,
             allowed_origins: vec![],
             org_name: "Needl".into(),
             max_body_bytes: 64 * 1024,

@@ -26,7 +26,13 @@ pub struct AppError {
     pub status: StatusCode,
     pub code: String,
     pub message: String,
+    /// Marks a 403 that a fresh token fixes: the answer carries [`BACKEND_ORIGIN_HEADER`], and
+    /// the web app refreshes its token and retries (at most twice) instead of giving up.
+    pub refreshable: bool,
 }
+
+/// The header that tells the web app a 403 came from this backend and a token refresh may help.
+pub const BACKEND_ORIGIN_HEADER: &str = "x-backend-origin";
 
 impl AppError {
     pub fn new(status: StatusCode, code: &str, message: impl Into<String>) -> Self {
@@ -34,6 +40,15 @@ impl AppError {
             status,
             code: code.to_string(),
             message: message.into(),
+            refreshable: false,
+        }
+    }
+
+    /// A 403 for a token that has expired while its session is still live: refreshing fixes it.
+    pub fn token_expired() -> Self {
+        Self {
+            refreshable: true,
+            ..Self::new(StatusCode::FORBIDDEN, "token_expired", "your token has expired; refresh it")
         }
     }
 
@@ -74,7 +89,11 @@ impl IntoResponse for AppError {
             code: self.code,
             message: self.message,
         };
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        if self.refreshable {
+            response.headers_mut().insert(BACKEND_ORIGIN_HEADER, axum::http::HeaderValue::from_static("needl"));
+        }
+        response
     }
 }
 

@@ -213,13 +213,12 @@ api_test!(calls_without_a_valid_token_are_unauthorized, |app: TestApp| async mov
     let (status, body) = app.get("/api/user", "not.a.token").await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert_eq!(body["code"], "invalid_token");
-    // A token signed with the right key but already expired.
-    let keys = api::auth::TokenKeys::new(b"test-secret-test-secret-test-secret", Duration::from_secs(0));
-    let (expired, _) = keys.issue("someone", "some-session").unwrap();
-    tokio::time::sleep(Duration::from_millis(1100)).await;
-    let (status, body) = app.get("/api/user", &expired).await;
+    // A token signed with the right key, for a session that never existed.
+    let keys = api::auth::TokenKeys::new(b"test-secret-test-secret-test-secret", Duration::from_secs(60));
+    let (forged, _) = keys.issue("someone", "some-session").unwrap();
+    let (status, body) = app.get("/api/user", &forged).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
-    assert_eq!(body["code"], "token_expired");
+    assert_eq!(body["code"], "session_revoked");
     let (status, body) = app.send(reqwest::Method::GET, "/api/no/such/route", None, None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(body["code"], "not_found");
@@ -239,6 +238,30 @@ api_test!(signing_out_revokes_the_token_and_refreshing_rotates_it, |app: TestApp
     assert_eq!(res.status(), StatusCode::NO_CONTENT);
     assert_eq!(app.get("/api/user", &fresh).await.0, StatusCode::UNAUTHORIZED);
 });
+
+/// An expired token whose session lasts answers 403 with the backend-origin header, which tells
+/// the web app to refresh; refresh takes the expired token and rotates it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_token_is_refreshable_while_its_session_lasts() {
+    let mut config = ServeArgs::for_tests();
+    config.token_ttl_minutes = 0;
+    let app = spawn_app_with("sqlite", config).await;
+    let s = app.sign_up("old").await;
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let res = app.client.get(app.url("/api/user")).header("token", &s.token).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    assert_eq!(res.headers().get("x-backend-origin").unwrap(), "needl");
+    assert_eq!(res.json::<Value>().await.unwrap()["code"], "token_expired");
+    let (status, refreshed) = app.post("/api/auth/refresh", Some(&s.token), json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{refreshed}");
+    let (status, _) = app.post("/api/auth/refresh", Some(&s.token), json!({})).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "the expired token was rotated away");
+    // A permission 403 carries no such header: refreshing would not help.
+    let other = app.sign_up("plain").await;
+    let res = app.client.get(app.url("/api/admin/users")).header("token", &other.token).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    assert!(res.headers().get("x-backend-origin").is_none());
+}
 
 api_test!(preferences_and_profile_changes_are_read_back_at_once, |app: TestApp| async move { let app = &app;
     let s = app.sign_up("dee").await;

@@ -44,31 +44,38 @@ pub async fn checkpoint(db: &Db, name: &str) -> sqlx::Result<Cursor> {
 /// Applies at most one batch of events after the projection's checkpoint, in one transaction
 /// with the checkpoint's update. Returns the new checkpoint and how many events it applied.
 ///
-/// On Postgres the checkpoint row is locked `FOR UPDATE`, so when several nodes run the same
-/// projection only one advances it at a time and the others then see its new position.
+/// On Postgres the projection is locked with a transaction-scoped advisory lock, so when several
+/// nodes run the same projection only one advances it at a time. The lock and the reads before
+/// the first write take no transaction id: an open transaction with an id holds back every feed
+/// reader's fence (`pg_snapshot_xmin`), so this one gets its id only once it starts writing.
 pub async fn step(db: &Db, projection: &dyn Projection, batch: i64) -> anyhow::Result<(Cursor, usize)> {
     let name = projection.name();
     let mut tx = db.begin().await?;
-    // A write first: on SQLite it takes the write lock up front.
-    tx.execute(
-        "INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
-        vec![name.into()],
-    )
-    .await?;
-    let lock = match db.backend() {
-        Backend::Postgres => " FOR UPDATE",
-        Backend::Sqlite => "",
-    };
-    let row: CheckpointRow = tx
+    match db.backend() {
+        Backend::Postgres => {
+            tx.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended('needl.projection.' || $1, 0))",
+                vec![name.into()],
+            )
+            .await?;
+        }
+        Backend::Sqlite => {
+            // A write first takes SQLite's write lock up front, so the transaction never has to
+            // upgrade a read lock (which fails at once when another process wrote meanwhile).
+            tx.execute(
+                "INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
+                vec![name.into()],
+            )
+            .await?;
+        }
+    }
+    let row: Option<CheckpointRow> = tx
         .fetch_optional(
-            &format!(
-                "SELECT transaction_id AS tx, position AS pos FROM projection_checkpoints \
-                 WHERE name = $1{lock}"
-            ),
+            "SELECT transaction_id AS tx, position AS pos FROM projection_checkpoints WHERE name = $1",
             vec![name.into()],
         )
-        .await?
-        .expect("checkpoint row inserted above");
+        .await?;
+    let row = row.unwrap_or(CheckpointRow { tx: 0, pos: 0 });
     let from = Cursor { tx: row.tx, pos: row.pos };
     let events = feed::read_after(db, from, batch).await?;
     let Some(last) = events.last().map(|e| e.cursor) else {
@@ -86,8 +93,10 @@ pub async fn step(db: &Db, projection: &dyn Projection, batch: i64) -> anyhow::R
         })?;
     }
     tx.execute(
-        "UPDATE projection_checkpoints SET transaction_id = $2, position = $3, updated_at = $4 \
-         WHERE name = $1",
+        "INSERT INTO projection_checkpoints (name, transaction_id, position, updated_at) \
+         VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO UPDATE SET \
+         transaction_id = excluded.transaction_id, position = excluded.position, \
+         updated_at = excluded.updated_at",
         vec![
             name.into(),
             Arg::Int(last.tx),
@@ -96,6 +105,11 @@ pub async fn step(db: &Db, projection: &dyn Projection, batch: i64) -> anyhow::R
         ],
     )
     .await?;
+    if db.backend() == Backend::Postgres {
+        // This transaction's id held back every feed reader's fence (pg_snapshot_xmin) while it
+        // was open; events committed meanwhile become readable only now, so wake the readers.
+        tx.execute("SELECT pg_notify('needl_events', '')", vec![]).await?;
+    }
     tx.commit().await?;
     if let Some(recorded) = events
         .last()
@@ -143,25 +157,33 @@ pub struct Projections {
 }
 
 impl Projections {
-    /// Starts one runner task per projection. Each wakes on `signal`, and at least every second.
+    /// Starts the task that runs every projection in turn, woken by `signal` and at least every
+    /// second. One task, not one per projection: on Postgres a runner's open transaction fences
+    /// the feed for every reader, so runners in parallel would mostly wait on each other.
     pub async fn start(
         db: &Db,
         signal: &FeedSignal,
         projections: Vec<Arc<dyn Projection>>,
     ) -> anyhow::Result<(Projections, Vec<JoinHandle<()>>)> {
         let mut applied = HashMap::new();
-        let mut tasks = Vec::new();
+        let mut runners = Vec::new();
         for projection in projections {
             let start = checkpoint(db, projection.name()).await?;
             let (tx, rx) = watch::channel(start);
             applied.insert(projection.name(), rx);
-            tasks.push(tokio::spawn(run(db.clone(), projection, signal.clone(), tx)));
+            runners.push(Runner {
+                projection,
+                applied: tx,
+                failures: 0,
+                retry_at: None,
+            });
         }
+        let task = tokio::spawn(run(db.clone(), runners, signal.clone()));
         Ok((
             Projections {
                 applied: Arc::new(applied),
             },
-            tasks,
+            vec![task],
         ))
     }
 
@@ -199,31 +221,50 @@ impl Projections {
     }
 }
 
-async fn run(db: Db, projection: Arc<dyn Projection>, signal: FeedSignal, applied: watch::Sender<Cursor>) {
+struct Runner {
+    projection: Arc<dyn Projection>,
+    applied: watch::Sender<Cursor>,
+    failures: u32,
+    /// After a failure the projection rests until then; the others go on.
+    retry_at: Option<tokio::time::Instant>,
+}
+
+async fn run(db: Db, mut runners: Vec<Runner>, signal: FeedSignal) {
     let mut wake = signal.subscribe();
-    let mut failures = 0u32;
     loop {
         wake.borrow_and_update();
-        match step(&db, projection.as_ref(), DEFAULT_BATCH).await {
-            Ok((at, n)) => {
-                failures = 0;
-                applied.send_if_modified(|c| {
-                    let moved = *c != at;
-                    *c = at;
-                    moved
-                });
-                if n as i64 == DEFAULT_BATCH {
-                    continue;
-                }
-            }
-            Err(error) => {
-                failures += 1;
-                tracing::error!(projection = projection.name(), error = %format!("{error:#}"), "projection step failed");
-                let backoff = Duration::from_millis(100 * 2u64.pow(failures.min(6)));
-                tokio::time::sleep(backoff).await;
+        let mut more = false;
+        for runner in runners.iter_mut() {
+            if runner.retry_at.is_some_and(|t| tokio::time::Instant::now() < t) {
                 continue;
             }
+            match step(&db, runner.projection.as_ref(), DEFAULT_BATCH).await {
+                Ok((at, n)) => {
+                    runner.failures = 0;
+                    runner.retry_at = None;
+                    runner.applied.send_if_modified(|c| {
+                        let moved = *c != at;
+                        *c = at;
+                        moved
+                    });
+                    more |= n as i64 == DEFAULT_BATCH;
+                }
+                Err(error) => {
+                    runner.failures += 1;
+                    let backoff = Duration::from_millis(100 * 2u64.pow(runner.failures.min(6)));
+                    runner.retry_at = Some(tokio::time::Instant::now() + backoff);
+                    tracing::error!(
+                        projection = runner.projection.name(),
+                        error = %format!("{error:#}"),
+                        retry_in_ms = backoff.as_millis() as u64,
+                        "projection step failed"
+                    );
+                }
+            }
         }
-        let _ = tokio::time::timeout(Duration::from_secs(1), wake.changed()).await;
+        if more {
+            continue;
+        }
+        let _ = tokio::time::timeout(Duration::from_millis(250), wake.changed()).await;
     }
 }

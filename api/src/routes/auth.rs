@@ -14,7 +14,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::app::AppState;
-use crate::auth::{hash_password, verify_password, AuthUser, RequestMeta, MAX_PASSWORD_LEN, MIN_PASSWORD_LEN};
+use crate::auth::{hash_password, verify_password, AuthUser, RefreshingUser, RequestMeta, MAX_PASSWORD_LEN, MIN_PASSWORD_LEN};
 use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -104,7 +104,8 @@ async fn start_session(
     rotated_from: Option<String>,
 ) -> ApiResult<TokenResponse> {
     let session_id = uuid::Uuid::new_v4().to_string();
-    let (token, expires_at) = state.tokens.issue(user_id, &session_id)?;
+    let (token, token_expires_at) = state.tokens.issue(user_id, &session_id)?;
+    let expires_at = chrono::Utc::now() + chrono::Duration::days(state.config.session_days as i64);
     let cursor = state
         .bus
         .execute(
@@ -124,7 +125,7 @@ async fn start_session(
         .ok_or_else(|| AppError::internal("a signed-up user is missing from users_view"))?;
     Ok(TokenResponse {
         token,
-        expires_at: expires_at.to_rfc3339(),
+        expires_at: token_expires_at.to_rfc3339(),
         user: AuthUserBody::from(&user),
     })
 }
@@ -202,10 +203,11 @@ async fn sign_in(
     Ok(ApiJson(start_session(&state, &user.user_id, &meta, None).await?))
 }
 
-/// Swaps a live token for a fresh one; the old one stops working.
+/// Swaps a token for a fresh one; the old one stops working. An expired token is taken while
+/// its session lasts (`--session-days`), so a tab left overnight picks up where it was.
 #[utoipa::path(post, path = "/auth/refresh", tag = "auth", security(("token" = [])),
     responses((status = 200, body = TokenResponse), (status = 401, body = ErrorBody)))]
-async fn refresh(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<TokenResponse>> {
+async fn refresh(State(state): State<AppState>, RefreshingUser(user): RefreshingUser) -> ApiResult<ApiJson<TokenResponse>> {
     let revoked = state
         .bus
         .execute(
