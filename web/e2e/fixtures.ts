@@ -1,0 +1,29 @@
+import { test as base, expect } from '@playwright/test';
+import { AppShell } from './pages/app-shell';
+import { AuthPages } from './pages/auth-pages';
+import { UserSettingsPage } from './pages/user-settings-page';
+import { uniqueUser, type TestUser } from './support/users';
+
+interface Fixtures {
+  user: TestUser;
+  auth: AuthPages;
+  shell: AppShell;
+  settings: UserSettingsPage;
+}
+
+/** Tests get a fresh user of their own and the page objects for the default page. */
+export const test = base.extend<Fixtures>({
+  /** The default page, failing the test if the app throws an uncaught error. */
+  page: async ({ page }, use) => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await use(page);
+    expect(errors, 'uncaught errors in the page').toEqual([]);
+  },
+  user: async ({}, use) => use(uniqueUser()),
+  auth: async ({ page }, use) => use(new AuthPages(page)),
+  shell: async ({ page }, use) => use(new AppShell(page)),
+  settings: async ({ page }, use) => use(new UserSettingsPage(page)),
+});
+
+export { expect };

@@ -1,0 +1,58 @@
+/**
+ * End-to-end tests against the real `needl` binary serving the built app (`npm run build` first).
+ * NEEDL_BIN picks the binary, E2E_PORT the port, and DATABASE_URL (when set) is passed through so
+ * the same suite runs on Postgres.
+ */
+import { defineConfig, devices } from '@playwright/test';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const port = Number(process.env.E2E_PORT ?? 18080);
+const bin = process.env.NEEDL_BIN ?? '../target/debug/needl';
+const baseURL = `http://127.0.0.1:${port}`;
+
+if (!existsSync(new URL('./dist/index.html', import.meta.url))) {
+  throw new Error('web/dist is missing: run `npm run build` before `npm run e2e`');
+}
+
+// Playwright loads this file in every worker; the env var keeps one data directory per run.
+process.env.NEEDL_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'needl-e2e-'));
+const dataDir = process.env.NEEDL_E2E_DATA_DIR;
+
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: true,
+  workers: process.env.CI ? 1 : 2,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [['list'], ['html', { open: 'never' }]],
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } }],
+  webServer: {
+    command: `${bin} serve --port ${port} --data-dir ${dataDir} --web-dir dist`,
+    url: `${baseURL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { RUST_LOG: process.env.RUST_LOG ?? 'info', ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}) },
+  },
+});

@@ -1,0 +1,78 @@
+/** Placeholder bodies for the overlay kinds until their features fill them in. */
+import type { OverlayBodyProps } from '../../lib/overlay/overlay-registry';
+import { CUSTOM_FEED_PAGES, type CustomFeedParams, type PreviewParams, type ReportParams } from './overlay-schemas';
+
+export function PreviewOverlay({ params }: OverlayBodyProps<PreviewParams>) {
+  return (
+    <section className="overlay-body">
+      <h2>Preview</h2>
+      <dl className="overlay-facts">
+        <dt>Source</dt>
+        <dd>{params.source}</dd>
+        <dt>Category</dt>
+        <dd>{params.category}</dd>
+        <dt>Document</dt>
+        <dd>{params.deeplink}</dd>
+      </dl>
+    </section>
+  );
+}
+
+export function AskNeedlOverlay() {
+  return (
+    <section className="overlay-body">
+      <h2>AskNeedl</h2>
+      <p className="muted">Ask questions over your data. The assistant arrives in a later release.</p>
+    </section>
+  );
+}
+
+export function PortfolioOverlay({ close }: OverlayBodyProps<{ type: 'portfolio' }>) {
+  return (
+    <section className="overlay-body">
+      <h2>Create Portfolio</h2>
+      <form
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          close();
+        }}
+      >
+        <label className="field">
+          <span className="field-label">Portfolio name</span>
+          <input className="input" name="name" />
+        </label>
+        <label className="field">
+          <span className="field-label">Description</span>
+          <textarea className="input" name="description" rows={3} />
+        </label>
+        <button type="submit" className="button button-primary" disabled>
+          Create
+        </button>
+      </form>
+    </section>
+  );
+}
+
+export function ReportOverlay({ params }: OverlayBodyProps<ReportParams>) {
+  return (
+    <section className="overlay-body">
+      <h2>Report</h2>
+      <p className="muted">Report {params.id}</p>
+    </section>
+  );
+}
+
+export function CustomFeedOverlay({ params }: OverlayBodyProps<CustomFeedParams>) {
+  const title = CUSTOM_FEED_PAGES[params.page as keyof typeof CUSTOM_FEED_PAGES];
+  if (!title) {
+    console.error('Unknown CustomFeed overlay page', params.page);
+    return null;
+  }
+  return (
+    <section className="overlay-body">
+      <h2>{title}</h2>
+      <p className="muted">Custom feeds arrive in a later release.</p>
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+/** The parameter schemas of the overlay kinds, checked against the `overlay-` query parameters. */
+import { z } from 'zod';
+
+const required = z.string().min(1);
+const optional = z.string().optional();
+
+export const previewParamsSchema = z.object({
+  type: z.literal('preview'),
+  source: required,
+  category: required,
+  deeplink: required,
+  access_key: optional,
+  comments: optional,
+  comment_id: optional,
+  board_id: optional,
+  channel_id: optional,
+  global_channel_id: optional,
+  category_tab: optional,
+  preview_askneedl: optional,
+});
+
+export const askNeedlParamsSchema = z.object({ type: z.literal('ask-needl'), session_id: optional });
+
+export const portfolioParamsSchema = z.object({ type: z.literal('portfolio') });
+
+export const reportParamsSchema = z.object({ type: z.literal('report'), id: required });
+
+export const CUSTOM_FEED_PAGES = {
+  'select-feed-type': 'Select feed type',
+  'feed-template': 'Feed template',
+  'customize-template': 'Customize template',
+  'create-feed': 'Create feed',
+  'select-ai-feed-type': 'Select AI feed type',
+  'create-ai-feed': 'Create AI feed',
+  'edit-feed': 'Edit feed',
+  'edit-ai-feed': 'Edit AI feed',
+  'feed-suggestion': 'Feed suggestion',
+  'review-feed-suggestion': 'Review feed suggestion',
+} as const;
+
+export const customFeedParamsSchema = z.object({
+  type: z.literal('custom-feed'),
+  page: z.string().default('select-feed-type'),
+  id: optional,
+});
+
+export type PreviewParams = z.infer<typeof previewParamsSchema>;
+export type ReportParams = z.infer<typeof reportParamsSchema>;
+export type CustomFeedParams = z.infer<typeof customFeedParamsSchema>;

@@ -1,0 +1,44 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { featureQueries } from '../../lib/queries/feature-queries';
+import { userQueries } from '../../lib/queries/user-queries';
+import { ErrorBoundary } from '../error-screen';
+import { showsSideNav } from '../nav-routes';
+import { OverlayHost } from '../overlays/overlay-host';
+import { useLiveUpdates } from '../session/use-live-updates';
+import { Header } from './header';
+import { NavProvider } from './nav-provider';
+import { SideNav } from './side-nav';
+
+/** The signed-in layout: side navigation, header, the page, and the overlay. */
+export function AppShell() {
+  const { pathname } = useLocation();
+  const live = useLiveUpdates();
+  const queryClient = useQueryClient();
+
+  useEffect(() => {
+    void queryClient.prefetchQuery(featureQueries.config());
+    void queryClient.prefetchQuery(userQueries.profile());
+  }, [queryClient]);
+
+  return (
+    <NavProvider>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <div className="shell">
+        {showsSideNav(pathname) && <SideNav />}
+        <div className="shell-main">
+          <Header liveStatus={live} />
+          <main id="main" className="content" tabIndex={-1}>
+            <ErrorBoundary key={pathname}>
+              <Outlet />
+            </ErrorBoundary>
+          </main>
+        </div>
+        <OverlayHost />
+      </div>
+    </NavProvider>
+  );
+}

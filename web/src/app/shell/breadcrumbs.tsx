@@ -1,0 +1,23 @@
+import { Link, useLocation } from 'react-router';
+import { buildBreadcrumbs } from '../../lib/breadcrumbs';
+
+/** The trail from Home to the current page; the current page is bold and not a link. */
+export function Breadcrumbs() {
+  const { pathname } = useLocation();
+  const crumbs = buildBreadcrumbs(pathname);
+  return (
+    <nav aria-label="Breadcrumb" className="breadcrumbs">
+      <ol>
+        {crumbs.map((crumb, index) => (
+          <li key={`${index}-${crumb.label}`}>
+            {crumb.to ? (
+              <Link to={crumb.to}>{crumb.label}</Link>
+            ) : (
+              <strong aria-current="page">{crumb.label}</strong>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}

@@ -1,0 +1,31 @@
+import { ToastContext } from './toast-context';
+
+const ICONS = { success: '✓', error: '!', loading: '…', blank: '', custom: '' } as const;
+
+/** Renders the visible toasts in a polite live region; each can be dismissed. */
+export function Toaster() {
+  const toasts = ToastContext.useSelector((s) => s.context.toasts);
+  const actor = ToastContext.useActorRef();
+  return (
+    <div className="toaster" role="region" aria-label="Notifications" aria-live="polite">
+      {toasts.map((toast) => (
+        <div key={toast.id} className={`toast toast-${toast.type}`} role={toast.type === 'error' ? 'alert' : 'status'}>
+          {ICONS[toast.type] && (
+            <span className="toast-icon" aria-hidden="true">
+              {ICONS[toast.type]}
+            </span>
+          )}
+          <span className="toast-message">{toast.message}</span>
+          <button
+            type="button"
+            className="icon-button toast-close"
+            aria-label="Dismiss notification"
+            onClick={() => actor.send({ type: 'toast.dismiss', id: toast.id })}
+          >
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

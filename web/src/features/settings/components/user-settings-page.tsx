@@ -1,0 +1,66 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Spinner } from '../../../components/ui/spinner';
+import { Switch } from '../../../components/ui/switch';
+import { signOut } from '../../../lib/auth';
+import { userQueries } from '../../../lib/queries/user-queries';
+import { useUpdatePreferences } from '../../../lib/queries/use-update-preferences';
+
+export function UserSettingsPage() {
+  const profile = useQuery(userQueries.profile());
+  const preferences = useQuery(userQueries.preferences());
+  const update = useUpdatePreferences();
+  const navigate = useNavigate();
+  const [signingOut, setSigningOut] = useState(false);
+
+  const handleSignOut = async () => {
+    setSigningOut(true);
+    await signOut();
+    navigate('/', { replace: true });
+  };
+
+  return (
+    <div className="page-narrow stack-lg">
+      <section className="card" aria-labelledby="profile-heading">
+        <h2 id="profile-heading" className="card-title">
+          Profile
+        </h2>
+        {profile.isPending ? (
+          <Spinner label="Loading profile" />
+        ) : profile.data ? (
+          <dl className="facts">
+            <dt>Username</dt>
+            <dd data-testid="profile-username">{profile.data.username}</dd>
+            <dt>Email</dt>
+            <dd data-testid="profile-email">{profile.data.email_id}</dd>
+          </dl>
+        ) : (
+          <p className="muted">Your profile could not be loaded.</p>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="preferences-heading">
+        <h2 id="preferences-heading" className="card-title">
+          Preferences
+        </h2>
+        <Switch
+          label="AskNeedl Pro"
+          description="Use the deeper research mode for AskNeedl answers."
+          checked={preferences.data?.askneedl_pro ?? false}
+          disabled={!preferences.data}
+          onChange={(askneedl_pro) => update.mutate({ askneedl_pro })}
+        />
+      </section>
+
+      <section className="card" aria-labelledby="session-heading">
+        <h2 id="session-heading" className="card-title">
+          Session
+        </h2>
+        <button type="button" className="button" onClick={handleSignOut} disabled={signingOut}>
+          Sign out
+        </button>
+      </section>
+    </div>
+  );
+}

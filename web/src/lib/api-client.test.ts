@@ -1,0 +1,91 @@
+import { ApiError, createApiClient } from './api-client';
+import { createSessionStore } from './session-store';
+
+const user = { id: 'u1', email_id: 'a@b.co', username: 'ann', is_admin: false };
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+const backendForbidden = () => json(403, { code: 'forbidden', message: 'forbidden' }, { 'x-backend-origin': 'api' });
+
+function setup(responses: Array<(url: string, init: RequestInit) => Response>) {
+  const session = createSessionStore(window.localStorage);
+  session.signIn('old-token', user);
+  const calls: Array<{ url: string; init: RequestInit }> = [];
+  const fetchStub = vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
+    calls.push({ url: String(url), init: init ?? {} });
+    const next = responses.shift();
+    if (!next) throw new Error(`unexpected call to ${String(url)}`);
+    return next(String(url), init ?? {});
+  });
+  const client = createApiClient({ session, fetch: fetchStub as typeof fetch, origin: () => '/feeds/home' });
+  return { client, session, calls };
+}
+
+const headersOf = (init: RequestInit) => init.headers as Record<string, string>;
+
+describe('api client', () => {
+  it('sends the token, app-type and x-request-origin headers on every call', async () => {
+    const { client, calls } = setup([() => json(200, { ok: true })]);
+    await client.get('/user');
+    expect(calls[0].url).toBe('/api/user');
+    expect(headersOf(calls[0].init)).toMatchObject({
+      token: 'old-token',
+      'app-type': 'web',
+      'x-request-origin': '/feeds/home',
+    });
+  });
+
+  it('retries a backend 403 with a refreshed token', async () => {
+    const { client, calls, session } = setup([
+      backendForbidden,
+      () => json(200, { token: 'new-token', user }),
+      () => json(200, { id: 'u1' }),
+    ]);
+    await expect(client.get('/user')).resolves.toEqual({ id: 'u1' });
+    expect(calls.map((c) => c.url)).toEqual(['/api/user', '/api/auth/refresh', '/api/user']);
+    expect(headersOf(calls[2].init).token).toBe('new-token');
+    expect(session.get().token).toBe('new-token');
+  });
+
+  it('gives up after two refreshes and expires the session', async () => {
+    const { client, calls, session } = setup([
+      backendForbidden,
+      () => json(200, { token: 't2', user }),
+      backendForbidden,
+      () => json(200, { token: 't3', user }),
+      backendForbidden,
+    ]);
+    await expect(client.get('/user')).rejects.toMatchObject({ status: 403 });
+    expect(calls.filter((c) => c.url === '/api/auth/refresh')).toHaveLength(2);
+    expect(session.get()).toMatchObject({ token: null, expired: true });
+  });
+
+  it('does not retry a 403 that does not come from the backend', async () => {
+    const { client, calls, session } = setup([() => json(403, { code: 'forbidden', message: 'nope' })]);
+    await expect(client.get('/user')).rejects.toBeInstanceOf(ApiError);
+    expect(calls).toHaveLength(1);
+    expect(session.get().token).toBe('old-token');
+  });
+
+  it('expires the session when the token cannot be refreshed', async () => {
+    const { client, session } = setup([backendForbidden, () => json(401, { code: 'unauthorized', message: 'bad token' })]);
+    await expect(client.get('/user')).rejects.toMatchObject({ status: 403 });
+    expect(session.get().expired).toBe(true);
+  });
+
+  it('throws the server message and code for an error body', async () => {
+    const { client } = setup([() => json(409, { code: 'conflict', message: 'email already taken' })]);
+    await expect(client.post('/auth/signup', { body: {} })).rejects.toMatchObject({
+      status: 409,
+      code: 'conflict',
+      message: 'email already taken',
+    });
+  });
+
+  it('does not expire the session for a wrong password on sign-in', async () => {
+    const { client, session } = setup([() => json(401, { code: 'unauthorized', message: 'invalid email or password' })]);
+    await expect(client.post('/auth/signin', { body: {} })).rejects.toMatchObject({ status: 401 });
+    expect(session.get().expired).toBe(false);
+  });
+});

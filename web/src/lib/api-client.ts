@@ -1,0 +1,130 @@
+/**
+ * The HTTP client for `/api`. Every call carries the `token`, `app-type` and `x-request-origin`
+ * headers. A 403 that the backend marks with `x-backend-origin` is retried with a fresh token at
+ * most twice; after that, or when a signed-in call gets a 401, the session is expired so the app
+ * can prompt for a new sign-in. Errors are thrown as `ApiError`; nothing here touches the UI.
+ */
+import type { SessionStore, SessionUser } from './session-store';
+
+export const API_BASE = '/api';
+export const APP_TYPE = 'web';
+/** How many times a backend 403 is retried with a refreshed token. */
+export const MAX_FORBIDDEN_RETRIES = 2;
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
+
+export interface AuthResponse {
+  token: string;
+  user: SessionUser;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export interface ApiClient {
+  get<T>(path: string, options?: RequestOptions): Promise<T>;
+  post<T>(path: string, options?: RequestOptions): Promise<T>;
+  patch<T>(path: string, options?: RequestOptions): Promise<T>;
+  delete<T>(path: string, options?: RequestOptions): Promise<T>;
+  /** Exchanges the current token for a fresh one; concurrent callers share one request. */
+  refreshToken(): Promise<AuthResponse>;
+}
+
+export interface ApiClientConfig {
+  session: SessionStore;
+  fetch?: typeof fetch;
+  /** Returns the path the user is on, sent as `x-request-origin`. */
+  origin?: () => string;
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  let code = `http_${response.status}`;
+  let message = response.statusText || `request failed with status ${response.status}`;
+  try {
+    const body = (await response.json()) as { code?: string; message?: string };
+    if (body.code) code = body.code;
+    if (body.message) message = body.message;
+  } catch {
+    // A body that is not our JSON error shape keeps the status-based message.
+  }
+  return new ApiError(response.status, code, message);
+}
+
+export function createApiClient(config: ApiClientConfig): ApiClient {
+  const doFetch = config.fetch ?? ((input, init) => fetch(input, init));
+  const origin = config.origin ?? (() => window.location.pathname);
+  let refreshing: Promise<AuthResponse> | null = null;
+
+  const send = (method: string, path: string, options: RequestOptions = {}) => {
+    const headers: Record<string, string> = { 'app-type': APP_TYPE, 'x-request-origin': origin() };
+    const token = config.session.get().token;
+    if (token) headers.token = token;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    return doFetch(`${API_BASE}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  };
+
+  const refreshToken = () => {
+    refreshing ??= (async () => {
+      try {
+        const response = await send('POST', '/auth/refresh');
+        if (!response.ok) throw await toApiError(response);
+        const auth = (await response.json()) as AuthResponse;
+        config.session.signIn(auth.token, auth.user);
+        return auth;
+      } finally {
+        refreshing = null;
+      }
+    })();
+    return refreshing;
+  };
+
+  const request = async <T>(method: string, path: string, options?: RequestOptions): Promise<T> => {
+    const isAuthCall = path.startsWith('/auth/');
+    let response = await send(method, path, options);
+    for (let retry = 0; retry < MAX_FORBIDDEN_RETRIES && isBackendForbidden(response); retry += 1) {
+      try {
+        await refreshToken();
+      } catch {
+        break;
+      }
+      response = await send(method, path, options);
+    }
+    if (isBackendForbidden(response) || (response.status === 401 && !isAuthCall && config.session.get().token)) {
+      config.session.expire();
+    }
+    if (!response.ok) throw await toApiError(response);
+    if (response.status === 204) return undefined as T;
+    const text = await response.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+
+  return {
+    get: (path, options) => request('GET', path, options),
+    post: (path, options) => request('POST', path, options),
+    patch: (path, options) => request('PATCH', path, options),
+    delete: (path, options) => request('DELETE', path, options),
+    refreshToken,
+  };
+}
+
+const isBackendForbidden = (response: Response) =>
+  response.status === 403 && response.headers.has('x-backend-origin');

@@ -1,0 +1,41 @@
+import { buildBreadcrumbs, pageTitle } from './breadcrumbs';
+
+describe('buildBreadcrumbs', () => {
+  it('starts at Home and gives one crumb per segment, the last without a link', () => {
+    expect(buildBreadcrumbs('/notebooks/abc')).toEqual([
+      { label: 'Home', to: '/' },
+      { label: 'Notebooks', to: '/notebooks' },
+      { label: 'Abc' },
+    ]);
+  });
+
+  it('labels channels as Groups, members as Members and feeds as Feeds, skipping settings', () => {
+    expect(buildBreadcrumbs('/settings/channels/c1/members')).toEqual([
+      { label: 'Home', to: '/' },
+      { label: 'Groups', to: '/settings/channels' },
+      { label: 'C1', to: '/settings/channels/c1' },
+      { label: 'Members' },
+    ]);
+    expect(buildBreadcrumbs('/settings/channels/c1/feeds').at(-1)).toEqual({ label: 'Feeds' });
+  });
+
+  it('shows only Home, unlinked, on the root', () => {
+    expect(buildBreadcrumbs('/')).toEqual([{ label: 'Home' }]);
+  });
+
+  it('names the tags manager', () => {
+    expect(buildBreadcrumbs('/settings/manage-tags').at(-1)).toEqual({ label: 'Tags Manager' });
+  });
+});
+
+describe('pageTitle', () => {
+  it('uses the spec titles for known areas', () => {
+    expect(pageTitle('/feeds/home')).toBe('My Data');
+    expect(pageTitle('/search/today')).toBe('Search');
+    expect(pageTitle('/notifications')).toBe('Notifications');
+    expect(pageTitle('/ask-needl/full')).toBe('AskNeedl');
+  });
+  it('falls back to the last segment', () => {
+    expect(pageTitle('/needlbox/bookmarks/all')).toBe('All');
+  });
+});

@@ -1,0 +1,56 @@
+/** Breadcrumbs and page titles derived from the path. */
+import { titleFromSourceKey } from './format';
+
+export interface Crumb {
+  label: string;
+  /** Where the crumb links; absent for the last crumb, which is the current page. */
+  to?: string;
+}
+
+const SEGMENT_LABELS: Record<string, string> = {
+  channels: 'Groups',
+  members: 'Members',
+  feeds: 'Feeds',
+  'manage-tags': 'Tags Manager',
+  'user-settings': 'User Settings',
+  needlbox: 'Needlbox',
+  'ask-needl': 'AskNeedl',
+};
+
+/** Segments that are part of the path but get no crumb of their own. */
+const SKIPPED_SEGMENTS = new Set(['settings']);
+
+const labelFor = (segment: string) =>
+  SEGMENT_LABELS[segment] ?? titleFromSourceKey(decodeURIComponent(segment).replace(/-/g, ' '));
+
+/** Returns the crumbs for `pathname`: Home first, then one per segment; the last has no link. */
+export function buildBreadcrumbs(pathname: string): Crumb[] {
+  const segments = pathname.split('/').filter(Boolean);
+  const crumbs: Crumb[] = [{ label: 'Home', to: '/' }];
+  segments.forEach((segment, index) => {
+    if (SKIPPED_SEGMENTS.has(segment)) return;
+    crumbs.push({ label: labelFor(segment), to: `/${segments.slice(0, index + 1).join('/')}` });
+  });
+  const last = crumbs[crumbs.length - 1];
+  crumbs[crumbs.length - 1] = { label: last.label };
+  return crumbs;
+}
+
+const TITLES: Array<[RegExp, string]> = [
+  [/^\/notifications/, 'Notifications'],
+  [/^\/search/, 'Search'],
+  [/^\/ask-needl/, 'AskNeedl'],
+  [/^\/feeds\/home/, 'My Data'],
+  [/^\/settings\/user-settings/, 'User Settings'],
+  [/^\/settings\/manage-tags/, 'Tags Manager'],
+  [/^\/settings\/contacts/, 'Manage Contacts'],
+  [/^\/settings/, 'Settings'],
+];
+
+/** Returns the header title for a path; other pages are titled after their last segment. */
+export function pageTitle(pathname: string): string {
+  const match = TITLES.find(([pattern]) => pattern.test(pathname));
+  if (match) return match[1];
+  const segments = pathname.split('/').filter(Boolean);
+  return segments.length ? labelFor(segments[segments.length - 1]) : 'Home';
+}

@@ -1,0 +1,90 @@
+import {
+  formatCount,
+  formatDate,
+  formatDuration,
+  formatFileSize,
+  formatPagination,
+  formatRelative,
+  parseDateShorthand,
+  titleFromSourceKey,
+} from './format';
+
+describe('formatCount', () => {
+  it('leaves counts under a thousand as they are', () => {
+    expect(formatCount(999)).toBe('999');
+  });
+  it('shows a thousand or more as Nk with at most one decimal', () => {
+    expect(formatCount(1000)).toBe('1k');
+    expect(formatCount(1550)).toBe('1.5k');
+    expect(formatCount(23_999)).toBe('23.9k');
+  });
+});
+
+describe('formatDuration', () => {
+  it('shows seconds under a minute', () => {
+    expect(formatDuration(45)).toBe('45 secs');
+    expect(formatDuration(1)).toBe('1 sec');
+  });
+  it('shows days, hours and mins from a minute on, leaving out zero parts', () => {
+    expect(formatDuration(60)).toBe('1 min');
+    expect(formatDuration(3_720)).toBe('1 hour 2 mins');
+    expect(formatDuration(2 * 86_400 + 3 * 3_600 + 5 * 60 + 9)).toBe('2 days 3 hours 5 mins');
+  });
+});
+
+describe('dates', () => {
+  it('formats a date as DD-MM-YYYY', () => {
+    expect(formatDate(new Date(2024, 0, 5))).toBe('05-01-2024');
+  });
+  it('describes recent moments relative to now and old ones by date', () => {
+    const now = new Date(2024, 5, 10, 12, 0, 0);
+    expect(formatRelative(new Date(2024, 5, 10, 11, 59, 30), now)).toBe('just now');
+    expect(formatRelative(new Date(2024, 5, 10, 11, 55), now)).toBe('5 mins ago');
+    expect(formatRelative(new Date(2024, 5, 10, 9, 0), now)).toBe('3 hours ago');
+    expect(formatRelative(new Date(2024, 5, 9, 12, 0), now)).toBe('yesterday');
+    expect(formatRelative(new Date(2024, 5, 6, 12, 0), now)).toBe('4 days ago');
+    expect(formatRelative(new Date(2024, 1, 1), now)).toBe('01-02-2024');
+  });
+});
+
+describe('formatFileSize', () => {
+  it('uses binary units with at most two decimals', () => {
+    expect(formatFileSize(512)).toBe('512 B');
+    expect(formatFileSize(1536)).toBe('1.5 KB');
+    expect(formatFileSize(5 * 1024 ** 3)).toBe('5 GB');
+  });
+  it('stops at YB however large the number', () => {
+    expect(formatFileSize(2 * 1024 ** 8)).toBe('2 YB');
+    expect(formatFileSize(1024 ** 10)).toBe('1048576 YB');
+  });
+});
+
+describe('titleFromSourceKey', () => {
+  it('turns underscores and dots into spaces and capitalises the first letter', () => {
+    expect(titleFromSourceKey('my_custom.source')).toBe('My custom source');
+  });
+});
+
+describe('formatPagination', () => {
+  it('reads x to y of N results', () => {
+    expect(formatPagination(1, 20, 57)).toBe('1 to 20 of 57 results');
+  });
+});
+
+describe('parseDateShorthand', () => {
+  const now = new Date(2024, 5, 15);
+  it('labels the known shorthands', () => {
+    expect(parseDateShorthand('1d', now).label).toBe('Last 1 day');
+    expect(parseDateShorthand('3M', now).label).toBe('Last 3 months');
+    expect(parseDateShorthand('2y', now).label).toBe('Last 2 years');
+  });
+  it('computes the start of the range from now', () => {
+    expect(parseDateShorthand('1w', now).from).toEqual(new Date(2024, 5, 8));
+    expect(parseDateShorthand('6M', now).from).toEqual(new Date(2023, 11, 15));
+  });
+  it("rejects anything but a number and a unit with 'Wrong shorthand'", () => {
+    expect(() => parseDateShorthand('10d', now)).toThrow('Wrong shorthand');
+    expect(() => parseDateShorthand('1q', now)).toThrow('Wrong shorthand');
+    expect(() => parseDateShorthand('', now)).toThrow('Wrong shorthand');
+  });
+});

@@ -1,0 +1,25 @@
+/** The route a signed-in user lands on: decided by the first enabled feature in the spec's order. */
+
+export type FeatureFlags = Record<string, boolean>;
+
+/** Features in the order they are considered, each with the route it lands on. */
+export const LANDING_ROUTES: ReadonlyArray<readonly [feature: string, route: string]> = [
+  ['my_data', '/feeds/home'],
+  ['search', '/search'],
+  ['ask_needl_full_screen', '/ask-needl/full'],
+  ['bookmarks', '/needlbox/bookmarks/all'],
+  ['tags', '/needlbox/tags/all'],
+  ['comments', '/needlbox/comments/all'],
+  ['assistants', '/managers/assistants'],
+  ['report_generation', '/managers/report_generation/dashboard'],
+  ['needl_report', '/report'],
+];
+
+export const FALLBACK_LANDING_ROUTE = '/feeds/home';
+
+/** Returns the landing route; `myDataSuffix` is the first connected source type (e.g. `/rss_news`). */
+export function landingRoute(features: FeatureFlags, myDataSuffix = ''): string {
+  const first = LANDING_ROUTES.find(([feature]) => features[feature]);
+  if (!first) return FALLBACK_LANDING_ROUTE;
+  return first[0] === 'my_data' ? `${first[1]}${myDataSuffix}` : first[1];
+}

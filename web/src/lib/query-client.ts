@@ -1,0 +1,28 @@
+/**
+ * The React Query client with the spec's rules: no refetch on window focus; a failed query is
+ * retried fewer than two times, and never after a 401 or 404. Errors reach the UI through the
+ * `onError` callback the app passes in (it shows toasts).
+ */
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { isApiError } from './api-client';
+
+/** Returns whether a query that failed `failureCount` times with `error` is tried again. */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (isApiError(error) && (error.status === 401 || error.status === 404)) return false;
+  return failureCount < 2;
+}
+
+export interface QueryClientHooks {
+  onError?: (error: unknown, meta: Record<string, unknown> | undefined) => void;
+}
+
+export function createQueryClient(hooks: QueryClientHooks = {}): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({ onError: (error, query) => hooks.onError?.(error, query.meta) }),
+    mutationCache: new MutationCache({ onError: (error, _v, _c, mutation) => hooks.onError?.(error, mutation.meta) }),
+    defaultOptions: {
+      queries: { refetchOnWindowFocus: false, retry: shouldRetry },
+      mutations: { retry: false },
+    },
+  });
+}
