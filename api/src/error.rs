@@ -161,3 +161,35 @@ impl<T: Serialize> IntoResponse for ApiJson<T> {
         Json(self.0).into_response()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use domain::user::UserError;
+
+    #[test]
+    fn domain_error_kinds_map_to_statuses_with_their_codes() {
+        let cases = [
+            (UserError::NotFound, StatusCode::NOT_FOUND, "user_not_found"),
+            (UserError::AlreadySignedUp, StatusCode::CONFLICT, "already_signed_up"),
+            (UserError::InvalidFlagValue, StatusCode::UNPROCESSABLE_ENTITY, "invalid_flag_value"),
+        ];
+        for (error, status, code) in cases {
+            let mapped = AppError::from(CommandError::Domain(error));
+            assert_eq!((mapped.status, mapped.code.as_str()), (status, code));
+        }
+    }
+
+    #[test]
+    fn losing_every_retry_of_a_write_race_answers_409() {
+        let mapped = AppError::from(CommandError::<UserError>::Conflict);
+        assert_eq!(mapped.status, StatusCode::CONFLICT);
+    }
+
+    #[test]
+    fn internal_failures_say_nothing_internal() {
+        let mapped = AppError::from(CommandError::<UserError>::Store("relation events does not exist".into()));
+        assert_eq!(mapped.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(!mapped.message.contains("relation"));
+    }
+}

@@ -533,3 +533,23 @@ async fn the_command_line_sets_flags_rebuilds_and_exports() {
     let rest = needl(&["events", "export", "--after", &first_cursor]);
     assert_eq!(rest.lines().count(), types.len() - 1);
 }
+
+/// Shutting down closes live sockets (1001) and lets the server finish promptly.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_graceful_shutdown_closes_live_sockets_and_finishes() {
+    let app = spawn_app("sqlite").await;
+    let s = app.sign_up("bye").await;
+    let mut socket = app.connect_live(&s.token, None).await;
+    let TestApp { server, _dir, .. } = app;
+    let stopping = tokio::spawn(server.stop());
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let code = loop {
+        match tokio::time::timeout_at(deadline, socket.next()).await.expect("socket closes") {
+            Some(Ok(Message::Close(Some(frame)))) => break u16::from(frame.code),
+            Some(Ok(_)) => continue,
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    };
+    assert_eq!(code, 1001);
+    tokio::time::timeout(Duration::from_secs(10), stopping).await.expect("server stops").unwrap().unwrap();
+}

@@ -29,24 +29,25 @@ pub struct AdminUser {
     pub created_at: String,
 }
 
+impl From<queries::UserRow> for AdminUser {
+    fn from(u: queries::UserRow) -> Self {
+        AdminUser {
+            id: u.user_id,
+            email_id: u.email,
+            username: u.username,
+            is_admin: u.is_admin,
+            is_auditor: u.is_auditor,
+            created_at: u.created_at,
+        }
+    }
+}
+
 #[utoipa::path(get, path = "/admin/users", tag = "admin", security(("token" = [])),
     responses((status = 200, body = Vec<AdminUser>), (status = 403, body = ErrorBody)))]
 async fn list_users(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<Vec<AdminUser>>> {
     user.require_admin()?;
     let users = queries::all_users(&state.db).await?;
-    Ok(ApiJson(
-        users
-            .into_iter()
-            .map(|u| AdminUser {
-                id: u.user_id,
-                email_id: u.email,
-                username: u.username,
-                is_admin: u.is_admin,
-                is_auditor: u.is_auditor,
-                created_at: u.created_at,
-            })
-            .collect(),
-    ))
+    Ok(ApiJson(users.into_iter().map(AdminUser::from).collect()))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -100,15 +101,10 @@ async fn change_role(state: &AppState, admin: &AuthUser, user_id: &str, command:
     existing_user(state, user_id).await?;
     let cursor = state.bus.execute(&state.bus.users, user_id, command, &admin.metadata()).await?;
     state.settle(cursor).await;
-    let u = queries::user_by_id(&state.db, user_id).await?.ok_or_else(|| AppError::not_found("user not found"))?;
-    Ok(ApiJson(AdminUser {
-        id: u.user_id,
-        email_id: u.email,
-        username: u.username,
-        is_admin: u.is_admin,
-        is_auditor: u.is_auditor,
-        created_at: u.created_at,
-    }))
+    let user = queries::user_by_id(&state.db, user_id)
+        .await?
+        .ok_or_else(|| AppError::not_found("user not found"))?;
+    Ok(ApiJson(user.into()))
 }
 
 #[utoipa::path(put, path = "/admin/users/{user_id}/roles/{role}", tag = "admin", security(("token" = [])),
