@@ -11,16 +11,20 @@
 //! - [`email`]: the reservation that keeps an email address to one account.
 //! - [`instance`]: the instance itself; its first member becomes the administrator.
 //! - [`flags`]: the feature flags the spec names, and their defaults.
+//! - [`source`]: shared sources (feeds, websites, catalogue entries) and users' follows of them.
+//! - [`document`]: documents of sources, and each user's read marks.
 //!
 //! Every aggregate's `handle` delegates to a pure `decide` so tests can state
 //! given(events).when(command).then_expect_events(..).
 
+pub mod document;
 pub mod email;
 pub mod error;
 pub mod flags;
 pub mod instance;
 pub mod metadata;
 pub mod session;
+pub mod source;
 pub mod user;
 
 pub use error::{DomainError, ErrorKind};
