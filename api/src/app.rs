@@ -98,6 +98,8 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::admin::router())
         .merge(routes::audit::router())
         .merge(routes::live::router())
+        .merge(routes::sources::router())
+        .merge(routes::documents::router())
         .split_for_parts()
 }
 

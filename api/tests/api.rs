@@ -413,7 +413,7 @@ api_test!(every_operation_in_the_openapi_document_is_served, |app: TestApp| asyn
     let paths = doc["paths"].as_object().unwrap();
     assert!(paths.len() >= 15, "documented paths: {}", paths.len());
     for (path, ops) in paths {
-        let concrete = path.replace("{user_id}", "u").replace("{flag}", "f").replace("{role}", "r")
+        let concrete = path.replace("{user_id}", "u").replace("{flag}", "f").replace("{role}", "r").replace("{source_id}", "s").replace("{source}", "s").replace("{deeplink}", "d")
             .replace("{aggregate_type}", "user").replace("{aggregate_id}", "x");
         for method in ops.as_object().unwrap().keys() {
             let method = reqwest::Method::from_str(&method.to_uppercase()).unwrap();
@@ -553,3 +553,105 @@ async fn a_graceful_shutdown_closes_live_sockets_and_finishes() {
     assert_eq!(code, 1001);
     tokio::time::timeout(Duration::from_secs(10), stopping).await.expect("server stops").unwrap().unwrap();
 }
+
+async fn ingest(app: &TestApp, deeplink: &str, source_id: &str, title: &str, owner: Option<&str>) {
+    let fields = domain::document::DocumentFields {
+        source_id: source_id.to_string(),
+        guid: deeplink.to_string(),
+        link: Some(format!("https://example.com/{deeplink}")),
+        title: title.to_string(),
+        content_hash: format!("hash-{deeplink}"),
+        owner: owner.map(str::to_string),
+        ..Default::default()
+    };
+    let bus = app.server.state.bus.clone();
+    let cursor = bus
+        .execute(&bus.documents, deeplink, domain::document::DocumentCommand::Ingest(fields), &domain::EventMetadata::system("test", "r"))
+        .await
+        .unwrap();
+    app.server.state.settle(cursor).await;
+}
+
+api_test!(following_an_rss_feed_lists_it_and_its_priority_can_change, |app: TestApp| async move { let app = &app;
+    let s = app.sign_up("rss").await;
+    let (status, source) = app.post("/api/connect/rss", Some(&s.token), json!({"url": "https://news.example.com/feed.xml#x"})).await;
+    assert_eq!(status, StatusCode::OK, "{source}");
+    assert_eq!(source["priority"], "MEDIUM");
+    assert_eq!(source["label"], "news.example.com");
+    let id = source["source_id"].as_str().unwrap().to_string();
+    let (status, again) = app.post("/api/connect/rss", Some(&s.token), json!({"url": "https://news.example.com/feed.xml"})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(again["source_id"], id.as_str(), "one address is one source");
+    let (status, body) = app.post("/api/connect/rss", Some(&s.token), json!({"url": "file:///etc/passwd"})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let (status, changed) = app.send(reqwest::Method::PUT, &format!("/api/source/rss/{id}"), Some(&s.token), Some(json!({"priority": "HIGH"}))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(changed["priority"], "HIGH");
+    let (_, list) = app.get("/api/source/rss", &s.token).await;
+    assert_eq!(list["results"].as_array().unwrap().len(), 1);
+    let (status, body) = app.send(reqwest::Method::PUT, "/api/source/rss/rss_unknown", Some(&s.token), Some(json!({"priority": "LOW"}))).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    let too_many: Vec<String> = (0..51).map(|i| format!("s{i}")).collect();
+    let (status, body) = app.send(reqwest::Method::PUT, "/api/source/rss/priority", Some(&s.token), Some(json!({"source_ids": too_many, "priority": "LOW"}))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(body["message"], "Please select 50 or less sources to proceed");
+    let (status, bulk) = app.send(reqwest::Method::PUT, "/api/source/rss/priority", Some(&s.token), Some(json!({"source_ids": [id], "priority": "LOW"}))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(bulk["results"][0]["priority"], "LOW");
+});
+
+api_test!(public_sources_are_followed_and_unfollowed_by_key, |app: TestApp| async move { let app = &app;
+    let s = app.sign_up("pub").await;
+    let (status, body) = app.post("/api/connect/public", Some(&s.token), json!({"key": "bse_filings"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, _) = app.post("/api/connect/public?delink=true", Some(&s.token), json!({"key": "bse_filings"})).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = app.post("/api/connect/public?delink=true", Some(&s.token), json!({"key": "bse_filings"})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "unfollowing what is not followed: {body}");
+    let (status, many) = app.post("/api/connect/public/multiple", Some(&s.token), json!({"keys": ["nzx_filings", "earnings_conf_calls"]})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(many.as_array().unwrap().len(), 2);
+    let (status, _) = app.post("/api/connect/public", Some(&s.token), json!({"key": "../../etc"})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+});
+
+api_test!(documents_are_readable_by_followers_and_owners_only_and_read_marks_toggle, |app: TestApp| async move { let app = &app;
+    let reader = app.sign_up("reader").await;
+    let stranger = app.sign_up("stranger").await;
+    let (_, source) = app.post("/api/connect/rss", Some(&reader.token), json!({"url": "https://blog.example.org/rss"})).await;
+    let source_id = source["source_id"].as_str().unwrap().to_string();
+    ingest(app, "doc-1", &source_id, "First post", None).await;
+    ingest(app, "doc-2", &source_id, "Second post", None).await;
+    let reader_id = reader.user["id"].as_str().unwrap();
+    ingest(app, "upload-1", "needldrive", "My upload", Some(reader_id)).await;
+
+    let (status, page) = app.get("/api/documents", &reader.token).await;
+    assert_eq!(status, StatusCode::OK);
+    let titles: Vec<&str> = page["results"].as_array().unwrap().iter().map(|d| d["title"].as_str().unwrap()).collect();
+    assert_eq!(titles.len(), 3, "{titles:?}");
+    let (_, page) = app.get("/api/documents", &stranger.token).await;
+    assert!(page["results"].as_array().unwrap().is_empty(), "a stranger sees none of it");
+    let (status, _) = app.get(&format!("/api/doc/{source_id}?deeplink=doc-1"), &stranger.token).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = app.get("/api/doc/needldrive?deeplink=upload-1", &stranger.token).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "never another user's upload");
+    let (status, doc) = app.get(&format!("/api/doc/{source_id}?deeplink=doc-1"), &reader.token).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(doc["results"][0]["read"], false);
+
+    let mut socket = app.connect_live(&reader.token, None).await;
+    let (status, _) = app.send(reqwest::Method::PUT, "/api/doc/read_status/doc-1", Some(&reader.token), Some(json!({"status": "read"}))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(app.get("/api/doc/read_status", &reader.token).await.1["results"], json!(["doc-1"]));
+    assert_eq!(app.get(&format!("/api/doc/{source_id}?deeplink=doc-1"), &reader.token).await.1["results"][0]["read"], true);
+    next_of_type(&mut socket, "DocumentMarkedRead").await;
+    app.send(reqwest::Method::PUT, "/api/doc/read_status/doc-1", Some(&reader.token), Some(json!({"status": "unread"}))).await;
+    assert_eq!(app.get("/api/doc/read_status", &reader.token).await.1["results"], json!([]));
+    let (status, _) = app.send(reqwest::Method::PUT, "/api/doc/read_status/doc-1", Some(&stranger.token), Some(json!({"status": "read"}))).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = app.send(reqwest::Method::PUT, "/api/doc/read_status/doc-1", Some(&reader.token), Some(json!({"status": "skimmed"}))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (_, page) = app.get("/api/documents?limit=1", &reader.token).await;
+    assert_eq!(page["has_more"], true);
+    assert_eq!(app.get("/api/documents?limit=0", &reader.token).await.0, StatusCode::BAD_REQUEST);
+});

@@ -7,9 +7,11 @@
 use std::time::Duration;
 
 use cqrs_es::{Aggregate, AggregateError};
+use domain::document::{Document, ReadMark};
 use domain::email::EmailReservation;
 use domain::instance::Instance;
 use domain::session::Session;
+use domain::source::{Source, Subscription};
 use domain::user::User;
 use domain::EventMetadata;
 use postgres_es::{postgres_cqrs, PostgresCqrs};
@@ -76,6 +78,10 @@ pub struct CommandBus {
     pub sessions: Framework<Session>,
     pub emails: Framework<EmailReservation>,
     pub instance: Framework<Instance>,
+    pub sources: Framework<Source>,
+    pub subscriptions: Framework<Subscription>,
+    pub documents: Framework<Document>,
+    pub read_marks: Framework<ReadMark>,
 }
 
 impl CommandBus {
@@ -85,6 +91,10 @@ impl CommandBus {
             sessions: Framework::new(&db),
             emails: Framework::new(&db),
             instance: Framework::new(&db),
+            sources: Framework::new(&db),
+            subscriptions: Framework::new(&db),
+            documents: Framework::new(&db),
+            read_marks: Framework::new(&db),
             db,
             signal,
         }

@@ -6,6 +6,7 @@
 //!   loses or doubles an event; rebuild = reset and replay.
 //! - [`accounts`]: `users_view` and `feature_flags_view`, from the user aggregate.
 //! - [`sessions`]: `sessions_view`, which decides whether a token's session is live.
+//! - [`library`]: sources, follows, documents and read marks.
 //! - [`live`]: follows the feed behind the projections and fans events out to WebSocket
 //!   connections, each seeing only what its user may see.
 //! - [`queries`]: typed reads of the views for the api.
@@ -14,6 +15,7 @@
 //! errors and never run if the process dies in between.
 
 pub mod accounts;
+pub mod library;
 pub mod live;
 pub mod queries;
 pub mod runner;
@@ -25,5 +27,10 @@ use std::sync::Arc;
 
 /// Every read model this build maintains, in the order they are reported.
 pub fn all() -> Vec<Arc<dyn Projection>> {
-    vec![Arc::new(accounts::Accounts), Arc::new(sessions::Sessions)]
+    vec![
+        Arc::new(accounts::Accounts),
+        Arc::new(sessions::Sessions),
+        Arc::new(library::Sources),
+        Arc::new(library::Documents),
+    ]
 }

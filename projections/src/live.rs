@@ -22,6 +22,9 @@ pub enum Audience {
     User(String),
     /// Administrators only (instance-level bookkeeping).
     Admins,
+    /// Every signed-in user: events of shared things whose ids reveal nothing private
+    /// (reading the thing itself is still checked).
+    Everyone,
 }
 
 /// The signed-in user a connection serves.
@@ -37,6 +40,7 @@ impl Audience {
             || match self {
                 Audience::User(id) => *id == viewer.user_id,
                 Audience::Admins => false,
+                Audience::Everyone => true,
             }
     }
 
@@ -44,10 +48,15 @@ impl Audience {
     pub fn of(event: &StoredEvent) -> Audience {
         match event.aggregate_type.as_str() {
             "user" => Audience::User(event.aggregate_id.clone()),
-            "session" => event.fields()["user_id"]
+            "session" | "subscription" | "read_mark" => event.fields()["user_id"]
                 .as_str()
                 .map(|id| Audience::User(id.to_string()))
                 .unwrap_or(Audience::Admins),
+            "document" => match event.fields()["owner"].as_str() {
+                Some(owner) => Audience::User(owner.to_string()),
+                None => Audience::Everyone,
+            },
+            "source" => Audience::Everyone,
             _ => Audience::Admins,
         }
     }

@@ -3,6 +3,8 @@
 pub mod admin;
 pub mod audit;
 pub mod auth;
+pub mod documents;
 pub mod live;
 pub mod ops;
 pub mod platform;
+pub mod sources;

@@ -1,0 +1,343 @@
+//! Following sources: catalogue entries, RSS URLs, and their priorities.
+
+use axum::extract::{Path, Query, State};
+use commands::args;
+use domain::source::{subscription_id, Priority, SourceCommand, SourceKind, SubscriptionCommand};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::app::AppState;
+use crate::auth::AuthUser;
+use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(connect_public))
+        .routes(routes!(connect_public_multiple))
+        .routes(routes!(connect_rss))
+        .routes(routes!(list_rss))
+        .routes(routes!(set_rss_priority))
+        .routes(routes!(set_rss_priorities))
+}
+
+/// Most sources one bulk priority change takes.
+pub const MAX_BULK_PRIORITY: usize = 50;
+
+/// Returns the canonical form of a feed URL: http(s) only, no fragment, lowercase host.
+pub fn canonical_feed_url(raw: &str) -> Result<url::Url, AppError> {
+    let mut parsed = url::Url::parse(raw.trim())
+        .map_err(|_| AppError::invalid("invalid_url", "the feed address must be a valid URL"))?;
+    if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
+        return Err(AppError::invalid("invalid_url", "the feed address must start with http:// or https://"));
+    }
+    parsed.set_fragment(None);
+    Ok(parsed)
+}
+
+/// Returns the source id of a feed URL: the same URL is the same source for every user.
+pub fn rss_source_id(url: &url::Url) -> String {
+    let digest = Sha256::digest(url.as_str().as_bytes());
+    let hex: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+    format!("rss_{hex}")
+}
+
+async fn follow(state: &AppState, user: &AuthUser, source_id: &str) -> ApiResult<Option<commands::Cursor>> {
+    Ok(state
+        .bus
+        .execute(
+            &state.bus.subscriptions,
+            &subscription_id(&user.user_id, source_id),
+            SubscriptionCommand::Follow {
+                user_id: user.user_id.clone(),
+                source_id: source_id.to_string(),
+            },
+            &user.metadata(),
+        )
+        .await?)
+}
+
+async fn register_public(state: &AppState, user: &AuthUser, key: &str) -> ApiResult<()> {
+    let key = key.trim();
+    if key.is_empty() || key.len() > 128 || !key.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)) {
+        return Err(AppError::invalid("invalid_key", "a source key has letters, digits, '_', '.' or '-'"));
+    }
+    state
+        .bus
+        .execute(
+            &state.bus.sources,
+            key,
+            SourceCommand::Register {
+                kind: SourceKind::Public,
+                key: key.to_string(),
+                url: None,
+                label: crate::routes::sources::title_for_key(key),
+            },
+            &user.metadata(),
+        )
+        .await?;
+    Ok(())
+}
+
+/// Returns a title for a source key nobody named: underscores and dots become spaces and the
+/// first letter is capitalised (`bse_annual_reports` → `Bse annual reports`).
+pub fn title_for_key(key: &str) -> String {
+    let spaced = key.replace(['_', '.'], " ");
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PublicKey {
+    pub key: String,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct DelinkQuery {
+    /// `true` unfollows instead.
+    pub delink: Option<bool>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Followed {
+    pub source_id: String,
+    pub following: bool,
+}
+
+/// Follows a public source by key; with `delink=true`, unfollows it.
+#[utoipa::path(post, path = "/connect/public", tag = "sources", security(("token" = [])),
+    params(DelinkQuery), request_body = PublicKey,
+    responses((status = 200, body = Followed), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn connect_public(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Query(query): Query<DelinkQuery>,
+    ApiJson(body): ApiJson<PublicKey>,
+) -> ApiResult<ApiJson<Followed>> {
+    let key = body.key.trim().to_string();
+    let cursor = if query.delink.unwrap_or(false) {
+        state
+            .bus
+            .execute(&state.bus.subscriptions, &subscription_id(&user.user_id, &key), SubscriptionCommand::Unfollow, &user.metadata())
+            .await?
+    } else {
+        register_public(&state, &user, &key).await?;
+        follow(&state, &user, &key).await?
+    };
+    state.settle(cursor).await;
+    Ok(ApiJson(Followed {
+        following: !query.delink.unwrap_or(false),
+        source_id: key,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PublicKeys {
+    pub keys: Vec<String>,
+}
+
+/// Follows several public sources at once.
+#[utoipa::path(post, path = "/connect/public/multiple", tag = "sources", security(("token" = [])),
+    request_body = PublicKeys, responses((status = 200, body = Vec<Followed>), (status = 422, body = ErrorBody)))]
+async fn connect_public_multiple(
+    State(state): State<AppState>,
+    user: AuthUser,
+    ApiJson(body): ApiJson<PublicKeys>,
+) -> ApiResult<ApiJson<Vec<Followed>>> {
+    if body.keys.is_empty() || body.keys.len() > 100 {
+        return Err(AppError::invalid("invalid_keys", "give 1 to 100 source keys"));
+    }
+    let mut out = Vec::new();
+    let mut last = None;
+    for key in body.keys {
+        register_public(&state, &user, &key).await?;
+        last = follow(&state, &user, key.trim()).await?.or(last);
+        out.push(Followed { source_id: key.trim().to_string(), following: true });
+    }
+    state.settle(last).await;
+    Ok(ApiJson(out))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddRss {
+    /// The feed's address (RSS, Atom or JSON Feed).
+    pub url: String,
+    /// A name to show; the address when absent.
+    pub label: Option<String>,
+}
+
+/// The RSS source as the spec lists it.
+#[derive(Debug, Serialize, Deserialize, ToSchema, sqlx::FromRow)]
+pub struct RssSource {
+    pub source_id: String,
+    pub priority: String,
+    pub key: String,
+    pub label: String,
+    pub link_to_crawl: Option<String>,
+    pub thumbnail_location: Option<String>,
+}
+
+/// Adds an RSS, Atom or JSON Feed address and follows it.
+#[utoipa::path(post, path = "/connect/rss", tag = "sources", security(("token" = [])), request_body = AddRss,
+    responses((status = 200, body = RssSource), (status = 422, body = ErrorBody)))]
+async fn connect_rss(
+    State(state): State<AppState>,
+    user: AuthUser,
+    ApiJson(body): ApiJson<AddRss>,
+) -> ApiResult<ApiJson<RssSource>> {
+    let url = canonical_feed_url(&body.url)?;
+    let source_id = rss_source_id(&url);
+    let label = body
+        .label
+        .filter(|l| !l.trim().is_empty())
+        .unwrap_or_else(|| url.host_str().unwrap_or(url.as_str()).to_string());
+    state
+        .bus
+        .execute(
+            &state.bus.sources,
+            &source_id,
+            SourceCommand::Register {
+                kind: SourceKind::Rss,
+                key: url.to_string(),
+                url: Some(url.to_string()),
+                label,
+            },
+            &user.metadata(),
+        )
+        .await?;
+    let cursor = follow(&state, &user, &source_id).await?;
+    state.settle(cursor).await;
+    rss_sources(&state, &user.user_id, Some(&source_id))
+        .await?
+        .pop()
+        .map(ApiJson)
+        .ok_or_else(|| AppError::internal("a followed source is missing from its views"))
+}
+
+async fn rss_sources(state: &AppState, user_id: &str, only: Option<&str>) -> ApiResult<Vec<RssSource>> {
+    Ok(state
+        .db
+        .fetch_all(
+            "SELECT s.source_id, sub.priority, s.key, s.label, s.url AS link_to_crawl, \
+             CAST(NULL AS TEXT) AS thumbnail_location \
+             FROM subscriptions_view sub JOIN sources_view s ON s.source_id = sub.source_id \
+             WHERE sub.user_id = $1 AND s.kind = 'rss' AND ($2 = '' OR s.source_id = $2) ORDER BY s.label",
+            args![user_id, only.unwrap_or("")],
+        )
+        .await?)
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RssList {
+    pub results: Vec<RssSource>,
+}
+
+/// The RSS sources the user follows.
+#[utoipa::path(get, path = "/source/rss", tag = "sources", security(("token" = [])),
+    responses((status = 200, body = RssList)))]
+async fn list_rss(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<RssList>> {
+    Ok(ApiJson(RssList {
+        results: rss_sources(&state, &user.user_id, None).await?,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PriorityBody {
+    /// HIGH, MEDIUM or LOW.
+    #[schema(value_type = String)]
+    pub priority: Priority,
+}
+
+/// Changes how prominently one followed source shows.
+#[utoipa::path(put, path = "/source/rss/{source_id}", tag = "sources", security(("token" = [])),
+    params(("source_id" = String, Path)), request_body = PriorityBody,
+    responses((status = 200, body = RssSource), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn set_rss_priority(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(source_id): Path<String>,
+    ApiJson(body): ApiJson<PriorityBody>,
+) -> ApiResult<ApiJson<RssSource>> {
+    let cursor = state
+        .bus
+        .execute(
+            &state.bus.subscriptions,
+            &subscription_id(&user.user_id, &source_id),
+            SubscriptionCommand::SetPriority(body.priority),
+            &user.metadata(),
+        )
+        .await?;
+    state.settle(cursor).await;
+    rss_sources(&state, &user.user_id, Some(&source_id))
+        .await?
+        .pop()
+        .map(ApiJson)
+        .ok_or_else(|| AppError::not_found("you do not follow this source"))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BulkPriority {
+    pub source_ids: Vec<String>,
+    #[schema(value_type = String)]
+    pub priority: Priority,
+}
+
+/// Changes the priority of 1 to 50 followed sources at once.
+#[utoipa::path(put, path = "/source/rss/priority", tag = "sources", security(("token" = [])),
+    request_body = BulkPriority,
+    responses((status = 200, body = RssList), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn set_rss_priorities(
+    State(state): State<AppState>,
+    user: AuthUser,
+    ApiJson(body): ApiJson<BulkPriority>,
+) -> ApiResult<ApiJson<RssList>> {
+    if body.source_ids.is_empty() || body.source_ids.len() > MAX_BULK_PRIORITY {
+        return Err(AppError::invalid("too_many_sources", "Please select 50 or less sources to proceed"));
+    }
+    let mut last = None;
+    for source_id in &body.source_ids {
+        last = state
+            .bus
+            .execute(
+                &state.bus.subscriptions,
+                &subscription_id(&user.user_id, source_id),
+                SubscriptionCommand::SetPriority(body.priority),
+                &user.metadata(),
+            )
+            .await?
+            .or(last);
+    }
+    state.settle(last).await;
+    Ok(ApiJson(RssList {
+        results: rss_sources(&state, &user.user_id, None).await?,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_keys_get_a_title_from_their_name() {
+        assert_eq!(title_for_key("bse_annual_reports"), "Bse annual reports");
+        assert_eq!(title_for_key("my.source_x"), "My source x");
+        assert_eq!(title_for_key(""), "");
+    }
+
+    #[test]
+    fn one_feed_address_is_one_source_whatever_its_fragment() {
+        let a = canonical_feed_url("https://Example.com/feed.xml#top").unwrap();
+        let b = canonical_feed_url(" https://example.com/feed.xml ").unwrap();
+        assert_eq!(rss_source_id(&a), rss_source_id(&b));
+        assert!(canonical_feed_url("ftp://example.com/feed").is_err());
+        assert!(canonical_feed_url("not a url").is_err());
+    }
+}
