@@ -75,8 +75,18 @@ fn meta(user: &str) -> EventMetadata {
     }
 }
 
-async fn sign_up(bus: &CommandBus, id: &str) {
-    bus.execute(
+/// Waits until feed readers can see everything up to `cursor`. On Postgres any transaction open
+/// anywhere in the cluster (another test's, say) holds the feed's fence back for a moment.
+async fn settle_feed(db: &Db, cursor: Cursor) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while feed::head(db).await.unwrap() < cursor {
+        assert!(tokio::time::Instant::now() < deadline, "the feed never reached {cursor}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+async fn sign_up(bus: &CommandBus, id: &str) -> Cursor {
+    let cursor = bus.execute(
         &bus.users,
         id,
         UserCommand::SignUp {
@@ -88,7 +98,10 @@ async fn sign_up(bus: &CommandBus, id: &str) {
         &meta(id),
     )
     .await
-    .unwrap();
+    .unwrap()
+    .expect("the sign-up wrote an event");
+    settle_feed(&bus.db, cursor).await;
+    cursor
 }
 
 async fn read_all(db: &Db) -> Vec<StoredEvent> {
@@ -240,6 +253,8 @@ on_both_backends!(a_rebuilt_read_model_equals_the_live_one, |db: Db| async move 
             .unwrap();
         }
     }
+    let last = feed::last_of_aggregate(&db, "user", "r19").await.unwrap().unwrap();
+    settle_feed(&db, last).await;
     // Live: follow the feed in small batches as a running server would.
     let signal = FeedSignal::default();
     let (live, tasks) = projections::Projections::start(
