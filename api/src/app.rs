@@ -187,6 +187,22 @@ fn token_secret(config: &ServeArgs, data_dir: &Path) -> anyhow::Result<Vec<u8>> 
     Ok(secret.into_bytes())
 }
 
+/// The fetcher's limits and the operator's allow-list.
+fn fetch_policy(config: &ServeArgs) -> anyhow::Result<ingest::FetchPolicy> {
+    let mut allow = Vec::new();
+    for entry in config.fetch_allow.iter().map(|e| e.trim()).filter(|e| !e.is_empty()) {
+        let net = entry
+            .parse::<ipnet::IpNet>()
+            .or_else(|_| entry.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+            .with_context(|| format!("NEEDL_FETCH_ALLOW: {entry} is not an IP address or network"))?;
+        allow.push(net);
+    }
+    Ok(ingest::FetchPolicy {
+        allow,
+        ..Default::default()
+    })
+}
+
 /// A running server.
 pub struct Server {
     pub addr: SocketAddr,
@@ -224,6 +240,18 @@ impl Server {
             config: Arc::new(config),
             shutdown: shutdown_rx.clone(),
         };
+        if state.config.fetch_enabled {
+            runners.push(tokio::spawn(
+                crate::ingestion::Ingestion::new(
+                    state.db.clone(),
+                    state.bus.clone(),
+                    data_dir,
+                    fetch_policy(&state.config)?,
+                    Duration::from_secs(state.config.fetch_interval_seconds.max(1)),
+                )?
+                .run(state.shutdown.clone()),
+            ));
+        }
         let listener = tokio::net::TcpListener::bind((state.config.host.as_str(), state.config.port))
             .await
             .with_context(|| format!("binding {}:{}", state.config.host, state.config.port))?;

@@ -107,6 +107,16 @@ pub struct ServeArgs {
     /// Live events held for slow sockets; a socket further behind pages from the store instead.
     #[arg(long, env = "NEEDL_LIVE_BUFFER", default_value_t = projections::live::DEFAULT_BUFFER)]
     pub live_buffer: usize,
+    /// Fetch followed feeds and websites in the background.
+    #[arg(long, env = "NEEDL_FETCH_ENABLED", default_value_t = true, action = clap::ArgAction::Set)]
+    pub fetch_enabled: bool,
+    /// How often a healthy source is fetched again, in seconds (with jitter).
+    #[arg(long, env = "NEEDL_FETCH_INTERVAL_SECONDS", default_value_t = 900)]
+    pub fetch_interval_seconds: u64,
+    /// Addresses or networks sources may be fetched from although they are loopback or private
+    /// (comma-separated, e.g. 127.0.0.1 or 10.0.0.0/8). Empty: only public addresses.
+    #[arg(long, env = "NEEDL_FETCH_ALLOW", value_delimiter = ',')]
+    pub fetch_allow: Vec<String>,
     /// Log as JSON lines (the default) or as human-readable text.
     #[arg(long, env = "NEEDL_LOG_FORMAT", default_value = "json")]
     pub log_format: String,
@@ -126,6 +136,9 @@ impl ServeArgs {
             org_name: "Needl".into(),
             max_body_bytes: 64 * 1024,
             live_buffer: projections::live::DEFAULT_BUFFER,
+            fetch_enabled: false,
+            fetch_interval_seconds: 900,
+            fetch_allow: vec![],
             log_format: "text".into(),
         }
     }

@@ -6,6 +6,7 @@
 //! - [`auth`]: password hashing, signed ID tokens, the extractors that authenticate requests.
 //! - [`error`]: `AppError`, the JSON error shape `{code, message}` every failure answers with.
 //! - [`routes`]: one router per feature, each handler documented for `/api/openapi.json`.
+//! - [`ingestion`]: the loop that fetches followed sources and records their items.
 //! - [`cli`]: rebuild, flags, roles and event export.
 //! - [`bench`]: throughput, lag and live-delivery measurements.
 //!
@@ -17,4 +18,5 @@ pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod error;
+pub mod ingestion;
 pub mod routes;

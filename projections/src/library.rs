@@ -45,6 +45,16 @@ impl Projection for Sources {
                 args![event.aggregate_id.as_str(), text(&kind), key, url, label, time],
             )
             .await?;
+            if matches!(kind, SourceKind::Rss | SourceKind::Website) {
+                // Fetch bookkeeping is not part of this read model (a rebuild keeps it); the row
+                // only has to exist, due at once.
+                tx.execute(
+                    "INSERT INTO source_fetch_state (source_id, next_attempt_at) VALUES ($1, $2) \
+                     ON CONFLICT (source_id) DO NOTHING",
+                    args![event.aggregate_id.as_str(), time_of(event)],
+                )
+                .await?;
+            }
         } else if event.aggregate_type == Subscription::TYPE {
             match serde_json::from_value::<SubscriptionEvent>(event.payload.clone())? {
                 SubscriptionEvent::SourceFollowed { user_id, source_id, priority } => {

@@ -181,6 +181,10 @@ pub struct RssSource {
     pub label: String,
     pub link_to_crawl: Option<String>,
     pub thumbnail_location: Option<String>,
+    /// When the source was last fetched successfully.
+    pub last_fetched_at: Option<String>,
+    /// Why the last fetches failed, while they keep failing.
+    pub last_error: Option<String>,
 }
 
 /// Adds an RSS, Atom or JSON Feed address and follows it.
@@ -225,8 +229,9 @@ async fn rss_sources(state: &AppState, user_id: &str, only: Option<&str>) -> Api
         .db
         .fetch_all(
             "SELECT s.source_id, sub.priority, s.key, s.label, s.url AS link_to_crawl, \
-             CAST(NULL AS TEXT) AS thumbnail_location \
+             CAST(NULL AS TEXT) AS thumbnail_location, f.last_fetched_at, f.last_error \
              FROM subscriptions_view sub JOIN sources_view s ON s.source_id = sub.source_id \
+             LEFT JOIN source_fetch_state f ON f.source_id = s.source_id \
              WHERE sub.user_id = $1 AND s.kind = 'rss' AND ($2 = '' OR s.source_id = $2) ORDER BY s.label",
             args![user_id, only.unwrap_or("")],
         )

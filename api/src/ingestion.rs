@@ -1,0 +1,338 @@
+//! The ingestion loop: leases due sources, fetches them through the `ingest` connectors, keeps
+//! each item's text in the blob store and records it as a document command.
+//!
+//! Fetch bookkeeping lives in `source_fetch_state` (ETag, failures, next attempt, lease), not in
+//! events. Several nodes on one Postgres share the work: a node leases a batch of due sources
+//! (`FOR UPDATE SKIP LOCKED`), so each source is fetched by one node at a time.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use chrono::{DateTime, SecondsFormat, Utc};
+use commands::args;
+use commands::store::Backend;
+use commands::{CommandBus, Db};
+use domain::document::{DocumentCommand, DocumentFields};
+use domain::EventMetadata;
+use ingest::fetch::Scheduler;
+use ingest::{Connector, FeedConnector, FetchOutcome, FetchPolicy, FetchState, Fetcher, IngestedItem, SourceDef, WebConnector};
+use sha2::{Digest, Sha256};
+use tokio::sync::watch;
+
+/// Formats a time the way every fetch-state column stores it (sorts as text).
+fn ts(time: DateTime<Utc>) -> String {
+    time.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// Immutable text blobs, addressed by the SHA-256 of their content.
+#[derive(Clone)]
+pub struct BlobStore {
+    root: PathBuf,
+}
+
+impl BlobStore {
+    pub fn new(root: PathBuf) -> Self {
+        Self { root }
+    }
+
+    fn path(&self, hash: &str) -> PathBuf {
+        self.root.join(&hash[..2.min(hash.len())]).join(hash)
+    }
+
+    /// Stores `text` under `hash` unless it is there already (written whole, then renamed).
+    pub async fn put(&self, hash: &str, text: &str) -> anyhow::Result<()> {
+        let path = self.path(hash);
+        if tokio::fs::try_exists(&path).await.unwrap_or(false) {
+            return Ok(());
+        }
+        let dir = path.parent().expect("a blob path has a parent");
+        tokio::fs::create_dir_all(dir).await.with_context(|| format!("creating {}", dir.display()))?;
+        let partial = dir.join(format!(".{hash}.{}", uuid::Uuid::new_v4().simple()));
+        tokio::fs::write(&partial, text).await?;
+        tokio::fs::rename(&partial, &path).await?;
+        Ok(())
+    }
+
+    pub async fn get(&self, hash: &str) -> Option<String> {
+        if !hash.chars().all(|c| c.is_ascii_hexdigit()) {
+            return None;
+        }
+        tokio::fs::read_to_string(self.path(hash)).await.ok()
+    }
+}
+
+/// Returns a document's deeplink: stable for one item of one source.
+pub fn deeplink(source_id: &str, guid: &str) -> String {
+    let digest = Sha256::digest(format!("{source_id}\n{guid}").as_bytes());
+    let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
+    format!("doc_{hex}")
+}
+
+/// A leased source to fetch.
+#[derive(Debug, sqlx::FromRow)]
+struct DueSource {
+    source_id: String,
+    kind: String,
+    url: Option<String>,
+    etag: Option<String>,
+    last_modified: Option<String>,
+    failures: i64,
+}
+
+pub struct Ingestion {
+    db: Db,
+    bus: Arc<CommandBus>,
+    feeds: FeedConnector,
+    web: WebConnector,
+    scheduler: Scheduler,
+    blobs: BlobStore,
+    /// This process's name in leases.
+    node: String,
+    /// How long a lease lasts: a node that dies mid-fetch frees its sources after this.
+    lease: Duration,
+}
+
+impl Ingestion {
+    pub fn new(db: Db, bus: Arc<CommandBus>, data_dir: &Path, policy: FetchPolicy, interval: Duration) -> anyhow::Result<Self> {
+        let fetcher = Arc::new(Fetcher::new(policy).map_err(|e| anyhow::anyhow!("{e}"))?);
+        Ok(Self {
+            db,
+            bus,
+            feeds: FeedConnector::new(fetcher.clone()),
+            web: WebConnector::new(fetcher),
+            scheduler: Scheduler { interval, ..Scheduler::default() },
+            blobs: BlobStore::new(data_dir.join("blobs")),
+            node: format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple()),
+            lease: Duration::from_secs(300),
+        })
+    }
+
+    /// Fetches due sources until shutdown, looking for work every second.
+    pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
+        loop {
+            match self.tick(8).await {
+                Ok(n) if n > 0 => continue,
+                Ok(_) => {}
+                Err(error) => tracing::warn!(error = %format!("{error:#}"), "ingestion tick failed"),
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(Duration::from_secs(1)) => {}
+                _ = shutdown.wait_for(|s| *s) => return,
+            }
+        }
+    }
+
+    /// Leases up to `max` due sources and fetches them; returns how many it fetched.
+    pub async fn tick(&self, max: i64) -> anyhow::Result<usize> {
+        let due = self.claim(max).await?;
+        let count = due.len();
+        futures::future::join_all(due.into_iter().map(|s| self.fetch_one(s))).await;
+        Ok(count)
+    }
+
+    async fn claim(&self, max: i64) -> anyhow::Result<Vec<DueSource>> {
+        let now = Utc::now();
+        let lock = match self.db.backend() {
+            Backend::Postgres => "FOR UPDATE OF f SKIP LOCKED",
+            Backend::Sqlite => "",
+        };
+        let mut tx = self.db.begin().await?;
+        #[derive(sqlx::FromRow)]
+        struct Leased {
+            source_id: String,
+        }
+        let leased: Vec<Leased> = tx
+            .fetch_all(
+                &format!(
+                    "UPDATE source_fetch_state SET lease_owner = $1, lease_until = $2 WHERE source_id IN \
+                     (SELECT f.source_id FROM source_fetch_state f \
+                      WHERE f.next_attempt_at <= $3 AND (f.lease_until IS NULL OR f.lease_until < $3) \
+                      AND EXISTS (SELECT 1 FROM subscriptions_view s WHERE s.source_id = f.source_id) \
+                      ORDER BY f.next_attempt_at LIMIT $4 {lock}) \
+                     RETURNING source_id"
+                ),
+                args![self.node.as_str(), ts(now + chrono::Duration::from_std(self.lease)?), ts(now), max],
+            )
+            .await?;
+        tx.commit().await?;
+        let mut due = Vec::new();
+        for l in leased {
+            let row: Option<DueSource> = self
+                .db
+                .fetch_optional(
+                    "SELECT f.source_id, s.kind, s.url, f.etag, f.last_modified, f.failures \
+                     FROM source_fetch_state f JOIN sources_view s ON s.source_id = f.source_id \
+                     WHERE f.source_id = $1",
+                    args![l.source_id],
+                )
+                .await?;
+            due.extend(row);
+        }
+        Ok(due)
+    }
+
+    async fn fetch_one(&self, source: DueSource) {
+        let outcome = self.fetch_and_record(&source).await;
+        let now = Utc::now();
+        let failures = source.failures + 1;
+        // Both candidate times up front: the thread-local generator must not live across an await.
+        let (after_success, after_failure) = {
+            let mut rng = rand::rng();
+            (
+                self.scheduler.after_success(now, &mut rng),
+                self.scheduler.after_failure(failures as u32, now, &mut rng),
+            )
+        };
+        let result = match outcome {
+            Ok(state) => {
+                self.db
+                    .execute(
+                        "UPDATE source_fetch_state SET etag = $2, last_modified = $3, failures = 0, last_error = NULL, \
+                         last_fetched_at = $4, next_attempt_at = $5, lease_owner = NULL, lease_until = NULL \
+                         WHERE source_id = $1",
+                        args![
+                            source.source_id.as_str(),
+                            state.etag,
+                            state.last_modified,
+                            ts(now),
+                            ts(after_success)
+                        ],
+                    )
+                    .await
+            }
+            Err(error) => {
+                tracing::info!(source = %source.source_id, failures, error = %format!("{error:#}"), "source fetch failed");
+                self.db
+                    .execute(
+                        "UPDATE source_fetch_state SET failures = $2, last_error = $3, next_attempt_at = $4, \
+                         lease_owner = NULL, lease_until = NULL WHERE source_id = $1",
+                        args![
+                            source.source_id.as_str(),
+                            failures,
+                            format!("{error:#}"),
+                            ts(after_failure)
+                        ],
+                    )
+                    .await
+            }
+        };
+        if let Err(error) = result {
+            tracing::warn!(source = %source.source_id, %error, "could not record a fetch");
+        }
+    }
+
+    /// Fetches one source and records its items; returns the validators for the next fetch.
+    async fn fetch_and_record(&self, source: &DueSource) -> anyhow::Result<FetchState> {
+        let url = source.url.as_deref().context("this source has no address to fetch")?;
+        let def = SourceDef {
+            key: source.source_id.clone(),
+            kind: if source.kind == "website" { ingest::SourceKind::Website } else { ingest::SourceKind::Feed },
+            url: url.parse().context("the source's address is not a valid URL")?,
+        };
+        let state = FetchState {
+            etag: source.etag.clone(),
+            last_modified: source.last_modified.clone(),
+        };
+        let connector: &dyn Connector = match def.kind {
+            ingest::SourceKind::Website => &self.web,
+            ingest::SourceKind::Feed => &self.feeds,
+        };
+        match connector.fetch(&def, &state).await? {
+            FetchOutcome::NotModified => Ok(state),
+            FetchOutcome::Fetched { items, state } => {
+                for item in items {
+                    if let Err(error) = self.record(&source.source_id, item).await {
+                        tracing::warn!(source = %source.source_id, error = %format!("{error:#}"), "item not recorded");
+                    }
+                }
+                Ok(state)
+            }
+        }
+    }
+
+    /// Stores an item's text and records it as a document of the source.
+    pub async fn record(&self, source_id: &str, item: IngestedItem) -> anyhow::Result<()> {
+        let deeplink = deeplink(source_id, &item.guid);
+        // The same content under another GUID of the same source is a duplicate.
+        #[derive(sqlx::FromRow)]
+        struct Existing {
+            deeplink: String,
+        }
+        let duplicate: Option<Existing> = self
+            .db
+            .fetch_optional(
+                "SELECT deeplink FROM documents_view WHERE source_id = $1 AND content_hash = $2 AND deeplink <> $3",
+                args![source_id, item.content_hash.as_str(), deeplink.as_str()],
+            )
+            .await?;
+        if let Some(existing) = duplicate {
+            tracing::debug!(source = source_id, duplicate_of = %existing.deeplink, "same content under another guid");
+            return Ok(());
+        }
+        let text = item.full_text.clone().or_else(|| item.summary.clone()).unwrap_or_default();
+        self.blobs.put(&item.content_hash, &text).await?;
+        let fields = DocumentFields {
+            source_id: source_id.to_string(),
+            guid: item.guid,
+            link: item.link.map(|l| l.to_string()),
+            title: item.title.unwrap_or_else(|| "Untitled".to_string()),
+            author: item.author,
+            published_at: item.published.or(item.updated),
+            summary: item.summary.map(|s| preview(&s, 100)),
+            content_hash: item.content_hash,
+            owner: None,
+            metadata: Default::default(),
+        };
+        self.bus
+            .execute(
+                &self.bus.documents,
+                &deeplink,
+                DocumentCommand::Ingest(fields),
+                &EventMetadata::system("ingest", uuid::Uuid::new_v4().to_string()),
+            )
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        Ok(())
+    }
+}
+
+/// Returns the first `words` words of `text`, with an ellipsis when cut.
+pub fn preview(text: &str, words: usize) -> String {
+    let mut parts = text.split_whitespace();
+    let kept: Vec<&str> = parts.by_ref().take(words).collect();
+    let mut out = kept.join(" ");
+    if parts.next().is_some() {
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_item_of_one_source_always_has_the_same_deeplink() {
+        assert_eq!(deeplink("s1", "guid-1"), deeplink("s1", "guid-1"));
+        assert_ne!(deeplink("s1", "guid-1"), deeplink("s2", "guid-1"));
+        assert!(deeplink("s1", "g").starts_with("doc_"));
+    }
+
+    #[test]
+    fn previews_stop_at_the_word_limit() {
+        assert_eq!(preview("one two three", 2), "one two…");
+        assert_eq!(preview("one  two", 5), "one two");
+    }
+
+    #[tokio::test]
+    async fn blobs_are_written_once_and_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let blobs = BlobStore::new(dir.path().to_path_buf());
+        blobs.put("abcdef", "the text").await.unwrap();
+        blobs.put("abcdef", "ignored: same address").await.unwrap();
+        assert_eq!(blobs.get("abcdef").await.as_deref(), Some("the text"));
+        assert_eq!(blobs.get("../etc").await, None);
+    }
+}

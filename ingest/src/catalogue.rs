@@ -1,0 +1,326 @@
+//! The public source catalogue: which public sources exist, what they are called, which group
+//! they belong to and where their feeds are.
+//!
+//! The seed holds the spec's keys. Feed URLs are left empty where we know of no public feed (an
+//! entry without a URL simply cannot be fetched yet); operators add or override entries with a
+//! TOML or JSON file, merged over the seed by [`Catalogue::load`].
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+use crate::connector::{SourceDef, SourceKind};
+
+/// The spec's source groups; a source may also have none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SourceGroup {
+    #[serde(rename = "Indian Capital Markets")]
+    IndianCapitalMarkets,
+    #[serde(rename = "US Capital Markets")]
+    UsCapitalMarkets,
+}
+
+impl SourceGroup {
+    pub fn label(self) -> &'static str {
+        match self {
+            SourceGroup::IndianCapitalMarkets => "Indian Capital Markets",
+            SourceGroup::UsCapitalMarkets => "US Capital Markets",
+        }
+    }
+
+    fn parse(label: &str) -> Option<Option<Self>> {
+        match label.trim() {
+            "" => Some(None),
+            "Indian Capital Markets" => Some(Some(SourceGroup::IndianCapitalMarkets)),
+            "US Capital Markets" => Some(Some(SourceGroup::UsCapitalMarkets)),
+            _ => None,
+        }
+    }
+}
+
+/// One catalogue entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CatalogueEntry {
+    pub key: String,
+    pub title: String,
+    pub group: Option<SourceGroup>,
+    /// Feeds to fetch for this source; empty when none is known yet.
+    pub feed_urls: Vec<Url>,
+}
+
+impl CatalogueEntry {
+    /// Returns the feed sources to fetch for this entry.
+    pub fn sources(&self) -> Vec<SourceDef> {
+        self.feed_urls
+            .iter()
+            .map(|url| SourceDef {
+                key: self.key.clone(),
+                kind: SourceKind::Feed,
+                url: url.clone(),
+            })
+            .collect()
+    }
+}
+
+/// Why an operator's catalogue file was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CatalogueError {
+    #[error("could not read catalogue file {path}: {message}")]
+    Read { path: String, message: String },
+    #[error("catalogue file {path} is not valid {format}: {message}")]
+    Syntax {
+        path: String,
+        format: &'static str,
+        message: String,
+    },
+    #[error("catalogue file {path}, source {index} ({key}): field {field}: {message}")]
+    Invalid {
+        path: String,
+        index: usize,
+        key: String,
+        field: &'static str,
+        message: String,
+    },
+}
+
+/// The catalogue, ordered by key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Catalogue {
+    entries: BTreeMap<String, CatalogueEntry>,
+}
+
+/// The spec's keys with our titles (the spec fixes only "Custom URL") and groups. `nzx_filings`
+/// has no group: the spec's groups are Indian and US capital markets only.
+const SEED: &[(&str, &str, Option<SourceGroup>)] = &[
+    (
+        "bse_annual_reports",
+        "BSE Annual Reports",
+        Some(SourceGroup::IndianCapitalMarkets),
+    ),
+    (
+        "bse_conf_calls",
+        "BSE Conference Calls",
+        Some(SourceGroup::IndianCapitalMarkets),
+    ),
+    (
+        "bse_filings",
+        "BSE Filings",
+        Some(SourceGroup::IndianCapitalMarkets),
+    ),
+    (
+        "bse_presentations",
+        "BSE Presentations",
+        Some(SourceGroup::IndianCapitalMarkets),
+    ),
+    (
+        "bse_sdd_sast",
+        "BSE SDD SAST",
+        Some(SourceGroup::IndianCapitalMarkets),
+    ),
+    (
+        "earnings_conf_calls",
+        "Earnings Conference Calls",
+        Some(SourceGroup::UsCapitalMarkets),
+    ),
+    ("nzx_filings", "NZX Filings", None),
+    ("clipped_reports", "Clipped Reports", None),
+    ("whatsapp", "WhatsApp", None),
+    ("telegram", "Telegram", None),
+    ("gmail", "Gmail", None),
+    ("googledrive", "Google Drive", None),
+    ("websitecrawl", "Custom URL", None),
+    ("needl_notebooks", "Needl Notebooks", None),
+];
+
+impl Default for Catalogue {
+    fn default() -> Self {
+        Self::seed()
+    }
+}
+
+impl Catalogue {
+    /// Returns the built-in catalogue.
+    pub fn seed() -> Self {
+        let entries = SEED
+            .iter()
+            .map(|(key, title, group)| {
+                let entry = CatalogueEntry {
+                    key: (*key).into(),
+                    title: (*title).into(),
+                    group: *group,
+                    feed_urls: vec![],
+                };
+                ((*key).to_owned(), entry)
+            })
+            .collect();
+        Self { entries }
+    }
+
+    /// Returns the seed with the operator's file merged over it (`.json` is read as JSON,
+    /// anything else as TOML).
+    pub fn load(path: &Path) -> Result<Self, CatalogueError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| CatalogueError::Read {
+            path: shown.clone(),
+            message: e.to_string(),
+        })?;
+        let format = if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+        {
+            Format::Json
+        } else {
+            Format::Toml
+        };
+        let mut catalogue = Self::seed();
+        catalogue.merge_str(&text, format, &shown)?;
+        Ok(catalogue)
+    }
+
+    /// Merges entries from `text` over this catalogue: a known key has the given fields replaced,
+    /// an unknown key is added (its title derived from the key when not given). `origin` names
+    /// the file in error messages.
+    pub fn merge_str(
+        &mut self,
+        text: &str,
+        format: Format,
+        origin: &str,
+    ) -> Result<(), CatalogueError> {
+        let file: CatalogueFile = match format {
+            Format::Toml => toml::from_str(text).map_err(|e| CatalogueError::Syntax {
+                path: origin.to_owned(),
+                format: "TOML",
+                message: e.to_string().trim().replace('\n', " "),
+            })?,
+            Format::Json => serde_json::from_str(text).map_err(|e| CatalogueError::Syntax {
+                path: origin.to_owned(),
+                format: "JSON",
+                message: e.to_string(),
+            })?,
+        };
+        let mut merged = self.entries.clone();
+        for (n, raw) in file.source.into_iter().enumerate() {
+            let invalid = |field, message: String| CatalogueError::Invalid {
+                path: origin.to_owned(),
+                index: n + 1,
+                key: raw.key.clone(),
+                field,
+                message,
+            };
+            let key = raw.key.trim();
+            if key.is_empty()
+                || !key
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.')
+            {
+                return Err(invalid(
+                    "key",
+                    "use lowercase letters, digits, underscores and dots".into(),
+                ));
+            }
+            let group = match raw.group.as_deref() {
+                None => None,
+                Some(label) => Some(SourceGroup::parse(label).ok_or_else(|| {
+                    invalid("group", format!("{label:?} is not \"Indian Capital Markets\", \"US Capital Markets\" or \"\""))
+                })?),
+            };
+            let feed_urls = match &raw.feed_urls {
+                None => None,
+                Some(urls) => Some(
+                    urls.iter()
+                        .map(|u| match Url::parse(u.trim()) {
+                            Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(url),
+                            Ok(_) => Err(invalid(
+                                "feed_urls",
+                                format!("{u:?} is not an http or https url"),
+                            )),
+                            Err(e) => Err(invalid("feed_urls", format!("{u:?}: {e}"))),
+                        })
+                        .collect::<Result<Vec<_>, _>>()?,
+                ),
+            };
+            if raw.title.as_deref().is_some_and(|t| t.trim().is_empty()) {
+                return Err(invalid("title", "must not be empty".into()));
+            }
+            let entry = merged
+                .entry(key.to_owned())
+                .or_insert_with(|| CatalogueEntry {
+                    key: key.to_owned(),
+                    title: title_for_key(key),
+                    group: None,
+                    feed_urls: vec![],
+                });
+            if let Some(title) = raw.title {
+                entry.title = title.trim().to_owned();
+            }
+            if let Some(group) = group {
+                entry.group = group;
+            }
+            if let Some(urls) = feed_urls {
+                entry.feed_urls = urls;
+            }
+        }
+        self.entries = merged;
+        Ok(())
+    }
+
+    pub fn get(&self, key: &str) -> Option<&CatalogueEntry> {
+        self.entries.get(key)
+    }
+
+    /// Returns the entries ordered by key.
+    pub fn entries(&self) -> impl Iterator<Item = &CatalogueEntry> {
+        self.entries.values()
+    }
+
+    /// Returns the title of `key`: the catalogue's when known, else derived from the key.
+    pub fn title(&self, key: &str) -> String {
+        self.get(key)
+            .map_or_else(|| title_for_key(key), |e| e.title.clone())
+    }
+}
+
+/// Which syntax an operator file uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Toml,
+    Json,
+}
+
+/// The operator file: `[[source]]` tables in TOML, `{"source": [...]}` in JSON.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CatalogueFile {
+    #[serde(default)]
+    source: Vec<RawEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEntry {
+    key: String,
+    title: Option<String>,
+    /// A group label, or `""` for none.
+    group: Option<String>,
+    feed_urls: Option<Vec<String>>,
+}
+
+/// Returns the spec's title for a key the catalogue does not know: underscores and dots turned
+/// to spaces and the first letter capitalised (`nse_bulk.deals` gives "Nse bulk deals"). The
+/// seeded `websitecrawl` is "Custom URL"; see [`Catalogue::title`] for known keys.
+pub fn title_for_key(key: &str) -> String {
+    if key == "websitecrawl" {
+        return "Custom URL".to_owned();
+    }
+    let spaced: String = key
+        .chars()
+        .map(|c| if c == '_' || c == '.' { ' ' } else { c })
+        .collect();
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,172 @@
+use ingest::catalogue::Format;
+use ingest::{title_for_key, Catalogue, CatalogueError, SourceGroup};
+
+#[test]
+fn the_seed_holds_the_spec_keys_with_their_groups() {
+    let c = Catalogue::seed();
+    for key in [
+        "bse_annual_reports",
+        "bse_conf_calls",
+        "bse_filings",
+        "bse_presentations",
+        "bse_sdd_sast",
+        "earnings_conf_calls",
+        "nzx_filings",
+        "clipped_reports",
+        "whatsapp",
+        "telegram",
+        "gmail",
+        "googledrive",
+        "websitecrawl",
+        "needl_notebooks",
+    ] {
+        assert!(c.get(key).is_some(), "{key}");
+    }
+    assert_eq!(c.get("websitecrawl").unwrap().title, "Custom URL");
+    assert!(c
+        .entries()
+        .filter(|e| e.key.starts_with("bse_"))
+        .all(|e| e.group == Some(SourceGroup::IndianCapitalMarkets)));
+    assert_eq!(
+        c.get("earnings_conf_calls").unwrap().group,
+        Some(SourceGroup::UsCapitalMarkets)
+    );
+    assert_eq!(c.get("nzx_filings").unwrap().group, None);
+    assert!(
+        c.entries().all(|e| e.feed_urls.is_empty()),
+        "no invented feed urls"
+    );
+}
+
+#[test]
+fn an_unknown_key_gets_a_title_from_its_name() {
+    assert_eq!(title_for_key("sec_filings"), "Sec filings");
+    assert_eq!(title_for_key("nse.bulk_deals"), "Nse bulk deals");
+    assert_eq!(title_for_key("x"), "X");
+    assert_eq!(title_for_key(""), "");
+    assert_eq!(title_for_key("websitecrawl"), "Custom URL");
+    let c = Catalogue::seed();
+    assert_eq!(c.title("gmail"), "Gmail");
+    assert_eq!(c.title("asx_announcements"), "Asx announcements");
+}
+
+#[test]
+fn an_operator_toml_file_adds_and_overrides_entries() {
+    let dir = std::env::temp_dir().join(format!("needl-catalogue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("catalogue.toml");
+    std::fs::write(
+        &path,
+        r#"
+[[source]]
+key = "sec_filings"
+group = "US Capital Markets"
+feed_urls = ["https://feeds.example.org/sec.xml"]
+
+[[source]]
+key = "nzx_filings"
+title = "NZX Announcements"
+"#,
+    )
+    .unwrap();
+    let c = Catalogue::load(&path).unwrap();
+    let sec = c.get("sec_filings").unwrap();
+    assert_eq!(sec.title, "Sec filings");
+    assert_eq!(sec.group, Some(SourceGroup::UsCapitalMarkets));
+    assert_eq!(sec.sources().len(), 1);
+    assert_eq!(
+        sec.sources()[0].url.as_str(),
+        "https://feeds.example.org/sec.xml"
+    );
+    assert_eq!(c.get("nzx_filings").unwrap().title, "NZX Announcements");
+    assert_eq!(
+        c.get("bse_filings").unwrap().group,
+        Some(SourceGroup::IndianCapitalMarkets),
+        "the seed stays"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn an_operator_json_file_works_the_same_way() {
+    let mut c = Catalogue::seed();
+    c.merge_str(r#"{"source": [{"key": "bse_filings", "group": "", "feed_urls": ["http://10.0.0.5/bse.xml"]}]}"#, Format::Json, "ops.json")
+        .unwrap();
+    let e = c.get("bse_filings").unwrap();
+    assert_eq!(e.group, None);
+    assert_eq!(e.title, "BSE Filings");
+    assert_eq!(e.feed_urls.len(), 1);
+}
+
+#[test]
+fn a_bad_catalogue_file_names_the_line_or_the_field() {
+    let mut c = Catalogue::seed();
+    let err = c
+        .merge_str(
+            "[[source]]\nkey = \"a\"\ntitel = \"typo\"\n",
+            Format::Toml,
+            "ops.toml",
+        )
+        .unwrap_err();
+    let message = err.to_string();
+    assert!(matches!(err, CatalogueError::Syntax { .. }));
+    assert!(
+        message.contains("line 3") && message.contains("titel"),
+        "{message}"
+    );
+
+    let err = c
+        .merge_str(
+            "[[source]]\nkey = \"a\"\ngroup = \"Mars\"\n",
+            Format::Toml,
+            "ops.toml",
+        )
+        .unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            CatalogueError::Invalid {
+                field: "group",
+                index: 1,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("field group"), "{err}");
+
+    let err = c
+        .merge_str(
+            "[[source]]\nkey = \"a\"\nfeed_urls = [\"ftp://x/y\"]\n",
+            Format::Toml,
+            "ops.toml",
+        )
+        .unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            CatalogueError::Invalid {
+                field: "feed_urls",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+
+    let err = c
+        .merge_str("[[source]]\nkey = \"Bad Key\"\n", Format::Toml, "ops.toml")
+        .unwrap_err();
+    assert!(
+        matches!(&err, CatalogueError::Invalid { field: "key", .. }),
+        "{err:?}"
+    );
+
+    let err = c
+        .merge_str("{\"source\": [ {\"key\": 1} ]}", Format::Json, "ops.json")
+        .unwrap_err();
+    assert!(err.to_string().contains("line 1"), "{err}");
+    assert_eq!(c, Catalogue::seed(), "a refused file changes nothing");
+
+    let missing = Catalogue::load(std::path::Path::new("/nonexistent/catalogue.toml")).unwrap_err();
+    assert!(matches!(missing, CatalogueError::Read { .. }));
+}
