@@ -40,6 +40,8 @@ pub struct AppState {
     pub tokens: Arc<TokenKeys>,
     pub limiter: Arc<SignInLimiter>,
     pub config: Arc<ServeArgs>,
+    /// The public source catalogue: the built-in entries and the operator's file.
+    pub catalogue: Arc<ingest::Catalogue>,
     /// Flips to true when the server shuts down, so live sockets close and let it finish.
     pub shutdown: watch::Receiver<bool>,
 }
@@ -237,6 +239,10 @@ impl Server {
             hub,
             tokens: Arc::new(TokenKeys::new(&secret, Duration::from_secs(config.token_ttl_minutes * 60))),
             limiter: Arc::new(SignInLimiter::default()),
+            catalogue: Arc::new(match &config.catalogue {
+                Some(path) => ingest::Catalogue::load(path).with_context(|| format!("loading the catalogue {}", path.display()))?,
+                None => ingest::Catalogue::seed(),
+            }),
             config: Arc::new(config),
             shutdown: shutdown_rx.clone(),
         };

@@ -107,6 +107,9 @@ pub struct ServeArgs {
     /// Live events held for slow sockets; a socket further behind pages from the store instead.
     #[arg(long, env = "NEEDL_LIVE_BUFFER", default_value_t = projections::live::DEFAULT_BUFFER)]
     pub live_buffer: usize,
+    /// A TOML or JSON file of public catalogue entries, merged over the built-in ones.
+    #[arg(long, env = "NEEDL_CATALOGUE")]
+    pub catalogue: Option<PathBuf>,
     /// Fetch followed feeds and websites in the background.
     #[arg(long, env = "NEEDL_FETCH_ENABLED", default_value_t = true, action = clap::ArgAction::Set)]
     pub fetch_enabled: bool,
@@ -136,6 +139,7 @@ impl ServeArgs {
             org_name: "Needl".into(),
             max_body_bytes: 64 * 1024,
             live_buffer: projections::live::DEFAULT_BUFFER,
+            catalogue: None,
             fetch_enabled: false,
             fetch_interval_seconds: 900,
             fetch_allow: vec![],

@@ -611,6 +611,14 @@ api_test!(public_sources_are_followed_and_unfollowed_by_key, |app: TestApp| asyn
     let (status, many) = app.post("/api/connect/public/multiple", Some(&s.token), json!({"keys": ["nzx_filings", "earnings_conf_calls"]})).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(many.as_array().unwrap().len(), 2);
+    let (_, catalogue) = app.get("/api/source/public", &s.token).await;
+    let entries = catalogue["results"].as_array().unwrap();
+    let nzx = entries.iter().find(|e| e["key"] == "nzx_filings").unwrap();
+    assert_eq!(nzx["following"], true);
+    let bse = entries.iter().find(|e| e["key"] == "bse_filings").unwrap();
+    assert_eq!(bse["following"], false);
+    assert_eq!(bse["group"], "Indian Capital Markets");
+    assert_eq!(entries.iter().find(|e| e["key"] == "websitecrawl").unwrap()["title"], "Custom URL");
     let (status, _) = app.post("/api/connect/public", Some(&s.token), json!({"key": "../../etc"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 });

@@ -21,6 +21,56 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_rss))
         .routes(routes!(set_rss_priority))
         .routes(routes!(set_rss_priorities))
+        .routes(routes!(list_public))
+}
+
+/// A catalogue entry as the connect pages list it.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PublicSource {
+    pub key: String,
+    pub title: String,
+    /// `Indian Capital Markets`, `US Capital Markets`, or null.
+    pub group: Option<String>,
+    /// Whether the catalogue knows a feed to fetch for it.
+    pub fetchable: bool,
+    pub following: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PublicList {
+    pub results: Vec<PublicSource>,
+}
+
+#[derive(sqlx::FromRow)]
+struct FollowedKey {
+    source_id: String,
+}
+
+/// The public source catalogue, with what the user follows.
+#[utoipa::path(get, path = "/source/public", tag = "sources", security(("token" = [])),
+    responses((status = 200, body = PublicList)))]
+async fn list_public(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<PublicList>> {
+    let followed: Vec<FollowedKey> = state
+        .db
+        .fetch_all(
+            "SELECT sub.source_id FROM subscriptions_view sub JOIN sources_view s ON s.source_id = sub.source_id \
+             WHERE sub.user_id = $1 AND s.kind = 'public'",
+            args![user.user_id.as_str()],
+        )
+        .await?;
+    let mut results: Vec<PublicSource> = state
+        .catalogue
+        .entries()
+        .map(|entry| PublicSource {
+            key: entry.key.clone(),
+            title: entry.title.clone(),
+            group: entry.group.map(|g| g.label().to_string()),
+            fetchable: !entry.feed_urls.is_empty(),
+            following: followed.iter().any(|f| f.source_id == entry.key),
+        })
+        .collect();
+    results.sort_by(|a, b| a.title.cmp(&b.title));
+    Ok(ApiJson(PublicList { results }))
 }
 
 /// Most sources one bulk priority change takes.
@@ -73,23 +123,12 @@ async fn register_public(state: &AppState, user: &AuthUser, key: &str) -> ApiRes
                 kind: SourceKind::Public,
                 key: key.to_string(),
                 url: None,
-                label: crate::routes::sources::title_for_key(key),
+                label: state.catalogue.title(key),
             },
             &user.metadata(),
         )
         .await?;
     Ok(())
-}
-
-/// Returns a title for a source key nobody named: underscores and dots become spaces and the
-/// first letter is capitalised (`bse_annual_reports` → `Bse annual reports`).
-pub fn title_for_key(key: &str) -> String {
-    let spaced = key.replace(['_', '.'], " ");
-    let mut chars = spaced.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -329,13 +368,6 @@ async fn set_rss_priorities(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn unknown_keys_get_a_title_from_their_name() {
-        assert_eq!(title_for_key("bse_annual_reports"), "Bse annual reports");
-        assert_eq!(title_for_key("my.source_x"), "My source x");
-        assert_eq!(title_for_key(""), "");
-    }
 
     #[test]
     fn one_feed_address_is_one_source_whatever_its_fragment() {
