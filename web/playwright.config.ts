@@ -53,6 +53,12 @@ export default defineConfig({
     timeout: 60_000,
     stdout: 'pipe',
     stderr: 'pipe',
-    env: { RUST_LOG: process.env.RUST_LOG ?? 'info', ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}) },
+    env: {
+      RUST_LOG: process.env.RUST_LOG ?? 'info',
+      // Lets the server fetch feeds that tests serve on 127.0.0.1, every 2 s.
+      NEEDL_FETCH_ALLOW: '127.0.0.1',
+      NEEDL_FETCH_INTERVAL_SECONDS: '2',
+      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    },
   },
 });

@@ -61,6 +61,24 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             export(&db, after, &mut std::io::stdout().lock()).await
         }
         Command::Bench(args) => crate::bench::run(&cli.storage, args).await,
+        Command::Import { user, paths } => {
+            let (db, bus) = open(&cli.storage).await?;
+            let user_id = resolve_user(&db, &user).await?;
+            let files = crate::import::collect(&paths)?;
+            let report = crate::import::import(&db, &bus, &cli.storage.data_dir, &user_id, &files).await?;
+            catch_up_all(&db).await?;
+            eprintln!(
+                "imported {}, unchanged {}, failed {}",
+                report.imported, report.unchanged, report.failed.len()
+            );
+            for (path, reason) in &report.failed {
+                eprintln!("  {}: {reason}", path.display());
+            }
+            if !report.failed.is_empty() {
+                std::process::exit(2);
+            }
+            Ok(())
+        }
     }
 }
 

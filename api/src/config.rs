@@ -45,6 +45,16 @@ pub enum Command {
     /// The event log for analytics.
     #[command(subcommand)]
     Events(EventsCommand),
+    /// Import local files and folders into a user's drive (PDF, DOCX, XLSX, PPTX, TXT, MD,
+    /// HTML), each extracted in its own capped worker process.
+    Import {
+        /// The owner, by email or id.
+        #[arg(long)]
+        user: String,
+        /// Files or folders (folders are walked; hidden entries skipped).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
     /// Measure command throughput, projection lag and live delivery; prints figures.
     Bench(crate::bench::BenchArgs),
 }

@@ -7,7 +7,8 @@
 //! - [`error`]: `AppError`, the JSON error shape `{code, message}` every failure answers with.
 //! - [`routes`]: one router per feature, each handler documented for `/api/openapi.json`.
 //! - [`ingestion`]: the loop that fetches followed sources and records their items.
-//! - [`cli`]: rebuild, flags, roles and event export.
+//! - [`import`]: local files into a user's drive, extracted in capped worker processes.
+//! - [`cli`]: rebuild, flags, roles, import and event export.
 //! - [`bench`]: throughput, lag and live-delivery measurements.
 //!
 //! This crate is the only one that knows HTTP; nothing depends on it.
@@ -18,5 +19,6 @@ pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod error;
+pub mod import;
 pub mod ingestion;
 pub mod routes;

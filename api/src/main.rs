@@ -1,6 +1,11 @@
 use clap::Parser;
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    api::cli::run(api::config::Cli::parse()).await
+fn main() -> anyhow::Result<()> {
+    // The document extraction worker runs before any runtime or thread exists, so the memory cap
+    // it sets on itself counts only the extraction (see the `extract` crate).
+    let mut args = std::env::args_os();
+    if args.nth(1).is_some_and(|a| a == "extract-worker") {
+        std::process::exit(extract::worker_main(args));
+    }
+    tokio::runtime::Runtime::new()?.block_on(api::cli::run(api::config::Cli::parse()))
 }

@@ -765,3 +765,56 @@ async fn a_feed_on_a_loopback_address_is_refused_unless_allow_listed() {
     assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 0, "no request reached the server");
     assert!(app.get("/api/documents", &s.token).await.1["results"].as_array().unwrap().is_empty());
 }
+
+/// `needl import` extracts each file in its own worker; a broken or unsupported file fails alone
+/// and the rest become the user's documents, which nobody else can read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn importing_files_makes_them_the_users_documents_and_bad_files_fail_alone() {
+    let app = spawn_app("sqlite").await;
+    let owner = app.sign_up("importer").await;
+    let other = app.sign_up("neighbour").await;
+    let files = tempfile::tempdir().unwrap();
+    std::fs::write(files.path().join("notes.txt"), "Quarterly revenue rose by nine percent.").unwrap();
+    std::fs::write(files.path().join("plan.md"), "# Expansion plan\n\nOpen two offices next year.").unwrap();
+    std::fs::write(files.path().join("page.html"), "<html><head><title>Board memo</title><script>evil()</script></head><body><p>The board approved the budget.</p></body></html>").unwrap();
+    std::fs::write(files.path().join("broken.docx"), b"PK\x03\x04 this is not really a zip").unwrap();
+    std::fs::write(files.path().join(".hidden.txt"), "skipped").unwrap();
+    let mut paths = vec![files.path().to_path_buf()];
+    let shared_pdf = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/docs/pdf");
+    let pdf = std::fs::read_dir(&shared_pdf).ok().and_then(|d| {
+        d.filter_map(|e| e.ok().map(|e| e.path())).find(|p| p.extension().is_some_and(|x| x == "pdf") && !p.to_string_lossy().contains("encrypt"))
+    });
+    match &pdf {
+        Some(p) => paths.push(p.clone()),
+        None => eprintln!("skipped the PDF part: ../shared/data not found"),
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_needl"))
+        .arg("--data-dir").arg(app._dir.path())
+        .arg("import").arg("--user").arg("importer@example.com").args(&paths)
+        .env_remove("DATABASE_URL")
+        .output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "a failed file makes the exit code 2: {stderr}");
+    let imported = 3 + usize::from(pdf.is_some());
+    assert!(stderr.contains(&format!("imported {imported}, unchanged 0, failed 1")), "{stderr}");
+    assert!(stderr.contains("broken.docx"), "{stderr}");
+    let page = poll_documents(&app, &owner.token, imported).await;
+    let docs = page["results"].as_array().unwrap();
+    assert_eq!(docs.len(), imported, "{page}");
+    let memo = docs.iter().find(|d| d["title"] == "Board memo").expect("the HTML title is the document's title");
+    assert!(!memo["summary"].as_str().unwrap().contains("evil"), "scripts are not text");
+    assert_eq!(memo["metadata"]["original_file_name"], "page.html");
+    if pdf.is_some() {
+        let pdf_doc = docs.iter().find(|d| d["metadata"]["mime_type"] == "application/pdf").expect("the PDF was imported");
+        assert!(pdf_doc["metadata"]["pages"].as_str().unwrap().parse::<u32>().unwrap() > 0);
+    }
+    assert!(app.get("/api/documents", &other.token).await.1["results"].as_array().unwrap().is_empty());
+    // Importing the same files again changes nothing.
+    let again = std::process::Command::new(env!("CARGO_BIN_EXE_needl"))
+        .arg("--data-dir").arg(app._dir.path())
+        .arg("import").arg("--user").arg("importer@example.com").arg(files.path().join("notes.txt"))
+        .env_remove("DATABASE_URL")
+        .output().unwrap();
+    assert!(again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("imported 0, unchanged 1, failed 0"));
+}

@@ -1,6 +1,9 @@
 import { test as base, expect } from '@playwright/test';
 import { AppShell } from './pages/app-shell';
 import { AuthPages } from './pages/auth-pages';
+import { ConnectRssPage } from './pages/connect-rss-page';
+import { FeedsPage } from './pages/feeds-page';
+import { PreviewPage } from './pages/preview-page';
 import { UserSettingsPage } from './pages/user-settings-page';
 import { uniqueUser, type TestUser } from './support/users';
 
@@ -9,6 +12,9 @@ interface Fixtures {
   auth: AuthPages;
   shell: AppShell;
   settings: UserSettingsPage;
+  connectRss: ConnectRssPage;
+  feeds: FeedsPage;
+  preview: PreviewPage;
 }
 
 /** Tests get a fresh user of their own and the page objects for the default page. */
@@ -24,6 +30,9 @@ export const test = base.extend<Fixtures>({
   auth: async ({ page }, use) => use(new AuthPages(page)),
   shell: async ({ page }, use) => use(new AppShell(page)),
   settings: async ({ page }, use) => use(new UserSettingsPage(page)),
+  connectRss: async ({ page }, use) => use(new ConnectRssPage(page)),
+  feeds: async ({ page }, use) => use(new FeedsPage(page)),
+  preview: async ({ page }, use) => use(new PreviewPage(page)),
 });
 
 export { expect };

@@ -3,15 +3,17 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { BrowserRouter } from 'react-router';
 import { isApiError } from '../lib/api-client';
-import { createQueryClient } from '../lib/query-client';
+import { createQueryClient, type ToastMeta } from '../lib/query-client';
 import { GENERIC_FAILURE, ToastContext } from './toast-context';
 import { Toaster } from './toaster';
 
 /** Returns the message a failed call shows, or null when it should stay quiet. */
-export function toastMessageFor(error: unknown, meta: Record<string, unknown> | undefined): string | null {
+export function toastMessageFor(error: unknown, meta: ToastMeta | undefined): string | null {
   if (meta?.toast === false) return null;
   // A lost session has its own prompt.
   if (isApiError(error) && (error.status === 401 || error.status === 403)) return null;
+  if (typeof meta?.errorToast === 'function') return meta.errorToast(error);
+  if (meta?.errorToast) return meta.errorToast;
   if (isApiError(error) && error.status < 500) return error.message;
   return GENERIC_FAILURE;
 }
@@ -22,8 +24,12 @@ export function QueryProvider({ children, retry = true }: { children: ReactNode;
   const [queryClient] = useState(() => {
     const client = createQueryClient({
       onError: (error, meta) => {
-        const message = toastMessageFor(error, meta);
+        const message = toastMessageFor(error, meta as ToastMeta | undefined);
         if (message) toasts.send({ type: 'toast.show', toastType: 'error', message });
+      },
+      onMutationSuccess: (meta) => {
+        const message = (meta as ToastMeta | undefined)?.successToast;
+        if (message) toasts.send({ type: 'toast.show', toastType: 'success', message });
       },
     });
     if (!retry) client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retry: false } });

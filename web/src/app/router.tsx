@@ -1,6 +1,8 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { SignInPage, SignUpPage } from '../features/auth';
+import { DocumentsPage, PreviewPage } from '../features/documents';
 import { UserSettingsPage } from '../features/settings';
+import { ConnectPage, ConnectRssPage } from '../features/sources';
 import { ComingSoonPage } from './pages/coming-soon-page';
 import { LandingRedirect } from './pages/landing-redirect';
 import { PublicOnly, RequireAuth } from './session/require-auth';
@@ -20,6 +22,13 @@ export function AppRoutes() {
           <Route index element={<LandingRedirect />} />
           <Route path="/settings" element={<Navigate to="/settings/user-settings" replace />} />
           <Route path="/settings/user-settings" element={<UserSettingsPage />} />
+          <Route path="/feeds/home" element={<DocumentsPage />} />
+          <Route path="/feeds/home/:suffix" element={<DocumentsPage />} />
+          <Route path="/feeds/:source" element={<DocumentsPage />} />
+          <Route path="/feeds/:source/:subCategory" element={<DocumentsPage />} />
+          <Route path="/preview/:category/:deeplink" element={<PreviewPage />} />
+          <Route path="/connect" element={<ConnectPage />} />
+          <Route path="/connect/rss" element={<ConnectRssPage />} />
           <Route path="*" element={<ComingSoonPage />} />
         </Route>
       </Route>

@@ -38,6 +38,7 @@ export interface RequestOptions {
 export interface ApiClient {
   get<T>(path: string, options?: RequestOptions): Promise<T>;
   post<T>(path: string, options?: RequestOptions): Promise<T>;
+  put<T>(path: string, options?: RequestOptions): Promise<T>;
   patch<T>(path: string, options?: RequestOptions): Promise<T>;
   delete<T>(path: string, options?: RequestOptions): Promise<T>;
   /** Exchanges the current token for a fresh one; concurrent callers share one request. */
@@ -120,6 +121,7 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
   return {
     get: (path, options) => request('GET', path, options),
     post: (path, options) => request('POST', path, options),
+    put: (path, options) => request('PUT', path, options),
     patch: (path, options) => request('PATCH', path, options),
     delete: (path, options) => request('DELETE', path, options),
     refreshToken,

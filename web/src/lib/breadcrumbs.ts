@@ -15,6 +15,7 @@ const SEGMENT_LABELS: Record<string, string> = {
   'user-settings': 'User Settings',
   needlbox: 'Needlbox',
   'ask-needl': 'AskNeedl',
+  rss: 'RSS',
 };
 
 /** Segments that are part of the path but get no crumb of their own. */
@@ -41,6 +42,7 @@ const TITLES: Array<[RegExp, string]> = [
   [/^\/search/, 'Search'],
   [/^\/ask-needl/, 'AskNeedl'],
   [/^\/feeds\/home/, 'My Data'],
+  [/^\/preview\//, 'Preview'],
   [/^\/settings\/user-settings/, 'User Settings'],
   [/^\/settings\/manage-tags/, 'Tags Manager'],
   [/^\/settings\/contacts/, 'Manage Contacts'],

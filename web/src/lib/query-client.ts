@@ -12,14 +12,29 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
   return failureCount < 2;
 }
 
+/**
+ * What a query or mutation may say about its toasts, in `meta`: `toast: false` keeps a failure
+ * quiet (the page shows it inline); `errorToast` replaces the generic failure text (a function
+ * gets the error, to use the server's words); `successToast` is shown when a mutation succeeds.
+ */
+export interface ToastMeta {
+  toast?: false;
+  errorToast?: string | ((error: unknown) => string);
+  successToast?: string;
+}
+
 export interface QueryClientHooks {
   onError?: (error: unknown, meta: Record<string, unknown> | undefined) => void;
+  onMutationSuccess?: (meta: Record<string, unknown> | undefined) => void;
 }
 
 export function createQueryClient(hooks: QueryClientHooks = {}): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({ onError: (error, query) => hooks.onError?.(error, query.meta) }),
-    mutationCache: new MutationCache({ onError: (error, _v, _c, mutation) => hooks.onError?.(error, mutation.meta) }),
+    mutationCache: new MutationCache({
+      onError: (error, _v, _c, mutation) => hooks.onError?.(error, mutation.meta),
+      onSuccess: (_data, _v, _c, mutation) => hooks.onMutationSuccess?.(mutation.meta),
+    }),
     defaultOptions: {
       queries: { refetchOnWindowFocus: false, retry: shouldRetry },
       mutations: { retry: false },

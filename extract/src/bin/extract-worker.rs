@@ -1,0 +1,6 @@
+//! Standalone extraction worker, used by this crate's tests and examples. The server runs the
+//! same entry point as `needl extract-worker ...`.
+
+fn main() {
+    std::process::exit(extract::worker_main(std::env::args_os().skip(1)));
+}

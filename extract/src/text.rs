@@ -1,0 +1,222 @@
+//! Plain text, Markdown and HTML. Each is one page: they have no fixed layout.
+
+use crate::clean::clean_text;
+use crate::sniff::{MIME_HTML, MIME_MARKDOWN, MIME_TEXT};
+use crate::{DocMetadata, Page};
+use scraper::{Html, Node};
+
+pub struct TextOutput {
+    pub pages: Vec<Page>,
+    pub metadata: DocMetadata,
+    pub warnings: Vec<String>,
+}
+
+/// Decodes bytes of unknown encoding: a byte-order mark wins, then valid UTF-8, then the guess of
+/// chardetng (Firefox's detector), with a warning, since a guess can be wrong.
+pub fn decode(bytes: &[u8], warnings: &mut Vec<String>) -> String {
+    if let Some((encoding, _)) = encoding_rs::Encoding::for_bom(bytes) {
+        return encoding.decode_with_bom_removal(bytes).0.into_owned();
+    }
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return s.to_owned();
+    }
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    detector.feed(bytes, true);
+    let encoding = detector.guess(None, chardetng::Utf8Detection::Allow);
+    let (text, _, had_errors) = encoding.decode(bytes);
+    warnings.push(format!(
+        "the text is not UTF-8; decoded as {}{}",
+        encoding.name(),
+        if had_errors {
+            " with some characters replaced"
+        } else {
+            ""
+        }
+    ));
+    text.into_owned()
+}
+
+/// Never flagged as garbled: that detector is for PDF fonts, and would misjudge tables of
+/// figures or code.
+fn single_page(text: String) -> Vec<Page> {
+    vec![Page {
+        number: 1,
+        text,
+        blocks: vec![],
+        width: 0.0,
+        height: 0.0,
+        garbled: false,
+    }]
+}
+
+/// Plain text or Markdown; Markdown stays as written (its syntax reads fine and search drops
+/// the punctuation), and its first heading becomes the title.
+pub fn extract_plain(bytes: &[u8], markdown: bool) -> TextOutput {
+    let mut warnings = Vec::new();
+    let text = clean_text(&decode(bytes, &mut warnings));
+    let title = if markdown {
+        markdown_title(&text)
+    } else {
+        None
+    };
+    let mime = if markdown { MIME_MARKDOWN } else { MIME_TEXT };
+    TextOutput {
+        pages: single_page(text),
+        metadata: DocMetadata {
+            mime: mime.into(),
+            page_count: 1,
+            title,
+            ..DocMetadata::default()
+        },
+        warnings,
+    }
+}
+
+/// The first heading, ATX (`# Title`) or setext (a line underlined with `===` or `---`).
+fn markdown_title(text: &str) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        let trimmed = line.trim();
+        if let Some(heading) = trimmed.strip_prefix('#') {
+            let heading = heading.trim_start_matches('#').trim();
+            if !heading.is_empty() {
+                return Some(heading.to_string());
+            }
+        }
+        let underline = lines.get(i + 1).map(|l| l.trim()).unwrap_or("");
+        let is_underline = underline.len() >= 3
+            && (underline.chars().all(|c| c == '=') || underline.chars().all(|c| c == '-'));
+        if is_underline && !trimmed.is_empty() {
+            return Some(trimmed.to_string());
+        }
+    }
+    None
+}
+
+/// Elements whose content is never reading text.
+const SKIPPED: &[&str] = &[
+    "script", "style", "noscript", "template", "head", "svg", "iframe", "object",
+];
+/// Elements that end a line of text.
+const BLOCKS: &[&str] = &[
+    "p",
+    "div",
+    "br",
+    "li",
+    "tr",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "blockquote",
+    "pre",
+    "table",
+    "ul",
+    "ol",
+    "dl",
+    "dt",
+    "dd",
+    "hr",
+    "nav",
+    "aside",
+    "main",
+    "figure",
+    "figcaption",
+    "address",
+];
+
+/// HTML through html5ever (scraper): visible text with scripts and styles dropped, block
+/// elements on lines of their own, `<title>` and `<meta name=author|description>` as metadata.
+pub fn extract_html(bytes: &[u8]) -> TextOutput {
+    let mut warnings = Vec::new();
+    let source = decode(bytes, &mut warnings);
+    let document = Html::parse_document(&source);
+    let mut text = String::new();
+    let mut title = None;
+    let mut author = None;
+    let mut subject = None;
+    for node in document.tree.root().descendants() {
+        if let Node::Element(e) = node.value() {
+            match e.name() {
+                "title" if title.is_none() => {
+                    let t: String = node
+                        .descendants()
+                        .filter_map(|n| n.value().as_text().map(|t| t.to_string()))
+                        .collect();
+                    title = Some(clean_text(&t)).filter(|t| !t.is_empty());
+                }
+                "meta" => {
+                    let content = e.attr("content").map(clean_text).filter(|c| !c.is_empty());
+                    match e.attr("name").map(|n| n.to_ascii_lowercase()).as_deref() {
+                        Some("author") => author = author.or(content),
+                        Some("description") => subject = subject.or(content),
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    visible_text(document.tree.root(), &mut text);
+    let text = clean_text(&text);
+    TextOutput {
+        pages: single_page(text),
+        metadata: DocMetadata {
+            mime: MIME_HTML.into(),
+            page_count: 1,
+            title,
+            author,
+            subject,
+            ..DocMetadata::default()
+        },
+        warnings,
+    }
+}
+
+/// Depth-first text of a subtree, skipping [`SKIPPED`] elements. Iterative, so a page nested
+/// a million elements deep cannot overflow the stack.
+fn visible_text(root: ego_tree::NodeRef<'_, Node>, out: &mut String) {
+    // (node, entering): leaving a block element ends its line.
+    let mut stack = vec![(root, true)];
+    while let Some((node, entering)) = stack.pop() {
+        match node.value() {
+            Node::Text(t) if entering => out.push_str(t),
+            Node::Element(e) => {
+                let name = e.name();
+                if !entering {
+                    out.push('\n');
+                    continue;
+                }
+                if SKIPPED.contains(&name) {
+                    continue;
+                }
+                if name == "br" {
+                    out.push('\n');
+                    continue;
+                }
+                let block = BLOCKS.contains(&name);
+                if block {
+                    out.push('\n');
+                    stack.push((node, false));
+                } else if matches!(name, "td" | "th") {
+                    out.push('\t');
+                }
+                for child in node.children().rev() {
+                    stack.push((child, true));
+                }
+            }
+            _ if entering => {
+                for child in node.children().rev() {
+                    stack.push((child, true));
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import { expect, type Page } from '@playwright/test';
+
+/** /preview/{category}/{deeplink}: one document in full. */
+export class PreviewPage {
+  constructor(private readonly page: Page) {}
+
+  readonly document = () => this.page.locator('article.preview');
+  readonly title = () => this.page.locator('#preview-title');
+  readonly readToggle = () => this.document().getByRole('button', { name: /^Read/ });
+
+  async expectShowing(title: string) {
+    await expect(this.page).toHaveURL(/\/preview\/feeds\//);
+    await expect(this.title()).toHaveText(title);
+  }
+
+  /** Presses the read toggle and waits until the server has saved it. */
+  async toggleRead() {
+    const saved = this.page.waitForResponse(
+      (r) => r.url().includes('/api/doc/read_status/') && r.request().method() === 'PUT' && r.ok(),
+    );
+    await this.readToggle().click();
+    await saved;
+  }
+
+  async expectRead(read: boolean) {
+    await expect(this.readToggle()).toHaveAttribute('aria-pressed', String(read));
+  }
+}

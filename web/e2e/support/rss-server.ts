@@ -1,0 +1,66 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FeedItem {
+  title: string;
+  summary: string;
+}
+
+export interface RssServer {
+  /** The feed's address, on 127.0.0.1 and a port the system picked. */
+  url: string;
+  /** How many times the feed was fetched. */
+  hits: () => number;
+  close: () => Promise<void>;
+}
+
+const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Returns an RSS 2.0 document with `items`, newest first, each an hour older than the one before. */
+export function rssDocument(base: string, items: FeedItem[], now = Date.now()): string {
+  const entries = items
+    .map(
+      (item, i) => `
+    <item>
+      <title>${escape(item.title)}</title>
+      <link>${base}/items/${i + 1}</link>
+      <guid isPermaLink="false">${escape(item.title)}</guid>
+      <pubDate>${new Date(now - i * 3_600_000).toUTCString()}</pubDate>
+      <description>${escape(item.summary)}</description>
+    </item>`,
+    )
+    .join('');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0">
+  <channel>
+    <title>E2E Feed</title>
+    <link>${base}/</link>
+    <description>Items written by the end-to-end test</description>${entries}
+  </channel>
+</rss>
+`;
+}
+
+/** Serves `items` as an RSS feed at /feed.xml on 127.0.0.1, port 0. */
+export async function startRssServer(items: FeedItem[]): Promise<RssServer> {
+  let hits = 0;
+  let body = '';
+  const server: Server = createServer((request, response) => {
+    if (request.url?.startsWith('/feed.xml')) {
+      hits += 1;
+      response.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' });
+      response.end(body);
+      return;
+    }
+    response.writeHead(404, { 'content-type': 'text/plain' });
+    response.end('not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  body = rssDocument(base, items);
+  return {
+    url: `${base}/feed.xml`,
+    hits: () => hits,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,67 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderWithProviders } from '../../../test/render';
+import type { DocumentCard as Doc } from '../api/document-api';
+import { DocumentCard } from './document-card';
+
+const doc = (overrides: Partial<Doc> = {}): Doc => ({
+  deeplink: 'rss_1:abc',
+  source: 'rss_1',
+  link: 'https://example.com/post',
+  title: 'Rates held steady',
+  author: 'Ann Writer',
+  published_at: '2026-11-20T10:00:00Z',
+  summary: Array.from({ length: 120 }, (_, i) => `w${i}`).join(' '),
+  metadata: { source_label: 'Example News' },
+  ingested_at: '2026-11-20T10:05:00Z',
+  read: false,
+  ...overrides,
+});
+
+const now = new Date('2026-11-22T10:00:00Z');
+
+describe('DocumentCard', () => {
+  it('shows an unread document marked as such, with its details and a cut summary', () => {
+    renderWithProviders(<DocumentCard doc={doc()} read={false} onToggleRead={() => {}} now={now} />, { route: '/feeds/home' });
+    const card = screen.getByRole('article', { name: /Rates held steady/ });
+    expect(card).toHaveAttribute('data-read', 'false');
+    expect(card).toHaveClass('doc-card-unread');
+    expect(screen.getByRole('img', { name: 'Unread' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Read/ })).toHaveAttribute('aria-pressed', 'false');
+    expect(screen.getByText('Example News')).toBeInTheDocument();
+    expect(screen.getByText('Ann Writer')).toBeInTheDocument();
+    expect(screen.getByText('20-11-2026 · 2 days ago')).toBeInTheDocument();
+    expect(screen.getByText(/^w0 .* w99…$/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Rates held steady' })).toHaveAttribute(
+      'href',
+      '/preview/feeds/rss_1%3Aabc?source=rss_1',
+    );
+  });
+
+  it('shows a read document pressed and without the unread mark', () => {
+    renderWithProviders(<DocumentCard doc={doc()} read onToggleRead={() => {}} now={now} />, { route: '/feeds/home' });
+    expect(screen.getByRole('article')).not.toHaveClass('doc-card-unread');
+    expect(screen.queryByRole('img', { name: 'Unread' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Read/ })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('opens the source in a new tab without giving it the opener', () => {
+    renderWithProviders(<DocumentCard doc={doc()} read={false} onToggleRead={() => {}} now={now} />, { route: '/feeds/home' });
+    const link = screen.getByRole('link', { name: /Open in source/ });
+    expect(link).toHaveAttribute('href', 'https://example.com/post');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link.getAttribute('rel')).toContain('noopener');
+  });
+
+  it('has no open-in-source link when the document has no link', () => {
+    renderWithProviders(<DocumentCard doc={doc({ link: null })} read={false} onToggleRead={() => {}} now={now} />, { route: '/feeds/home' });
+    expect(screen.queryByRole('link', { name: /Open in source/ })).not.toBeInTheDocument();
+  });
+
+  it('asks to toggle when the read button is pressed', async () => {
+    const onToggleRead = vi.fn();
+    renderWithProviders(<DocumentCard doc={doc()} read={false} onToggleRead={onToggleRead} now={now} />, { route: '/feeds/home' });
+    await userEvent.click(screen.getByRole('button', { name: /^Read/ }));
+    expect(onToggleRead).toHaveBeenCalledOnce();
+  });
+});

@@ -1,0 +1,66 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { Spinner } from '../../../components/ui/spinner';
+import { documentQueries } from '../api/document-api';
+import { useInfiniteSentinel } from '../hooks/use-infinite-sentinel';
+import { useIsRead, useToggleRead } from '../hooks/use-read-state';
+import { useSourceLabels } from '../hooks/use-source-labels';
+import { DocumentCard } from './document-card';
+import { DocumentSkeleton } from './document-skeleton';
+
+/** The documents of one source (or all, for `null`), newest first, loading more as you scroll. */
+export function DocumentList({ source }: { source: string | null }) {
+  const docs = useInfiniteQuery(documentQueries.list(source));
+  const isRead = useIsRead();
+  const toggleRead = useToggleRead();
+  const sourceLabels = useSourceLabels();
+  const canLoadMore = docs.hasNextPage && !docs.isFetchingNextPage;
+  const sentinel = useInfiniteSentinel<HTMLDivElement>(() => void docs.fetchNextPage(), Boolean(canLoadMore));
+
+  if (docs.isPending) return <DocumentSkeleton />;
+  if (docs.isError) {
+    return (
+      <EmptyState title="Documents could not be loaded">
+        <button type="button" className="button" onClick={() => void docs.refetch()}>
+          Try again
+        </button>
+      </EmptyState>
+    );
+  }
+  const items = docs.data.pages.flatMap((page) => page.results);
+  if (items.length === 0) {
+    return (
+      <EmptyState title="No documents yet">
+        <p>
+          Follow a feed and its items will show up here. <Link to="/connect/rss">Add an RSS feed</Link>
+        </p>
+      </EmptyState>
+    );
+  }
+
+  return (
+    <section className="doc-list" aria-label="Documents">
+      {items.map((doc) => {
+        const read = isRead(doc);
+        return (
+          <DocumentCard
+            key={doc.deeplink}
+            doc={doc}
+            read={read}
+            sourceLabels={sourceLabels}
+            onToggleRead={() => toggleRead.mutate({ deeplink: doc.deeplink, read: !read })}
+          />
+        );
+      })}
+      <div ref={sentinel} className="doc-list-end">
+        {docs.isFetchingNextPage && <Spinner label="Loading more documents" />}
+        {canLoadMore && (
+          <button type="button" className="button" onClick={() => void docs.fetchNextPage()}>
+            Load more
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { Spinner } from '../../../components/ui/spinner';
+import { formatDate, formatRelative } from '../../../lib/format';
+import { documentQueries, type DocumentCard } from '../api/document-api';
+import { documentDate, sourceLabel } from '../document-display';
+import { useIsRead, useToggleRead } from '../hooks/use-read-state';
+import { useSourceLabels } from '../hooks/use-source-labels';
+import { MetadataChips } from './metadata-chips';
+import { ReadToggle } from './read-toggle';
+
+/**
+ * /preview/{category}/{deeplink}?source=…: one document in full. The card that linked here is
+ * shown at once (navigation state) while the document itself loads.
+ */
+export function PreviewPage() {
+  const { deeplink = '' } = useParams();
+  const [params] = useSearchParams();
+  const fromCard = (useLocation().state as { document?: DocumentCard } | null)?.document;
+  const source = params.get('source') ?? fromCard?.source ?? '';
+  const query = useQuery({
+    ...documentQueries.detail(deeplink, source),
+    enabled: Boolean(source && deeplink),
+    placeholderData: fromCard?.deeplink === deeplink ? { results: [fromCard] } : undefined,
+  });
+  const isRead = useIsRead();
+  const toggleRead = useToggleRead();
+  const sourceLabels = useSourceLabels();
+
+  if (!source) return <EmptyState title="This document cannot be found">{backLink}</EmptyState>;
+  if (query.isPending) return <Spinner label="Loading document" />;
+  const doc = query.data;
+  if (query.isError || !doc) {
+    return <EmptyState title="This document could not be loaded">{backLink}</EmptyState>;
+  }
+  const read = isRead(doc);
+  const date = documentDate(doc);
+  return (
+    <article className="page-narrow card stack preview" aria-labelledby="preview-title" data-read={read}>
+      <h2 id="preview-title" className="preview-title">
+        {doc.title}
+      </h2>
+      <p className="small muted doc-card-meta">
+        <span>{sourceLabel(doc, sourceLabels)}</span>
+        {doc.author && <span>{doc.author}</span>}
+        <time dateTime={date}>
+          {formatDate(date)} · {formatRelative(date)}
+        </time>
+      </p>
+      <MetadataChips metadata={doc.metadata} />
+      {doc.summary && <p className="preview-summary">{doc.summary.replace(/<[^>]*>/g, ' ')}</p>}
+      <div className="doc-card-actions">
+        <ReadToggle read={read} subject={doc.title} onToggle={() => toggleRead.mutate({ deeplink: doc.deeplink, read: !read })} />
+        {doc.link && (
+          <a className="button button-quiet" href={doc.link} target="_blank" rel="noopener noreferrer">
+            Open in source<span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+        )}
+      </div>
+    </article>
+  );
+}
+
+const backLink = (
+  <p>
+    <Link to="/feeds/home">Back to My Data</Link>
+  </p>
+);

@@ -1,0 +1,15 @@
+export interface ReadToggleProps {
+  read: boolean;
+  onToggle: () => void;
+  /** What the button is about, for screen readers (the document's title). */
+  subject: string;
+}
+
+/** A toggle button: pressed when the document is read. */
+export function ReadToggle({ read, onToggle, subject }: ReadToggleProps) {
+  return (
+    <button type="button" className="button read-toggle" aria-pressed={read} onClick={onToggle}>
+      <span aria-hidden="true">{read ? '✓' : '○'}</span> Read<span className="visually-hidden"> {subject}</span>
+    </button>
+  );
+}

@@ -1,0 +1,50 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { z } from 'zod';
+import { sourceKeys } from '../../../lib/queries/source-keys';
+import { addRssFeed, type RssSourceList } from '../api/source-api';
+
+export const addRssSchema = z.object({
+  url: z.string().trim().min(1, 'URL is a required field').pipe(z.url('URL must be a valid URL')),
+  label: z.string().trim().optional(),
+});
+
+export type AddRssErrors = Partial<Record<'url' | 'label', string>>;
+
+/**
+ * Validates the add-feed form and follows the feed. The server's message is returned for the
+ * form to show inline; on success the new source joins the cached list and the form is cleared.
+ */
+export function useAddRssFeed() {
+  const queryClient = useQueryClient();
+  const [errors, setErrors] = useState<AddRssErrors>({});
+  const mutation = useMutation({
+    meta: { toast: false },
+    mutationFn: addRssFeed,
+    onSuccess: (source) => {
+      queryClient.setQueryData<RssSourceList>(sourceKeys.rss(), (list) =>
+        list && !list.results.some((s) => s.source_id === source.source_id)
+          ? { results: [...list.results, source] }
+          : list,
+      );
+      return queryClient.invalidateQueries({ queryKey: sourceKeys.rss() });
+    },
+  });
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const result = addRssSchema.safeParse(Object.fromEntries(new FormData(form)));
+    if (!result.success) {
+      const next: AddRssErrors = {};
+      for (const issue of result.error.issues) next[issue.path[0] as 'url' | 'label'] ??= issue.message;
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    const { url, label } = result.data;
+    mutation.mutate({ url, ...(label ? { label } : {}) }, { onSuccess: () => form.reset() });
+  };
+
+  return { errors, serverError: mutation.error?.message ?? null, pending: mutation.isPending, handleSubmit };
+}

@@ -1,0 +1,8 @@
+/**
+ * Query keys for followed sources, from general to specific. Shared with the live-event mapping
+ * (src/lib), which invalidates them when a source is followed, unfollowed or re-prioritised.
+ */
+export const sourceKeys = {
+  all: () => ['sources'] as const,
+  rss: () => [...sourceKeys.all(), 'rss'] as const,
+};
