@@ -780,7 +780,7 @@ async fn importing_files_makes_them_the_users_documents_and_bad_files_fail_alone
     std::fs::write(files.path().join("broken.docx"), b"PK\x03\x04 this is not really a zip").unwrap();
     std::fs::write(files.path().join(".hidden.txt"), "skipped").unwrap();
     let mut paths = vec![files.path().to_path_buf()];
-    let shared_pdf = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/docs/pdf");
+    let shared_pdf = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/docs/pdf/research");
     let pdf = std::fs::read_dir(&shared_pdf).ok().and_then(|d| {
         d.filter_map(|e| e.ok().map(|e| e.path())).find(|p| p.extension().is_some_and(|x| x == "pdf") && !p.to_string_lossy().contains("encrypt"))
     });
