@@ -247,16 +247,14 @@ impl Server {
             shutdown: shutdown_rx.clone(),
         };
         if state.config.fetch_enabled {
-            runners.push(tokio::spawn(
-                crate::ingestion::Ingestion::new(
-                    state.db.clone(),
-                    state.bus.clone(),
-                    data_dir,
-                    fetch_policy(&state.config)?,
-                    Duration::from_secs(state.config.fetch_interval_seconds.max(1)),
-                )?
-                .run(state.shutdown.clone()),
-            ));
+            let ingestion = crate::ingestion::Ingestion::new(
+                state.db.clone(),
+                state.bus.clone(),
+                data_dir,
+                fetch_policy(&state.config)?,
+                Duration::from_secs(state.config.fetch_interval_seconds.max(1)),
+            )?;
+            runners.push(tokio::spawn(Arc::new(ingestion).run(state.shutdown.clone())));
         }
         let listener = tokio::net::TcpListener::bind((state.config.host.as_str(), state.config.port))
             .await

@@ -70,6 +70,9 @@ pub fn deeplink(source_id: &str, guid: &str) -> String {
     format!("doc_{hex}")
 }
 
+/// How many sources are fetched at once by one node.
+pub const PARALLEL_FETCHES: usize = 8;
+
 /// A leased source to fetch.
 #[derive(Debug, sqlx::FromRow)]
 struct DueSource {
@@ -109,27 +112,33 @@ impl Ingestion {
         })
     }
 
-    /// Fetches due sources until shutdown, looking for work every second.
-    pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
+    /// Fetches due sources until shutdown. Each fetch runs on its own, at most
+    /// [`PARALLEL_FETCHES`] at a time, so one slow source (a host that never answers) holds up no
+    /// other; free slots are filled from the due sources every second.
+    pub async fn run(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) {
+        let slots = Arc::new(tokio::sync::Semaphore::new(PARALLEL_FETCHES));
         loop {
-            match self.tick(8).await {
-                Ok(n) if n > 0 => continue,
-                Ok(_) => {}
-                Err(error) => tracing::warn!(error = %format!("{error:#}"), "ingestion tick failed"),
+            let free = slots.available_permits();
+            if free > 0 {
+                match self.claim(free as i64).await {
+                    Ok(due) => {
+                        for source in due {
+                            let Ok(slot) = slots.clone().acquire_owned().await else { return };
+                            let this = self.clone();
+                            tokio::spawn(async move {
+                                this.fetch_one(source).await;
+                                drop(slot);
+                            });
+                        }
+                    }
+                    Err(error) => tracing::warn!(error = %format!("{error:#}"), "could not lease due sources"),
+                }
             }
             tokio::select! {
                 _ = tokio::time::sleep(Duration::from_secs(1)) => {}
                 _ = shutdown.wait_for(|s| *s) => return,
             }
         }
-    }
-
-    /// Leases up to `max` due sources and fetches them; returns how many it fetched.
-    pub async fn tick(&self, max: i64) -> anyhow::Result<usize> {
-        let due = self.claim(max).await?;
-        let count = due.len();
-        futures::future::join_all(due.into_iter().map(|s| self.fetch_one(s))).await;
-        Ok(count)
     }
 
     async fn claim(&self, max: i64) -> anyhow::Result<Vec<DueSource>> {

@@ -818,3 +818,36 @@ async fn importing_files_makes_them_the_users_documents_and_bad_files_fail_alone
     assert!(again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("imported 0, unchanged 1, failed 0"));
 }
+
+/// A source whose host accepts connections and never answers does not hold up the others.
+macro_rules! hanging_source_test {
+    ($name:ident, $backend:expr) => {
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $name() {
+            let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let silent_addr = silent.local_addr().unwrap();
+            tokio::spawn(async move {
+                let mut held = Vec::new();
+                while let Ok((socket, _)) = silent.accept().await {
+                    held.push(socket);
+                }
+            });
+            let (feed, _) = serve_feed(FEED.to_string()).await;
+            let mut config = ServeArgs::for_tests();
+            config.fetch_enabled = true;
+            config.fetch_interval_seconds = 60;
+            config.fetch_allow = vec!["127.0.0.1".into()];
+            let app = spawn_app_with($backend, config).await;
+            let s = app.sign_up("patient").await;
+            app.post("/api/connect/rss", Some(&s.token), json!({"url": format!("http://{silent_addr}/feed.xml")})).await;
+            tokio::time::sleep(Duration::from_millis(1500)).await;
+            app.post("/api/connect/rss", Some(&s.token), json!({"url": format!("http://{feed}/feed.xml")})).await;
+            let started = std::time::Instant::now();
+            let page = poll_documents(&app, &s.token, 3).await;
+            assert_eq!(page["results"].as_array().unwrap().len(), 3, "the answering feed was fetched");
+            assert!(started.elapsed() < Duration::from_secs(15), "it was not held up: {:?}", started.elapsed());
+        }
+    };
+}
+hanging_source_test!(a_source_that_never_answers_holds_up_no_other_on_sqlite, "sqlite");
+hanging_source_test!(a_source_that_never_answers_holds_up_no_other_on_postgres, "postgres");
