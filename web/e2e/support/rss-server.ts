@@ -61,6 +61,11 @@ export async function startRssServer(items: FeedItem[]): Promise<RssServer> {
   return {
     url: `${base}/feed.xml`,
     hits: () => hits,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        // The fetcher keeps connections alive; without this, close() waits for them forever.
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

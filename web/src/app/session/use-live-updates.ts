@@ -9,7 +9,8 @@ export type { LiveStatus };
 
 /**
  * Keeps the live socket open while signed in and turns its events into cache invalidations.
- * After a reconnect every query is invalidated, in case the server could not replay the gap.
+ * Whenever the socket opens, first time included, every query is invalidated: data fetched
+ * before the socket was listening (or while it was away) may already be out of date.
  */
 export function useLiveUpdates(): LiveStatus {
   const queryClient = useQueryClient();
@@ -21,9 +22,7 @@ export function useLiveUpdates(): LiveStatus {
     const live = createLiveSocket({
       token: () => sessionStore.get().token,
       onEvent: (event) => void applyLiveEvent(queryClient, event),
-      onOpen: (reconnected) => {
-        if (reconnected) void queryClient.invalidateQueries();
-      },
+      onOpen: () => void queryClient.invalidateQueries(),
       onStatus: setStatus,
     });
     live.start();
