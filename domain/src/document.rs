@@ -9,7 +9,6 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
-use cqrs_es::event_sink::EventSink;
 use cqrs_es::{Aggregate, DomainEvent};
 use serde::{Deserialize, Serialize};
 
@@ -124,17 +123,7 @@ impl Aggregate for Document {
     type Error = DocumentError;
     type Services = ();
 
-    async fn handle(
-        &mut self,
-        command: Self::Command,
-        _service: &Self::Services,
-        sink: &EventSink<Self>,
-    ) -> Result<(), Self::Error> {
-        for event in self.decide(command)? {
-            sink.write(event, self).await;
-        }
-        Ok(())
-    }
+    crate::handle_by_deciding!();
 
     fn apply(&mut self, event: Self::Event) {
         match event {
@@ -222,17 +211,7 @@ impl Aggregate for ReadMark {
     type Error = ReadMarkError;
     type Services = ();
 
-    async fn handle(
-        &mut self,
-        command: Self::Command,
-        _service: &Self::Services,
-        sink: &EventSink<Self>,
-    ) -> Result<(), Self::Error> {
-        for event in self.decide(command)? {
-            sink.write(event, self).await;
-        }
-        Ok(())
-    }
+    crate::handle_by_deciding!();
 
     fn apply(&mut self, event: Self::Event) {
         self.read = matches!(event, ReadMarkEvent::DocumentMarkedRead { .. });

@@ -1,7 +1,6 @@
 //! Keeps an email address to one account. The aggregate id is the normalised address, so two
 //! concurrent sign-ups with one address race on the same aggregate and one of them loses.
 
-use cqrs_es::event_sink::EventSink;
 use cqrs_es::{Aggregate, DomainEvent};
 use serde::{Deserialize, Serialize};
 
@@ -86,17 +85,7 @@ impl Aggregate for EmailReservation {
     type Error = EmailError;
     type Services = ();
 
-    async fn handle(
-        &mut self,
-        command: Self::Command,
-        _service: &Self::Services,
-        sink: &EventSink<Self>,
-    ) -> Result<(), Self::Error> {
-        for event in self.decide(command)? {
-            sink.write(event, self).await;
-        }
-        Ok(())
-    }
+    crate::handle_by_deciding!();
 
     fn apply(&mut self, event: Self::Event) {
         match event {

@@ -17,6 +17,25 @@
 //! Every aggregate's `handle` delegates to a pure `decide` so tests can state
 //! given(events).when(command).then_expect_events(..).
 
+/// Implements `Aggregate::handle` the one way every aggregate here does it: `decide` (pure), then
+/// write each event to the sink, which applies it.
+#[macro_export]
+macro_rules! handle_by_deciding {
+    () => {
+        async fn handle(
+            &mut self,
+            command: Self::Command,
+            _service: &Self::Services,
+            sink: &cqrs_es::event_sink::EventSink<Self>,
+        ) -> Result<(), Self::Error> {
+            for event in self.decide(command)? {
+                sink.write(event, self).await;
+            }
+            Ok(())
+        }
+    };
+}
+
 pub mod document;
 pub mod email;
 pub mod error;

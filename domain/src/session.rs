@@ -1,7 +1,6 @@
 //! One sign-in: started when a user signs in or refreshes, revoked at sign-out or rotation.
 
 use chrono::{DateTime, Utc};
-use cqrs_es::event_sink::EventSink;
 use cqrs_es::{Aggregate, DomainEvent};
 use serde::{Deserialize, Serialize};
 
@@ -129,17 +128,7 @@ impl Aggregate for Session {
     type Error = SessionError;
     type Services = ();
 
-    async fn handle(
-        &mut self,
-        command: Self::Command,
-        _service: &Self::Services,
-        sink: &EventSink<Self>,
-    ) -> Result<(), Self::Error> {
-        for event in self.decide(command)? {
-            sink.write(event, self).await;
-        }
-        Ok(())
-    }
+    crate::handle_by_deciding!();
 
     fn apply(&mut self, event: Self::Event) {
         match event {

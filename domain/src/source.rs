@@ -5,7 +5,6 @@
 //! Fetch bookkeeping (ETag, failures, leases) is operational state kept beside the store, not
 //! events: it records no user action and would grow a source's history without bound.
 
-use cqrs_es::event_sink::EventSink;
 use cqrs_es::{Aggregate, DomainEvent};
 use serde::{Deserialize, Serialize};
 
@@ -103,17 +102,7 @@ impl Aggregate for Source {
     type Error = SourceError;
     type Services = ();
 
-    async fn handle(
-        &mut self,
-        command: Self::Command,
-        _service: &Self::Services,
-        sink: &EventSink<Self>,
-    ) -> Result<(), Self::Error> {
-        for event in self.decide(command)? {
-            sink.write(event, self).await;
-        }
-        Ok(())
-    }
+    crate::handle_by_deciding!();
 
     fn apply(&mut self, event: Self::Event) {
         match event {
@@ -250,17 +239,7 @@ impl Aggregate for Subscription {
     type Error = SubscriptionError;
     type Services = ();
 
-    async fn handle(
-        &mut self,
-        command: Self::Command,
-        _service: &Self::Services,
-        sink: &EventSink<Self>,
-    ) -> Result<(), Self::Error> {
-        for event in self.decide(command)? {
-            sink.write(event, self).await;
-        }
-        Ok(())
-    }
+    crate::handle_by_deciding!();
 
     fn apply(&mut self, event: Self::Event) {
         match event {

@@ -1,6 +1,5 @@
 //! An account: who the user is, their profile, preferences, roles and feature flags.
 
-use cqrs_es::event_sink::EventSink;
 use cqrs_es::{Aggregate, DomainEvent};
 use serde::{Deserialize, Serialize};
 
@@ -283,17 +282,7 @@ impl Aggregate for User {
     type Error = UserError;
     type Services = ();
 
-    async fn handle(
-        &mut self,
-        command: Self::Command,
-        _service: &Self::Services,
-        sink: &EventSink<Self>,
-    ) -> Result<(), Self::Error> {
-        for event in self.decide(command)? {
-            sink.write(event, self).await;
-        }
-        Ok(())
-    }
+    crate::handle_by_deciding!();
 
     fn apply(&mut self, event: Self::Event) {
         match event {
