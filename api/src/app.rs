@@ -42,6 +42,12 @@ pub struct AppState {
     pub config: Arc<ServeArgs>,
     /// The public source catalogue: the built-in entries and the operator's file.
     pub catalogue: Arc<ingest::Catalogue>,
+    /// The data directory (blobs, objects, scratch files).
+    pub data_dir: std::path::PathBuf,
+    /// Where uploaded files are kept.
+    pub storage: Arc<crate::storage::Storage>,
+    /// Wakes the upload processor when a transfer completes.
+    pub upload_wake: Arc<tokio::sync::Notify>,
     /// Flips to true when the server shuts down, so live sockets close and let it finish.
     pub shutdown: watch::Receiver<bool>,
 }
@@ -102,6 +108,8 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::live::router())
         .merge(routes::sources::router())
         .merge(routes::documents::router())
+        .merge(routes::uploads::router())
+        .merge(routes::websites::router())
         .split_for_parts()
 }
 
@@ -116,13 +124,18 @@ pub fn router(state: AppState) -> Router {
                 async move { Json(doc.as_ref().clone()) }
             }),
         )
+        // Where local upload links point: storage, not product API, so not in the OpenAPI
+        // document; the link's own size limit replaces the general body limit.
+        .route(
+            "/storage/{bucket}/{*key}",
+            axum::routing::put(routes::uploads::put_object).layer(DefaultBodyLimit::disable()),
+        )
         .fallback(api_not_found)
         .method_not_allowed_fallback(method_not_allowed);
     let web_dir = state.config.web_dir.clone();
     let web = if web_dir.join("index.html").exists() {
-        Router::new().fallback_service(
-            ServeDir::new(&web_dir).not_found_service(ServeFile::new(web_dir.join("index.html"))),
-        )
+        Router::new()
+            .fallback_service(ServeDir::new(&web_dir).not_found_service(ServeFile::new(web_dir.join("index.html"))))
     } else {
         Router::new().fallback(web_not_built)
     };
@@ -180,11 +193,7 @@ fn token_secret(config: &ServeArgs, data_dir: &Path) -> anyhow::Result<Vec<u8>> 
         }
     }
     use rand::Rng;
-    let secret: String = rand::rng()
-        .sample_iter(rand::distr::Alphanumeric)
-        .take(64)
-        .map(char::from)
-        .collect();
+    let secret: String = rand::rng().sample_iter(rand::distr::Alphanumeric).take(64).map(char::from).collect();
     std::fs::write(&path, &secret).with_context(|| format!("writing {}", path.display()))?;
     Ok(secret.into_bytes())
 }
@@ -199,10 +208,7 @@ fn fetch_policy(config: &ServeArgs) -> anyhow::Result<ingest::FetchPolicy> {
             .with_context(|| format!("NEEDL_FETCH_ALLOW: {entry} is not an IP address or network"))?;
         allow.push(net);
     }
-    Ok(ingest::FetchPolicy {
-        allow,
-        ..Default::default()
-    })
+    Ok(ingest::FetchPolicy { allow, ..Default::default() })
 }
 
 /// A running server.
@@ -240,12 +246,29 @@ impl Server {
             tokens: Arc::new(TokenKeys::new(&secret, Duration::from_secs(config.token_ttl_minutes * 60))),
             limiter: Arc::new(SignInLimiter::default()),
             catalogue: Arc::new(match &config.catalogue {
-                Some(path) => ingest::Catalogue::load(path).with_context(|| format!("loading the catalogue {}", path.display()))?,
+                Some(path) => ingest::Catalogue::load(path)
+                    .with_context(|| format!("loading the catalogue {}", path.display()))?,
                 None => ingest::Catalogue::seed(),
             }),
+            storage: Arc::new(crate::storage::Storage::open(&config.storage, &data_dir.join("objects"), &secret)?),
+            upload_wake: Arc::new(tokio::sync::Notify::new()),
+            data_dir: data_dir.to_path_buf(),
             config: Arc::new(config),
             shutdown: shutdown_rx.clone(),
         };
+        let worker = match &state.config.extract_worker {
+            Some(program) => program.clone(),
+            None => std::env::current_exe().context("finding this program for extraction workers")?,
+        };
+        let processor = crate::uploads::UploadProcessor::new(
+            state.db.clone(),
+            state.bus.clone(),
+            state.storage.clone(),
+            data_dir,
+            extract::WorkerCommand::new(worker).arg("extract-worker"),
+            state.upload_wake.clone(),
+        );
+        runners.push(tokio::spawn(Arc::new(processor).run(state.shutdown.clone())));
         if state.config.fetch_enabled {
             let ingestion = crate::ingestion::Ingestion::new(
                 state.db.clone(),
@@ -271,13 +294,7 @@ impl Server {
                 .context("serving")
         });
         tracing::info!(%addr, backend = ?state.db.backend(), "needl is listening");
-        Ok(Server {
-            addr,
-            state,
-            shutdown,
-            task,
-            runners,
-        })
+        Ok(Server { addr, state, shutdown, task, runners })
     }
 
     /// Stops accepting, closes live sockets, and waits for open requests to finish.

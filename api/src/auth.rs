@@ -83,11 +83,7 @@ pub struct TokenKeys {
 
 impl TokenKeys {
     pub fn new(secret: &[u8], ttl: Duration) -> Self {
-        Self {
-            encoding: EncodingKey::from_secret(secret),
-            decoding: DecodingKey::from_secret(secret),
-            ttl,
-        }
+        Self { encoding: EncodingKey::from_secret(secret), decoding: DecodingKey::from_secret(secret), ttl }
     }
 
     /// Issues a token for a session; returns it and its expiry.
@@ -111,12 +107,10 @@ impl TokenKeys {
         validation.set_issuer(&[ISSUER]);
         validation.leeway = 0;
         validation.validate_exp = !allow_expired;
-        decode::<Claims>(token, &self.decoding, &validation)
-            .map(|data| data.claims)
-            .map_err(|e| match e.kind() {
-                jsonwebtoken::errors::ErrorKind::ExpiredSignature => AppError::token_expired(),
-                _ => AppError::unauthorized("invalid_token", "the token is not valid; sign in again"),
-            })
+        decode::<Claims>(token, &self.decoding, &validation).map(|data| data.claims).map_err(|e| match e.kind() {
+            jsonwebtoken::errors::ErrorKind::ExpiredSignature => AppError::token_expired(),
+            _ => AppError::unauthorized("invalid_token", "the token is not valid; sign in again"),
+        })
     }
 }
 
@@ -130,11 +124,7 @@ pub struct SignInLimiter {
 
 impl Default for SignInLimiter {
     fn default() -> Self {
-        Self {
-            failures: Mutex::default(),
-            max_failures: 5,
-            window: Duration::from_secs(15 * 60),
-        }
+        Self { failures: Mutex::default(), max_failures: 5, window: Duration::from_secs(15 * 60) }
     }
 }
 
@@ -269,8 +259,7 @@ pub async fn authenticate_with(
         .await?;
     let now = Utc::now();
     let live = |s: &LiveSession| {
-        s.revoked_at.is_none()
-            && DateTime::parse_from_rfc3339(&s.expires_at).is_ok_and(|at| at > now)
+        s.revoked_at.is_none() && DateTime::parse_from_rfc3339(&s.expires_at).is_ok_and(|at| at > now)
     };
     match row {
         Some(session) if live(&session) => Ok(AuthUser {
@@ -280,10 +269,7 @@ pub async fn authenticate_with(
             is_auditor: session.is_auditor,
             meta,
         }),
-        _ => Err(AppError::unauthorized(
-            "session_revoked",
-            "this session has ended; sign in again",
-        )),
+        _ => Err(AppError::unauthorized("session_revoked", "this session has ended; sign in again")),
     }
 }
 

@@ -47,7 +47,11 @@ pub async fn run(storage: &StorageArgs, args: BenchArgs) -> anyhow::Result<()> {
     } else {
         Scale { commands: 3000, lag_seconds: 10, sockets: 1000, pushes: 200 }
     };
-    println!("needl bench ({} build, {} scale)", if cfg!(debug_assertions) { "debug" } else { "release" }, if args.quick { "quick" } else { "full" });
+    println!(
+        "needl bench ({} build, {} scale)",
+        if cfg!(debug_assertions) { "debug" } else { "release" },
+        if args.quick { "quick" } else { "full" }
+    );
     if args.backend == "sqlite" || args.backend == "both" {
         let dir = storage.data_dir.join(format!("bench-{}", uuid::Uuid::new_v4().simple()));
         let db = Db::open_sqlite(&dir).await?;
@@ -102,11 +106,16 @@ async fn measure(backend: &str, db: Db, dir: &std::path::Path, scale: &Scale) ->
                 let bus = bus.clone();
                 async move {
                     let id = format!("bench-{clients}-{i}");
-                    bus.execute(&bus.sessions, &id, SessionCommand::Start {
-                        user_id: "bench".into(),
-                        expires_at: chrono::Utc::now(),
-                        rotated_from: None,
-                    }, &meta())
+                    bus.execute(
+                        &bus.sessions,
+                        &id,
+                        SessionCommand::Start {
+                            user_id: "bench".into(),
+                            expires_at: chrono::Utc::now(),
+                            rotated_from: None,
+                        },
+                        &meta(),
+                    )
                     .await
                     .map(|_| ())
                     .map_err(|e| anyhow::anyhow!("{e}"))
@@ -190,11 +199,16 @@ async fn projection_lag(db: &Db, scale: &Scale) -> anyhow::Result<()> {
         let (bus, projections, lags) = (bus.clone(), projections.clone(), lags.clone());
         waits.push(tokio::spawn(async move {
             let cursor = bus
-                .execute(&bus.sessions, &format!("lag-{i}"), SessionCommand::Start {
-                    user_id: "bench".into(),
-                    expires_at: chrono::Utc::now(),
-                    rotated_from: None,
-                }, &meta())
+                .execute(
+                    &bus.sessions,
+                    &format!("lag-{i}"),
+                    SessionCommand::Start {
+                        user_id: "bench".into(),
+                        expires_at: chrono::Utc::now(),
+                        rotated_from: None,
+                    },
+                    &meta(),
+                )
                 .await
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             drop(permit);
@@ -262,7 +276,12 @@ async fn live_delivery(db: Db, dir: &std::path::Path, scale: &Scale) -> anyhow::
     let mut committed: HashMap<String, Instant> = HashMap::new();
     for i in 0..scale.pushes {
         let cursor: Option<Cursor> = bus
-            .execute(&bus.users, &user_id, UserCommand::ChangePreferences { nav_state: None, askneedl_pro: Some(i % 2 == 0) }, &meta())
+            .execute(
+                &bus.users,
+                &user_id,
+                UserCommand::ChangePreferences { nav_state: None, askneedl_pro: Some(i % 2 == 0) },
+                &meta(),
+            )
             .await
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         let at = Instant::now();
@@ -286,7 +305,11 @@ async fn live_delivery(db: Db, dir: &std::path::Path, scale: &Scale) -> anyhow::
     }
     println!(
         "commit to WebSocket delivery, {} sockets: p50 {:.2} ms, p99 {:.2} ms ({} of {} deliveries)",
-        scale.sockets, ms(&h, 0.5), ms(&h, 0.99), h.len(), expected
+        scale.sockets,
+        ms(&h, 0.5),
+        ms(&h, 0.99),
+        h.len(),
+        expected
     );
     for r in readers {
         r.abort();

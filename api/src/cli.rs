@@ -10,6 +10,7 @@ use domain::EventMetadata;
 use projections::{queries, runner};
 
 use crate::config::{Cli, Command, EventsCommand, FlagsCommand, RolesCommand, StorageArgs};
+use crate::storage::Storage;
 
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     let log_format = match &cli.command {
@@ -23,9 +24,14 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Flags(FlagsCommand::Set { user, flag, value }) => {
             let (db, bus) = open(&cli.storage).await?;
             let user_id = resolve_user(&db, &user).await?;
-            bus.execute(&bus.users, &user_id, UserCommand::SetFeatureFlag { flag: flag.clone(), value: value.clone() }, &operator())
-                .await
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            bus.execute(
+                &bus.users,
+                &user_id,
+                UserCommand::SetFeatureFlag { flag: flag.clone(), value: value.clone() },
+                &operator(),
+            )
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
             catch_up_all(&db).await?;
             println!("{flag} is now {value} for {user}");
             Ok(())
@@ -61,16 +67,15 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             export(&db, after, &mut std::io::stdout().lock()).await
         }
         Command::Bench(args) => crate::bench::run(&cli.storage, args).await,
-        Command::Import { user, paths } => {
+        Command::Import { user, paths, storage } => {
             let (db, bus) = open(&cli.storage).await?;
             let user_id = resolve_user(&db, &user).await?;
             let files = crate::import::collect(&paths)?;
-            let report = crate::import::import(&db, &bus, &cli.storage.data_dir, &user_id, &files).await?;
+            // Import hands out no upload links, so the storage needs no signing secret.
+            let storage = Storage::open(&storage, &cli.storage.data_dir.join("objects"), &[])?;
+            let report = crate::import::import(&bus, &storage, &cli.storage.data_dir, &user_id, &files).await?;
             catch_up_all(&db).await?;
-            eprintln!(
-                "imported {}, unchanged {}, failed {}",
-                report.imported, report.unchanged, report.failed.len()
-            );
+            eprintln!("imported {}, unchanged {}, failed {}", report.imported, report.unchanged, report.failed.len());
             for (path, reason) in &report.failed {
                 eprintln!("  {}: {reason}", path.display());
             }

@@ -54,6 +54,9 @@ pub enum Command {
         /// Files or folders (folders are walked; hidden entries skipped).
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// Where original files are kept: `local` (the data directory) or `s3://BUCKET`.
+        #[arg(long, env = "NEEDL_STORAGE", default_value = "local")]
+        storage: String,
     },
     /// Measure command throughput, projection lag and live delivery; prints figures.
     Bench(crate::bench::BenchArgs),
@@ -130,6 +133,20 @@ pub struct ServeArgs {
     /// (comma-separated, e.g. 127.0.0.1 or 10.0.0.0/8). Empty: only public addresses.
     #[arg(long, env = "NEEDL_FETCH_ALLOW", value_delimiter = ',')]
     pub fetch_allow: Vec<String>,
+    /// Where uploaded files are kept: `local` (the data directory) or `s3://BUCKET` (an
+    /// S3-compatible service, configured by the usual AWS_* variables).
+    #[arg(long, env = "NEEDL_STORAGE", default_value = "local")]
+    pub storage: String,
+    /// How much a user may upload in all, in MiB.
+    #[arg(long, env = "NEEDL_STORAGE_QUOTA_MB", default_value_t = 1024)]
+    pub storage_quota_mb: u64,
+    /// The largest file one upload takes, in MiB.
+    #[arg(long, env = "NEEDL_UPLOAD_MAX_MB", default_value_t = 50)]
+    pub upload_max_mb: u64,
+    /// The program that extracts documents in capped worker processes (`PROGRAM extract-worker`);
+    /// unset: this program.
+    #[arg(long, env = "NEEDL_EXTRACT_WORKER")]
+    pub extract_worker: Option<PathBuf>,
     /// Log as JSON lines (the default) or as human-readable text.
     #[arg(long, env = "NEEDL_LOG_FORMAT", default_value = "json")]
     pub log_format: String,
@@ -153,6 +170,10 @@ impl ServeArgs {
             fetch_enabled: false,
             fetch_interval_seconds: 900,
             fetch_allow: vec![],
+            storage: "local".into(),
+            storage_quota_mb: 1024,
+            upload_max_mb: 50,
+            extract_worker: None,
             log_format: "text".into(),
         }
     }

@@ -36,12 +36,7 @@ pub const BACKEND_ORIGIN_HEADER: &str = "x-backend-origin";
 
 impl AppError {
     pub fn new(status: StatusCode, code: &str, message: impl Into<String>) -> Self {
-        Self {
-            status,
-            code: code.to_string(),
-            message: message.into(),
-            refreshable: false,
-        }
+        Self { status, code: code.to_string(), message: message.into(), refreshable: false }
     }
 
     /// A 403 for a token that has expired while its session is still live: refreshing fixes it.
@@ -75,20 +70,13 @@ impl AppError {
     /// Logs the detail and returns a 500 that reveals nothing of it.
     pub fn internal(detail: impl std::fmt::Display) -> Self {
         tracing::error!(error = %detail, "internal error");
-        Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "something went wrong on our side; please try again",
-        )
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "something went wrong on our side; please try again")
     }
 }
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        let body = ErrorBody {
-            code: self.code,
-            message: self.message,
-        };
+        let body = ErrorBody { code: self.code, message: self.message };
         let mut response = (self.status, Json(body)).into_response();
         if self.refreshable {
             response.headers_mut().insert(BACKEND_ORIGIN_HEADER, axum::http::HeaderValue::from_static("needl"));

@@ -17,7 +17,9 @@ use commands::{CommandBus, Db};
 use domain::document::{DocumentCommand, DocumentFields};
 use domain::EventMetadata;
 use ingest::fetch::Scheduler;
-use ingest::{Connector, FeedConnector, FetchOutcome, FetchPolicy, FetchState, Fetcher, IngestedItem, SourceDef, WebConnector};
+use ingest::{
+    Connector, FeedConnector, FetchOutcome, FetchPolicy, FetchState, Fetcher, IngestedItem, SourceDef, WebConnector,
+};
 use sha2::{Digest, Sha256};
 use tokio::sync::watch;
 
@@ -98,7 +100,13 @@ pub struct Ingestion {
 }
 
 impl Ingestion {
-    pub fn new(db: Db, bus: Arc<CommandBus>, data_dir: &Path, policy: FetchPolicy, interval: Duration) -> anyhow::Result<Self> {
+    pub fn new(
+        db: Db,
+        bus: Arc<CommandBus>,
+        data_dir: &Path,
+        policy: FetchPolicy,
+        interval: Duration,
+    ) -> anyhow::Result<Self> {
         let fetcher = Arc::new(Fetcher::new(policy).map_err(|e| anyhow::anyhow!("{e}"))?);
         Ok(Self {
             db,
@@ -123,7 +131,9 @@ impl Ingestion {
                 match self.claim(free as i64).await {
                     Ok(due) => {
                         for source in due {
-                            let Ok(slot) = slots.clone().acquire_owned().await else { return };
+                            let Ok(slot) = slots.clone().acquire_owned().await else {
+                                return;
+                            };
                             let this = self.clone();
                             tokio::spawn(async move {
                                 this.fetch_one(source).await;
@@ -131,7 +141,9 @@ impl Ingestion {
                             });
                         }
                     }
-                    Err(error) => tracing::warn!(error = %format!("{error:#}"), "could not lease due sources"),
+                    Err(error) => {
+                        tracing::warn!(error = %format!("{error:#}"), "could not lease due sources")
+                    }
                 }
             }
             tokio::select! {
@@ -189,40 +201,25 @@ impl Ingestion {
         // Both candidate times up front: the thread-local generator must not live across an await.
         let (after_success, after_failure) = {
             let mut rng = rand::rng();
-            (
-                self.scheduler.after_success(now, &mut rng),
-                self.scheduler.after_failure(failures as u32, now, &mut rng),
-            )
+            (self.scheduler.after_success(now, &mut rng), self.scheduler.after_failure(failures as u32, now, &mut rng))
         };
         let result = match outcome {
-            Ok(state) => {
-                self.db
-                    .execute(
-                        "UPDATE source_fetch_state SET etag = $2, last_modified = $3, failures = 0, last_error = NULL, \
+            Ok(state) => self
+                .db
+                .execute(
+                    "UPDATE source_fetch_state SET etag = $2, last_modified = $3, failures = 0, last_error = NULL, \
                          last_fetched_at = $4, next_attempt_at = $5, lease_owner = NULL, lease_until = NULL \
                          WHERE source_id = $1",
-                        args![
-                            source.source_id.as_str(),
-                            state.etag,
-                            state.last_modified,
-                            ts(now),
-                            ts(after_success)
-                        ],
-                    )
-                    .await
-            }
+                    args![source.source_id.as_str(), state.etag, state.last_modified, ts(now), ts(after_success)],
+                )
+                .await,
             Err(error) => {
                 tracing::info!(source = %source.source_id, failures, error = %format!("{error:#}"), "source fetch failed");
                 self.db
                     .execute(
                         "UPDATE source_fetch_state SET failures = $2, last_error = $3, next_attempt_at = $4, \
                          lease_owner = NULL, lease_until = NULL WHERE source_id = $1",
-                        args![
-                            source.source_id.as_str(),
-                            failures,
-                            format!("{error:#}"),
-                            ts(after_failure)
-                        ],
+                        args![source.source_id.as_str(), failures, format!("{error:#}"), ts(after_failure)],
                     )
                     .await
             }
@@ -240,10 +237,7 @@ impl Ingestion {
             kind: if source.kind == "website" { ingest::SourceKind::Website } else { ingest::SourceKind::Feed },
             url: url.parse().context("the source's address is not a valid URL")?,
         };
-        let state = FetchState {
-            etag: source.etag.clone(),
-            last_modified: source.last_modified.clone(),
-        };
+        let state = FetchState { etag: source.etag.clone(), last_modified: source.last_modified.clone() };
         let connector: &dyn Connector = match def.kind {
             ingest::SourceKind::Website => &self.web,
             ingest::SourceKind::Feed => &self.feeds,

@@ -7,6 +7,9 @@
 //! - [`error`]: `AppError`, the JSON error shape `{code, message}` every failure answers with.
 //! - [`routes`]: one router per feature, each handler documented for `/api/openapi.json`.
 //! - [`ingestion`]: the loop that fetches followed sources and records their items.
+//! - [`storage`]: object storage for uploaded files (local disk or S3) and signed upload links.
+//! - [`uploads`]: the processor that extracts transferred uploads into documents.
+//! - [`drive`]: what import and uploads share: a file's text, layout and document command.
 //! - [`import`]: local files into a user's drive, extracted in capped worker processes.
 //! - [`cli`]: rebuild, flags, roles, import and event export.
 //! - [`bench`]: throughput, lag and live-delivery measurements.
@@ -18,7 +21,10 @@ pub mod auth;
 pub mod bench;
 pub mod cli;
 pub mod config;
+pub mod drive;
 pub mod error;
 pub mod import;
 pub mod ingestion;
 pub mod routes;
+pub mod storage;
+pub mod uploads;

@@ -20,8 +20,7 @@ struct TestApp {
 }
 
 fn pg_url() -> String {
-    std::env::var("NEEDL_TEST_DATABASE_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_string())
+    std::env::var("NEEDL_TEST_DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_string())
 }
 
 async fn fresh_db(backend: &str, dir: &std::path::Path) -> Db {
@@ -42,7 +41,9 @@ async fn spawn_app(backend: &str) -> TestApp {
     spawn_app_with(backend, ServeArgs::for_tests()).await
 }
 
-async fn spawn_app_with(backend: &str, config: ServeArgs) -> TestApp {
+async fn spawn_app_with(backend: &str, mut config: ServeArgs) -> TestApp {
+    // Uploads are extracted by the real binary's worker mode, not by this test program.
+    config.extract_worker.get_or_insert_with(|| env!("CARGO_BIN_EXE_needl").into());
     let dir = tempfile::tempdir().unwrap();
     let db = fresh_db(backend, dir.path()).await;
     let server = Server::start_with(db, dir.path(), config).await.unwrap();
@@ -60,8 +61,12 @@ impl TestApp {
     }
 
     async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
-        let mut req = self.client.post(self.url(path)).json(&body)
-            .header("app-type", "web").header("x-request-origin", "/tests/page");
+        let mut req = self
+            .client
+            .post(self.url(path))
+            .json(&body)
+            .header("app-type", "web")
+            .header("x-request-origin", "/tests/page");
         if let Some(t) = token {
             req = req.header("token", t);
         }
@@ -70,7 +75,13 @@ impl TestApp {
         (status, res.json().await.unwrap_or(Value::Null))
     }
 
-    async fn send(&self, method: reqwest::Method, path: &str, token: Option<&str>, body: Option<Value>) -> (StatusCode, Value) {
+    async fn send(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
         let mut req = self.client.request(method, self.url(path));
         if let Some(t) = token {
             req = req.header("token", t);
@@ -89,13 +100,21 @@ impl TestApp {
 
     async fn sign_up(&self, name: &str) -> Session {
         let (status, body) = self
-            .post("/api/auth/signup", None, json!({"email": format!("{name}@example.com"), "password": "correct horse", "username": name}))
+            .post(
+                "/api/auth/signup",
+                None,
+                json!({"email": format!("{name}@example.com"), "password": "correct horse", "username": name}),
+            )
             .await;
         assert_eq!(status, StatusCode::OK, "{body}");
         Session { token: body["token"].as_str().unwrap().to_string(), user: body["user"].clone() }
     }
 
-    async fn connect_live(&self, token: &str, after: Option<&str>) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
+    async fn connect_live(
+        &self,
+        token: &str,
+        after: Option<&str>,
+    ) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
         let mut url = format!("ws://{}/api/live?token={token}", self.server.addr);
         if let Some(a) = after {
             url.push_str(&format!("&after={a}"));
@@ -154,7 +173,8 @@ macro_rules! api_test {
     };
 }
 
-api_test!(the_first_user_to_sign_up_is_the_administrator_and_the_second_is_not, |app: TestApp| async move { let app = &app;
+api_test!(the_first_user_to_sign_up_is_the_administrator_and_the_second_is_not, |app: TestApp| async move {
+    let app = &app;
     let first = app.sign_up("first").await;
     let second = app.sign_up("second").await;
     assert_eq!(first.user["is_admin"], true);
@@ -162,51 +182,81 @@ api_test!(the_first_user_to_sign_up_is_the_administrator_and_the_second_is_not, 
     assert_eq!(first.user["email_id"], "first@example.com");
 });
 
-api_test!(signing_up_with_a_taken_email_in_another_case_is_a_conflict, |app: TestApp| async move { let app = &app;
+api_test!(signing_up_with_a_taken_email_in_another_case_is_a_conflict, |app: TestApp| async move {
+    let app = &app;
     app.sign_up("ada").await;
     let (status, body) = app
-        .post("/api/auth/signup", None, json!({"email": " ADA@example.com", "password": "another one", "username": "imposter"}))
+        .post(
+            "/api/auth/signup",
+            None,
+            json!({"email": " ADA@example.com", "password": "another one", "username": "imposter"}),
+        )
         .await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(body["code"], "email_taken");
 });
 
-api_test!(sign_up_input_is_validated_with_clear_messages_and_nothing_written, |app: TestApp| async move { let app = &app;
-    let (status, body) = app.post("/api/auth/signup", None, json!({"email": "x@example.com", "password": "short", "username": "x"})).await;
+api_test!(sign_up_input_is_validated_with_clear_messages_and_nothing_written, |app: TestApp| async move {
+    let app = &app;
+    let (status, body) = app
+        .post("/api/auth/signup", None, json!({"email": "x@example.com", "password": "short", "username": "x"}))
+        .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(body["message"], "password must be at least 8 characters");
-    let (status, body) = app.post("/api/auth/signup", None, json!({"email": "not-an-email", "password": "long enough", "username": "x"})).await;
+    let (status, body) = app
+        .post("/api/auth/signup", None, json!({"email": "not-an-email", "password": "long enough", "username": "x"}))
+        .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(body["message"], "email must be a valid email");
-    let (status, body) = app.post("/api/auth/signup", None, json!({"email": "x@example.com", "password": "long enough", "username": "x", "role": "admin"})).await;
+    let (status, body) = app
+        .post(
+            "/api/auth/signup",
+            None,
+            json!({"email": "x@example.com", "password": "long enough", "username": "x", "role": "admin"}),
+        )
+        .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "unknown fields are refused: {body}");
-    let (status, _) = app.post("/api/auth/signup", None, json!({"email": 42, "password": "long enough", "username": "x"})).await;
+    let (status, _) =
+        app.post("/api/auth/signup", None, json!({"email": 42, "password": "long enough", "username": "x"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-    let res = app.client.post(app.url("/api/auth/signup")).header("content-type", "application/json").body("{not json").send().await.unwrap();
+    let res = app
+        .client
+        .post(app.url("/api/auth/signup"))
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
     assert_eq!(res.json::<Value>().await.unwrap()["code"], "malformed_json");
     let events = commands::feed::read_after(&app.server.state.db, commands::Cursor::START, 10).await.unwrap();
     assert!(events.is_empty(), "refused sign-ups write nothing");
 });
 
-api_test!(sign_in_failures_do_not_reveal_whether_the_email_exists_and_are_rate_limited, |app: TestApp| async move { let app = &app;
+api_test!(sign_in_failures_do_not_reveal_whether_the_email_exists_and_are_rate_limited, |app: TestApp| async move {
+    let app = &app;
     app.sign_up("bea").await;
-    let (s1, wrong_password) = app.post("/api/auth/signin", None, json!({"email": "bea@example.com", "password": "wrong password"})).await;
-    let (s2, unknown_email) = app.post("/api/auth/signin", None, json!({"email": "nobody@example.com", "password": "wrong password"})).await;
+    let (s1, wrong_password) =
+        app.post("/api/auth/signin", None, json!({"email": "bea@example.com", "password": "wrong password"})).await;
+    let (s2, unknown_email) =
+        app.post("/api/auth/signin", None, json!({"email": "nobody@example.com", "password": "wrong password"})).await;
     assert_eq!(s1, StatusCode::UNAUTHORIZED);
     assert_eq!(s2, StatusCode::UNAUTHORIZED);
     assert_eq!(wrong_password, unknown_email);
-    let (ok, body) = app.post("/api/auth/signin", None, json!({"email": "Bea@example.com", "password": "correct horse"})).await;
+    let (ok, body) =
+        app.post("/api/auth/signin", None, json!({"email": "Bea@example.com", "password": "correct horse"})).await;
     assert_eq!(ok, StatusCode::OK);
     assert_eq!(body["user"]["username"], "bea");
     for _ in 0..5 {
         app.post("/api/auth/signin", None, json!({"email": "bea@example.com", "password": "guess"})).await;
     }
-    let (status, body) = app.post("/api/auth/signin", None, json!({"email": "bea@example.com", "password": "correct horse"})).await;
+    let (status, body) =
+        app.post("/api/auth/signin", None, json!({"email": "bea@example.com", "password": "correct horse"})).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
 });
 
-api_test!(calls_without_a_valid_token_are_unauthorized, |app: TestApp| async move { let app = &app;
+api_test!(calls_without_a_valid_token_are_unauthorized, |app: TestApp| async move {
+    let app = &app;
     let (status, body) = app.send(reqwest::Method::GET, "/api/user", None, None).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert_eq!(body["code"], "missing_token");
@@ -224,7 +274,8 @@ api_test!(calls_without_a_valid_token_are_unauthorized, |app: TestApp| async mov
     assert_eq!(body["code"], "not_found");
 });
 
-api_test!(signing_out_revokes_the_token_and_refreshing_rotates_it, |app: TestApp| async move { let app = &app;
+api_test!(signing_out_revokes_the_token_and_refreshing_rotates_it, |app: TestApp| async move {
+    let app = &app;
     let s = app.sign_up("cy").await;
     let (status, refreshed) = app.post("/api/auth/refresh", Some(&s.token), json!({})).await;
     assert_eq!(status, StatusCode::OK);
@@ -263,19 +314,26 @@ async fn an_expired_token_is_refreshable_while_its_session_lasts() {
     assert!(res.headers().get("x-backend-origin").is_none());
 }
 
-api_test!(preferences_and_profile_changes_are_read_back_at_once, |app: TestApp| async move { let app = &app;
+api_test!(preferences_and_profile_changes_are_read_back_at_once, |app: TestApp| async move {
+    let app = &app;
     let s = app.sign_up("dee").await;
     let (_, prefs) = app.get("/api/user/preferences", &s.token).await;
     assert_eq!(prefs, json!({"nav_state": null, "askneedl_pro": false}));
-    let (status, prefs) = app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&s.token), Some(json!({"askneedl_pro": true}))).await;
+    let (status, prefs) = app
+        .send(reqwest::Method::PATCH, "/api/user/preferences", Some(&s.token), Some(json!({"askneedl_pro": true})))
+        .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(prefs["askneedl_pro"], true);
-    app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&s.token), Some(json!({"nav_state": "closed"}))).await;
+    app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&s.token), Some(json!({"nav_state": "closed"})))
+        .await;
     let (_, prefs) = app.get("/api/user/preferences", &s.token).await;
     assert_eq!(prefs, json!({"nav_state": "closed", "askneedl_pro": true}));
-    let (status, _) = app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&s.token), Some(json!({"nav_state": "sideways"}))).await;
+    let (status, _) = app
+        .send(reqwest::Method::PATCH, "/api/user/preferences", Some(&s.token), Some(json!({"nav_state": "sideways"})))
+        .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-    let (status, user) = app.send(reqwest::Method::PATCH, "/api/user", Some(&s.token), Some(json!({"industry": "Banking"}))).await;
+    let (status, user) =
+        app.send(reqwest::Method::PATCH, "/api/user", Some(&s.token), Some(json!({"industry": "Banking"}))).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(user["industry"], "Banking");
     let (_, user) = app.get("/api/user", &s.token).await;
@@ -283,19 +341,23 @@ api_test!(preferences_and_profile_changes_are_read_back_at_once, |app: TestApp| 
     assert_eq!(user["whatsapp_number"], Value::Null);
 });
 
-api_test!(a_new_user_stays_new_until_onboarding_is_done, |app: TestApp| async move { let app = &app;
+api_test!(a_new_user_stays_new_until_onboarding_is_done, |app: TestApp| async move {
+    let app = &app;
     let s = app.sign_up("eve").await;
     assert_eq!(app.get("/api/user/status", &s.token).await.1["user_status"], "new");
     let (_, flags) = app.get("/api/onboarding/flags", &s.token).await;
     assert_eq!(flags, json!({"show_attributes_form": true, "show_search_modal": true}));
-    let (status, _) = app.post("/api/onboarding/attributes", Some(&s.token), json!({"industry": "Energy", "profession": "Analyst"})).await;
+    let (status, _) = app
+        .post("/api/onboarding/attributes", Some(&s.token), json!({"industry": "Energy", "profession": "Analyst"}))
+        .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(app.get("/api/user/status", &s.token).await.1["user_status"], "active");
     let (_, flags) = app.get("/api/onboarding/flags", &s.token).await;
     assert_eq!(flags, json!({"show_attributes_form": false, "show_search_modal": false}));
 });
 
-api_test!(feature_flags_are_per_user_and_only_administrators_change_them, |app: TestApp| async move { let app = &app;
+api_test!(feature_flags_are_per_user_and_only_administrators_change_them, |app: TestApp| async move {
+    let app = &app;
     let admin = app.sign_up("root").await;
     let member = app.sign_up("member").await;
     let (_, config) = app.get("/api/feature/config", &member.token).await;
@@ -318,12 +380,15 @@ api_test!(feature_flags_are_per_user_and_only_administrators_change_them, |app: 
     assert_eq!(org["permissions"]["canPublishChannels"], false);
 });
 
-api_test!(auditors_read_the_feed_with_metadata_and_no_secrets, |app: TestApp| async move { let app = &app;
+api_test!(auditors_read_the_feed_with_metadata_and_no_secrets, |app: TestApp| async move {
+    let app = &app;
     let admin = app.sign_up("boss").await;
     let member = app.sign_up("reader").await;
     assert_eq!(app.get("/api/audit/events", &member.token).await.0, StatusCode::FORBIDDEN);
     let member_id = member.user["id"].as_str().unwrap();
-    let (status, _) = app.send(reqwest::Method::PUT, &format!("/api/admin/users/{member_id}/roles/auditor"), Some(&admin.token), None).await;
+    let (status, _) = app
+        .send(reqwest::Method::PUT, &format!("/api/admin/users/{member_id}/roles/auditor"), Some(&admin.token), None)
+        .await;
     assert_eq!(status, StatusCode::OK);
     let (status, page) = app.get("/api/audit/events?limit=1000", &member.token).await;
     assert_eq!(status, StatusCode::OK);
@@ -337,20 +402,27 @@ api_test!(auditors_read_the_feed_with_metadata_and_no_secrets, |app: TestApp| as
     assert_eq!(granted["metadata"]["user_id"], admin.user["id"], "the actor is the administrator");
     let next = page["next"].as_str().unwrap();
     let (_, rest) = app.get(&format!("/api/audit/events?after={next}"), &member.token).await;
-    assert!(rest["events"].as_array().unwrap().iter().all(|e| e["event_type"] != "UserSignedUp" || e["aggregate_id"] != signed_up["aggregate_id"]));
+    assert!(rest["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|e| e["event_type"] != "UserSignedUp" || e["aggregate_id"] != signed_up["aggregate_id"]));
     let (status, history) = app.get(&format!("/api/audit/aggregates/user/{member_id}"), &member.token).await;
     assert_eq!(status, StatusCode::OK);
-    let types: Vec<&str> = history["events"].as_array().unwrap().iter().map(|e| e["event_type"].as_str().unwrap()).collect();
+    let types: Vec<&str> =
+        history["events"].as_array().unwrap().iter().map(|e| e["event_type"].as_str().unwrap()).collect();
     assert_eq!(types, vec!["UserSignedUp", "RoleGranted"]);
     assert_eq!(app.get("/api/audit/events?after=garbage", &member.token).await.0, StatusCode::BAD_REQUEST);
 });
 
-api_test!(the_live_socket_pushes_a_users_own_changes_and_not_other_users, |app: TestApp| async move { let app = &app;
+api_test!(the_live_socket_pushes_a_users_own_changes_and_not_other_users, |app: TestApp| async move {
+    let app = &app;
     let fay = app.sign_up("fay").await;
     let gus = app.sign_up("gus").await;
     let mut fay_socket = app.connect_live(&fay.token, None).await;
     let mut gus_socket = app.connect_live(&gus.token, None).await;
-    app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&fay.token), Some(json!({"askneedl_pro": true}))).await;
+    app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&fay.token), Some(json!({"askneedl_pro": true})))
+        .await;
     let pushed = next_of_type(&mut fay_socket, "PreferencesChanged").await;
     assert_eq!(pushed["ids"], json!([fay.user["id"]]));
     let cursor = pushed["cursor"].as_str().unwrap().to_string();
@@ -359,7 +431,8 @@ api_test!(the_live_socket_pushes_a_users_own_changes_and_not_other_users, |app: 
     }
     // While fay is away, two more changes happen; reconnecting after her cursor replays them.
     fay_socket.close(None).await.ok();
-    app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&fay.token), Some(json!({"nav_state": "closed"}))).await;
+    app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&fay.token), Some(json!({"nav_state": "closed"})))
+        .await;
     app.send(reqwest::Method::PATCH, "/api/user", Some(&fay.token), Some(json!({"profession": "Editor"}))).await;
     let mut again = app.connect_live(&fay.token, Some(&cursor)).await;
     let missed = next_of_type(&mut again, "PreferencesChanged").await;
@@ -367,7 +440,8 @@ api_test!(the_live_socket_pushes_a_users_own_changes_and_not_other_users, |app: 
     next_of_type(&mut again, "ProfileUpdated").await;
 });
 
-api_test!(the_live_socket_refuses_missing_tokens_and_foreign_origins, |app: TestApp| async move { let app = &app;
+api_test!(the_live_socket_refuses_missing_tokens_and_foreign_origins, |app: TestApp| async move {
+    let app = &app;
     let s = app.sign_up("hal").await;
     let url = format!("ws://{}/api/live", app.server.addr);
     let err = tokio_tungstenite::connect_async(url.clone()).await.unwrap_err();
@@ -379,7 +453,8 @@ api_test!(the_live_socket_refuses_missing_tokens_and_foreign_origins, |app: Test
     assert!(err.to_string().contains("403"), "{err}");
 });
 
-api_test!(signing_out_closes_the_live_socket, |app: TestApp| async move { let app = &app;
+api_test!(signing_out_closes_the_live_socket, |app: TestApp| async move {
+    let app = &app;
     let s = app.sign_up("ian").await;
     let mut socket = app.connect_live(&s.token, None).await;
     app.client.post(app.url("/api/auth/signout")).header("token", &s.token).send().await.unwrap();
@@ -392,29 +467,62 @@ api_test!(signing_out_closes_the_live_socket, |app: TestApp| async move { let ap
     }
 });
 
-api_test!(debug_logs_are_stored_and_bounded, |app: TestApp| async move { let app = &app;
+api_test!(debug_logs_are_stored_and_bounded, |app: TestApp| async move {
+    let app = &app;
     let s = app.sign_up("jo").await;
-    let res = app.client.post(app.url("/api/debug-logs")).header("token", &s.token).json(&json!({"logData": {"msg": "failed to load"}})).send().await.unwrap();
+    let res = app
+        .client
+        .post(app.url("/api/debug-logs"))
+        .header("token", &s.token)
+        .json(&json!({"logData": {"msg": "failed to load"}}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::NO_CONTENT);
     let big = "x".repeat(20_000);
-    let res = app.client.post(app.url("/api/debug-logs")).header("token", &s.token).json(&json!({"logData": big})).send().await.unwrap();
+    let res = app
+        .client
+        .post(app.url("/api/debug-logs"))
+        .header("token", &s.token)
+        .json(&json!({"logData": big}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE);
     let huge = "y".repeat(200_000);
-    let res = app.client.post(app.url("/api/debug-logs")).header("token", &s.token).json(&json!({"logData": huge})).send().await.unwrap();
+    let res = app
+        .client
+        .post(app.url("/api/debug-logs"))
+        .header("token", &s.token)
+        .json(&json!({"logData": huge}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE, "bodies over the server limit are refused");
     #[derive(sqlx::FromRow)]
-    struct Count { n: i64 }
-    let count: Vec<Count> = app.server.state.db.fetch_all("SELECT COUNT(*) AS n FROM debug_logs", vec![]).await.unwrap();
+    struct Count {
+        n: i64,
+    }
+    let count: Vec<Count> =
+        app.server.state.db.fetch_all("SELECT COUNT(*) AS n FROM debug_logs", vec![]).await.unwrap();
     assert_eq!(count[0].n, 1);
 });
 
-api_test!(every_operation_in_the_openapi_document_is_served, |app: TestApp| async move { let app = &app;
+api_test!(every_operation_in_the_openapi_document_is_served, |app: TestApp| async move {
+    let app = &app;
     let doc: Value = app.client.get(app.url("/api/openapi.json")).send().await.unwrap().json().await.unwrap();
     let paths = doc["paths"].as_object().unwrap();
     assert!(paths.len() >= 15, "documented paths: {}", paths.len());
     for (path, ops) in paths {
-        let concrete = path.replace("{user_id}", "u").replace("{flag}", "f").replace("{role}", "r").replace("{source_id}", "s").replace("{source}", "s").replace("{deeplink}", "d")
-            .replace("{aggregate_type}", "user").replace("{aggregate_id}", "x");
+        let concrete = path
+            .replace("{user_id}", "u")
+            .replace("{flag}", "f")
+            .replace("{role}", "r")
+            .replace("{source_id}", "s")
+            .replace("{source}", "s")
+            .replace("{deeplink}", "d")
+            .replace("{aggregate_type}", "user")
+            .replace("{aggregate_id}", "x");
         for method in ops.as_object().unwrap().keys() {
             let method = reqwest::Method::from_str(&method.to_uppercase()).unwrap();
             let res = app.client.request(method.clone(), app.url(&format!("/api{concrete}"))).send().await.unwrap();
@@ -428,7 +536,8 @@ api_test!(every_operation_in_the_openapi_document_is_served, |app: TestApp| asyn
     }
 });
 
-api_test!(events_export_as_ndjson_in_feed_order, |app: TestApp| async move { let app = &app;
+api_test!(events_export_as_ndjson_in_feed_order, |app: TestApp| async move {
+    let app = &app;
     app.sign_up("kay").await;
     app.sign_up("lee").await;
     let mut out = Vec::new();
@@ -437,7 +546,9 @@ api_test!(events_export_as_ndjson_in_feed_order, |app: TestApp| async move { let
     assert_eq!(lines.len(), 7, "4 events for the first sign-up (with the instance claim), 3 for the second");
     let cursors: Vec<commands::Cursor> = lines.iter().map(|l| l["cursor"].as_str().unwrap().parse().unwrap()).collect();
     assert!(cursors.windows(2).all(|w| w[0] < w[1]));
-    assert!(lines.iter().all(|l| l["payload"].to_string().contains("password_hash") == (l["event_type"] == "UserSignedUp")));
+    assert!(lines
+        .iter()
+        .all(|l| l["payload"].to_string().contains("password_hash") == (l["event_type"] == "UserSignedUp")));
     assert!(!lines.iter().any(|l| l["payload"].to_string().contains("argon2")));
 });
 
@@ -476,14 +587,23 @@ macro_rules! lag_test {
                 let (bus, user_id) = (bus.clone(), user_id.clone());
                 tasks.push(tokio::spawn(async move {
                     let metadata = domain::EventMetadata::system("test", format!("r{i}"));
-                    bus.execute(&bus.sessions, &format!("lag-session-{i}"), domain::session::SessionCommand::Start {
-                        user_id,
-                        expires_at: chrono::Utc::now(),
-                        rotated_from: None,
-                    }, &metadata).await.unwrap();
+                    bus.execute(
+                        &bus.sessions,
+                        &format!("lag-session-{i}"),
+                        domain::session::SessionCommand::Start {
+                            user_id,
+                            expires_at: chrono::Utc::now(),
+                            rotated_from: None,
+                        },
+                        &metadata,
+                    )
+                    .await
+                    .unwrap();
                 }));
             }
-            for t in tasks { t.await.unwrap(); }
+            for t in tasks {
+                t.await.unwrap();
+            }
             let mut cursors = Vec::new();
             while cursors.len() < total {
                 let v = next_of_type(&mut socket, "SessionStarted").await;
@@ -512,9 +632,12 @@ async fn the_command_line_sets_flags_rebuilds_and_exports() {
     let dir = app._dir.path().to_path_buf();
     let needl = |args: &[&str]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_needl"))
-            .arg("--data-dir").arg(&dir).args(args)
+            .arg("--data-dir")
+            .arg(&dir)
+            .args(args)
             .env_remove("DATABASE_URL")
-            .output().unwrap();
+            .output()
+            .unwrap();
         assert!(out.status.success(), "needl {args:?}: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8(out.stdout).unwrap()
     };
@@ -527,9 +650,15 @@ async fn the_command_line_sets_flags_rebuilds_and_exports() {
     assert_eq!(app.get("/api/feature/config", &s.token).await.1["features"]["notebooks"], false);
     assert_eq!(app.get("/api/user", &s.token).await.0, StatusCode::OK, "sessions survive a rebuild");
     let exported = needl(&["events", "export"]);
-    let types: Vec<String> = exported.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()["event_type"].as_str().unwrap().to_string()).collect();
+    let types: Vec<String> = exported
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["event_type"].as_str().unwrap().to_string())
+        .collect();
     assert_eq!(types.last().map(String::as_str), Some("FeatureFlagSet"));
-    let first_cursor = serde_json::from_str::<Value>(exported.lines().next().unwrap()).unwrap()["cursor"].as_str().unwrap().to_string();
+    let first_cursor = serde_json::from_str::<Value>(exported.lines().next().unwrap()).unwrap()["cursor"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let rest = needl(&["events", "export", "--after", &first_cursor]);
     assert_eq!(rest.lines().count(), types.len() - 1);
 }
@@ -566,49 +695,79 @@ async fn ingest(app: &TestApp, deeplink: &str, source_id: &str, title: &str, own
     };
     let bus = app.server.state.bus.clone();
     let cursor = bus
-        .execute(&bus.documents, deeplink, domain::document::DocumentCommand::Ingest(fields), &domain::EventMetadata::system("test", "r"))
+        .execute(
+            &bus.documents,
+            deeplink,
+            domain::document::DocumentCommand::Ingest(fields),
+            &domain::EventMetadata::system("test", "r"),
+        )
         .await
         .unwrap();
     app.server.state.settle(cursor).await;
 }
 
-api_test!(following_an_rss_feed_lists_it_and_its_priority_can_change, |app: TestApp| async move { let app = &app;
+api_test!(following_an_rss_feed_lists_it_and_its_priority_can_change, |app: TestApp| async move {
+    let app = &app;
     let s = app.sign_up("rss").await;
-    let (status, source) = app.post("/api/connect/rss", Some(&s.token), json!({"url": "https://news.example.com/feed.xml#x"})).await;
+    let (status, source) =
+        app.post("/api/connect/rss", Some(&s.token), json!({"url": "https://news.example.com/feed.xml#x"})).await;
     assert_eq!(status, StatusCode::OK, "{source}");
     assert_eq!(source["priority"], "MEDIUM");
     assert_eq!(source["label"], "news.example.com");
     let id = source["source_id"].as_str().unwrap().to_string();
-    let (status, again) = app.post("/api/connect/rss", Some(&s.token), json!({"url": "https://news.example.com/feed.xml"})).await;
+    let (status, again) =
+        app.post("/api/connect/rss", Some(&s.token), json!({"url": "https://news.example.com/feed.xml"})).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(again["source_id"], id.as_str(), "one address is one source");
     let (status, body) = app.post("/api/connect/rss", Some(&s.token), json!({"url": "file:///etc/passwd"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    let (status, changed) = app.send(reqwest::Method::PUT, &format!("/api/source/rss/{id}"), Some(&s.token), Some(json!({"priority": "HIGH"}))).await;
+    let (status, changed) = app
+        .send(reqwest::Method::PUT, &format!("/api/source/rss/{id}"), Some(&s.token), Some(json!({"priority": "HIGH"})))
+        .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(changed["priority"], "HIGH");
     let (_, list) = app.get("/api/source/rss", &s.token).await;
     assert_eq!(list["results"].as_array().unwrap().len(), 1);
-    let (status, body) = app.send(reqwest::Method::PUT, "/api/source/rss/rss_unknown", Some(&s.token), Some(json!({"priority": "LOW"}))).await;
+    let (status, body) = app
+        .send(reqwest::Method::PUT, "/api/source/rss/rss_unknown", Some(&s.token), Some(json!({"priority": "LOW"})))
+        .await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
     let too_many: Vec<String> = (0..51).map(|i| format!("s{i}")).collect();
-    let (status, body) = app.send(reqwest::Method::PUT, "/api/source/rss/priority", Some(&s.token), Some(json!({"source_ids": too_many, "priority": "LOW"}))).await;
+    let (status, body) = app
+        .send(
+            reqwest::Method::PUT,
+            "/api/source/rss/priority",
+            Some(&s.token),
+            Some(json!({"source_ids": too_many, "priority": "LOW"})),
+        )
+        .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(body["message"], "Please select 50 or less sources to proceed");
-    let (status, bulk) = app.send(reqwest::Method::PUT, "/api/source/rss/priority", Some(&s.token), Some(json!({"source_ids": [id], "priority": "LOW"}))).await;
+    let (status, bulk) = app
+        .send(
+            reqwest::Method::PUT,
+            "/api/source/rss/priority",
+            Some(&s.token),
+            Some(json!({"source_ids": [id], "priority": "LOW"})),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(bulk["results"][0]["priority"], "LOW");
 });
 
-api_test!(public_sources_are_followed_and_unfollowed_by_key, |app: TestApp| async move { let app = &app;
+api_test!(public_sources_are_followed_and_unfollowed_by_key, |app: TestApp| async move {
+    let app = &app;
     let s = app.sign_up("pub").await;
     let (status, body) = app.post("/api/connect/public", Some(&s.token), json!({"key": "bse_filings"})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let (status, _) = app.post("/api/connect/public?delink=true", Some(&s.token), json!({"key": "bse_filings"})).await;
     assert_eq!(status, StatusCode::OK);
-    let (status, body) = app.post("/api/connect/public?delink=true", Some(&s.token), json!({"key": "bse_filings"})).await;
+    let (status, body) =
+        app.post("/api/connect/public?delink=true", Some(&s.token), json!({"key": "bse_filings"})).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "unfollowing what is not followed: {body}");
-    let (status, many) = app.post("/api/connect/public/multiple", Some(&s.token), json!({"keys": ["nzx_filings", "earnings_conf_calls"]})).await;
+    let (status, many) = app
+        .post("/api/connect/public/multiple", Some(&s.token), json!({"keys": ["nzx_filings", "earnings_conf_calls"]}))
+        .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(many.as_array().unwrap().len(), 2);
     let (_, catalogue) = app.get("/api/source/public", &s.token).await;
@@ -623,10 +782,12 @@ api_test!(public_sources_are_followed_and_unfollowed_by_key, |app: TestApp| asyn
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 });
 
-api_test!(documents_are_readable_by_followers_and_owners_only_and_read_marks_toggle, |app: TestApp| async move { let app = &app;
+api_test!(documents_are_readable_by_followers_and_owners_only_and_read_marks_toggle, |app: TestApp| async move {
+    let app = &app;
     let reader = app.sign_up("reader").await;
     let stranger = app.sign_up("stranger").await;
-    let (_, source) = app.post("/api/connect/rss", Some(&reader.token), json!({"url": "https://blog.example.org/rss"})).await;
+    let (_, source) =
+        app.post("/api/connect/rss", Some(&reader.token), json!({"url": "https://blog.example.org/rss"})).await;
     let source_id = source["source_id"].as_str().unwrap().to_string();
     ingest(app, "doc-1", &source_id, "First post", None).await;
     ingest(app, "doc-2", &source_id, "Second post", None).await;
@@ -648,16 +809,41 @@ api_test!(documents_are_readable_by_followers_and_owners_only_and_read_marks_tog
     assert_eq!(doc["results"][0]["read"], false);
 
     let mut socket = app.connect_live(&reader.token, None).await;
-    let (status, _) = app.send(reqwest::Method::PUT, "/api/doc/read_status/doc-1", Some(&reader.token), Some(json!({"status": "read"}))).await;
+    let (status, _) = app
+        .send(reqwest::Method::PUT, "/api/doc/read_status/doc-1", Some(&reader.token), Some(json!({"status": "read"})))
+        .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(app.get("/api/doc/read_status", &reader.token).await.1["results"], json!(["doc-1"]));
-    assert_eq!(app.get(&format!("/api/doc/{source_id}?deeplink=doc-1"), &reader.token).await.1["results"][0]["read"], true);
+    assert_eq!(
+        app.get(&format!("/api/doc/{source_id}?deeplink=doc-1"), &reader.token).await.1["results"][0]["read"],
+        true
+    );
     next_of_type(&mut socket, "DocumentMarkedRead").await;
-    app.send(reqwest::Method::PUT, "/api/doc/read_status/doc-1", Some(&reader.token), Some(json!({"status": "unread"}))).await;
+    app.send(
+        reqwest::Method::PUT,
+        "/api/doc/read_status/doc-1",
+        Some(&reader.token),
+        Some(json!({"status": "unread"})),
+    )
+    .await;
     assert_eq!(app.get("/api/doc/read_status", &reader.token).await.1["results"], json!([]));
-    let (status, _) = app.send(reqwest::Method::PUT, "/api/doc/read_status/doc-1", Some(&stranger.token), Some(json!({"status": "read"}))).await;
+    let (status, _) = app
+        .send(
+            reqwest::Method::PUT,
+            "/api/doc/read_status/doc-1",
+            Some(&stranger.token),
+            Some(json!({"status": "read"})),
+        )
+        .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    let (status, _) = app.send(reqwest::Method::PUT, "/api/doc/read_status/doc-1", Some(&reader.token), Some(json!({"status": "skimmed"}))).await;
+    let (status, _) = app
+        .send(
+            reqwest::Method::PUT,
+            "/api/doc/read_status/doc-1",
+            Some(&reader.token),
+            Some(json!({"status": "skimmed"})),
+        )
+        .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     let (_, page) = app.get("/api/documents?limit=1", &reader.token).await;
     assert_eq!(page["has_more"], true);
@@ -720,11 +906,18 @@ async fn a_followed_feed_is_fetched_and_its_items_become_documents_once() {
     let app = spawn_app_with("sqlite", config).await;
     let s = app.sign_up("follower").await;
     let mut socket = app.connect_live(&s.token, None).await;
-    let (status, body) = app.post("/api/connect/rss", Some(&s.token), json!({"url": format!("http://{feed}/feed.xml"), "label": "Local news"})).await;
+    let (status, body) = app
+        .post(
+            "/api/connect/rss",
+            Some(&s.token),
+            json!({"url": format!("http://{feed}/feed.xml"), "label": "Local news"}),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     next_of_type(&mut socket, "DocumentIngested").await;
     let page = poll_documents(&app, &s.token, 3).await;
-    let mut titles: Vec<&str> = page["results"].as_array().unwrap().iter().map(|d| d["title"].as_str().unwrap()).collect();
+    let mut titles: Vec<&str> =
+        page["results"].as_array().unwrap().iter().map(|d| d["title"].as_str().unwrap()).collect();
     titles.sort();
     assert_eq!(titles, vec!["Exports rise", "New listing", "Rates held steady"]);
     // Wait for at least one conditional refetch, then check nothing was added twice.
@@ -782,17 +975,23 @@ async fn importing_files_makes_them_the_users_documents_and_bad_files_fail_alone
     let mut paths = vec![files.path().to_path_buf()];
     let shared_pdf = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/docs/pdf/research");
     let pdf = std::fs::read_dir(&shared_pdf).ok().and_then(|d| {
-        d.filter_map(|e| e.ok().map(|e| e.path())).find(|p| p.extension().is_some_and(|x| x == "pdf") && !p.to_string_lossy().contains("encrypt"))
+        d.filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| p.extension().is_some_and(|x| x == "pdf") && !p.to_string_lossy().contains("encrypt"))
     });
     match &pdf {
         Some(p) => paths.push(p.clone()),
         None => eprintln!("skipped the PDF part: ../shared/data not found"),
     }
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_needl"))
-        .arg("--data-dir").arg(app._dir.path())
-        .arg("import").arg("--user").arg("importer@example.com").args(&paths)
+        .arg("--data-dir")
+        .arg(app._dir.path())
+        .arg("import")
+        .arg("--user")
+        .arg("importer@example.com")
+        .args(&paths)
         .env_remove("DATABASE_URL")
-        .output().unwrap();
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "a failed file makes the exit code 2: {stderr}");
     let imported = 3 + usize::from(pdf.is_some());
@@ -805,16 +1004,22 @@ async fn importing_files_makes_them_the_users_documents_and_bad_files_fail_alone
     assert!(!memo["summary"].as_str().unwrap().contains("evil"), "scripts are not text");
     assert_eq!(memo["metadata"]["original_file_name"], "page.html");
     if pdf.is_some() {
-        let pdf_doc = docs.iter().find(|d| d["metadata"]["mime_type"] == "application/pdf").expect("the PDF was imported");
+        let pdf_doc =
+            docs.iter().find(|d| d["metadata"]["mime_type"] == "application/pdf").expect("the PDF was imported");
         assert!(pdf_doc["metadata"]["pages"].as_str().unwrap().parse::<u32>().unwrap() > 0);
     }
     assert!(app.get("/api/documents", &other.token).await.1["results"].as_array().unwrap().is_empty());
     // Importing the same files again changes nothing.
     let again = std::process::Command::new(env!("CARGO_BIN_EXE_needl"))
-        .arg("--data-dir").arg(app._dir.path())
-        .arg("import").arg("--user").arg("importer@example.com").arg(files.path().join("notes.txt"))
+        .arg("--data-dir")
+        .arg(app._dir.path())
+        .arg("import")
+        .arg("--user")
+        .arg("importer@example.com")
+        .arg(files.path().join("notes.txt"))
         .env_remove("DATABASE_URL")
-        .output().unwrap();
+        .output()
+        .unwrap();
     assert!(again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("imported 0, unchanged 1, failed 0"));
 }
@@ -851,3 +1056,284 @@ macro_rules! hanging_source_test {
 }
 hanging_source_test!(a_source_that_never_answers_holds_up_no_other_on_sqlite, "sqlite");
 hanging_source_test!(a_source_that_never_answers_holds_up_no_other_on_postgres, "postgres");
+
+/// A one-page PDF with `text` on it, with a correct cross-reference table.
+fn tiny_pdf(text: &str) -> Vec<u8> {
+    let content = format!("BT /F1 18 Tf 72 720 Td ({text}) Tj ET");
+    let objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>".to_string(),
+        format!("<< /Length {} >>\nstream\n{content}\nendstream", content.len()),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
+    ];
+    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, object) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend(format!("{} 0 obj\n{object}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = out.len();
+    out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
+    for offset in offsets {
+        out.extend(format!("{offset:010} 00000 n \n").as_bytes());
+    }
+    out.extend(
+        format!("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objects.len() + 1).as_bytes(),
+    );
+    out
+}
+
+impl TestApp {
+    /// Asks for upload links for `files` (id, name, bytes) and sends each file to its link.
+    async fn upload(&self, token: &str, files: &[(&str, &str, &[u8])]) -> Value {
+        let declared: Vec<Value> =
+            files.iter().map(|(id, name, bytes)| json!({"id": id, "name": name, "size": bytes.len()})).collect();
+        let (status, init) =
+            self.post("/api/upload/init", Some(token), json!({"source": "needldrive", "files": declared})).await;
+        assert_eq!(status, StatusCode::OK, "{init}");
+        for (config, (_, _, bytes)) in init["upload_configs"].as_array().unwrap().iter().zip(files) {
+            let link = config["upload_link"].as_str().unwrap();
+            let res = self.client.put(self.url(link)).body(bytes.to_vec()).send().await.unwrap();
+            assert_eq!(res.status(), StatusCode::CREATED, "{}", res.text().await.unwrap());
+        }
+        init
+    }
+
+    /// Polls the status of `ids` until none is PROCESSING (or 30 s pass).
+    async fn settled_uploads(&self, token: &str, ids: &[&str]) -> Vec<Value> {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let (_, body) = self.get(&format!("/api/upload/status?ids={}", ids.join(",")), token).await;
+            let results = body["results"].as_array().cloned().unwrap_or_default();
+            if results.iter().all(|r| r["status"] != "PROCESSING" && r["status"] != "UPLOADING")
+                || tokio::time::Instant::now() > deadline
+            {
+                return results;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+}
+
+fn complete_body(init: &Value) -> Value {
+    let files: Vec<Value> = init["upload_configs"].as_array().unwrap().iter().map(|c| json!({
+        "bucket": c["metadata_fields"]["bucket"], "key": c["metadata_fields"]["key"], "metadata": {"id": c["id"]},
+    })).collect();
+    json!({"source": "needldrive", "files": files})
+}
+
+api_test!(uploaded_files_become_the_owners_documents_and_a_bad_file_fails_alone, |app: TestApp| async move {
+    let app = &app;
+    let owner = app.sign_up("uploader").await;
+    let other = app.sign_up("stranger").await;
+    let (_, config) = app.get("/api/upload/config?source=needldrive", &owner.token).await;
+    assert_eq!(config["data"]["config"]["file_count_limit"], 20, "{config}");
+    assert!(config["data"]["config"]["file_types"].as_array().unwrap().contains(&json!("pdf")));
+
+    let pdf = tiny_pdf("Quarterly revenue grew twelve percent");
+    let init = app
+        .upload(
+            &owner.token,
+            &[
+                ("f-pdf", "results.pdf", &pdf),
+                ("f-md", "plan.md", b"# Plan\n\nOpen two offices next year."),
+                ("f-bad", "broken.docx", b"PK\x03\x04 not really a zip"),
+            ],
+        )
+        .await;
+    let (status, done) = app.post("/api/upload/complete", Some(&owner.token), complete_body(&init)).await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    assert!(done["files"].as_array().unwrap().iter().all(|f| f["status"] == "PROCESSING"), "{done}");
+
+    let states = app.settled_uploads(&owner.token, &["f-pdf", "f-md", "f-bad"]).await;
+    let by_id =
+        |id: &str| states.iter().find(|s| s["id"] == id).cloned().unwrap_or_else(|| panic!("{id} in {states:?}"));
+    assert_eq!(by_id("f-pdf")["status"], "COMPLETED", "{states:?}");
+    assert_eq!(by_id("f-md")["status"], "COMPLETED", "{states:?}");
+    assert_eq!(by_id("f-bad")["status"], "FAILED", "{states:?}");
+    assert!(by_id("f-bad")["error"].as_str().unwrap().starts_with("File broken.docx"), "{states:?}");
+
+    let deeplink = by_id("f-pdf")["deeplink"].as_str().unwrap().to_string();
+    let query = format!("deeplink={}", urlencode(&deeplink));
+    let (status, doc) = app.get(&format!("/api/doc/needldrive?{query}"), &owner.token).await;
+    assert_eq!(status, StatusCode::OK, "{doc}");
+    let card = &doc["results"][0];
+    assert_eq!(card["metadata"]["mime_type"], "application/pdf");
+    assert_eq!(card["metadata"]["original_file_name"], "results.pdf");
+    assert_eq!(card["owned"], true);
+    assert!(card["summary"].as_str().unwrap().contains("twelve percent"), "{card}");
+
+    let file = app
+        .client
+        .get(app.url(&format!("/api/doc/needldrive/file?{query}")))
+        .header("token", &owner.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(file.headers()["content-type"], "application/pdf");
+    assert_eq!(file.bytes().await.unwrap().to_vec(), pdf, "the original file comes back unchanged");
+    let (_, layout) = app.get(&format!("/api/doc/needldrive/layout?{query}"), &owner.token).await;
+    let blocks = layout["pages"][0]["blocks"].as_array().expect("the page has blocks");
+    assert!(blocks.iter().any(|b| b["text"].as_str().unwrap().contains("twelve")), "{layout}");
+
+    // Nobody else reads, downloads or deletes it.
+    assert_eq!(app.get(&format!("/api/doc/needldrive?{query}"), &other.token).await.0, StatusCode::NOT_FOUND);
+    assert_eq!(app.get(&format!("/api/doc/needldrive/file?{query}"), &other.token).await.0, StatusCode::NOT_FOUND);
+    assert_eq!(
+        app.send(reqwest::Method::DELETE, &format!("/api/doc/needldrive?{query}"), Some(&other.token), None).await.0,
+        StatusCode::NOT_FOUND
+    );
+    assert!(app.get("/api/upload/status?ids=f-pdf", &other.token).await.1["results"].as_array().unwrap().is_empty());
+
+    let (_, storage) = app.get("/api/user/storage", &owner.token).await;
+    let md_size = 35;
+    assert_eq!(storage["used_bytes"], pdf.len() as u64 + md_size, "{storage}");
+    assert_eq!(storage["file_count"], 2, "{storage}");
+
+    // Removing the markdown file deletes its document and frees its bytes.
+    let md_link = by_id("f-md")["deeplink"].as_str().unwrap().to_string();
+    let (status, removed) = app
+        .send(
+            reqwest::Method::PUT,
+            "/api/upload/complete",
+            Some(&owner.token),
+            Some(json!({
+                "action": "remove", "source": "needldrive", "files": [{"metadata": {"id": "f-md"}}]
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{removed}");
+    assert_eq!(
+        app.get(&format!("/api/doc/needldrive?deeplink={}", urlencode(&md_link)), &owner.token).await.0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(app.get("/api/user/storage", &owner.token).await.1["used_bytes"], pdf.len() as u64);
+
+    // The owner deletes the PDF; a document of a shared source cannot be deleted.
+    assert_eq!(
+        app.send(reqwest::Method::DELETE, &format!("/api/doc/needldrive?{query}"), Some(&owner.token), None).await.0,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(app.get("/api/documents", &owner.token).await.1["results"].as_array().unwrap().len(), 0);
+    ingest(app, "shared-1", "bse_filings", "A filing", None).await;
+    app.post("/api/connect/public", Some(&owner.token), json!({"key": "bse_filings"})).await;
+    assert_eq!(
+        app.send(reqwest::Method::DELETE, "/api/doc/bse_filings?deeplink=shared-1", Some(&owner.token), None).await.0,
+        StatusCode::FORBIDDEN
+    );
+});
+
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+api_test!(upload_limits_are_enforced_by_the_server_with_the_spec_messages, |app: TestApp| async move {
+    let app = &app;
+    let s = app.sign_up("limits").await;
+    let init =
+        |files: Value| app.post("/api/upload/init", Some(&s.token), json!({"source": "needldrive", "files": files}));
+    let (status, body) = init(json!([{"id": "a", "name": "virus.exe", "mime_type": "application/x-msdownload"}])).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(body["message"], "File virus.exe type: application/x-msdownload not allowed");
+    let (_, body) = init(json!([{"id": "a", "name": "big.pdf", "size": 51 * 1024 * 1024}])).await;
+    assert_eq!(body["message"], "File big.pdf size exceeds the limit of 50 MB");
+    let many: Vec<Value> = (0..21).map(|i| json!({"id": format!("f{i}"), "name": format!("{i}.pdf")})).collect();
+    let (_, body) = init(json!(many)).await;
+    assert_eq!(body["message"], "You can only upload 20 files at a time");
+    let (status, _) = app
+        .post(
+            "/api/upload/init",
+            Some(&s.token),
+            json!({"source": "somewhere", "files": [{"id": "a", "name": "a.pdf"}]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    // A link only works unchanged, and only for as many bytes as it says.
+    let (_, ok) = init(json!([{"id": "good", "name": "notes.txt"}])).await;
+    let link = ok["upload_configs"][0]["upload_link"].as_str().unwrap().to_string();
+    let forged = link.replace("max=52428800", "max=99999999999");
+    assert_eq!(app.client.put(app.url(&forged)).body("x").send().await.unwrap().status(), StatusCode::FORBIDDEN);
+    let smaller = link.replace("signature=", "signature=00");
+    assert_eq!(app.client.put(app.url(&smaller)).body("x").send().await.unwrap().status(), StatusCode::FORBIDDEN);
+    // Completing before the file arrived reports it per file and records nothing.
+    let (_, early) = app.post("/api/upload/complete", Some(&s.token), complete_body(&ok)).await;
+    assert_eq!(early["files"][0]["status"], "UPLOADING_ERROR", "{early}");
+    assert_eq!(app.get("/api/upload/status?ids=good", &s.token).await.1["results"][0]["status"], "UPLOADING");
+});
+
+/// The quota and the size limit hold on what arrives, not only on what the browser declares.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_storage_quota_and_size_limit_hold_on_the_bytes_that_arrive() {
+    let mut config = ServeArgs::for_tests();
+    config.upload_max_mb = 1;
+    config.storage_quota_mb = 1;
+    let app = spawn_app_with("sqlite", config).await;
+    let s = app.sign_up("quota").await;
+    let big = vec![b'a'; 1024 * 1024 + 10];
+    let (_, init) = app
+        .post(
+            "/api/upload/init",
+            Some(&s.token),
+            json!({"source": "needldrive", "files": [{"id": "big", "name": "big.txt"}]}),
+        )
+        .await;
+    let link = init["upload_configs"][0]["upload_link"].as_str().unwrap();
+    let res = app.client.put(app.url(link)).body(big).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE);
+
+    let words = "revenue ".repeat(80_000);
+    let init = app.upload(&s.token, &[("first", "first.txt", words.as_bytes())]).await;
+    app.post("/api/upload/complete", Some(&s.token), complete_body(&init)).await;
+    assert_eq!(app.settled_uploads(&s.token, &["first"]).await[0]["status"], "COMPLETED");
+    let (status, body) = app
+        .post(
+            "/api/upload/init",
+            Some(&s.token),
+            json!({"source": "needldrive", "files": [{"id": "second", "name": "second.txt", "size": words.len()}]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(body["code"], "storage_quota_exceeded", "{body}");
+    // A browser that does not declare sizes is caught when the transfer completes.
+    let (_, init) = app
+        .post(
+            "/api/upload/init",
+            Some(&s.token),
+            json!({"source": "needldrive", "files": [{"id": "third", "name": "third.txt"}]}),
+        )
+        .await;
+    let link = init["upload_configs"][0]["upload_link"].as_str().unwrap();
+    assert_eq!(app.client.put(app.url(link)).body(words.clone()).send().await.unwrap().status(), StatusCode::CREATED);
+    let (_, done) = app.post("/api/upload/complete", Some(&s.token), complete_body(&init)).await;
+    assert_eq!(done["files"][0]["status"], "FAILED", "{done}");
+    assert!(done["files"][0]["error"].as_str().unwrap().starts_with("Not enough storage"), "{done}");
+}
+
+api_test!(websites_are_followed_by_address_and_unfollowed, |app: TestApp| async move {
+    let app = &app;
+    let s = app.sign_up("surfer").await;
+    let (status, body) = app.post("/api/connect/website", Some(&s.token), json!({"url": "www.example.org/news"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["url"], "https://www.example.org/news");
+    assert_eq!(body["label"], "example.org");
+    let (_, list) = app.get("/api/connect/website", &s.token).await;
+    assert_eq!(list["results"].as_array().unwrap().len(), 1);
+    assert!(list["results"][0]["last_error"].is_null());
+    let (status, bad) = app.post("/api/connect/website", Some(&s.token), json!({"url": "ftp://example.org"})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+    let source_id = body["source_id"].as_str().unwrap();
+    let (status, _) =
+        app.post("/api/connect/website?delink=true", Some(&s.token), json!({"source_id": source_id})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(app.get("/api/connect/website", &s.token).await.1["results"].as_array().unwrap().is_empty());
+});

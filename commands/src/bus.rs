@@ -12,6 +12,7 @@ use domain::email::EmailReservation;
 use domain::instance::Instance;
 use domain::session::Session;
 use domain::source::{Source, Subscription};
+use domain::upload::Upload;
 use domain::user::User;
 use domain::EventMetadata;
 use postgres_es::{postgres_cqrs, PostgresCqrs};
@@ -63,9 +64,7 @@ where
     ) -> Result<(), AggregateError<A::Error>> {
         match self {
             Framework::Sqlite(cqrs) => cqrs.execute_with_metadata(id, command, metadata.to_map()).await,
-            Framework::Postgres(cqrs) => {
-                cqrs.execute_with_metadata(id, command, metadata.to_map()).await
-            }
+            Framework::Postgres(cqrs) => cqrs.execute_with_metadata(id, command, metadata.to_map()).await,
         }
     }
 }
@@ -82,6 +81,7 @@ pub struct CommandBus {
     pub subscriptions: Framework<Subscription>,
     pub documents: Framework<Document>,
     pub read_marks: Framework<ReadMark>,
+    pub uploads: Framework<Upload>,
 }
 
 impl CommandBus {
@@ -95,6 +95,7 @@ impl CommandBus {
             subscriptions: Framework::new(&db),
             documents: Framework::new(&db),
             read_marks: Framework::new(&db),
+            uploads: Framework::new(&db),
             db,
             signal,
         }

@@ -91,9 +91,7 @@ impl StoredEvent {
     /// The payload's fields: cqrs-es stores an enum variant as `{"Variant": {fields}}`.
     pub fn fields(&self) -> &serde_json::Value {
         match &self.payload {
-            serde_json::Value::Object(map) if map.len() == 1 => {
-                map.values().next().unwrap_or(&serde_json::Value::Null)
-            }
+            serde_json::Value::Object(map) if map.len() == 1 => map.values().next().unwrap_or(&serde_json::Value::Null),
             other => other,
         }
     }
@@ -116,10 +114,7 @@ struct FeedRow {
 impl FeedRow {
     fn into_event(self) -> StoredEvent {
         StoredEvent {
-            cursor: Cursor {
-                tx: self.tx,
-                pos: self.pos,
-            },
+            cursor: Cursor { tx: self.tx, pos: self.pos },
             aggregate_type: self.aggregate_type,
             aggregate_id: self.aggregate_id,
             sequence: self.sequence,
@@ -170,11 +165,7 @@ pub async fn read_after(db: &Db, after: Cursor, limit: i64) -> sqlx::Result<Vec<
 }
 
 /// Reads one aggregate's history in sequence order, with feed cursors.
-pub async fn read_aggregate(
-    db: &Db,
-    aggregate_type: &str,
-    aggregate_id: &str,
-) -> sqlx::Result<Vec<StoredEvent>> {
+pub async fn read_aggregate(db: &Db, aggregate_type: &str, aggregate_id: &str) -> sqlx::Result<Vec<StoredEvent>> {
     let columns = match db {
         Db::Sqlite { .. } => SQLITE_COLUMNS,
         Db::Postgres(_) => PG_COLUMNS,
@@ -223,11 +214,7 @@ pub async fn head(db: &Db) -> sqlx::Result<Cursor> {
 }
 
 /// The cursor of an aggregate's newest event, to wait for read models to include it.
-pub async fn last_of_aggregate(
-    db: &Db,
-    aggregate_type: &str,
-    aggregate_id: &str,
-) -> sqlx::Result<Option<Cursor>> {
+pub async fn last_of_aggregate(db: &Db, aggregate_type: &str, aggregate_id: &str) -> sqlx::Result<Option<Cursor>> {
     let sql = match db {
         Db::Sqlite { .. } => {
             "SELECT 0 AS tx, global_position AS pos FROM events \
@@ -238,9 +225,7 @@ pub async fn last_of_aggregate(
              WHERE aggregate_type = $1 AND aggregate_id = $2 ORDER BY sequence DESC LIMIT 1"
         }
     };
-    let row: Option<CursorRow> = db
-        .fetch_optional(sql, vec![aggregate_type.into(), aggregate_id.into()])
-        .await?;
+    let row: Option<CursorRow> = db.fetch_optional(sql, vec![aggregate_type.into(), aggregate_id.into()]).await?;
     Ok(row.map(|r| Cursor { tx: r.tx, pos: r.pos }))
 }
 

@@ -25,7 +25,10 @@ pub enum Backend {
 pub enum Db {
     /// SQLite in WAL mode. One connection writes (SQLite has one writer anyway, and a single
     /// connection avoids busy errors when a read transaction would have to upgrade); several read.
-    Sqlite { write: SqlitePool, read: SqlitePool },
+    Sqlite {
+        write: SqlitePool,
+        read: SqlitePool,
+    },
     Postgres(PgPool),
 }
 
@@ -105,20 +108,13 @@ macro_rules! bind_all {
 }
 
 /// Rows that decode from both backends (`#[derive(sqlx::FromRow)]` gives that).
-pub trait PortableRow:
-    for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin
-{
-}
-impl<T> PortableRow for T where
-    T: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin
-{
-}
+pub trait PortableRow: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin {}
+impl<T> PortableRow for T where T: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin {}
 
 impl Db {
     /// Opens (creating if needed) `needl.db` in `data_dir`, in WAL mode, and migrates it.
     pub async fn open_sqlite(data_dir: &Path) -> anyhow::Result<Db> {
-        std::fs::create_dir_all(data_dir)
-            .with_context(|| format!("creating data directory {}", data_dir.display()))?;
+        std::fs::create_dir_all(data_dir).with_context(|| format!("creating data directory {}", data_dir.display()))?;
         let file = data_dir.join("needl.db");
         let options = SqliteConnectOptions::new()
             .filename(&file)
@@ -132,19 +128,10 @@ impl Db {
             .connect_with(options.clone())
             .await
             .with_context(|| format!("opening {}", file.display()))?;
-        let db = Db::Sqlite {
-            write: write.clone(),
-            read: write,
-        };
+        let db = Db::Sqlite { write: write.clone(), read: write };
         db.migrate().await?;
-        let read = SqlitePoolOptions::new()
-            .max_connections(4)
-            .connect_with(options)
-            .await?;
-        Ok(Db::Sqlite {
-            write: db.sqlite_write().clone(),
-            read,
-        })
+        let read = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
+        Ok(Db::Sqlite { write: db.sqlite_write().clone(), read })
     }
 
     /// Connects to Postgres and migrates.
@@ -181,14 +168,12 @@ impl Db {
 
     async fn migrate(&self) -> anyhow::Result<()> {
         match self {
-            Db::Sqlite { write, .. } => sqlx::migrate!("../migrations/sqlite")
-                .run(write)
-                .await
-                .context("migrating SQLite")?,
-            Db::Postgres(pool) => sqlx::migrate!("../migrations/postgres")
-                .run(pool)
-                .await
-                .context("migrating Postgres")?,
+            Db::Sqlite { write, .. } => {
+                sqlx::migrate!("../migrations/sqlite").run(write).await.context("migrating SQLite")?
+            }
+            Db::Postgres(pool) => {
+                sqlx::migrate!("../migrations/postgres").run(pool).await.context("migrating Postgres")?
+            }
         }
         Ok(())
     }
@@ -214,10 +199,7 @@ impl Db {
                 let sql = sqlite_sql(sql);
                 bind_all!(sqlx::query(&sql), args).execute(write).await?.rows_affected()
             }
-            Db::Postgres(pool) => bind_all!(sqlx::query(sql), args)
-                .execute(pool)
-                .await?
-                .rows_affected(),
+            Db::Postgres(pool) => bind_all!(sqlx::query(sql), args).execute(pool).await?.rows_affected(),
         })
     }
 
@@ -227,29 +209,17 @@ impl Db {
                 let sql = sqlite_sql(sql);
                 bind_all!(sqlx::query_as::<Sqlite, T>(&sql), args).fetch_all(read).await
             }
-            Db::Postgres(pool) => {
-                bind_all!(sqlx::query_as::<Postgres, T>(sql), args).fetch_all(pool).await
-            }
+            Db::Postgres(pool) => bind_all!(sqlx::query_as::<Postgres, T>(sql), args).fetch_all(pool).await,
         }
     }
 
-    pub async fn fetch_optional<T: PortableRow>(
-        &self,
-        sql: &str,
-        args: Vec<Arg>,
-    ) -> sqlx::Result<Option<T>> {
+    pub async fn fetch_optional<T: PortableRow>(&self, sql: &str, args: Vec<Arg>) -> sqlx::Result<Option<T>> {
         match self {
             Db::Sqlite { read, .. } => {
                 let sql = sqlite_sql(sql);
-                bind_all!(sqlx::query_as::<Sqlite, T>(&sql), args)
-                    .fetch_optional(read)
-                    .await
+                bind_all!(sqlx::query_as::<Sqlite, T>(&sql), args).fetch_optional(read).await
             }
-            Db::Postgres(pool) => {
-                bind_all!(sqlx::query_as::<Postgres, T>(sql), args)
-                    .fetch_optional(pool)
-                    .await
-            }
+            Db::Postgres(pool) => bind_all!(sqlx::query_as::<Postgres, T>(sql), args).fetch_optional(pool).await,
         }
     }
 
@@ -297,35 +267,19 @@ impl Tx {
         Ok(match self {
             Tx::Sqlite(tx) => {
                 let sql = sqlite_sql(sql);
-                bind_all!(sqlx::query(&sql), args)
-                    .execute(&mut **tx)
-                    .await?
-                    .rows_affected()
+                bind_all!(sqlx::query(&sql), args).execute(&mut **tx).await?.rows_affected()
             }
-            Tx::Postgres(tx) => bind_all!(sqlx::query(sql), args)
-                .execute(&mut **tx)
-                .await?
-                .rows_affected(),
+            Tx::Postgres(tx) => bind_all!(sqlx::query(sql), args).execute(&mut **tx).await?.rows_affected(),
         })
     }
 
-    pub async fn fetch_optional<T: PortableRow>(
-        &mut self,
-        sql: &str,
-        args: Vec<Arg>,
-    ) -> sqlx::Result<Option<T>> {
+    pub async fn fetch_optional<T: PortableRow>(&mut self, sql: &str, args: Vec<Arg>) -> sqlx::Result<Option<T>> {
         match self {
             Tx::Sqlite(tx) => {
                 let sql = sqlite_sql(sql);
-                bind_all!(sqlx::query_as::<Sqlite, T>(&sql), args)
-                    .fetch_optional(&mut **tx)
-                    .await
+                bind_all!(sqlx::query_as::<Sqlite, T>(&sql), args).fetch_optional(&mut **tx).await
             }
-            Tx::Postgres(tx) => {
-                bind_all!(sqlx::query_as::<Postgres, T>(sql), args)
-                    .fetch_optional(&mut **tx)
-                    .await
-            }
+            Tx::Postgres(tx) => bind_all!(sqlx::query_as::<Postgres, T>(sql), args).fetch_optional(&mut **tx).await,
         }
     }
 
@@ -333,15 +287,9 @@ impl Tx {
         match self {
             Tx::Sqlite(tx) => {
                 let sql = sqlite_sql(sql);
-                bind_all!(sqlx::query_as::<Sqlite, T>(&sql), args)
-                    .fetch_all(&mut **tx)
-                    .await
+                bind_all!(sqlx::query_as::<Sqlite, T>(&sql), args).fetch_all(&mut **tx).await
             }
-            Tx::Postgres(tx) => {
-                bind_all!(sqlx::query_as::<Postgres, T>(sql), args)
-                    .fetch_all(&mut **tx)
-                    .await
-            }
+            Tx::Postgres(tx) => bind_all!(sqlx::query_as::<Postgres, T>(sql), args).fetch_all(&mut **tx).await,
         }
     }
 

@@ -2,8 +2,9 @@
 //!
 //! A [`Document`] is one item of a source: a feed item, a crawled page, an uploaded file. Its id
 //! is its deeplink. Ingesting it again with the same content changes nothing; new content is an
-//! update; a deleted document is not brought back by a later fetch. The text itself lives in a
-//! content-addressed blob (by `content_hash`), so events stay small and blobs never change.
+//! update; a deleted document is not brought back by a later fetch, only by its owner uploading it
+//! again. The text itself lives in a content-addressed blob (by `content_hash`), so events stay
+//! small and blobs never change.
 //! [`ReadMark`] is one user's read state of one document.
 
 use std::collections::BTreeMap;
@@ -44,7 +45,9 @@ pub enum DocumentEvent {
     DocumentIngested(DocumentFields),
     /// Same document, new content: carries the whole description after the change.
     DocumentUpdated(DocumentFields),
-    DocumentDeleted { source_id: String },
+    DocumentDeleted {
+        source_id: String,
+    },
 }
 
 impl DomainEvent for DocumentEvent {
@@ -100,6 +103,11 @@ impl Document {
                     return Err(DocumentError::Empty);
                 }
                 match &self.fields {
+                    // A deleted feed item stays deleted when the feed still lists it; a file its
+                    // owner uploads again comes back.
+                    Some(_) if self.deleted && fields.owner.is_some() => {
+                        Ok(vec![DocumentEvent::DocumentIngested(fields)])
+                    }
                     _ if self.deleted => Ok(vec![]),
                     None => Ok(vec![DocumentEvent::DocumentIngested(fields)]),
                     Some(current) if *current == fields => Ok(vec![]),
@@ -107,9 +115,9 @@ impl Document {
                 }
             }
             DocumentCommand::Delete => match &self.fields {
-                Some(fields) if !self.deleted => Ok(vec![DocumentEvent::DocumentDeleted {
-                    source_id: fields.source_id.clone(),
-                }]),
+                Some(fields) if !self.deleted => {
+                    Ok(vec![DocumentEvent::DocumentDeleted { source_id: fields.source_id.clone() }])
+                }
                 _ => Err(DocumentError::NotFound),
             },
         }
@@ -128,7 +136,8 @@ impl Aggregate for Document {
     fn apply(&mut self, event: Self::Event) {
         match event {
             DocumentEvent::DocumentIngested(fields) | DocumentEvent::DocumentUpdated(fields) => {
-                self.fields = Some(fields)
+                self.fields = Some(fields);
+                self.deleted = false;
             }
             DocumentEvent::DocumentDeleted { .. } => self.deleted = true,
         }
@@ -197,8 +206,12 @@ impl ReadMark {
     pub fn decide(&self, command: MarkDocument) -> Result<Vec<ReadMarkEvent>, ReadMarkError> {
         let MarkDocument { user_id, deeplink, state } = command;
         Ok(match (state, self.read) {
-            (ReadState::Read, false) => vec![ReadMarkEvent::DocumentMarkedRead { user_id, deeplink }],
-            (ReadState::Unread, true) => vec![ReadMarkEvent::DocumentMarkedUnread { user_id, deeplink }],
+            (ReadState::Read, false) => {
+                vec![ReadMarkEvent::DocumentMarkedRead { user_id, deeplink }]
+            }
+            (ReadState::Unread, true) => {
+                vec![ReadMarkEvent::DocumentMarkedUnread { user_id, deeplink }]
+            }
             _ => vec![],
         })
     }
@@ -270,6 +283,18 @@ mod tests {
     }
 
     #[test]
+    fn a_deleted_upload_comes_back_when_its_owner_uploads_it_again() {
+        let owned = DocumentFields { owner: Some("u1".into()), ..fields("h1") };
+        TestFramework::<Document>::with(())
+            .given(vec![
+                DocumentEvent::DocumentIngested(owned.clone()),
+                DocumentEvent::DocumentDeleted { source_id: "s1".into() },
+            ])
+            .when(DocumentCommand::Ingest(owned.clone()))
+            .then_expect_events(vec![DocumentEvent::DocumentIngested(owned)]);
+    }
+
+    #[test]
     fn deleting_a_document_twice_is_refused() {
         TestFramework::<Document>::with(())
             .given(vec![
@@ -282,16 +307,9 @@ mod tests {
 
     #[test]
     fn marking_read_twice_records_it_once() {
-        let mark = MarkDocument {
-            user_id: "u1".into(),
-            deeplink: "d1".into(),
-            state: ReadState::Read,
-        };
+        let mark = MarkDocument { user_id: "u1".into(), deeplink: "d1".into(), state: ReadState::Read };
         TestFramework::<ReadMark>::with(())
-            .given(vec![ReadMarkEvent::DocumentMarkedRead {
-                user_id: "u1".into(),
-                deeplink: "d1".into(),
-            }])
+            .given(vec![ReadMarkEvent::DocumentMarkedRead { user_id: "u1".into(), deeplink: "d1".into() }])
             .when(mark)
             .then_expect_events(vec![]);
     }
@@ -299,15 +317,8 @@ mod tests {
     #[test]
     fn marking_unread_after_read_is_recorded() {
         TestFramework::<ReadMark>::with(())
-            .given(vec![ReadMarkEvent::DocumentMarkedRead {
-                user_id: "u1".into(),
-                deeplink: "d1".into(),
-            }])
-            .when(MarkDocument {
-                user_id: "u1".into(),
-                deeplink: "d1".into(),
-                state: ReadState::Unread,
-            })
+            .given(vec![ReadMarkEvent::DocumentMarkedRead { user_id: "u1".into(), deeplink: "d1".into() }])
+            .when(MarkDocument { user_id: "u1".into(), deeplink: "d1".into(), state: ReadState::Unread })
             .then_expect_events(vec![ReadMarkEvent::DocumentMarkedUnread {
                 user_id: "u1".into(),
                 deeplink: "d1".into(),

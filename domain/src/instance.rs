@@ -72,9 +72,7 @@ impl Aggregate for Instance {
 
     fn apply(&mut self, event: Self::Event) {
         match event {
-            InstanceEvent::AdministratorAppointed { user_id } => {
-                self.administrator = Some(user_id)
-            }
+            InstanceEvent::AdministratorAppointed { user_id } => self.administrator = Some(user_id),
         }
     }
 }
@@ -89,9 +87,7 @@ mod tests {
         TestFramework::<Instance>::with(())
             .given_no_previous_events()
             .when(InstanceCommand::ClaimAdministration { user_id: "u1".into() })
-            .then_expect_events(vec![InstanceEvent::AdministratorAppointed {
-                user_id: "u1".into(),
-            }]);
+            .then_expect_events(vec![InstanceEvent::AdministratorAppointed { user_id: "u1".into() }]);
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! - [`flags`]: the feature flags the spec names, and their defaults.
 //! - [`source`]: shared sources (feeds, websites, catalogue entries) and users' follows of them.
 //! - [`document`]: documents of sources, and each user's read marks.
+//! - [`upload`]: one uploaded file, from its upload link to the document it became.
 //!
 //! Every aggregate's `handle` delegates to a pure `decide` so tests can state
 //! given(events).when(command).then_expect_events(..).
@@ -44,6 +45,7 @@ pub mod instance;
 pub mod metadata;
 pub mod session;
 pub mod source;
+pub mod upload;
 pub mod user;
 
 pub use error::{DomainError, ErrorKind};

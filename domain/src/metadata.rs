@@ -40,10 +40,7 @@ impl EventMetadata {
             ("request_id".to_string(), self.request_id.clone()),
             ("app_type".to_string(), self.app_type.clone()),
             ("request_origin".to_string(), self.request_origin.clone()),
-            (
-                "time".to_string(),
-                self.time.to_rfc3339_opts(SecondsFormat::Millis, true),
-            ),
+            ("time".to_string(), self.time.to_rfc3339_opts(SecondsFormat::Millis, true)),
         ])
     }
 }

@@ -28,15 +28,8 @@ pub enum RevokeReason {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SessionEvent {
-    SessionStarted {
-        user_id: String,
-        expires_at: DateTime<Utc>,
-        rotated_from: Option<String>,
-    },
-    SessionRevoked {
-        user_id: String,
-        reason: RevokeReason,
-    },
+    SessionStarted { user_id: String, expires_at: DateTime<Utc>, rotated_from: Option<String> },
+    SessionRevoked { user_id: String, reason: RevokeReason },
 }
 
 impl DomainEvent for SessionEvent {
@@ -90,19 +83,11 @@ pub struct Session {
 impl Session {
     pub fn decide(&self, command: SessionCommand) -> Result<Vec<SessionEvent>, SessionError> {
         match command {
-            SessionCommand::Start {
-                user_id,
-                expires_at,
-                rotated_from,
-            } => {
+            SessionCommand::Start { user_id, expires_at, rotated_from } => {
                 if self.user_id.is_some() {
                     return Err(SessionError::AlreadyStarted);
                 }
-                Ok(vec![SessionEvent::SessionStarted {
-                    user_id,
-                    expires_at,
-                    rotated_from,
-                }])
+                Ok(vec![SessionEvent::SessionStarted { user_id, expires_at, rotated_from }])
             }
             SessionCommand::Revoke { reason } => {
                 let Some(user_id) = self.user_id.clone() else {
@@ -155,9 +140,7 @@ mod tests {
     fn signing_out_revokes_the_session() {
         TestFramework::<Session>::with(())
             .given(vec![started()])
-            .when(SessionCommand::Revoke {
-                reason: RevokeReason::SignedOut,
-            })
+            .when(SessionCommand::Revoke { reason: RevokeReason::SignedOut })
             .then_expect_events(vec![SessionEvent::SessionRevoked {
                 user_id: "u1".into(),
                 reason: RevokeReason::SignedOut,
@@ -169,14 +152,9 @@ mod tests {
         TestFramework::<Session>::with(())
             .given(vec![
                 started(),
-                SessionEvent::SessionRevoked {
-                    user_id: "u1".into(),
-                    reason: RevokeReason::SignedOut,
-                },
+                SessionEvent::SessionRevoked { user_id: "u1".into(), reason: RevokeReason::SignedOut },
             ])
-            .when(SessionCommand::Revoke {
-                reason: RevokeReason::SignedOut,
-            })
+            .when(SessionCommand::Revoke { reason: RevokeReason::SignedOut })
             .then_expect_events(vec![]);
     }
 
@@ -185,14 +163,9 @@ mod tests {
         TestFramework::<Session>::with(())
             .given(vec![
                 started(),
-                SessionEvent::SessionRevoked {
-                    user_id: "u1".into(),
-                    reason: RevokeReason::Rotated,
-                },
+                SessionEvent::SessionRevoked { user_id: "u1".into(), reason: RevokeReason::Rotated },
             ])
-            .when(SessionCommand::Revoke {
-                reason: RevokeReason::Rotated,
-            })
+            .when(SessionCommand::Revoke { reason: RevokeReason::Rotated })
             .then_expect_error(SessionError::Revoked);
     }
 
@@ -200,9 +173,7 @@ mod tests {
     fn a_session_that_never_started_cannot_be_revoked() {
         TestFramework::<Session>::with(())
             .given_no_previous_events()
-            .when(SessionCommand::Revoke {
-                reason: RevokeReason::SignedOut,
-            })
+            .when(SessionCommand::Revoke { reason: RevokeReason::SignedOut })
             .then_expect_error(SessionError::NotFound);
     }
 }

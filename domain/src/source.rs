@@ -34,12 +34,7 @@ pub enum SourceCommand {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SourceEvent {
-    SourceRegistered {
-        kind: SourceKind,
-        key: String,
-        url: Option<String>,
-        label: String,
-    },
+    SourceRegistered { kind: SourceKind, key: String, url: Option<String>, label: String },
 }
 
 impl DomainEvent for SourceEvent {
@@ -84,12 +79,7 @@ impl Source {
                 if label.trim().is_empty() {
                     return Err(SourceError::MissingLabel);
                 }
-                Ok(vec![SourceEvent::SourceRegistered {
-                    kind,
-                    key,
-                    url,
-                    label: label.trim().to_string(),
-                }])
+                Ok(vec![SourceEvent::SourceRegistered { kind, key, url, label: label.trim().to_string() }])
             }
         }
     }
@@ -127,30 +117,16 @@ pub fn subscription_id(user_id: &str, source_id: &str) -> String {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SubscriptionCommand {
-    Follow {
-        user_id: String,
-        source_id: String,
-    },
+    Follow { user_id: String, source_id: String },
     Unfollow,
     SetPriority(Priority),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SubscriptionEvent {
-    SourceFollowed {
-        user_id: String,
-        source_id: String,
-        priority: Priority,
-    },
-    SourceUnfollowed {
-        user_id: String,
-        source_id: String,
-    },
-    SourcePriorityChanged {
-        user_id: String,
-        source_id: String,
-        priority: Priority,
-    },
+    SourceFollowed { user_id: String, source_id: String, priority: Priority },
+    SourceUnfollowed { user_id: String, source_id: String },
+    SourcePriorityChanged { user_id: String, source_id: String, priority: Priority },
 }
 
 impl DomainEvent for SubscriptionEvent {
@@ -243,11 +219,7 @@ impl Aggregate for Subscription {
 
     fn apply(&mut self, event: Self::Event) {
         match event {
-            SubscriptionEvent::SourceFollowed {
-                user_id,
-                source_id,
-                priority,
-            } => {
+            SubscriptionEvent::SourceFollowed { user_id, source_id, priority } => {
                 self.user_id = user_id;
                 self.source_id = source_id;
                 self.following = true;
@@ -265,11 +237,7 @@ mod tests {
     use cqrs_es::test::TestFramework;
 
     fn followed(priority: Priority) -> SubscriptionEvent {
-        SubscriptionEvent::SourceFollowed {
-            user_id: "u1".into(),
-            source_id: "s1".into(),
-            priority,
-        }
+        SubscriptionEvent::SourceFollowed { user_id: "u1".into(), source_id: "s1".into(), priority }
     }
 
     #[test]
@@ -307,10 +275,7 @@ mod tests {
     fn following_starts_at_medium_priority() {
         TestFramework::<Subscription>::with(())
             .given_no_previous_events()
-            .when(SubscriptionCommand::Follow {
-                user_id: "u1".into(),
-                source_id: "s1".into(),
-            })
+            .when(SubscriptionCommand::Follow { user_id: "u1".into(), source_id: "s1".into() })
             .then_expect_events(vec![followed(Priority::Medium)]);
     }
 
@@ -324,15 +289,9 @@ mod tests {
                     source_id: "s1".into(),
                     priority: Priority::High,
                 },
-                SubscriptionEvent::SourceUnfollowed {
-                    user_id: "u1".into(),
-                    source_id: "s1".into(),
-                },
+                SubscriptionEvent::SourceUnfollowed { user_id: "u1".into(), source_id: "s1".into() },
             ])
-            .when(SubscriptionCommand::Follow {
-                user_id: "u1".into(),
-                source_id: "s1".into(),
-            })
+            .when(SubscriptionCommand::Follow { user_id: "u1".into(), source_id: "s1".into() })
             .then_expect_events(vec![followed(Priority::High)]);
     }
 
@@ -349,10 +308,7 @@ mod tests {
         TestFramework::<Subscription>::with(())
             .given(vec![
                 followed(Priority::Low),
-                SubscriptionEvent::SourceUnfollowed {
-                    user_id: "u1".into(),
-                    source_id: "s1".into(),
-                },
+                SubscriptionEvent::SourceUnfollowed { user_id: "u1".into(), source_id: "s1".into() },
             ])
             .when(SubscriptionCommand::SetPriority(Priority::High))
             .then_expect_error(SubscriptionError::NotFollowing);

@@ -27,22 +27,11 @@ pub enum Role {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum UserCommand {
-    SignUp {
-        email: String,
-        username: String,
-        password_hash: String,
-        is_admin: bool,
-    },
+    SignUp { email: String, username: String, password_hash: String, is_admin: bool },
     UpdateProfile(ProfileChange),
-    ChangePreferences {
-        nav_state: Option<NavState>,
-        askneedl_pro: Option<bool>,
-    },
+    ChangePreferences { nav_state: Option<NavState>, askneedl_pro: Option<bool> },
     CompleteOnboarding,
-    SetFeatureFlag {
-        flag: String,
-        value: String,
-    },
+    SetFeatureFlag { flag: String, value: String },
     GrantRole(Role),
     RevokeRole(Role),
 }
@@ -175,13 +164,7 @@ fn bounded(field: &'static str, value: &Option<String>) -> Result<(), UserError>
 impl User {
     /// Decides which events a command produces, without changing the user.
     pub fn decide(&self, command: UserCommand) -> Result<Vec<UserEvent>, UserError> {
-        if let UserCommand::SignUp {
-            email,
-            username,
-            password_hash,
-            is_admin,
-        } = command
-        {
+        if let UserCommand::SignUp { email, username, password_hash, is_admin } = command {
             if self.signed_up {
                 return Err(UserError::AlreadySignedUp);
             }
@@ -210,15 +193,10 @@ impl User {
                 bounded("profession", &change.profession)?;
                 bounded("whatsapp_number", &change.whatsapp_number)?;
                 let next = UserEvent::ProfileUpdated {
-                    username: change
-                        .username
-                        .map(|n| n.trim().to_string())
-                        .unwrap_or_else(|| self.username.clone()),
+                    username: change.username.map(|n| n.trim().to_string()).unwrap_or_else(|| self.username.clone()),
                     industry: change.industry.or_else(|| self.industry.clone()),
                     profession: change.profession.or_else(|| self.profession.clone()),
-                    whatsapp_number: change
-                        .whatsapp_number
-                        .or_else(|| self.whatsapp_number.clone()),
+                    whatsapp_number: change.whatsapp_number.or_else(|| self.whatsapp_number.clone()),
                 };
                 let current = UserEvent::ProfileUpdated {
                     username: self.username.clone(),
@@ -228,25 +206,17 @@ impl User {
                 };
                 Ok(if next == current { vec![] } else { vec![next] })
             }
-            UserCommand::ChangePreferences {
-                nav_state,
-                askneedl_pro,
-            } => {
+            UserCommand::ChangePreferences { nav_state, askneedl_pro } => {
                 let nav_state = nav_state.or(self.nav_state);
                 let askneedl_pro = askneedl_pro.unwrap_or(self.askneedl_pro);
                 if nav_state == self.nav_state && askneedl_pro == self.askneedl_pro {
                     return Ok(vec![]);
                 }
-                Ok(vec![UserEvent::PreferencesChanged {
-                    nav_state,
-                    askneedl_pro,
-                }])
+                Ok(vec![UserEvent::PreferencesChanged { nav_state, askneedl_pro }])
             }
-            UserCommand::CompleteOnboarding => Ok(if self.onboarded {
-                vec![]
-            } else {
-                vec![UserEvent::OnboardingCompleted]
-            }),
+            UserCommand::CompleteOnboarding => {
+                Ok(if self.onboarded { vec![] } else { vec![UserEvent::OnboardingCompleted] })
+            }
             UserCommand::SetFeatureFlag { flag, value } => {
                 if !flags::is_known(&flag) {
                     return Err(UserError::UnknownFlag(flag));
@@ -255,22 +225,14 @@ impl User {
                     return Err(UserError::InvalidFlagValue);
                 }
                 let unchanged = self.flags.iter().any(|(f, v)| *f == flag && *v == value);
-                Ok(if unchanged {
-                    vec![]
-                } else {
-                    vec![UserEvent::FeatureFlagSet { flag, value }]
-                })
+                Ok(if unchanged { vec![] } else { vec![UserEvent::FeatureFlagSet { flag, value }] })
             }
-            UserCommand::GrantRole(role) => Ok(if self.roles.contains(&role) {
-                vec![]
-            } else {
-                vec![UserEvent::RoleGranted { role }]
-            }),
-            UserCommand::RevokeRole(role) => Ok(if self.roles.contains(&role) {
-                vec![UserEvent::RoleRevoked { role }]
-            } else {
-                vec![]
-            }),
+            UserCommand::GrantRole(role) => {
+                Ok(if self.roles.contains(&role) { vec![] } else { vec![UserEvent::RoleGranted { role }] })
+            }
+            UserCommand::RevokeRole(role) => {
+                Ok(if self.roles.contains(&role) { vec![UserEvent::RoleRevoked { role }] } else { vec![] })
+            }
         }
     }
 }
@@ -286,30 +248,20 @@ impl Aggregate for User {
 
     fn apply(&mut self, event: Self::Event) {
         match event {
-            UserEvent::UserSignedUp {
-                username, is_admin, ..
-            } => {
+            UserEvent::UserSignedUp { username, is_admin, .. } => {
                 self.signed_up = true;
                 self.username = username;
                 if is_admin {
                     self.roles.push(Role::Admin);
                 }
             }
-            UserEvent::ProfileUpdated {
-                username,
-                industry,
-                profession,
-                whatsapp_number,
-            } => {
+            UserEvent::ProfileUpdated { username, industry, profession, whatsapp_number } => {
                 self.username = username;
                 self.industry = industry;
                 self.profession = profession;
                 self.whatsapp_number = whatsapp_number;
             }
-            UserEvent::PreferencesChanged {
-                nav_state,
-                askneedl_pro,
-            } => {
+            UserEvent::PreferencesChanged { nav_state, askneedl_pro } => {
                 self.nav_state = nav_state;
                 self.askneedl_pro = askneedl_pro;
             }
@@ -392,15 +344,9 @@ mod tests {
         UserTest::with(())
             .given(vec![
                 signed_up(),
-                UserEvent::PreferencesChanged {
-                    nav_state: Some(NavState::Closed),
-                    askneedl_pro: false,
-                },
+                UserEvent::PreferencesChanged { nav_state: Some(NavState::Closed), askneedl_pro: false },
             ])
-            .when(UserCommand::ChangePreferences {
-                nav_state: None,
-                askneedl_pro: Some(true),
-            })
+            .when(UserCommand::ChangePreferences { nav_state: None, askneedl_pro: Some(true) })
             .then_expect_events(vec![UserEvent::PreferencesChanged {
                 nav_state: Some(NavState::Closed),
                 askneedl_pro: true,
@@ -411,10 +357,7 @@ mod tests {
     fn a_preference_change_that_changes_nothing_records_nothing() {
         UserTest::with(())
             .given(vec![signed_up()])
-            .when(UserCommand::ChangePreferences {
-                nav_state: None,
-                askneedl_pro: Some(false),
-            })
+            .when(UserCommand::ChangePreferences { nav_state: None, askneedl_pro: Some(false) })
             .then_expect_events(vec![]);
     }
 
@@ -422,10 +365,7 @@ mod tests {
     fn profile_updates_carry_the_whole_profile() {
         UserTest::with(())
             .given(vec![signed_up()])
-            .when(UserCommand::UpdateProfile(ProfileChange {
-                industry: Some("Banking".into()),
-                ..Default::default()
-            }))
+            .when(UserCommand::UpdateProfile(ProfileChange { industry: Some("Banking".into()), ..Default::default() }))
             .then_expect_events(vec![UserEvent::ProfileUpdated {
                 username: "ada".into(),
                 industry: Some("Banking".into()),
@@ -446,10 +386,7 @@ mod tests {
     fn an_unknown_feature_flag_is_rejected() {
         UserTest::with(())
             .given(vec![signed_up()])
-            .when(UserCommand::SetFeatureFlag {
-                flag: "teleport".into(),
-                value: "on".into(),
-            })
+            .when(UserCommand::SetFeatureFlag { flag: "teleport".into(), value: "on".into() })
             .then_expect_error(UserError::UnknownFlag("teleport".into()));
     }
 
@@ -457,27 +394,15 @@ mod tests {
     fn a_flag_value_other_than_on_or_off_is_rejected() {
         UserTest::with(())
             .given(vec![signed_up()])
-            .when(UserCommand::SetFeatureFlag {
-                flag: "notebooks".into(),
-                value: "true".into(),
-            })
+            .when(UserCommand::SetFeatureFlag { flag: "notebooks".into(), value: "true".into() })
             .then_expect_error(UserError::InvalidFlagValue);
     }
 
     #[test]
     fn setting_a_flag_to_its_current_value_records_nothing() {
         UserTest::with(())
-            .given(vec![
-                signed_up(),
-                UserEvent::FeatureFlagSet {
-                    flag: "notebooks".into(),
-                    value: "off".into(),
-                },
-            ])
-            .when(UserCommand::SetFeatureFlag {
-                flag: "notebooks".into(),
-                value: "off".into(),
-            })
+            .given(vec![signed_up(), UserEvent::FeatureFlagSet { flag: "notebooks".into(), value: "off".into() }])
+            .when(UserCommand::SetFeatureFlag { flag: "notebooks".into(), value: "off".into() })
             .then_expect_events(vec![]);
     }
 

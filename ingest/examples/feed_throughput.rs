@@ -8,24 +8,15 @@ use std::time::Instant;
 use ingest::{parse_feed_bytes, FeedLimits};
 
 fn main() {
-    let root = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/data/feeds"
-    ));
-    let rounds: usize = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(20);
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/feeds"));
+    let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(20);
     let mut files = Vec::new();
     for format in ["rss2", "rss1", "atom", "jsonfeed"] {
         let Ok(dir) = std::fs::read_dir(root.join(format)) else {
             continue;
         };
         for entry in dir.flatten() {
-            files.push((
-                entry.path().display().to_string(),
-                std::fs::read(entry.path()).expect("readable file"),
-            ));
+            files.push((entry.path().display().to_string(), std::fs::read(entry.path()).expect("readable file")));
         }
     }
     if files.is_empty() {
@@ -40,8 +31,7 @@ fn main() {
         let started = Instant::now();
         items = 0;
         for (name, body) in &files {
-            let feed = parse_feed_bytes(body, "bench", None, &limits)
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let feed = parse_feed_bytes(body, "bench", None, &limits).unwrap_or_else(|e| panic!("{name}: {e}"));
             items += feed.items.len();
         }
         per_round.push(started.elapsed().as_secs_f64());

@@ -55,11 +55,7 @@ impl CatalogueEntry {
     pub fn sources(&self) -> Vec<SourceDef> {
         self.feed_urls
             .iter()
-            .map(|url| SourceDef {
-                key: self.key.clone(),
-                kind: SourceKind::Feed,
-                url: url.clone(),
-            })
+            .map(|url| SourceDef { key: self.key.clone(), kind: SourceKind::Feed, url: url.clone() })
             .collect()
     }
 }
@@ -70,19 +66,9 @@ pub enum CatalogueError {
     #[error("could not read catalogue file {path}: {message}")]
     Read { path: String, message: String },
     #[error("catalogue file {path} is not valid {format}: {message}")]
-    Syntax {
-        path: String,
-        format: &'static str,
-        message: String,
-    },
+    Syntax { path: String, format: &'static str, message: String },
     #[error("catalogue file {path}, source {index} ({key}): field {field}: {message}")]
-    Invalid {
-        path: String,
-        index: usize,
-        key: String,
-        field: &'static str,
-        message: String,
-    },
+    Invalid { path: String, index: usize, key: String, field: &'static str, message: String },
 }
 
 /// The catalogue, ordered by key.
@@ -94,36 +80,12 @@ pub struct Catalogue {
 /// The spec's keys with our titles (the spec fixes only "Custom URL") and groups. `nzx_filings`
 /// has no group: the spec's groups are Indian and US capital markets only.
 const SEED: &[(&str, &str, Option<SourceGroup>)] = &[
-    (
-        "bse_annual_reports",
-        "BSE Annual Reports",
-        Some(SourceGroup::IndianCapitalMarkets),
-    ),
-    (
-        "bse_conf_calls",
-        "BSE Conference Calls",
-        Some(SourceGroup::IndianCapitalMarkets),
-    ),
-    (
-        "bse_filings",
-        "BSE Filings",
-        Some(SourceGroup::IndianCapitalMarkets),
-    ),
-    (
-        "bse_presentations",
-        "BSE Presentations",
-        Some(SourceGroup::IndianCapitalMarkets),
-    ),
-    (
-        "bse_sdd_sast",
-        "BSE SDD SAST",
-        Some(SourceGroup::IndianCapitalMarkets),
-    ),
-    (
-        "earnings_conf_calls",
-        "Earnings Conference Calls",
-        Some(SourceGroup::UsCapitalMarkets),
-    ),
+    ("bse_annual_reports", "BSE Annual Reports", Some(SourceGroup::IndianCapitalMarkets)),
+    ("bse_conf_calls", "BSE Conference Calls", Some(SourceGroup::IndianCapitalMarkets)),
+    ("bse_filings", "BSE Filings", Some(SourceGroup::IndianCapitalMarkets)),
+    ("bse_presentations", "BSE Presentations", Some(SourceGroup::IndianCapitalMarkets)),
+    ("bse_sdd_sast", "BSE SDD SAST", Some(SourceGroup::IndianCapitalMarkets)),
+    ("earnings_conf_calls", "Earnings Conference Calls", Some(SourceGroup::UsCapitalMarkets)),
     ("nzx_filings", "NZX Filings", None),
     ("clipped_reports", "Clipped Reports", None),
     ("whatsapp", "WhatsApp", None),
@@ -146,12 +108,8 @@ impl Catalogue {
         let entries = SEED
             .iter()
             .map(|(key, title, group)| {
-                let entry = CatalogueEntry {
-                    key: (*key).into(),
-                    title: (*title).into(),
-                    group: *group,
-                    feed_urls: vec![],
-                };
+                let entry =
+                    CatalogueEntry { key: (*key).into(), title: (*title).into(), group: *group, feed_urls: vec![] };
                 ((*key).to_owned(), entry)
             })
             .collect();
@@ -162,18 +120,10 @@ impl Catalogue {
     /// anything else as TOML).
     pub fn load(path: &Path) -> Result<Self, CatalogueError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| CatalogueError::Read {
-            path: shown.clone(),
-            message: e.to_string(),
-        })?;
-        let format = if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("json"))
-        {
-            Format::Json
-        } else {
-            Format::Toml
-        };
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CatalogueError::Read { path: shown.clone(), message: e.to_string() })?;
+        let format =
+            if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) { Format::Json } else { Format::Toml };
         let mut catalogue = Self::seed();
         catalogue.merge_str(&text, format, &shown)?;
         Ok(catalogue)
@@ -182,12 +132,7 @@ impl Catalogue {
     /// Merges entries from `text` over this catalogue: a known key has the given fields replaced,
     /// an unknown key is added (its title derived from the key when not given). `origin` names
     /// the file in error messages.
-    pub fn merge_str(
-        &mut self,
-        text: &str,
-        format: Format,
-        origin: &str,
-    ) -> Result<(), CatalogueError> {
+    pub fn merge_str(&mut self, text: &str, format: Format, origin: &str) -> Result<(), CatalogueError> {
         let file: CatalogueFile = match format {
             Format::Toml => toml::from_str(text).map_err(|e| CatalogueError::Syntax {
                 path: origin.to_owned(),
@@ -211,19 +156,17 @@ impl Catalogue {
             };
             let key = raw.key.trim();
             if key.is_empty()
-                || !key
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.')
+                || !key.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.')
             {
-                return Err(invalid(
-                    "key",
-                    "use lowercase letters, digits, underscores and dots".into(),
-                ));
+                return Err(invalid("key", "use lowercase letters, digits, underscores and dots".into()));
             }
             let group = match raw.group.as_deref() {
                 None => None,
                 Some(label) => Some(SourceGroup::parse(label).ok_or_else(|| {
-                    invalid("group", format!("{label:?} is not \"Indian Capital Markets\", \"US Capital Markets\" or \"\""))
+                    invalid(
+                        "group",
+                        format!("{label:?} is not \"Indian Capital Markets\", \"US Capital Markets\" or \"\""),
+                    )
                 })?),
             };
             let feed_urls = match &raw.feed_urls {
@@ -232,10 +175,7 @@ impl Catalogue {
                     urls.iter()
                         .map(|u| match Url::parse(u.trim()) {
                             Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(url),
-                            Ok(_) => Err(invalid(
-                                "feed_urls",
-                                format!("{u:?} is not an http or https url"),
-                            )),
+                            Ok(_) => Err(invalid("feed_urls", format!("{u:?} is not an http or https url"))),
                             Err(e) => Err(invalid("feed_urls", format!("{u:?}: {e}"))),
                         })
                         .collect::<Result<Vec<_>, _>>()?,
@@ -244,14 +184,12 @@ impl Catalogue {
             if raw.title.as_deref().is_some_and(|t| t.trim().is_empty()) {
                 return Err(invalid("title", "must not be empty".into()));
             }
-            let entry = merged
-                .entry(key.to_owned())
-                .or_insert_with(|| CatalogueEntry {
-                    key: key.to_owned(),
-                    title: title_for_key(key),
-                    group: None,
-                    feed_urls: vec![],
-                });
+            let entry = merged.entry(key.to_owned()).or_insert_with(|| CatalogueEntry {
+                key: key.to_owned(),
+                title: title_for_key(key),
+                group: None,
+                feed_urls: vec![],
+            });
             if let Some(title) = raw.title {
                 entry.title = title.trim().to_owned();
             }
@@ -277,8 +215,7 @@ impl Catalogue {
 
     /// Returns the title of `key`: the catalogue's when known, else derived from the key.
     pub fn title(&self, key: &str) -> String {
-        self.get(key)
-            .map_or_else(|| title_for_key(key), |e| e.title.clone())
+        self.get(key).map_or_else(|| title_for_key(key), |e| e.title.clone())
     }
 }
 
@@ -314,10 +251,7 @@ pub fn title_for_key(key: &str) -> String {
     if key == "websitecrawl" {
         return "Custom URL".to_owned();
     }
-    let spaced: String = key
-        .chars()
-        .map(|c| if c == '_' || c == '.' { ' ' } else { c })
-        .collect();
+    let spaced: String = key.chars().map(|c| if c == '_' || c == '.' { ' ' } else { c }).collect();
     let mut chars = spaced.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),

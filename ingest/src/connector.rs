@@ -96,11 +96,7 @@ impl IngestError {
 #[async_trait]
 pub trait Connector: Send + Sync {
     /// Fetches `source`, conditionally when `state` holds validators from the last fetch.
-    async fn fetch(
-        &self,
-        source: &SourceDef,
-        state: &FetchState,
-    ) -> Result<FetchOutcome, IngestError>;
+    async fn fetch(&self, source: &SourceDef, state: &FetchState) -> Result<FetchOutcome, IngestError>;
 }
 
 /// Reads RSS, Atom and JSON feeds; optionally fetches the linked articles of items whose feed
@@ -117,51 +113,25 @@ pub struct FeedConnector {
 
 impl FeedConnector {
     pub fn new(fetcher: Arc<Fetcher>) -> Self {
-        Self {
-            fetcher,
-            limits: FeedLimits::default(),
-            max_articles: 10,
-            full_text_min_bytes: 1500,
-        }
+        Self { fetcher, limits: FeedLimits::default(), max_articles: 10, full_text_min_bytes: 1500 }
     }
 
     /// Fetches and parses one feed URL.
-    pub async fn fetch_feed(
-        &self,
-        key: &str,
-        url: &Url,
-        state: &FetchState,
-    ) -> Result<FetchOutcome, IngestError> {
+    pub async fn fetch_feed(&self, key: &str, url: &Url, state: &FetchState) -> Result<FetchOutcome, IngestError> {
         let fetched = match self.fetcher.get(url, state).await {
             Ok(FetchResponse::NotModified) => return Ok(FetchOutcome::NotModified),
             Ok(FetchResponse::Fetched(f)) => f,
-            Err(source) => {
-                return Err(IngestError::Fetch {
-                    url: url.to_string(),
-                    source,
-                })
-            }
+            Err(source) => return Err(IngestError::Fetch { url: url.to_string(), source }),
         };
         let (key_owned, base, limits) = (key.to_owned(), fetched.url.clone(), self.limits.clone());
         let body = fetched.body;
-        let parsed = tokio::task::spawn_blocking(move || {
-            parse_feed_bytes(&body, &key_owned, Some(&base), &limits)
-        })
-        .await
-        .map_err(|e| IngestError::Feed {
-            url: url.to_string(),
-            source: FeedError::Unreadable(e.to_string()),
-        })?
-        .map_err(|source| IngestError::Feed {
-            url: url.to_string(),
-            source,
-        })?;
+        let parsed = tokio::task::spawn_blocking(move || parse_feed_bytes(&body, &key_owned, Some(&base), &limits))
+            .await
+            .map_err(|e| IngestError::Feed { url: url.to_string(), source: FeedError::Unreadable(e.to_string()) })?
+            .map_err(|source| IngestError::Feed { url: url.to_string(), source })?;
         let mut items = parsed.items;
         self.fill_full_text(&mut items).await;
-        Ok(FetchOutcome::Fetched {
-            items,
-            state: fetched.state,
-        })
+        Ok(FetchOutcome::Fetched { items, state: fetched.state })
     }
 
     /// Fetches the linked article of items that lack a full text and stores its readable text.
@@ -171,10 +141,7 @@ impl FeedConnector {
             .iter()
             .enumerate()
             .filter(|(_, i)| {
-                i.link.is_some()
-                    && i.full_text
-                        .as_ref()
-                        .is_none_or(|t| t.len() < self.full_text_min_bytes)
+                i.link.is_some() && i.full_text.as_ref().is_none_or(|t| t.len() < self.full_text_min_bytes)
             })
             .map(|(n, _)| n)
             .take(self.max_articles)
@@ -189,11 +156,8 @@ impl FeedConnector {
                 Ok(Some(page)) if !page.text.is_empty() => {
                     let item = &mut items[n];
                     item.full_text = Some(crate::feeds::cap(page.text, self.limits.max_text_bytes));
-                    item.content_hash = content_hash(
-                        item.title.as_deref(),
-                        item.summary.as_deref(),
-                        item.full_text.as_deref(),
-                    );
+                    item.content_hash =
+                        content_hash(item.title.as_deref(), item.summary.as_deref(), item.full_text.as_deref());
                 }
                 Ok(_) => {}
                 Err(e) => {
@@ -206,16 +170,9 @@ impl FeedConnector {
 
 #[async_trait]
 impl Connector for FeedConnector {
-    async fn fetch(
-        &self,
-        source: &SourceDef,
-        state: &FetchState,
-    ) -> Result<FetchOutcome, IngestError> {
+    async fn fetch(&self, source: &SourceDef, state: &FetchState) -> Result<FetchOutcome, IngestError> {
         if source.kind != SourceKind::Feed {
-            return Err(IngestError::WrongKind {
-                key: source.key.clone(),
-                kind: source.kind,
-            });
+            return Err(IngestError::WrongKind { key: source.key.clone(), kind: source.kind });
         }
         self.fetch_feed(&source.key, &source.url, state).await
     }
@@ -231,44 +188,23 @@ pub struct WebConnector {
 
 impl WebConnector {
     pub fn new(fetcher: Arc<Fetcher>) -> Self {
-        Self {
-            feeds: FeedConnector::new(fetcher.clone()),
-            fetcher,
-            crawl: CrawlLimits::default(),
-        }
+        Self { feeds: FeedConnector::new(fetcher.clone()), fetcher, crawl: CrawlLimits::default() }
     }
 }
 
 #[async_trait]
 impl Connector for WebConnector {
-    async fn fetch(
-        &self,
-        source: &SourceDef,
-        state: &FetchState,
-    ) -> Result<FetchOutcome, IngestError> {
+    async fn fetch(&self, source: &SourceDef, state: &FetchState) -> Result<FetchOutcome, IngestError> {
         let url = &source.url;
-        let wrap = |e: FetchError| IngestError::Fetch {
-            url: url.to_string(),
-            source: e,
-        };
-        let home = match self
-            .fetcher
-            .get(url, &FetchState::default())
-            .await
-            .map_err(wrap)?
-        {
+        let wrap = |e: FetchError| IngestError::Fetch { url: url.to_string(), source: e };
+        let home = match self.fetcher.get(url, &FetchState::default()).await.map_err(wrap)? {
             FetchResponse::Fetched(f) => f,
             FetchResponse::NotModified => return Ok(FetchOutcome::NotModified),
         };
         // The URL may itself be a feed.
         if !home.is_html() {
-            if let Ok(parsed) =
-                parse_feed_bytes(&home.body, &source.key, Some(&home.url), &self.feeds.limits)
-            {
-                return Ok(FetchOutcome::Fetched {
-                    items: parsed.items,
-                    state: home.state,
-                });
+            if let Ok(parsed) = parse_feed_bytes(&home.body, &source.key, Some(&home.url), &self.feeds.limits) {
+                return Ok(FetchOutcome::Fetched { items: parsed.items, state: home.state });
             }
         }
         let html = String::from_utf8_lossy(&home.body).into_owned();
@@ -282,19 +218,11 @@ impl Connector for WebConnector {
             }
         }
         let pages = web::crawl_from(&self.fetcher, home, &self.crawl).await;
-        let items: Vec<IngestedItem> = pages
-            .into_iter()
-            .map(|p| p.into_item(&source.key))
-            .collect();
+        let items: Vec<IngestedItem> = pages.into_iter().map(|p| p.into_item(&source.key)).collect();
         if items.is_empty() {
-            return Err(IngestError::NothingFound {
-                url: url.to_string(),
-            });
+            return Err(IngestError::NothingFound { url: url.to_string() });
         }
-        Ok(FetchOutcome::Fetched {
-            items,
-            state: FetchState::default(),
-        })
+        Ok(FetchOutcome::Fetched { items, state: FetchState::default() })
     }
 }
 
@@ -326,11 +254,7 @@ pub fn content_hash(title: Option<&str>, summary: Option<&str>, text: Option<&st
         hasher.update(part.unwrap_or("").as_bytes());
         hasher.update([0x1f]);
     }
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hasher.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
@@ -347,10 +271,7 @@ mod tests {
 
     #[test]
     fn the_content_hash_changes_when_text_moves_between_fields() {
-        assert_ne!(
-            content_hash(Some("ab"), None, None),
-            content_hash(Some("a"), Some("b"), None)
-        );
+        assert_ne!(content_hash(Some("ab"), None, None), content_hash(Some("a"), Some("b"), None));
         assert_eq!(content_hash(Some("a"), None, None).len(), 64);
     }
 }

@@ -27,12 +27,7 @@ pub struct FeedLimits {
 
 impl Default for FeedLimits {
     fn default() -> Self {
-        Self {
-            max_items: 500,
-            max_title_bytes: 1024,
-            max_summary_bytes: 16 * 1024,
-            max_text_bytes: 512 * 1024,
-        }
+        Self { max_items: 500, max_title_bytes: 1024, max_summary_bytes: 16 * 1024, max_text_bytes: 512 * 1024 }
     }
 }
 
@@ -90,9 +85,7 @@ pub fn parse_feed_bytes(
         let offset = trimmed.len() - strip_xml_declaration(trimmed).len();
         Cow::Owned(normalise_root(&trimmed[offset..], prolog.root_at - offset))
     };
-    let parser = feed_rs::parser::Builder::new()
-        .base_uri(base.map(Url::as_str))
-        .build();
+    let parser = feed_rs::parser::Builder::new().base_uri(base.map(Url::as_str)).build();
     let feed = parser.parse(input.as_bytes()).map_err(|e| {
         if looks_like_html(trimmed) {
             FeedError::HtmlPage
@@ -109,36 +102,18 @@ fn normalise(feed: Feed, source_key: &str, base: Option<&Url>, limits: &FeedLimi
         .iter()
         .find(|l| l.rel.as_deref().is_none_or(|r| r == "alternate"))
         .and_then(|l| resolve(&l.href, base));
-    let title = feed
-        .title
-        .as_ref()
-        .map(|t| cap(text_of(t), limits.max_title_bytes))
-        .filter(|t| !t.is_empty());
+    let title = feed.title.as_ref().map(|t| cap(text_of(t), limits.max_title_bytes)).filter(|t| !t.is_empty());
     let total = feed.entries.len();
-    let items: Vec<IngestedItem> = feed
-        .entries
-        .into_iter()
-        .take(limits.max_items)
-        .map(|e| item_of(e, source_key, base, limits))
-        .collect();
+    let items: Vec<IngestedItem> =
+        feed.entries.into_iter().take(limits.max_items).map(|e| item_of(e, source_key, base, limits)).collect();
     let dropped_items = total - items.len();
     if dropped_items > 0 {
         tracing::warn!(source_key, dropped_items, "feed over the item cap");
     }
-    ParsedFeed {
-        title,
-        home,
-        items,
-        dropped_items,
-    }
+    ParsedFeed { title, home, items, dropped_items }
 }
 
-fn item_of(
-    entry: Entry,
-    source_key: &str,
-    base: Option<&Url>,
-    limits: &FeedLimits,
-) -> IngestedItem {
+fn item_of(entry: Entry, source_key: &str, base: Option<&Url>, limits: &FeedLimits) -> IngestedItem {
     let link = entry
         .links
         .iter()
@@ -146,11 +121,7 @@ fn item_of(
         .or(entry.links.first())
         .and_then(|l| resolve(&l.href, base))
         .map(|u| canonical_link(&u));
-    let title = entry
-        .title
-        .as_ref()
-        .map(|t| cap(text_of(t), limits.max_title_bytes))
-        .filter(|t| !t.is_empty());
+    let title = entry.title.as_ref().map(|t| cap(text_of(t), limits.max_title_bytes)).filter(|t| !t.is_empty());
     let authors: Vec<String> = entry
         .authors
         .iter()
@@ -170,11 +141,7 @@ fn item_of(
         .as_ref()
         .map(|s| cap(text_of(s), limits.max_summary_bytes))
         .filter(|s| !s.is_empty())
-        .or_else(|| {
-            full_text
-                .as_deref()
-                .map(|t| cap(t.to_owned(), 600.min(limits.max_summary_bytes)))
-        });
+        .or_else(|| full_text.as_deref().map(|t| cap(t.to_owned(), 600.min(limits.max_summary_bytes))));
     let published: Option<DateTime<Utc>> = entry.published;
     let updated = entry.updated;
     let guid = if entry.id.trim().is_empty() {
@@ -184,10 +151,7 @@ fn item_of(
     };
     // An RSS guid is a permalink unless it says otherwise, and Atom ids are often permalinks too.
     let link = link.or_else(|| {
-        Url::parse(&guid)
-            .ok()
-            .filter(|u| matches!(u.scheme(), "http" | "https"))
-            .map(|u| canonical_link(&u))
+        Url::parse(&guid).ok().filter(|u| matches!(u.scheme(), "http" | "https")).map(|u| canonical_link(&u))
     });
     let content_hash = content_hash(title.as_deref(), summary.as_deref(), full_text.as_deref());
     IngestedItem {
@@ -206,9 +170,7 @@ fn item_of(
 
 fn resolve(href: &str, base: Option<&Url>) -> Option<Url> {
     let href = href.trim();
-    let url = Url::parse(href)
-        .ok()
-        .or_else(|| base.and_then(|b| b.join(href).ok()))?;
+    let url = Url::parse(href).ok().or_else(|| base.and_then(|b| b.join(href).ok()))?;
     matches!(url.scheme(), "http" | "https").then_some(url)
 }
 
@@ -280,10 +242,7 @@ fn declared_encoding(bytes: &[u8]) -> Option<String> {
     let decl = head.trim_start().strip_prefix("<?xml")?;
     let decl = &decl[..decl.find("?>")?];
     let at = decl.find("encoding")?;
-    let rest = decl[at + "encoding".len()..]
-        .trim_start()
-        .strip_prefix('=')?
-        .trim_start();
+    let rest = decl[at + "encoding".len()..].trim_start().strip_prefix('=')?.trim_start();
     let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
     let rest = &rest[1..];
     Some(rest[..rest.find(quote)?].trim().to_owned())
@@ -330,10 +289,11 @@ fn normalise_root(text: &str, root_at: usize) -> String {
         match version {
             Some("2.0" | "0.91" | "0.92" | "") => out.push_str(root),
             Some(other) => {
-                out.push_str(
-                    &tag.replacen(&format!("version=\"{other}\""), "version=\"2.0\"", 1)
-                        .replacen(&format!("version='{other}'"), "version='2.0'", 1),
-                );
+                out.push_str(&tag.replacen(&format!("version=\"{other}\""), "version=\"2.0\"", 1).replacen(
+                    &format!("version='{other}'"),
+                    "version='2.0'",
+                    1,
+                ));
                 out.push_str(&root[tag_end..]);
             }
             None => {
@@ -342,10 +302,7 @@ fn normalise_root(text: &str, root_at: usize) -> String {
             }
         }
     } else if tag.contains("http://my.netscape.com/rdf/simple/0.9/") {
-        out.push_str(&tag.replace(
-            "http://my.netscape.com/rdf/simple/0.9/",
-            "http://purl.org/rss/1.0/",
-        ));
+        out.push_str(&tag.replace("http://my.netscape.com/rdf/simple/0.9/", "http://purl.org/rss/1.0/"));
         out.push_str(&root[tag_end..]);
     } else {
         out.push_str(root);
@@ -371,23 +328,12 @@ fn scan_prolog(text: &str) -> Prolog {
             }
             rest = after;
         } else if let Some(after) = rest.strip_prefix('<') {
-            let name: String = after
-                .chars()
-                .take_while(|c| !c.is_whitespace() && *c != '>' && *c != '/')
-                .collect();
+            let name: String = after.chars().take_while(|c| !c.is_whitespace() && *c != '>' && *c != '/').collect();
             let local = name.rsplit(':').next().unwrap_or("").to_owned();
             let root_at = text.len() - rest.len();
-            return Prolog {
-                declares_entities,
-                root: (!local.is_empty()).then_some(local),
-                root_at,
-            };
+            return Prolog { declares_entities, root: (!local.is_empty()).then_some(local), root_at };
         } else {
-            return Prolog {
-                declares_entities,
-                root: None,
-                root_at: 0,
-            };
+            return Prolog { declares_entities, root: None, root_at: 0 };
         }
     }
 }
@@ -407,11 +353,7 @@ fn split_doctype(text: &str) -> (&str, &str) {
 }
 
 fn looks_like_html(text: &str) -> bool {
-    let head: String = text
-        .chars()
-        .take(2048)
-        .collect::<String>()
-        .to_ascii_lowercase();
+    let head: String = text.chars().take(2048).collect::<String>().to_ascii_lowercase();
     head.contains("<html") || head.contains("<!doctype html") || head.contains("<body")
 }
 
@@ -430,36 +372,21 @@ mod tests {
 
     #[test]
     fn the_prolog_scan_finds_the_root_and_entity_declarations() {
-        let p =
-            scan_prolog("<?xml version='1.0'?><!-- hi --><!DOCTYPE rss [<!ENTITY a 'b'>]><rss>");
+        let p = scan_prolog("<?xml version='1.0'?><!-- hi --><!DOCTYPE rss [<!ENTITY a 'b'>]><rss>");
         assert!(p.declares_entities);
         assert_eq!(p.root.as_deref(), Some("rss"));
-        let p = scan_prolog(
-            "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0//EN\" \"http://x/\"><rdf:RDF>",
-        );
+        let p = scan_prolog("<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0//EN\" \"http://x/\"><rdf:RDF>");
         assert!(!p.declares_entities);
         assert_eq!(p.root.as_deref(), Some("RDF"));
     }
 
     #[test]
     fn an_rss_root_without_version_and_an_rss09_namespace_are_made_readable() {
+        assert_eq!(normalise_root("<rss><channel/></rss>", 0), "<rss version=\"2.0\"><channel/></rss>");
+        assert_eq!(normalise_root("<rss version='0.94'>", 0), "<rss version='2.0'>");
+        assert_eq!(normalise_root("<!-- c --><rss version=\"2.0\">", 11), "<!-- c --><rss version=\"2.0\">");
         assert_eq!(
-            normalise_root("<rss><channel/></rss>", 0),
-            "<rss version=\"2.0\"><channel/></rss>"
-        );
-        assert_eq!(
-            normalise_root("<rss version='0.94'>", 0),
-            "<rss version='2.0'>"
-        );
-        assert_eq!(
-            normalise_root("<!-- c --><rss version=\"2.0\">", 11),
-            "<!-- c --><rss version=\"2.0\">"
-        );
-        assert_eq!(
-            normalise_root(
-                "<rdf:RDF xmlns=\"http://my.netscape.com/rdf/simple/0.9/\">",
-                0
-            ),
+            normalise_root("<rdf:RDF xmlns=\"http://my.netscape.com/rdf/simple/0.9/\">", 0),
             "<rdf:RDF xmlns=\"http://purl.org/rss/1.0/\">"
         );
         assert_eq!(normalise_root("<rssfeed>", 0), "<rssfeed>");

@@ -26,8 +26,7 @@ pub mod web;
 
 pub use catalogue::{title_for_key, Catalogue, CatalogueEntry, CatalogueError, SourceGroup};
 pub use connector::{
-    Connector, FeedConnector, FetchOutcome, IngestError, IngestedItem, SourceDef, SourceKind,
-    WebConnector,
+    Connector, FeedConnector, FetchOutcome, IngestError, IngestedItem, SourceDef, SourceKind, WebConnector,
 };
 pub use feeds::{parse_feed_bytes, FeedError, FeedLimits, ParsedFeed};
 pub use fetch::{FetchError, FetchPolicy, FetchResponse, FetchState, Fetched, Fetcher};

@@ -26,10 +26,7 @@ pub struct CrawlLimits {
 
 impl Default for CrawlLimits {
     fn default() -> Self {
-        Self {
-            max_depth: 2,
-            max_pages: 25,
-        }
+        Self { max_depth: 2, max_pages: 25 }
     }
 }
 
@@ -56,13 +53,7 @@ impl CrawledPage {
     /// Turns the page into an item whose GUID is its canonical URL.
     pub fn into_item(self, source_key: &str) -> IngestedItem {
         let link = canonical_link(&self.url);
-        let ReadablePage {
-            title,
-            byline,
-            excerpt,
-            published,
-            text,
-        } = self.page;
+        let ReadablePage { title, byline, excerpt, published, text } = self.page;
         let summary = excerpt.or_else(|| (!text.is_empty()).then(|| cap(text.clone(), 600)));
         let full_text = (!text.is_empty()).then_some(text);
         IngestedItem {
@@ -89,17 +80,11 @@ pub fn discover_feeds(html: &str, page_url: &Url) -> Vec<Url> {
     let mut seen = HashSet::new();
     let mut feeds = Vec::new();
     for link in doc.select("link[href]").iter() {
-        let rel = link
-            .attr("rel")
-            .map(|r| r.to_ascii_lowercase())
-            .unwrap_or_default();
+        let rel = link.attr("rel").map(|r| r.to_ascii_lowercase()).unwrap_or_default();
         if !rel.split_whitespace().any(|r| r == "alternate") {
             continue;
         }
-        let kind = link
-            .attr("type")
-            .map(|t| t.trim().to_ascii_lowercase())
-            .unwrap_or_default();
+        let kind = link.attr("type").map(|t| t.trim().to_ascii_lowercase()).unwrap_or_default();
         let is_feed = matches!(
             kind.as_str(),
             "application/rss+xml"
@@ -124,25 +109,13 @@ pub fn discover_feeds(html: &str, page_url: &Url) -> Vec<Url> {
 /// Returns the readable text of an HTML page: the article when Readability finds one, else the
 /// whole body's text. `None` when the page has no text at all.
 pub fn readable_text(html: &str, url: Option<&Url>) -> Option<ReadablePage> {
-    let config = Config {
-        text_mode: TextMode::Formatted,
-        max_elements_to_parse: 200_000,
-        ..Config::default()
-    };
-    let article = Readability::new(html, url.map(Url::as_str), Some(config))
-        .ok()
-        .and_then(|mut r| r.parse().ok());
+    let config = Config { text_mode: TextMode::Formatted, max_elements_to_parse: 200_000, ..Config::default() };
+    let article = Readability::new(html, url.map(Url::as_str), Some(config)).ok().and_then(|mut r| r.parse().ok());
     let page = match article {
         Some(a) if !a.text_content.trim().is_empty() => ReadablePage {
             title: Some(a.title.trim().to_owned()).filter(|t| !t.is_empty()),
-            byline: a
-                .byline
-                .map(|b| b.trim().to_owned())
-                .filter(|b| !b.is_empty()),
-            excerpt: a
-                .excerpt
-                .map(|e| e.trim().to_owned())
-                .filter(|e| !e.is_empty()),
+            byline: a.byline.map(|b| b.trim().to_owned()).filter(|b| !b.is_empty()),
+            excerpt: a.excerpt.map(|e| e.trim().to_owned()).filter(|e| !e.is_empty()),
             published: a.published_time.as_deref().and_then(parse_date),
             text: a.text_content.trim().to_owned(),
         },
@@ -150,11 +123,7 @@ pub fn readable_text(html: &str, url: Option<&Url>) -> Option<ReadablePage> {
             let doc = Document::from(html);
             let title = doc.select("title").text().trim().to_owned();
             let body = doc.select("body");
-            let text = if body.exists() {
-                html_to_text(&body.html())
-            } else {
-                html_to_text(html)
-            };
+            let text = if body.exists() { html_to_text(&body.html()) } else { html_to_text(html) };
             ReadablePage {
                 title: (!title.is_empty()).then_some(title),
                 byline: None,
@@ -168,10 +137,7 @@ pub fn readable_text(html: &str, url: Option<&Url>) -> Option<ReadablePage> {
 }
 
 /// Fetches one page and returns its readable text; `None` when it is not HTML.
-pub async fn fetch_readable(
-    fetcher: &Fetcher,
-    url: &Url,
-) -> Result<Option<ReadablePage>, FetchError> {
+pub async fn fetch_readable(fetcher: &Fetcher, url: &Url) -> Result<Option<ReadablePage>, FetchError> {
     let fetched = match fetcher.get(url, &FetchState::default()).await? {
         FetchResponse::Fetched(f) => f,
         FetchResponse::NotModified => return Ok(None),
@@ -185,11 +151,7 @@ pub async fn fetch_readable(
 
 /// Crawls from `start`: breadth first, same host and port only, HTML only, within `limits`.
 /// Fails only when the start page cannot be fetched; other pages that fail are skipped.
-pub async fn crawl(
-    fetcher: &Fetcher,
-    start: &Url,
-    limits: &CrawlLimits,
-) -> Result<Vec<CrawledPage>, FetchError> {
+pub async fn crawl(fetcher: &Fetcher, start: &Url, limits: &CrawlLimits) -> Result<Vec<CrawledPage>, FetchError> {
     match fetcher.get(start, &FetchState::default()).await? {
         FetchResponse::Fetched(home) => Ok(crawl_from(fetcher, home, limits).await),
         FetchResponse::NotModified => Ok(Vec::new()),
@@ -197,11 +159,7 @@ pub async fn crawl(
 }
 
 /// Crawls from an already fetched start page (see [`crawl`]).
-pub async fn crawl_from(
-    fetcher: &Fetcher,
-    home: Fetched,
-    limits: &CrawlLimits,
-) -> Vec<CrawledPage> {
+pub async fn crawl_from(fetcher: &Fetcher, home: Fetched, limits: &CrawlLimits) -> Vec<CrawledPage> {
     let start = home.url.clone();
     let mut seen: HashSet<Url> = HashSet::from([without_fragment(&start)]);
     let mut queue: VecDeque<(Url, usize)> = VecDeque::new();
@@ -218,10 +176,7 @@ pub async fn crawl_from(
                 }
                 if depth < limits.max_depth {
                     for link in links {
-                        if same_site(&start, &link)
-                            && !looks_like_a_file(&link)
-                            && seen.insert(link.clone())
-                        {
+                        if same_site(&start, &link) && !looks_like_a_file(&link) && seen.insert(link.clone()) {
                             queue.push_back((link, depth + 1));
                         }
                     }
@@ -295,13 +250,12 @@ fn same_site(a: &Url, b: &Url) -> bool {
 /// Returns true for links whose extension says they are not pages, so they are not fetched.
 fn looks_like_a_file(url: &Url) -> bool {
     const SKIP: &[&str] = &[
-        "pdf", "jpg", "jpeg", "png", "gif", "webp", "svg", "ico", "zip", "gz", "tgz", "rar", "7z",
-        "mp3", "mp4", "m4a", "mov", "avi", "webm", "doc", "docx", "xls", "xlsx", "ppt", "pptx",
-        "css", "js", "xml", "json", "rss", "atom", "exe", "dmg", "iso", "woff", "woff2", "ttf",
+        "pdf", "jpg", "jpeg", "png", "gif", "webp", "svg", "ico", "zip", "gz", "tgz", "rar", "7z", "mp3", "mp4", "m4a",
+        "mov", "avi", "webm", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "css", "js", "xml", "json", "rss", "atom",
+        "exe", "dmg", "iso", "woff", "woff2", "ttf",
     ];
     let path = url.path().to_ascii_lowercase();
-    path.rsplit_once('.')
-        .is_some_and(|(_, ext)| !ext.contains('/') && SKIP.contains(&ext))
+    path.rsplit_once('.').is_some_and(|(_, ext)| !ext.contains('/') && SKIP.contains(&ext))
 }
 
 fn parse_date(s: &str) -> Option<DateTime<Utc>> {
@@ -317,14 +271,8 @@ mod tests {
 
     #[test]
     fn file_links_are_recognised_by_extension() {
-        assert!(looks_like_a_file(
-            &Url::parse("http://a/x/report.PDF").unwrap()
-        ));
-        assert!(!looks_like_a_file(
-            &Url::parse("http://a/x.y/page").unwrap()
-        ));
-        assert!(!looks_like_a_file(
-            &Url::parse("http://a/page.html").unwrap()
-        ));
+        assert!(looks_like_a_file(&Url::parse("http://a/x/report.PDF").unwrap()));
+        assert!(!looks_like_a_file(&Url::parse("http://a/x.y/page").unwrap()));
+        assert!(!looks_like_a_file(&Url::parse("http://a/page.html").unwrap()));
     }
 }

@@ -4,8 +4,8 @@ use async_trait::async_trait;
 use commands::args;
 use commands::feed::StoredEvent;
 use commands::store::Tx;
-use domain::user::{NavState, Role, User, UserEvent};
 use cqrs_es::Aggregate;
+use domain::user::{NavState, Role, User, UserEvent};
 
 use crate::runner::Projection;
 
@@ -35,12 +35,7 @@ impl Projection for Accounts {
         let id = event.aggregate_id.as_str();
         let user_event: UserEvent = serde_json::from_value(event.payload.clone())?;
         match user_event {
-            UserEvent::UserSignedUp {
-                email,
-                username,
-                password_hash,
-                is_admin,
-            } => {
+            UserEvent::UserSignedUp { email, username, password_hash, is_admin } => {
                 let created_at = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
                 tx.execute(
                     "INSERT INTO users_view (user_id, email, username, password_hash, is_admin, created_at) \
@@ -49,12 +44,7 @@ impl Projection for Accounts {
                 )
                 .await?;
             }
-            UserEvent::ProfileUpdated {
-                username,
-                industry,
-                profession,
-                whatsapp_number,
-            } => {
+            UserEvent::ProfileUpdated { username, industry, profession, whatsapp_number } => {
                 tx.execute(
                     "UPDATE users_view SET username = $2, industry = $3, profession = $4, \
                      whatsapp_number = $5 WHERE user_id = $1",
@@ -62,10 +52,7 @@ impl Projection for Accounts {
                 )
                 .await?;
             }
-            UserEvent::PreferencesChanged {
-                nav_state,
-                askneedl_pro,
-            } => {
+            UserEvent::PreferencesChanged { nav_state, askneedl_pro } => {
                 tx.execute(
                     "UPDATE users_view SET nav_state = $2, askneedl_pro = $3 WHERE user_id = $1",
                     args![id, nav(nav_state), askneedl_pro],
@@ -73,11 +60,7 @@ impl Projection for Accounts {
                 .await?;
             }
             UserEvent::OnboardingCompleted => {
-                tx.execute(
-                    "UPDATE users_view SET onboarded = $2 WHERE user_id = $1",
-                    args![id, true],
-                )
-                .await?;
+                tx.execute("UPDATE users_view SET onboarded = $2 WHERE user_id = $1", args![id, true]).await?;
             }
             UserEvent::FeatureFlagSet { flag, value } => {
                 tx.execute(
@@ -99,10 +82,6 @@ async fn set_role(tx: &mut Tx, id: &str, role: Role, held: bool) -> anyhow::Resu
         Role::Admin => "is_admin",
         Role::Auditor => "is_auditor",
     };
-    tx.execute(
-        &format!("UPDATE users_view SET {column} = $2 WHERE user_id = $1"),
-        args![id, held],
-    )
-    .await?;
+    tx.execute(&format!("UPDATE users_view SET {column} = $2 WHERE user_id = $1"), args![id, held]).await?;
     Ok(())
 }

@@ -7,6 +7,7 @@
 //! - [`accounts`]: `users_view` and `feature_flags_view`, from the user aggregate.
 //! - [`sessions`]: `sessions_view`, which decides whether a token's session is live.
 //! - [`library`]: sources, follows, documents and read marks.
+//! - [`uploads`]: uploaded files and their status, and the queue of files to extract.
 //! - [`live`]: follows the feed behind the projections and fans events out to WebSocket
 //!   connections, each seeing only what its user may see.
 //! - [`queries`]: typed reads of the views for the api.
@@ -20,6 +21,7 @@ pub mod live;
 pub mod queries;
 pub mod runner;
 pub mod sessions;
+pub mod uploads;
 
 pub use runner::{Projection, Projections};
 
@@ -32,5 +34,6 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(sessions::Sessions),
         Arc::new(library::Sources),
         Arc::new(library::Documents),
+        Arc::new(uploads::Uploads),
     ]
 }

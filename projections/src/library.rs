@@ -15,10 +15,7 @@ fn time_of(event: &StoredEvent) -> String {
 }
 
 fn text<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
+    serde_json::to_value(value).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
 
 /// `sources_view` and `subscriptions_view`.
@@ -37,7 +34,8 @@ impl Projection for Sources {
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
         let time = time_of(event);
         if event.aggregate_type == Source::TYPE {
-            let SourceEvent::SourceRegistered { kind, key, url, label } = serde_json::from_value(event.payload.clone())?;
+            let SourceEvent::SourceRegistered { kind, key, url, label } =
+                serde_json::from_value(event.payload.clone())?;
             let kind: SourceKind = kind;
             tx.execute(
                 "INSERT INTO sources_view (source_id, kind, key, url, label, created_at) VALUES ($1, $2, $3, $4, $5, $6) \

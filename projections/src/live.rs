@@ -48,10 +48,9 @@ impl Audience {
     pub fn of(event: &StoredEvent) -> Audience {
         match event.aggregate_type.as_str() {
             "user" => Audience::User(event.aggregate_id.clone()),
-            "session" | "subscription" | "read_mark" => event.fields()["user_id"]
-                .as_str()
-                .map(|id| Audience::User(id.to_string()))
-                .unwrap_or(Audience::Admins),
+            "session" | "subscription" | "read_mark" | "upload" => {
+                event.fields()["user_id"].as_str().map(|id| Audience::User(id.to_string())).unwrap_or(Audience::Admins)
+            }
             "document" => match event.fields()["owner"].as_str() {
                 Some(owner) => Audience::User(owner.to_string()),
                 None => Audience::Everyone,
@@ -84,11 +83,8 @@ pub struct LiveEvent {
 
 impl LiveEvent {
     pub fn from_stored(event: &StoredEvent) -> LiveEvent {
-        let message = LiveMessage {
-            cursor: event.cursor,
-            event_type: &event.event_type,
-            ids: vec![&event.aggregate_id],
-        };
+        let message =
+            LiveMessage { cursor: event.cursor, event_type: &event.event_type, ids: vec![&event.aggregate_id] };
         LiveEvent {
             cursor: event.cursor,
             event_type: event.event_type.clone(),
@@ -123,14 +119,7 @@ impl LiveHub {
         let start = feed::head(&db).await?.min(projections.applied());
         let (published_tx, published) = watch::channel(start);
         let task = tokio::spawn(tail(db, projections, sender.clone(), published_tx));
-        Ok((
-            LiveHub {
-                sender,
-                published,
-                resyncs: Arc::default(),
-            },
-            task,
-        ))
+        Ok((LiveHub { sender, published, resyncs: Arc::default() }, task))
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<LiveEvent>> {
@@ -189,11 +178,7 @@ async fn tail(
             }
         }
         let changes = watchers.iter_mut().map(|rx| Box::pin(rx.changed()));
-        let _ = tokio::time::timeout(
-            Duration::from_secs(1),
-            futures::future::select_all(changes),
-        )
-        .await;
+        let _ = tokio::time::timeout(Duration::from_secs(1), futures::future::select_all(changes)).await;
     }
 }
 

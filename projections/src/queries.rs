@@ -28,28 +28,16 @@ const USER_COLUMNS: &str = "user_id, email, username, password_hash, is_admin, i
     industry, profession, whatsapp_number, onboarded, nav_state, askneedl_pro, created_at";
 
 pub async fn user_by_id(db: &Db, user_id: &str) -> sqlx::Result<Option<UserRow>> {
-    db.fetch_optional(
-        &format!("SELECT {USER_COLUMNS} FROM users_view WHERE user_id = $1"),
-        args![user_id],
-    )
-    .await
+    db.fetch_optional(&format!("SELECT {USER_COLUMNS} FROM users_view WHERE user_id = $1"), args![user_id]).await
 }
 
 pub async fn user_by_email(db: &Db, email: &str) -> sqlx::Result<Option<UserRow>> {
-    db.fetch_optional(
-        &format!("SELECT {USER_COLUMNS} FROM users_view WHERE email = $1"),
-        args![email],
-    )
-    .await
+    db.fetch_optional(&format!("SELECT {USER_COLUMNS} FROM users_view WHERE email = $1"), args![email]).await
 }
 
 /// Every user, ordered by id: for rebuild comparisons and administration.
 pub async fn all_users(db: &Db) -> sqlx::Result<Vec<UserRow>> {
-    db.fetch_all(
-        &format!("SELECT {USER_COLUMNS} FROM users_view ORDER BY user_id"),
-        vec![],
-    )
-    .await
+    db.fetch_all(&format!("SELECT {USER_COLUMNS} FROM users_view ORDER BY user_id"), vec![]).await
 }
 
 /// A row of `sessions_view`.
@@ -88,12 +76,8 @@ struct FlagRow {
 
 /// A user's flags as stored values: the defaults, overridden by what was set for the user.
 pub async fn flag_values(db: &Db, user_id: &str) -> sqlx::Result<Vec<(String, String)>> {
-    let set: Vec<FlagRow> = db
-        .fetch_all(
-            "SELECT flag, value FROM feature_flags_view WHERE user_id = $1",
-            args![user_id],
-        )
-        .await?;
+    let set: Vec<FlagRow> =
+        db.fetch_all("SELECT flag, value FROM feature_flags_view WHERE user_id = $1", args![user_id]).await?;
     Ok(DEFAULT_FLAGS
         .iter()
         .map(|(flag, default)| {

@@ -111,16 +111,11 @@ pub async fn step(db: &Db, projection: &dyn Projection, batch: i64) -> anyhow::R
         tx.execute("SELECT pg_notify('needl_events', '')", vec![]).await?;
     }
     tx.commit().await?;
-    if let Some(recorded) = events
-        .last()
-        .and_then(|e| chrono::DateTime::parse_from_rfc3339(&e.recorded_at).ok())
-    {
+    if let Some(recorded) = events.last().and_then(|e| chrono::DateTime::parse_from_rfc3339(&e.recorded_at).ok()) {
         let lag = (chrono::Utc::now() - recorded.with_timezone(&chrono::Utc)).num_microseconds();
-        metrics::histogram!("needl_projection_lag_seconds", "projection" => name)
-            .record(lag.unwrap_or(0) as f64 / 1e6);
+        metrics::histogram!("needl_projection_lag_seconds", "projection" => name).record(lag.unwrap_or(0) as f64 / 1e6);
     }
-    metrics::counter!("needl_projection_events_total", "projection" => name)
-        .increment(events.len() as u64);
+    metrics::counter!("needl_projection_events_total", "projection" => name).increment(events.len() as u64);
     Ok((last, events.len()))
 }
 
@@ -130,11 +125,7 @@ pub async fn reset(db: &Db, projection: &dyn Projection) -> anyhow::Result<()> {
     for table in projection.tables() {
         tx.execute(&format!("DELETE FROM {table}"), vec![]).await?;
     }
-    tx.execute(
-        "DELETE FROM projection_checkpoints WHERE name = $1",
-        vec![projection.name().into()],
-    )
-    .await?;
+    tx.execute("DELETE FROM projection_checkpoints WHERE name = $1", vec![projection.name().into()]).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -171,29 +162,15 @@ impl Projections {
             let start = checkpoint(db, projection.name()).await?;
             let (tx, rx) = watch::channel(start);
             applied.insert(projection.name(), rx);
-            runners.push(Runner {
-                projection,
-                applied: tx,
-                failures: 0,
-                retry_at: None,
-            });
+            runners.push(Runner { projection, applied: tx, failures: 0, retry_at: None });
         }
         let task = tokio::spawn(run(db.clone(), runners, signal.clone()));
-        Ok((
-            Projections {
-                applied: Arc::new(applied),
-            },
-            vec![task],
-        ))
+        Ok((Projections { applied: Arc::new(applied) }, vec![task]))
     }
 
     /// The cursor every projection has reached: events up to it are in every read model.
     pub fn applied(&self) -> Cursor {
-        self.applied
-            .values()
-            .map(|rx| *rx.borrow())
-            .min()
-            .unwrap_or_default()
+        self.applied.values().map(|rx| *rx.borrow()).min().unwrap_or_default()
     }
 
     /// Each projection's checkpoint, for metrics and the readiness check.
@@ -206,9 +183,8 @@ impl Projections {
     /// Waits until every read model includes the event at `cursor`, or `timeout` passes.
     /// Returns whether they caught up.
     pub async fn wait_for(&self, cursor: Cursor, timeout: Duration) -> bool {
-        let waits = self.applied.values().cloned().map(|mut rx| async move {
-            rx.wait_for(|at| *at >= cursor).await.is_ok()
-        });
+        let waits =
+            self.applied.values().cloned().map(|mut rx| async move { rx.wait_for(|at| *at >= cursor).await.is_ok() });
         tokio::time::timeout(timeout, futures::future::join_all(waits))
             .await
             .map(|done| done.into_iter().all(|ok| ok))

@@ -29,9 +29,7 @@ impl Projection for Sessions {
         let id = event.aggregate_id.as_str();
         let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
         match serde_json::from_value::<SessionEvent>(event.payload.clone())? {
-            SessionEvent::SessionStarted {
-                user_id, expires_at, ..
-            } => {
+            SessionEvent::SessionStarted { user_id, expires_at, .. } => {
                 tx.execute(
                     "INSERT INTO sessions_view (session_id, user_id, started_at, expires_at) \
                      VALUES ($1, $2, $3, $4)",
@@ -40,11 +38,7 @@ impl Projection for Sessions {
                 .await?;
             }
             SessionEvent::SessionRevoked { .. } => {
-                tx.execute(
-                    "UPDATE sessions_view SET revoked_at = $2 WHERE session_id = $1",
-                    args![id, time],
-                )
-                .await?;
+                tx.execute("UPDATE sessions_view SET revoked_at = $2 WHERE session_id = $1", args![id, time]).await?;
             }
         }
         Ok(())

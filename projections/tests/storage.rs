@@ -21,8 +21,7 @@ use sqlx::postgres::PgConnectOptions;
 use std::str::FromStr;
 
 fn pg_url() -> String {
-    std::env::var("NEEDL_TEST_DATABASE_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_string())
+    std::env::var("NEEDL_TEST_DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_string())
 }
 
 async fn sqlite() -> (Db, tempfile::TempDir) {
@@ -32,17 +31,10 @@ async fn sqlite() -> (Db, tempfile::TempDir) {
 
 async fn postgres() -> Db {
     let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
-    let admin = sqlx::PgPool::connect(&pg_url())
-        .await
-        .expect("Postgres must be reachable at NEEDL_TEST_DATABASE_URL");
-    sqlx::query(&format!("CREATE SCHEMA {schema}"))
-        .execute(&admin)
-        .await
-        .unwrap();
+    let admin = sqlx::PgPool::connect(&pg_url()).await.expect("Postgres must be reachable at NEEDL_TEST_DATABASE_URL");
+    sqlx::query(&format!("CREATE SCHEMA {schema}")).execute(&admin).await.unwrap();
     admin.close().await;
-    let options = PgConnectOptions::from_str(&pg_url())
-        .unwrap()
-        .options([("search_path", schema.as_str())]);
+    let options = PgConnectOptions::from_str(&pg_url()).unwrap().options([("search_path", schema.as_str())]);
     Db::open_postgres_with(options).await.unwrap()
 }
 
@@ -86,20 +78,21 @@ async fn settle_feed(db: &Db, cursor: Cursor) {
 }
 
 async fn sign_up(bus: &CommandBus, id: &str) -> Cursor {
-    let cursor = bus.execute(
-        &bus.users,
-        id,
-        UserCommand::SignUp {
-            email: format!("{id}@example.com"),
-            username: id.to_string(),
-            password_hash: "$argon2id$test".to_string(),
-            is_admin: false,
-        },
-        &meta(id),
-    )
-    .await
-    .unwrap()
-    .expect("the sign-up wrote an event");
+    let cursor = bus
+        .execute(
+            &bus.users,
+            id,
+            UserCommand::SignUp {
+                email: format!("{id}@example.com"),
+                username: id.to_string(),
+                password_hash: "$argon2id$test".to_string(),
+                is_admin: false,
+            },
+            &meta(id),
+        )
+        .await
+        .unwrap()
+        .expect("the sign-up wrote an event");
     settle_feed(&bus.db, cursor).await;
     cursor
 }
@@ -188,12 +181,9 @@ struct Counted {
 }
 
 on_both_backends!(a_runner_aborted_between_and_within_batches_loses_and_doubles_nothing, |db: Db| async move {
-    db.execute(
-        "CREATE TABLE counting_view (position BIGINT PRIMARY KEY, times BIGINT NOT NULL)",
-        vec![],
-    )
-    .await
-    .unwrap();
+    db.execute("CREATE TABLE counting_view (position BIGINT PRIMARY KEY, times BIGINT NOT NULL)", vec![])
+        .await
+        .unwrap();
     let bus = CommandBus::new(db.clone(), FeedSignal::default());
     for i in 0..120 {
         sign_up(&bus, &format!("user{i}")).await;
@@ -212,10 +202,8 @@ on_both_backends!(a_runner_aborted_between_and_within_batches_loses_and_doubles_
         let _ = task.await;
     }
     runner::catch_up(&db, &Counting, 7).await.unwrap();
-    let counted: Vec<Counted> = db
-        .fetch_all("SELECT position, times FROM counting_view ORDER BY position", vec![])
-        .await
-        .unwrap();
+    let counted: Vec<Counted> =
+        db.fetch_all("SELECT position, times FROM counting_view ORDER BY position", vec![]).await.unwrap();
     let all = read_all(&db).await;
     assert_eq!(counted.len(), all.len(), "every event applied");
     assert!(counted.iter().all(|c| c.times == 1), "no event applied twice");
@@ -231,10 +219,7 @@ on_both_backends!(a_rebuilt_read_model_equals_the_live_one, |db: Db| async move 
         bus.execute(
             &bus.users,
             &id,
-            UserCommand::ChangePreferences {
-                nav_state: Some(NavState::Closed),
-                askneedl_pro: Some(i % 2 == 0),
-            },
+            UserCommand::ChangePreferences { nav_state: Some(NavState::Closed), askneedl_pro: Some(i % 2 == 0) },
             &meta(&id),
         )
         .await
@@ -243,10 +228,7 @@ on_both_backends!(a_rebuilt_read_model_equals_the_live_one, |db: Db| async move 
             bus.execute(
                 &bus.users,
                 &id,
-                UserCommand::SetFeatureFlag {
-                    flag: "notebooks".into(),
-                    value: "off".into(),
-                },
+                UserCommand::SetFeatureFlag { flag: "notebooks".into(), value: "off".into() },
                 &meta("admin"),
             )
             .await
@@ -257,13 +239,8 @@ on_both_backends!(a_rebuilt_read_model_equals_the_live_one, |db: Db| async move 
     settle_feed(&db, last).await;
     // Live: follow the feed in small batches as a running server would.
     let signal = FeedSignal::default();
-    let (live, tasks) = projections::Projections::start(
-        &db,
-        &signal,
-        vec![Arc::new(Accounts), Arc::new(Sessions)],
-    )
-    .await
-    .unwrap();
+    let (live, tasks) =
+        projections::Projections::start(&db, &signal, vec![Arc::new(Accounts), Arc::new(Sessions)]).await.unwrap();
     let head = feed::head(&db).await.unwrap();
     assert!(live.wait_for(head, Duration::from_secs(10)).await);
     for task in tasks {
@@ -361,11 +338,8 @@ async fn the_postgres_feed_gives_every_event_once_in_commit_order_under_concurre
     stop.store(true, std::sync::atomic::Ordering::SeqCst);
     let seen = reader.await.unwrap();
 
-    let order: HashMap<(String, i64), usize> = seen
-        .iter()
-        .enumerate()
-        .map(|(i, e)| ((e.aggregate_id.clone(), e.sequence), i))
-        .collect();
+    let order: HashMap<(String, i64), usize> =
+        seen.iter().enumerate().map(|(i, e)| ((e.aggregate_id.clone(), e.sequence), i)).collect();
     let committed: usize = transactions.iter().map(|t| t.keys.len()).sum();
     assert_eq!(seen.len(), committed, "every committed event seen exactly once");
     assert_eq!(order.len(), committed, "no event seen twice");

@@ -13,10 +13,7 @@ use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(list_users))
-        .routes(routes!(set_flag))
-        .routes(routes!(grant_role, revoke_role))
+    OpenApiRouter::new().routes(routes!(list_users)).routes(routes!(set_flag)).routes(routes!(grant_role, revoke_role))
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -58,10 +55,7 @@ pub struct FlagValue {
 }
 
 async fn existing_user(state: &AppState, user_id: &str) -> ApiResult<()> {
-    queries::user_by_id(&state.db, user_id)
-        .await?
-        .map(|_| ())
-        .ok_or_else(|| AppError::not_found("user not found"))
+    queries::user_by_id(&state.db, user_id).await?.map(|_| ()).ok_or_else(|| AppError::not_found("user not found"))
 }
 
 /// Sets one feature flag of one user.
@@ -96,14 +90,17 @@ pub fn parse_role(role: &str) -> Result<Role, AppError> {
     }
 }
 
-async fn change_role(state: &AppState, admin: &AuthUser, user_id: &str, command: UserCommand) -> ApiResult<ApiJson<AdminUser>> {
+async fn change_role(
+    state: &AppState,
+    admin: &AuthUser,
+    user_id: &str,
+    command: UserCommand,
+) -> ApiResult<ApiJson<AdminUser>> {
     admin.require_admin()?;
     existing_user(state, user_id).await?;
     let cursor = state.bus.execute(&state.bus.users, user_id, command, &admin.metadata()).await?;
     state.settle(cursor).await;
-    let user = queries::user_by_id(&state.db, user_id)
-        .await?
-        .ok_or_else(|| AppError::not_found("user not found"))?;
+    let user = queries::user_by_id(&state.db, user_id).await?.ok_or_else(|| AppError::not_found("user not found"))?;
     Ok(ApiJson(user.into()))
 }
 

@@ -13,9 +13,7 @@ use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(events))
-        .routes(routes!(aggregate_history))
+    OpenApiRouter::new().routes(routes!(events)).routes(routes!(aggregate_history))
 }
 
 /// Fields never shown outside the store.
@@ -83,11 +81,7 @@ async fn events(
     if !(1..=1000).contains(&limit) {
         return Err(AppError::bad_request("bad_limit", "limit must be between 1 and 1000"));
     }
-    let events: Vec<StoredEvent> = feed::read_after(&state.db, after, limit)
-        .await?
-        .into_iter()
-        .map(redacted)
-        .collect();
+    let events: Vec<StoredEvent> = feed::read_after(&state.db, after, limit).await?.into_iter().map(redacted).collect();
     let next = events.last().map(|e| e.cursor.to_string());
     Ok(ApiJson(EventPage { events, next }))
 }
@@ -102,11 +96,8 @@ async fn aggregate_history(
     Path((aggregate_type, aggregate_id)): Path<(String, String)>,
 ) -> ApiResult<ApiJson<EventPage>> {
     require_auditor(&user)?;
-    let events: Vec<StoredEvent> = feed::read_aggregate(&state.db, &aggregate_type, &aggregate_id)
-        .await?
-        .into_iter()
-        .map(redacted)
-        .collect();
+    let events: Vec<StoredEvent> =
+        feed::read_aggregate(&state.db, &aggregate_type, &aggregate_id).await?.into_iter().map(redacted).collect();
     if events.is_empty() {
         return Err(AppError::not_found("no events for that aggregate"));
     }

@@ -14,7 +14,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::app::AppState;
-use crate::auth::{hash_password, verify_password, AuthUser, RefreshingUser, RequestMeta, MAX_PASSWORD_LEN, MIN_PASSWORD_LEN};
+use crate::auth::{
+    hash_password, verify_password, AuthUser, RefreshingUser, RequestMeta, MAX_PASSWORD_LEN, MIN_PASSWORD_LEN,
+};
 use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -111,11 +113,7 @@ async fn start_session(
         .execute(
             &state.bus.sessions,
             &session_id,
-            SessionCommand::Start {
-                user_id: user_id.to_string(),
-                expires_at,
-                rotated_from,
-            },
+            SessionCommand::Start { user_id: user_id.to_string(), expires_at, rotated_from },
             &meta.metadata(user_id),
         )
         .await?;
@@ -123,11 +121,7 @@ async fn start_session(
     let user = queries::user_by_id(&state.db, user_id)
         .await?
         .ok_or_else(|| AppError::internal("a signed-up user is missing from users_view"))?;
-    Ok(TokenResponse {
-        token,
-        expires_at: token_expires_at.to_rfc3339(),
-        user: AuthUserBody::from(&user),
-    })
+    Ok(TokenResponse { token, expires_at: token_expires_at.to_rfc3339(), user: AuthUserBody::from(&user) })
 }
 
 /// Creates an account and signs it in. The first account of an instance is its administrator.
@@ -143,10 +137,7 @@ async fn sign_up(
     let user_id = uuid::Uuid::now_v7().to_string();
     let metadata = meta.metadata(&user_id);
     let password_hash = hash_password(body.password).await?;
-    state
-        .bus
-        .execute(&state.bus.emails, &email, EmailCommand::Reserve { user_id: user_id.clone() }, &metadata)
-        .await?;
+    state.bus.execute(&state.bus.emails, &email, EmailCommand::Reserve { user_id: user_id.clone() }, &metadata).await?;
     let is_admin = match state
         .bus
         .execute(
@@ -166,12 +157,7 @@ async fn sign_up(
         .execute(
             &state.bus.users,
             &user_id,
-            UserCommand::SignUp {
-                email,
-                username: body.username,
-                password_hash,
-                is_admin,
-            },
+            UserCommand::SignUp { email, username: body.username, password_hash, is_admin },
             &metadata,
         )
         .await?;
@@ -207,7 +193,10 @@ async fn sign_in(
 /// its session lasts (`--session-days`), so a tab left overnight picks up where it was.
 #[utoipa::path(post, path = "/auth/refresh", tag = "auth", security(("token" = [])),
     responses((status = 200, body = TokenResponse), (status = 401, body = ErrorBody)))]
-async fn refresh(State(state): State<AppState>, RefreshingUser(user): RefreshingUser) -> ApiResult<ApiJson<TokenResponse>> {
+async fn refresh(
+    State(state): State<AppState>,
+    RefreshingUser(user): RefreshingUser,
+) -> ApiResult<ApiJson<TokenResponse>> {
     let revoked = state
         .bus
         .execute(
@@ -221,9 +210,7 @@ async fn refresh(State(state): State<AppState>, RefreshingUser(user): Refreshing
         return Err(AppError::unauthorized("session_revoked", "this session has ended; sign in again"));
     }
     revoked?;
-    Ok(ApiJson(
-        start_session(&state, &user.user_id, &user.meta, Some(user.session_id.clone())).await?,
-    ))
+    Ok(ApiJson(start_session(&state, &user.user_id, &user.meta, Some(user.session_id.clone())).await?))
 }
 
 /// Ends the session: its token stops working at once.

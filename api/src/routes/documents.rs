@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use axum::extract::{Path, Query, State};
 use commands::args;
-use domain::document::{read_mark_id, MarkDocument, ReadState};
+use domain::document::{read_mark_id, DocumentCommand, MarkDocument, ReadState};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -19,7 +19,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(read_status_list))
         .routes(routes!(set_read_status))
         .routes(routes!(list_documents))
-        .routes(routes!(get_document))
+        .routes(routes!(get_document, delete_document))
+        .routes(routes!(document_file))
+        .routes(routes!(document_layout))
 }
 
 #[derive(Debug, sqlx::FromRow)]
@@ -34,6 +36,7 @@ struct DocumentRow {
     metadata: String,
     ingested_at: String,
     is_read: bool,
+    is_owned: bool,
 }
 
 /// A document as cards and previews show it.
@@ -50,6 +53,8 @@ pub struct DocumentCard {
     pub metadata: BTreeMap<String, String>,
     pub ingested_at: String,
     pub read: bool,
+    /// Whether the user uploaded it (and so may delete it).
+    pub owned: bool,
 }
 
 impl From<DocumentRow> for DocumentCard {
@@ -65,6 +70,7 @@ impl From<DocumentRow> for DocumentCard {
             metadata: serde_json::from_str(&row.metadata).unwrap_or_default(),
             ingested_at: row.ingested_at,
             read: row.is_read,
+            owned: row.is_owned,
         }
     }
 }
@@ -73,7 +79,8 @@ impl From<DocumentRow> for DocumentCard {
 /// that they follow. `$1` is the user.
 const VISIBLE: &str = "SELECT d.deeplink, d.source_id, d.link, d.title, d.author, d.published_at, d.summary, \
     d.metadata, d.ingested_at, \
-    CASE WHEN r.deeplink IS NULL THEN FALSE ELSE TRUE END AS is_read \
+    CASE WHEN r.deeplink IS NULL THEN FALSE ELSE TRUE END AS is_read, \
+    CASE WHEN d.owner = $1 THEN TRUE ELSE FALSE END AS is_owned \
     FROM documents_view d \
     LEFT JOIN read_marks_view r ON r.deeplink = d.deeplink AND r.user_id = $1 \
     LEFT JOIN sources_view s ON s.source_id = d.source_id \
@@ -81,12 +88,9 @@ const VISIBLE: &str = "SELECT d.deeplink, d.source_id, d.link, d.title, d.author
       (SELECT 1 FROM subscriptions_view sub WHERE sub.user_id = $1 AND sub.source_id = d.source_id))))";
 
 async fn visible_document(state: &AppState, user_id: &str, deeplink: &str) -> ApiResult<DocumentCard> {
-    let row: Option<DocumentRow> = state
-        .db
-        .fetch_optional(&format!("{VISIBLE} AND d.deeplink = $2"), args![user_id, deeplink])
-        .await?;
-    row.map(DocumentCard::from)
-        .ok_or_else(|| AppError::not_found("document not found"))
+    let row: Option<DocumentRow> =
+        state.db.fetch_optional(&format!("{VISIBLE} AND d.deeplink = $2"), args![user_id, deeplink]).await?;
+    row.map(DocumentCard::from).ok_or_else(|| AppError::not_found("document not found"))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -109,11 +113,121 @@ async fn get_document(
     Path(source): Path<String>,
     Query(query): Query<DocQuery>,
 ) -> ApiResult<ApiJson<DocumentResults>> {
-    let card = visible_document(&state, &user.user_id, &query.deeplink).await?;
+    let card = document_in(&state, &user.user_id, &source, &query.deeplink).await?;
+    Ok(ApiJson(DocumentResults { results: vec![card] }))
+}
+
+/// The document `deeplink` of `source` if the user may read it.
+async fn document_in(state: &AppState, user_id: &str, source: &str, deeplink: &str) -> ApiResult<DocumentCard> {
+    let card = visible_document(state, user_id, deeplink).await?;
     if card.source != source {
         return Err(AppError::not_found("document not found"));
     }
-    Ok(ApiJson(DocumentResults { results: vec![card] }))
+    Ok(card)
+}
+
+/// Deletes a document the user uploaded (documents of shared sources cannot be deleted), with
+/// its stored file.
+#[utoipa::path(delete, path = "/doc/{source}", tag = "documents", security(("token" = [])),
+    params(("source" = String, Path), DocQuery),
+    responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn delete_document(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(source): Path<String>,
+    Query(query): Query<DocQuery>,
+) -> ApiResult<axum::http::StatusCode> {
+    let card = document_in(&state, &user.user_id, &source, &query.deeplink).await?;
+    if !card.owned {
+        return Err(AppError::forbidden("only documents you uploaded can be deleted"));
+    }
+    let cursor =
+        state.bus.execute(&state.bus.documents, &card.deeplink, DocumentCommand::Delete, &user.metadata()).await?;
+    state.settle(cursor).await;
+    if let Some(key) = card.metadata.get("object_key") {
+        if let Err(error) = state.storage.delete(key).await {
+            tracing::warn!(%key, error = %format!("{error:#}"), "a deleted document's file stays in storage");
+        }
+    }
+    Ok(axum::http::StatusCode::NO_CONTENT)
+}
+
+/// Sends an uploaded document's original file.
+#[utoipa::path(get, path = "/doc/{source}/file", tag = "documents", security(("token" = [])),
+    params(("source" = String, Path), DocQuery),
+    responses((status = 200, description = "the file", content_type = "application/octet-stream"), (status = 404, body = ErrorBody)))]
+async fn document_file(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(source): Path<String>,
+    Query(query): Query<DocQuery>,
+) -> ApiResult<axum::response::Response> {
+    let card = document_in(&state, &user.user_id, &source, &query.deeplink).await?;
+    let key = card.metadata.get("object_key").ok_or_else(|| AppError::not_found("this document has no stored file"))?;
+    let stream =
+        state.storage.read(key).await.map_err(|_| AppError::not_found("this document's file is no longer stored"))?;
+    let mime = card.metadata.get("mime_type").cloned().unwrap_or_else(|| "application/octet-stream".into());
+    let name = card.metadata.get("original_file_name").cloned().unwrap_or_else(|| "document".into());
+    // The name goes into a quoted header value: keep it to safe characters.
+    let name: String =
+        name.chars().map(|c| if c.is_ascii_graphic() && c != '"' && c != '\\' { c } else { '_' }).collect();
+    axum::response::Response::builder()
+        .header(axum::http::header::CONTENT_TYPE, mime)
+        .header(axum::http::header::CONTENT_DISPOSITION, format!("inline; filename=\"{name}\""))
+        .header("x-content-type-options", "nosniff")
+        .body(axum::body::Body::from_stream(stream))
+        .map_err(AppError::internal)
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct LayoutBlock {
+    pub text: String,
+    /// x0, y0, x1, y1 in PDF points from the page's top left.
+    pub bbox: [f32; 4],
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct LayoutPage {
+    pub number: u32,
+    pub width: f32,
+    pub height: f32,
+    pub blocks: Vec<LayoutBlock>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Layout {
+    pub pages: Vec<LayoutPage>,
+}
+
+/// The document's pages with their text blocks and boxes, so a passage can be drawn on its page.
+#[utoipa::path(get, path = "/doc/{source}/layout", tag = "documents", security(("token" = [])),
+    params(("source" = String, Path), DocQuery),
+    responses((status = 200, body = Layout), (status = 404, body = ErrorBody)))]
+async fn document_layout(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(source): Path<String>,
+    Query(query): Query<DocQuery>,
+) -> ApiResult<ApiJson<Layout>> {
+    let card = document_in(&state, &user.user_id, &source, &query.deeplink).await?;
+    let hash =
+        card.metadata.get("layout_blob").ok_or_else(|| AppError::not_found("this document has no page layout"))?;
+    let blobs = crate::ingestion::BlobStore::new(state.data_dir.join("blobs"));
+    let stored =
+        blobs.get(hash).await.ok_or_else(|| AppError::not_found("this document's page layout is no longer stored"))?;
+    let extracted: extract::Extracted = serde_json::from_str(&stored).map_err(AppError::internal)?;
+    Ok(ApiJson(Layout {
+        pages: extracted
+            .pages
+            .into_iter()
+            .map(|p| LayoutPage {
+                number: p.number,
+                width: p.width,
+                height: p.height,
+                blocks: p.blocks.into_iter().map(|b| LayoutBlock { text: b.text, bbox: b.bbox }).collect(),
+            })
+            .collect(),
+    }))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -186,9 +300,7 @@ async fn read_status_list(State(state): State<AppState>, user: AuthUser) -> ApiR
             args![user.user_id.as_str()],
         )
         .await?;
-    Ok(ApiJson(ReadList {
-        results: rows.into_iter().map(|r| r.deeplink).collect(),
-    }))
+    Ok(ApiJson(ReadList { results: rows.into_iter().map(|r| r.deeplink).collect() }))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -222,17 +334,10 @@ async fn set_read_status(
         .execute(
             &state.bus.read_marks,
             &read_mark_id(&user.user_id, &deeplink),
-            MarkDocument {
-                user_id: user.user_id.clone(),
-                deeplink: deeplink.clone(),
-                state: body.status,
-            },
+            MarkDocument { user_id: user.user_id.clone(), deeplink: deeplink.clone(), state: body.status },
             &user.metadata(),
         )
         .await?;
     state.settle(cursor).await;
-    Ok(ApiJson(ReadStatus {
-        deeplink,
-        status: body.status,
-    }))
+    Ok(ApiJson(ReadStatus { deeplink, status: body.status }))
 }

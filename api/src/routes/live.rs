@@ -74,10 +74,7 @@ async fn live_socket(
     let Ok(ws) = ws else {
         return Err(AppError::bad_request("not_websocket", "this route only speaks WebSocket"));
     };
-    let viewer = Viewer {
-        user_id: user.user_id,
-        is_admin: user.is_admin,
-    };
+    let viewer = Viewer { user_id: user.user_id, is_admin: user.is_admin };
     let session_id = user.session_id;
     Ok(ws.on_upgrade(move |socket| async move {
         metrics::gauge!("needl_live_connections").increment(1.0);
@@ -89,7 +86,12 @@ async fn live_socket(
 }
 
 /// Sends what `viewer` may see after `sent`, up to what the hub has published.
-async fn page_missed(socket: &mut WebSocket, state: &AppState, viewer: &Viewer, sent: &mut Cursor) -> anyhow::Result<()> {
+async fn page_missed(
+    socket: &mut WebSocket,
+    state: &AppState,
+    viewer: &Viewer,
+    sent: &mut Cursor,
+) -> anyhow::Result<()> {
     loop {
         let upto = state.hub.published();
         if *sent >= upto {

@@ -8,3 +8,5 @@ pub mod live;
 pub mod ops;
 pub mod platform;
 pub mod sources;
+pub mod uploads;
+pub mod websites;

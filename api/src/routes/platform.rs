@@ -31,9 +31,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 async fn current_user(state: &AppState, user: &AuthUser) -> ApiResult<UserRow> {
-    queries::user_by_id(&state.db, &user.user_id)
-        .await?
-        .ok_or_else(|| AppError::not_found("user not found"))
+    queries::user_by_id(&state.db, &user.user_id).await?.ok_or_else(|| AppError::not_found("user not found"))
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -47,9 +45,7 @@ pub struct FeatureConfig {
     responses((status = 200, body = FeatureConfig), (status = 401, body = ErrorBody)))]
 async fn feature_config(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<FeatureConfig>> {
     let values = queries::flag_values(&state.db, &user.user_id).await?;
-    Ok(ApiJson(FeatureConfig {
-        features: values.into_iter().map(|(f, v)| (f, flags::is_on(&v))).collect(),
-    }))
+    Ok(ApiJson(FeatureConfig { features: values.into_iter().map(|(f, v)| (f, flags::is_on(&v))).collect() }))
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -63,9 +59,7 @@ pub struct FeatureIndex {
     responses((status = 200, body = FeatureIndex), (status = 401, body = ErrorBody)))]
 async fn feature_index(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<FeatureIndex>> {
     let values = queries::flag_values(&state.db, &user.user_id).await?;
-    Ok(ApiJson(FeatureIndex {
-        results: values.into_iter().collect(),
-    }))
+    Ok(ApiJson(FeatureIndex { results: values.into_iter().collect() }))
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -143,9 +137,7 @@ pub struct UserStatus {
     responses((status = 200, body = UserStatus)))]
 async fn user_status(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<UserStatus>> {
     let row = current_user(&state, &user).await?;
-    Ok(ApiJson(UserStatus {
-        user_status: if row.onboarded { "active" } else { "new" }.to_string(),
-    }))
+    Ok(ApiJson(UserStatus { user_status: if row.onboarded { "active" } else { "new" }.to_string() }))
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -164,10 +156,7 @@ pub struct PreferencesPatch {
 }
 
 fn preferences_of(row: &UserRow) -> Preferences {
-    Preferences {
-        nav_state: row.nav_state.clone(),
-        askneedl_pro: row.askneedl_pro,
-    }
+    Preferences { nav_state: row.nav_state.clone(), askneedl_pro: row.askneedl_pro }
 }
 
 #[utoipa::path(get, path = "/user/preferences", tag = "platform", security(("token" = [])),
@@ -189,10 +178,7 @@ async fn update_preferences(
         .execute(
             &state.bus.users,
             &user.user_id,
-            UserCommand::ChangePreferences {
-                nav_state: patch.nav_state,
-                askneedl_pro: patch.askneedl_pro,
-            },
+            UserCommand::ChangePreferences { nav_state: patch.nav_state, askneedl_pro: patch.askneedl_pro },
             &user.metadata(),
         )
         .await?;
@@ -226,9 +212,7 @@ async fn organization_self(State(state): State<AppState>, user: AuthUser) -> Api
         id: 1,
         name: state.config.org_name.clone(),
         domain,
-        permissions: OrganizationPermissions {
-            can_publish_channels: user.is_admin,
-        },
+        permissions: OrganizationPermissions { can_publish_channels: user.is_admin },
     }))
 }
 
@@ -281,14 +265,10 @@ async fn onboarding_attributes(
             &user.metadata(),
         )
         .await?;
-    let cursor = state
-        .bus
-        .execute(&state.bus.users, &user.user_id, UserCommand::CompleteOnboarding, &user.metadata())
-        .await?;
+    let cursor =
+        state.bus.execute(&state.bus.users, &user.user_id, UserCommand::CompleteOnboarding, &user.metadata()).await?;
     state.settle(cursor).await;
-    Ok(ApiJson(UserStatus {
-        user_status: "active".to_string(),
-    }))
+    Ok(ApiJson(UserStatus { user_status: "active".to_string() }))
 }
 
 /// Largest accepted debug log entry, in bytes of JSON.

@@ -100,10 +100,7 @@ async fn follow(state: &AppState, user: &AuthUser, source_id: &str) -> ApiResult
         .execute(
             &state.bus.subscriptions,
             &subscription_id(&user.user_id, source_id),
-            SubscriptionCommand::Follow {
-                user_id: user.user_id.clone(),
-                source_id: source_id.to_string(),
-            },
+            SubscriptionCommand::Follow { user_id: user.user_id.clone(), source_id: source_id.to_string() },
             &user.metadata(),
         )
         .await?)
@@ -162,17 +159,19 @@ async fn connect_public(
     let cursor = if query.delink.unwrap_or(false) {
         state
             .bus
-            .execute(&state.bus.subscriptions, &subscription_id(&user.user_id, &key), SubscriptionCommand::Unfollow, &user.metadata())
+            .execute(
+                &state.bus.subscriptions,
+                &subscription_id(&user.user_id, &key),
+                SubscriptionCommand::Unfollow,
+                &user.metadata(),
+            )
             .await?
     } else {
         register_public(&state, &user, &key).await?;
         follow(&state, &user, &key).await?
     };
     state.settle(cursor).await;
-    Ok(ApiJson(Followed {
-        following: !query.delink.unwrap_or(false),
-        source_id: key,
-    }))
+    Ok(ApiJson(Followed { following: !query.delink.unwrap_or(false), source_id: key }))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -245,12 +244,7 @@ async fn connect_rss(
         .execute(
             &state.bus.sources,
             &source_id,
-            SourceCommand::Register {
-                kind: SourceKind::Rss,
-                key: url.to_string(),
-                url: Some(url.to_string()),
-                label,
-            },
+            SourceCommand::Register { kind: SourceKind::Rss, key: url.to_string(), url: Some(url.to_string()), label },
             &user.metadata(),
         )
         .await?;
@@ -286,9 +280,7 @@ pub struct RssList {
 #[utoipa::path(get, path = "/source/rss", tag = "sources", security(("token" = [])),
     responses((status = 200, body = RssList)))]
 async fn list_rss(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<RssList>> {
-    Ok(ApiJson(RssList {
-        results: rss_sources(&state, &user.user_id, None).await?,
-    }))
+    Ok(ApiJson(RssList { results: rss_sources(&state, &user.user_id, None).await? }))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -360,9 +352,7 @@ async fn set_rss_priorities(
             .or(last);
     }
     state.settle(last).await;
-    Ok(ApiJson(RssList {
-        results: rss_sources(&state, &user.user_id, None).await?,
-    }))
+    Ok(ApiJson(RssList { results: rss_sources(&state, &user.user_id, None).await? }))
 }
 
 #[cfg(test)]

@@ -177,13 +177,7 @@ mod tests {
         for (ip, expected) in blocked {
             assert_eq!(reason(ip), Some(expected), "{ip}");
         }
-        for ip in [
-            "1.1.1.1",
-            "8.8.8.8",
-            "172.32.0.1",
-            "100.128.0.1",
-            "2606:4700::1111",
-        ] {
+        for ip in ["1.1.1.1", "8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700::1111"] {
             assert_eq!(reason(ip), None, "{ip}");
         }
     }
@@ -193,13 +187,7 @@ mod tests {
         let guard = AddressGuard::new(vec!["127.0.0.1/32".parse().unwrap()]);
         assert_eq!(guard.check("127.0.0.1".parse().unwrap()), None);
         assert_eq!(guard.check("::ffff:127.0.0.1".parse().unwrap()), None);
-        assert_eq!(
-            guard.check("127.0.0.2".parse().unwrap()),
-            Some(BlockReason::Loopback)
-        );
-        assert_eq!(
-            guard.check("10.0.0.1".parse().unwrap()),
-            Some(BlockReason::Private)
-        );
+        assert_eq!(guard.check("127.0.0.2".parse().unwrap()), Some(BlockReason::Loopback));
+        assert_eq!(guard.check("10.0.0.1".parse().unwrap()), Some(BlockReason::Private));
     }
 }

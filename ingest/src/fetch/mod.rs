@@ -16,9 +16,7 @@ use std::time::Duration;
 
 use ipnet::IpNet;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
-use reqwest::header::{
-    HeaderMap, CONTENT_LENGTH, CONTENT_TYPE, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED,
-};
+use reqwest::header::{HeaderMap, CONTENT_LENGTH, CONTENT_TYPE, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use url::{Host, Url};
@@ -85,8 +83,7 @@ impl Fetched {
                 ct.starts_with("text/html") || ct.starts_with("application/xhtml")
             }
             None => {
-                let head = String::from_utf8_lossy(&self.body[..self.body.len().min(512)])
-                    .to_ascii_lowercase();
+                let head = String::from_utf8_lossy(&self.body[..self.body.len().min(512)]).to_ascii_lowercase();
                 head.contains("<html") || head.contains("<!doctype html")
             }
         }
@@ -106,11 +103,7 @@ pub enum FetchError {
     #[error("invalid url {url}: {reason}")]
     InvalidUrl { url: String, reason: String },
     #[error("refused to fetch {host}: it resolves to {addr}, a {} address", reason.as_str())]
-    Blocked {
-        host: String,
-        addr: IpAddr,
-        reason: BlockReason,
-    },
+    Blocked { host: String, addr: IpAddr, reason: BlockReason },
     #[error("could not resolve {host}: {message}")]
     Dns { host: String, message: String },
     #[error("more than {max} redirects")]
@@ -167,24 +160,15 @@ impl Fetcher {
         });
         let client = reqwest::Client::builder()
             .user_agent(policy.user_agent.clone())
-            .dns_resolver(Arc::new(GuardedResolver {
-                guard: guard.clone(),
-            }))
+            .dns_resolver(Arc::new(GuardedResolver { guard: guard.clone() }))
             .redirect(redirect)
             // A proxy would resolve names itself and bypass the address checks.
             .no_proxy()
             .connect_timeout(policy.connect_timeout)
             .timeout(policy.total_timeout)
             .build()
-            .map_err(|e| FetchError::Network {
-                message: e.to_string(),
-            })?;
-        Ok(Self {
-            client,
-            policy,
-            guard,
-            hosts: Mutex::new(HashMap::new()),
-        })
+            .map_err(|e| FetchError::Network { message: e.to_string() })?;
+        Ok(Self { client, policy, guard, hosts: Mutex::new(HashMap::new()) })
     }
 
     pub fn policy(&self) -> &FetchPolicy {
@@ -198,9 +182,7 @@ impl Fetcher {
         let _permit = self.host_permit(url).await;
         let limit = self.policy.total_timeout;
         // reqwest's timeout covers the body too; this outer bound also covers our own reading loop.
-        match tokio::time::timeout(limit + Duration::from_millis(50), self.exchange(url, state))
-            .await
-        {
+        match tokio::time::timeout(limit + Duration::from_millis(50), self.exchange(url, state)).await {
             Ok(result) => result,
             Err(_) => Err(FetchError::Timeout { limit }),
         }
@@ -214,43 +196,26 @@ impl Fetcher {
         if let Some(lm) = state.last_modified.as_deref().and_then(|v| v.parse().ok()) {
             headers.insert(IF_MODIFIED_SINCE, lm);
         }
-        let mut response = self
-            .client
-            .get(url.clone())
-            .headers(headers)
-            .send()
-            .await
-            .map_err(|e| self.classify(url, e))?;
+        let mut response =
+            self.client.get(url.clone()).headers(headers).send().await.map_err(|e| self.classify(url, e))?;
         let status = response.status();
         if status == reqwest::StatusCode::NOT_MODIFIED {
             return Ok(FetchResponse::NotModified);
         }
         if !status.is_success() {
-            return Err(FetchError::Status {
-                status: status.as_u16(),
-            });
+            return Err(FetchError::Status { status: status.as_u16() });
         }
         let limit = self.policy.max_body_bytes;
-        let declared = response
-            .headers()
-            .get(CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<u64>().ok());
+        let declared =
+            response.headers().get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
         if declared.is_some_and(|n| n > limit) {
             return Err(FetchError::TooLarge { limit });
         }
         let header = |name| {
-            response
-                .headers()
-                .get(name)
-                .and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok())
-                .map(str::to_owned)
+            response.headers().get(name).and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok()).map(str::to_owned)
         };
         let content_type = header(CONTENT_TYPE);
-        let new_state = FetchState {
-            etag: header(ETAG),
-            last_modified: header(LAST_MODIFIED),
-        };
+        let new_state = FetchState { etag: header(ETAG), last_modified: header(LAST_MODIFIED) };
         let final_url = response.url().clone();
         let mut body = Vec::with_capacity(declared.unwrap_or(16 * 1024).min(limit) as usize);
         while let Some(chunk) = response.chunk().await.map_err(|e| self.classify(url, e))? {
@@ -271,11 +236,7 @@ impl Fetcher {
     }
 
     async fn host_permit(&self, url: &Url) -> OwnedSemaphorePermit {
-        let key = format!(
-            "{}:{}",
-            url.host_str().unwrap_or(""),
-            url.port_or_known_default().unwrap_or(0)
-        );
+        let key = format!("{}:{}", url.host_str().unwrap_or(""), url.port_or_known_default().unwrap_or(0));
         let semaphore = {
             let mut hosts = self.hosts.lock().unwrap_or_else(|e| e.into_inner());
             // Forget idle hosts now and then so following many sites does not grow the map forever.
@@ -284,15 +245,10 @@ impl Fetcher {
             }
             hosts
                 .entry(key)
-                .or_insert_with(|| {
-                    Arc::new(Semaphore::new(self.policy.per_host_concurrency.max(1)))
-                })
+                .or_insert_with(|| Arc::new(Semaphore::new(self.policy.per_host_concurrency.max(1))))
                 .clone()
         };
-        semaphore
-            .acquire_owned()
-            .await
-            .expect("host semaphores are never closed")
+        semaphore.acquire_owned().await.expect("host semaphores are never closed")
     }
 
     /// Turns reqwest's error into ours, finding our own errors (raised in the resolver or the
@@ -305,25 +261,13 @@ impl Fetcher {
             }
             source = e.source();
         }
-        let host = error
-            .url()
-            .and_then(|u| u.host_str())
-            .or(url.host_str())
-            .unwrap_or("")
-            .to_owned();
+        let host = error.url().and_then(|u| u.host_str()).or(url.host_str()).unwrap_or("").to_owned();
         if error.is_timeout() {
-            FetchError::Timeout {
-                limit: self.policy.total_timeout,
-            }
+            FetchError::Timeout { limit: self.policy.total_timeout }
         } else if error.is_connect() {
-            FetchError::Connect {
-                host,
-                message: root_message(&error),
-            }
+            FetchError::Connect { host, message: root_message(&error) }
         } else {
-            FetchError::Network {
-                message: root_message(&error),
-            }
+            FetchError::Network { message: root_message(&error) }
         }
     }
 }
@@ -340,29 +284,17 @@ fn root_message(error: &(dyn std::error::Error + 'static)) -> String {
 /// literal (those never reach the resolver).
 fn check_url(url: &Url, guard: &AddressGuard) -> Result<(), FetchError> {
     if !matches!(url.scheme(), "http" | "https") {
-        return Err(FetchError::InvalidUrl {
-            url: url.to_string(),
-            reason: "only http and https are fetched".into(),
-        });
+        return Err(FetchError::InvalidUrl { url: url.to_string(), reason: "only http and https are fetched".into() });
     }
     let ip = match url.host() {
         Some(Host::Ipv4(v4)) => IpAddr::V4(v4),
         Some(Host::Ipv6(v6)) => IpAddr::V6(v6),
         Some(Host::Domain(_)) => return Ok(()),
-        None => {
-            return Err(FetchError::InvalidUrl {
-                url: url.to_string(),
-                reason: "no host".into(),
-            })
-        }
+        None => return Err(FetchError::InvalidUrl { url: url.to_string(), reason: "no host".into() }),
     };
     match guard.check(ip) {
         None => Ok(()),
-        Some(reason) => Err(FetchError::Blocked {
-            host: ip.to_string(),
-            addr: ip,
-            reason,
-        }),
+        Some(reason) => Err(FetchError::Blocked { host: ip.to_string(), addr: ip, reason }),
     }
 }
 
@@ -379,27 +311,15 @@ impl Resolve for GuardedResolver {
             let host = name.as_str().to_owned();
             let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
                 .await
-                .map_err(|e| {
-                    Box::new(FetchError::Dns {
-                        host: host.clone(),
-                        message: e.to_string(),
-                    })
-                })?
+                .map_err(|e| Box::new(FetchError::Dns { host: host.clone(), message: e.to_string() }))?
                 .collect();
             if addrs.is_empty() {
-                return Err(Box::new(FetchError::Dns {
-                    host,
-                    message: "no addresses".into(),
-                }) as _);
+                return Err(Box::new(FetchError::Dns { host, message: "no addresses".into() }) as _);
             }
             for addr in &addrs {
                 if let Some(reason) = guard.check(addr.ip()) {
                     tracing::warn!(host = %host, addr = %addr.ip(), reason = reason.as_str(), "refused address");
-                    return Err(Box::new(FetchError::Blocked {
-                        host,
-                        addr: addr.ip(),
-                        reason,
-                    }) as _);
+                    return Err(Box::new(FetchError::Blocked { host, addr: addr.ip(), reason }) as _);
                 }
             }
             Ok(Box::new(addrs.into_iter()) as Addrs)

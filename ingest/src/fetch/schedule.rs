@@ -19,11 +19,7 @@ pub struct Backoff {
 
 impl Default for Backoff {
     fn default() -> Self {
-        Self {
-            base: Duration::from_secs(60),
-            max: Duration::from_secs(6 * 3600),
-            jitter: 0.2,
-        }
+        Self { base: Duration::from_secs(60), max: Duration::from_secs(6 * 3600), jitter: 0.2 }
     }
 }
 
@@ -35,21 +31,13 @@ impl Backoff {
             return Duration::ZERO;
         }
         let exponent = (failures - 1).min(32);
-        let raw = self
-            .base
-            .saturating_mul(2u32.saturating_pow(exponent))
-            .min(self.max);
+        let raw = self.base.saturating_mul(2u32.saturating_pow(exponent)).min(self.max);
         let spread = raw.as_secs_f64() * self.jitter.clamp(0.0, 1.0) * unit.clamp(0.0, 1.0);
         (raw + Duration::from_secs_f64(spread)).min(self.max)
     }
 
     /// Returns when a source that has failed `failures` times in a row may be tried again.
-    pub fn next_attempt(
-        &self,
-        failures: u32,
-        now: DateTime<Utc>,
-        rng: &mut impl Rng,
-    ) -> DateTime<Utc> {
+    pub fn next_attempt(&self, failures: u32, now: DateTime<Utc>, rng: &mut impl Rng) -> DateTime<Utc> {
         now + chrono_duration(self.delay(failures, rng.random::<f64>()))
     }
 }
@@ -83,11 +71,7 @@ pub struct Scheduler {
 
 impl Default for Scheduler {
     fn default() -> Self {
-        Self {
-            interval: Duration::from_secs(15 * 60),
-            jitter: 0.1,
-            backoff: Backoff::default(),
-        }
+        Self { interval: Duration::from_secs(15 * 60), jitter: 0.1, backoff: Backoff::default() }
     }
 }
 
@@ -100,10 +84,7 @@ impl Scheduler {
         now: DateTime<Utc>,
         max: usize,
     ) -> Vec<&'a ScheduledSource<Id>> {
-        let mut due: Vec<_> = sources
-            .iter()
-            .filter(|s| s.next_due.is_none_or(|t| t <= now))
-            .collect();
+        let mut due: Vec<_> = sources.iter().filter(|s| s.next_due.is_none_or(|t| t <= now)).collect();
         due.sort_by_key(|s| s.next_due);
         due.truncate(max);
         due
@@ -117,12 +98,7 @@ impl Scheduler {
     }
 
     /// Returns the next due time after a failed fetch, `failures` counting this one.
-    pub fn after_failure(
-        &self,
-        failures: u32,
-        now: DateTime<Utc>,
-        rng: &mut impl Rng,
-    ) -> DateTime<Utc> {
+    pub fn after_failure(&self, failures: u32, now: DateTime<Utc>, rng: &mut impl Rng) -> DateTime<Utc> {
         self.backoff.next_attempt(failures.max(1), now, rng)
     }
 }
@@ -142,11 +118,7 @@ mod tests {
 
     #[test]
     fn backoff_doubles_with_each_failure_and_stops_at_the_cap() {
-        let b = Backoff {
-            base: Duration::from_secs(10),
-            max: Duration::from_secs(300),
-            jitter: 0.0,
-        };
+        let b = Backoff { base: Duration::from_secs(10), max: Duration::from_secs(300), jitter: 0.0 };
         let delays: Vec<u64> = (0..8).map(|f| b.delay(f, 0.5).as_secs()).collect();
         assert_eq!(delays, vec![0, 10, 20, 40, 80, 160, 300, 300]);
         assert_eq!(b.delay(u32::MAX, 0.99), Duration::from_secs(300));
@@ -154,11 +126,7 @@ mod tests {
 
     #[test]
     fn backoff_jitter_stays_within_its_fraction_and_under_the_cap() {
-        let b = Backoff {
-            base: Duration::from_secs(100),
-            max: Duration::from_secs(1000),
-            jitter: 0.2,
-        };
+        let b = Backoff { base: Duration::from_secs(100), max: Duration::from_secs(1000), jitter: 0.2 };
         let mut rng = StdRng::seed_from_u64(7);
         let mut seen = std::collections::HashSet::new();
         for _ in 0..200 {
@@ -177,57 +145,23 @@ mod tests {
     fn the_scheduler_picks_only_due_sources_most_overdue_first() {
         let s = Scheduler::default();
         let sources = vec![
-            ScheduledSource {
-                id: "later",
-                next_due: Some(at(100)),
-                failures: 0,
-            },
-            ScheduledSource {
-                id: "late",
-                next_due: Some(at(-50)),
-                failures: 0,
-            },
-            ScheduledSource {
-                id: "new",
-                next_due: None,
-                failures: 0,
-            },
-            ScheduledSource {
-                id: "very_late",
-                next_due: Some(at(-500)),
-                failures: 3,
-            },
-            ScheduledSource {
-                id: "now",
-                next_due: Some(at(0)),
-                failures: 0,
-            },
+            ScheduledSource { id: "later", next_due: Some(at(100)), failures: 0 },
+            ScheduledSource { id: "late", next_due: Some(at(-50)), failures: 0 },
+            ScheduledSource { id: "new", next_due: None, failures: 0 },
+            ScheduledSource { id: "very_late", next_due: Some(at(-500)), failures: 3 },
+            ScheduledSource { id: "now", next_due: Some(at(0)), failures: 0 },
         ];
-        let ids: Vec<_> = s
-            .pick_due(&sources, at(0), 10)
-            .iter()
-            .map(|x| x.id)
-            .collect();
+        let ids: Vec<_> = s.pick_due(&sources, at(0), 10).iter().map(|x| x.id).collect();
         assert_eq!(ids, vec!["new", "very_late", "late", "now"]);
-        let ids: Vec<_> = s
-            .pick_due(&sources, at(0), 2)
-            .iter()
-            .map(|x| x.id)
-            .collect();
+        let ids: Vec<_> = s.pick_due(&sources, at(0), 2).iter().map(|x| x.id).collect();
         assert_eq!(ids, vec!["new", "very_late"]);
     }
 
     #[test]
     fn the_next_run_after_success_is_the_interval_give_or_take_the_jitter() {
-        let s = Scheduler {
-            interval: Duration::from_secs(1000),
-            jitter: 0.1,
-            backoff: Backoff::default(),
-        };
+        let s = Scheduler { interval: Duration::from_secs(1000), jitter: 0.1, backoff: Backoff::default() };
         let mut rng = StdRng::seed_from_u64(1);
-        let runs: Vec<i64> = (0..100)
-            .map(|_| (s.after_success(at(0), &mut rng) - at(0)).num_seconds())
-            .collect();
+        let runs: Vec<i64> = (0..100).map(|_| (s.after_success(at(0), &mut rng) - at(0)).num_seconds()).collect();
         assert!(runs.iter().all(|r| (900..=1100).contains(r)), "{runs:?}");
         assert!(runs.iter().min() != runs.iter().max());
         let after_fail = s.after_failure(1, at(0), &mut rng) - at(0);

@@ -27,15 +27,9 @@ fn the_seed_holds_the_spec_keys_with_their_groups() {
         .entries()
         .filter(|e| e.key.starts_with("bse_"))
         .all(|e| e.group == Some(SourceGroup::IndianCapitalMarkets)));
-    assert_eq!(
-        c.get("earnings_conf_calls").unwrap().group,
-        Some(SourceGroup::UsCapitalMarkets)
-    );
+    assert_eq!(c.get("earnings_conf_calls").unwrap().group, Some(SourceGroup::UsCapitalMarkets));
     assert_eq!(c.get("nzx_filings").unwrap().group, None);
-    assert!(
-        c.entries().all(|e| e.feed_urls.is_empty()),
-        "no invented feed urls"
-    );
+    assert!(c.entries().all(|e| e.feed_urls.is_empty()), "no invented feed urls");
 }
 
 #[test]
@@ -74,24 +68,21 @@ title = "NZX Announcements"
     assert_eq!(sec.title, "Sec filings");
     assert_eq!(sec.group, Some(SourceGroup::UsCapitalMarkets));
     assert_eq!(sec.sources().len(), 1);
-    assert_eq!(
-        sec.sources()[0].url.as_str(),
-        "https://feeds.example.org/sec.xml"
-    );
+    assert_eq!(sec.sources()[0].url.as_str(), "https://feeds.example.org/sec.xml");
     assert_eq!(c.get("nzx_filings").unwrap().title, "NZX Announcements");
-    assert_eq!(
-        c.get("bse_filings").unwrap().group,
-        Some(SourceGroup::IndianCapitalMarkets),
-        "the seed stays"
-    );
+    assert_eq!(c.get("bse_filings").unwrap().group, Some(SourceGroup::IndianCapitalMarkets), "the seed stays");
     std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
 fn an_operator_json_file_works_the_same_way() {
     let mut c = Catalogue::seed();
-    c.merge_str(r#"{"source": [{"key": "bse_filings", "group": "", "feed_urls": ["http://10.0.0.5/bse.xml"]}]}"#, Format::Json, "ops.json")
-        .unwrap();
+    c.merge_str(
+        r#"{"source": [{"key": "bse_filings", "group": "", "feed_urls": ["http://10.0.0.5/bse.xml"]}]}"#,
+        Format::Json,
+        "ops.json",
+    )
+    .unwrap();
     let e = c.get("bse_filings").unwrap();
     assert_eq!(e.group, None);
     assert_eq!(e.title, "BSE Filings");
@@ -101,69 +92,23 @@ fn an_operator_json_file_works_the_same_way() {
 #[test]
 fn a_bad_catalogue_file_names_the_line_or_the_field() {
     let mut c = Catalogue::seed();
-    let err = c
-        .merge_str(
-            "[[source]]\nkey = \"a\"\ntitel = \"typo\"\n",
-            Format::Toml,
-            "ops.toml",
-        )
-        .unwrap_err();
+    let err = c.merge_str("[[source]]\nkey = \"a\"\ntitel = \"typo\"\n", Format::Toml, "ops.toml").unwrap_err();
     let message = err.to_string();
     assert!(matches!(err, CatalogueError::Syntax { .. }));
-    assert!(
-        message.contains("line 3") && message.contains("titel"),
-        "{message}"
-    );
+    assert!(message.contains("line 3") && message.contains("titel"), "{message}");
 
-    let err = c
-        .merge_str(
-            "[[source]]\nkey = \"a\"\ngroup = \"Mars\"\n",
-            Format::Toml,
-            "ops.toml",
-        )
-        .unwrap_err();
-    assert!(
-        matches!(
-            &err,
-            CatalogueError::Invalid {
-                field: "group",
-                index: 1,
-                ..
-            }
-        ),
-        "{err:?}"
-    );
+    let err = c.merge_str("[[source]]\nkey = \"a\"\ngroup = \"Mars\"\n", Format::Toml, "ops.toml").unwrap_err();
+    assert!(matches!(&err, CatalogueError::Invalid { field: "group", index: 1, .. }), "{err:?}");
     assert!(err.to_string().contains("field group"), "{err}");
 
-    let err = c
-        .merge_str(
-            "[[source]]\nkey = \"a\"\nfeed_urls = [\"ftp://x/y\"]\n",
-            Format::Toml,
-            "ops.toml",
-        )
-        .unwrap_err();
-    assert!(
-        matches!(
-            &err,
-            CatalogueError::Invalid {
-                field: "feed_urls",
-                ..
-            }
-        ),
-        "{err:?}"
-    );
+    let err =
+        c.merge_str("[[source]]\nkey = \"a\"\nfeed_urls = [\"ftp://x/y\"]\n", Format::Toml, "ops.toml").unwrap_err();
+    assert!(matches!(&err, CatalogueError::Invalid { field: "feed_urls", .. }), "{err:?}");
 
-    let err = c
-        .merge_str("[[source]]\nkey = \"Bad Key\"\n", Format::Toml, "ops.toml")
-        .unwrap_err();
-    assert!(
-        matches!(&err, CatalogueError::Invalid { field: "key", .. }),
-        "{err:?}"
-    );
+    let err = c.merge_str("[[source]]\nkey = \"Bad Key\"\n", Format::Toml, "ops.toml").unwrap_err();
+    assert!(matches!(&err, CatalogueError::Invalid { field: "key", .. }), "{err:?}");
 
-    let err = c
-        .merge_str("{\"source\": [ {\"key\": 1} ]}", Format::Json, "ops.json")
-        .unwrap_err();
+    let err = c.merge_str("{\"source\": [ {\"key\": 1} ]}", Format::Json, "ops.json").unwrap_err();
     assert!(err.to_string().contains("line 1"), "{err}");
     assert_eq!(c, Catalogue::seed(), "a refused file changes nothing");
 

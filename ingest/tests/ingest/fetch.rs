@@ -14,7 +14,8 @@ use ingest::{FetchError, FetchPolicy, FetchResponse, FetchState, Fetcher};
 
 use crate::support::{local_fetcher, local_policy, serve, serve_on, url};
 
-const FEED: &str = "<rss version=\"2.0\"><channel><title>t</title><item><guid>1</guid><title>a</title></item></channel></rss>";
+const FEED: &str =
+    "<rss version=\"2.0\"><channel><title>t</title><item><guid>1</guid><title>a</title></item></channel></rss>";
 
 fn fetched(r: Result<FetchResponse, FetchError>) -> ingest::Fetched {
     match r {
@@ -28,91 +29,38 @@ async fn a_304_answer_is_reported_as_not_modified() {
     async fn feed(headers: HeaderMap) -> Response {
         let etag = "\"v1\"";
         let lm = "Wed, 21 Oct 2015 07:28:00 GMT";
-        if headers
-            .get(header::IF_NONE_MATCH)
-            .is_some_and(|v| v == etag)
-        {
+        if headers.get(header::IF_NONE_MATCH).is_some_and(|v| v == etag) {
             return StatusCode::NOT_MODIFIED.into_response();
         }
-        (
-            [
-                (header::ETAG, etag),
-                (header::LAST_MODIFIED, lm),
-                (header::CONTENT_TYPE, "application/rss+xml"),
-            ],
-            FEED,
-        )
+        ([(header::ETAG, etag), (header::LAST_MODIFIED, lm), (header::CONTENT_TYPE, "application/rss+xml")], FEED)
             .into_response()
     }
     let addr = serve(Router::new().route("/feed", get(feed))).await;
     let fetcher = local_fetcher();
-    let first = fetched(
-        fetcher
-            .get(&url(addr, "/feed"), &FetchState::default())
-            .await,
-    );
+    let first = fetched(fetcher.get(&url(addr, "/feed"), &FetchState::default()).await);
     assert_eq!(first.body, FEED.as_bytes());
     assert_eq!(first.state.etag.as_deref(), Some("\"v1\""));
-    assert_eq!(
-        first.state.last_modified.as_deref(),
-        Some("Wed, 21 Oct 2015 07:28:00 GMT")
-    );
-    let second = fetcher
-        .get(&url(addr, "/feed"), &first.state)
-        .await
-        .unwrap();
+    assert_eq!(first.state.last_modified.as_deref(), Some("Wed, 21 Oct 2015 07:28:00 GMT"));
+    let second = fetcher.get(&url(addr, "/feed"), &first.state).await.unwrap();
     assert!(matches!(second, FetchResponse::NotModified), "{second:?}");
-    let stale = FetchState {
-        etag: Some("\"v0\"".into()),
-        last_modified: None,
-    };
-    assert!(matches!(
-        fetcher.get(&url(addr, "/feed"), &stale).await.unwrap(),
-        FetchResponse::Fetched(_)
-    ));
+    let stale = FetchState { etag: Some("\"v0\"".into()), last_modified: None };
+    assert!(matches!(fetcher.get(&url(addr, "/feed"), &stale).await.unwrap(), FetchResponse::Fetched(_)));
 }
 
 #[tokio::test]
 async fn a_direct_fetch_of_a_loopback_address_is_refused_without_the_allow_list() {
     let addr = serve(Router::new().route("/feed", get(|| async { FEED }))).await;
     let fetcher = Fetcher::new(FetchPolicy::default()).unwrap();
-    let err = fetcher
-        .get(&url(addr, "/feed"), &FetchState::default())
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            FetchError::Blocked {
-                reason: BlockReason::Loopback,
-                ..
-            }
-        ),
-        "{err:?}"
-    );
+    let err = fetcher.get(&url(addr, "/feed"), &FetchState::default()).await.unwrap_err();
+    assert!(matches!(err, FetchError::Blocked { reason: BlockReason::Loopback, .. }), "{err:?}");
     assert!(err.to_string().contains("loopback"), "{err}");
     // A name is checked after resolution.
     let by_name = url::Url::parse(&format!("http://localhost:{}/feed", addr.port())).unwrap();
-    let err = fetcher
-        .get(&by_name, &FetchState::default())
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            FetchError::Blocked {
-                reason: BlockReason::Loopback,
-                ..
-            }
-        ),
-        "{err:?}"
-    );
+    let err = fetcher.get(&by_name, &FetchState::default()).await.unwrap_err();
+    assert!(matches!(err, FetchError::Blocked { reason: BlockReason::Loopback, .. }), "{err:?}");
     // Other schemes never go out.
     let file = url::Url::parse("file:///etc/passwd").unwrap();
-    assert!(matches!(
-        fetcher.get(&file, &FetchState::default()).await,
-        Err(FetchError::InvalidUrl { .. })
-    ));
+    assert!(matches!(fetcher.get(&file, &FetchState::default()).await, Err(FetchError::InvalidUrl { .. })));
 }
 
 #[tokio::test]
@@ -131,32 +79,18 @@ async fn a_redirect_to_a_loopback_address_is_refused_unless_allow_listed() {
     )
     .await;
     let target = format!("http://{inner}/secret");
-    let outer = serve(Router::new().route(
-        "/go",
-        get(move || async move { Redirect::temporary(&target) }),
-    ))
-    .await;
+    let outer = serve(Router::new().route("/go", get(move || async move { Redirect::temporary(&target) }))).await;
 
     let only_outer = local_fetcher();
-    let err = only_outer
-        .get(&url(outer, "/go"), &FetchState::default())
-        .await
-        .unwrap_err();
+    let err = only_outer.get(&url(outer, "/go"), &FetchState::default()).await.unwrap_err();
     assert!(
         matches!(err, FetchError::Blocked { addr, reason: BlockReason::Loopback, .. } if addr.to_string() == "127.0.0.2"),
         "{err:?}"
     );
-    assert_eq!(
-        hidden.load(Ordering::SeqCst),
-        0,
-        "the refused host was never contacted"
-    );
+    assert_eq!(hidden.load(Ordering::SeqCst), 0, "the refused host was never contacted");
 
-    let both = Fetcher::new(FetchPolicy {
-        allow: vec!["127.0.0.0/8".parse().unwrap()],
-        ..FetchPolicy::default()
-    })
-    .unwrap();
+    let both =
+        Fetcher::new(FetchPolicy { allow: vec!["127.0.0.0/8".parse().unwrap()], ..FetchPolicy::default() }).unwrap();
     let ok = fetched(both.get(&url(outer, "/go"), &FetchState::default()).await);
     assert_eq!(ok.url.as_str(), format!("http://{inner}/secret"));
     assert_eq!(hidden.load(Ordering::SeqCst), 1);
@@ -167,22 +101,12 @@ async fn a_response_that_never_ends_stops_at_the_size_cap() {
     let endless = || async {
         let chunk = Bytes::from(vec![b'x'; 8192]);
         let stream = futures::stream::repeat_with(move || Ok::<_, Infallible>(chunk.clone()));
-        (
-            [(header::CONTENT_TYPE, "application/rss+xml")],
-            Body::from_stream(stream),
-        )
+        ([(header::CONTENT_TYPE, "application/rss+xml")], Body::from_stream(stream))
     };
     let addr = serve(Router::new().route("/forever", get(endless))).await;
-    let fetcher = Fetcher::new(FetchPolicy {
-        max_body_bytes: 64 * 1024,
-        ..local_policy()
-    })
-    .unwrap();
+    let fetcher = Fetcher::new(FetchPolicy { max_body_bytes: 64 * 1024, ..local_policy() }).unwrap();
     let started = Instant::now();
-    let err = fetcher
-        .get(&url(addr, "/forever"), &FetchState::default())
-        .await
-        .unwrap_err();
+    let err = fetcher.get(&url(addr, "/forever"), &FetchState::default()).await.unwrap_err();
     assert_eq!(err, FetchError::TooLarge { limit: 65536 });
     assert_eq!(err.to_string(), "response larger than 65536 bytes");
     assert!(started.elapsed() < Duration::from_secs(5));
@@ -191,15 +115,8 @@ async fn a_response_that_never_ends_stops_at_the_size_cap() {
 #[tokio::test]
 async fn a_declared_oversized_body_is_refused_before_reading() {
     let addr = serve(Router::new().route("/big", get(|| async { "y".repeat(10_000) }))).await;
-    let fetcher = Fetcher::new(FetchPolicy {
-        max_body_bytes: 1000,
-        ..local_policy()
-    })
-    .unwrap();
-    let err = fetcher
-        .get(&url(addr, "/big"), &FetchState::default())
-        .await
-        .unwrap_err();
+    let fetcher = Fetcher::new(FetchPolicy { max_body_bytes: 1000, ..local_policy() }).unwrap();
+    let err = fetcher.get(&url(addr, "/big"), &FetchState::default()).await.unwrap_err();
     assert_eq!(err, FetchError::TooLarge { limit: 1000 });
 }
 
@@ -216,29 +133,13 @@ async fn a_slow_server_hits_the_time_cap() {
         });
         Body::from_stream(stream)
     };
-    let addr = serve(
-        Router::new()
-            .route("/slow", get(slow))
-            .route("/trickle", get(trickle)),
-    )
-    .await;
-    let fetcher = Fetcher::new(FetchPolicy {
-        total_timeout: Duration::from_millis(400),
-        ..local_policy()
-    })
-    .unwrap();
+    let addr = serve(Router::new().route("/slow", get(slow)).route("/trickle", get(trickle))).await;
+    let fetcher = Fetcher::new(FetchPolicy { total_timeout: Duration::from_millis(400), ..local_policy() }).unwrap();
     for path in ["/slow", "/trickle"] {
         let started = Instant::now();
-        let err = fetcher
-            .get(&url(addr, path), &FetchState::default())
-            .await
-            .unwrap_err();
+        let err = fetcher.get(&url(addr, path), &FetchState::default()).await.unwrap_err();
         assert!(matches!(err, FetchError::Timeout { .. }), "{path}: {err:?}");
-        assert!(
-            started.elapsed() < Duration::from_secs(3),
-            "{path}: {:?}",
-            started.elapsed()
-        );
+        assert!(started.elapsed() < Duration::from_secs(3), "{path}: {:?}", started.elapsed());
         assert!(err.is_transient());
     }
 }
@@ -247,15 +148,8 @@ async fn a_slow_server_hits_the_time_cap() {
 async fn too_many_redirects_are_refused() {
     let hop = |Path(n): Path<u32>| async move { Redirect::temporary(&format!("/hop/{}", n + 1)) };
     let addr = serve(Router::new().route("/hop/{n}", get(hop))).await;
-    let fetcher = Fetcher::new(FetchPolicy {
-        max_redirects: 3,
-        ..local_policy()
-    })
-    .unwrap();
-    let err = fetcher
-        .get(&url(addr, "/hop/0"), &FetchState::default())
-        .await
-        .unwrap_err();
+    let fetcher = Fetcher::new(FetchPolicy { max_redirects: 3, ..local_policy() }).unwrap();
+    let err = fetcher.get(&url(addr, "/hop/0"), &FetchState::default()).await.unwrap_err();
     assert_eq!(err, FetchError::TooManyRedirects { max: 3 });
     assert_eq!(err.to_string(), "more than 3 redirects");
 
@@ -267,11 +161,7 @@ async fn too_many_redirects_are_refused() {
         }
     };
     let addr = serve(Router::new().route("/three/{n}", get(three))).await;
-    let ok = fetched(
-        fetcher
-            .get(&url(addr, "/three/0"), &FetchState::default())
-            .await,
-    );
+    let ok = fetched(fetcher.get(&url(addr, "/three/0"), &FetchState::default()).await);
     assert!(ok.url.path().ends_with("/three/3"));
 }
 
@@ -291,22 +181,11 @@ async fn the_per_host_limit_bounds_concurrent_requests() {
         }
     };
     let addr = serve(Router::new().route("/feed", get(handler))).await;
-    let fetcher = Arc::new(
-        Fetcher::new(FetchPolicy {
-            per_host_concurrency: 2,
-            ..local_policy()
-        })
-        .unwrap(),
-    );
+    let fetcher = Arc::new(Fetcher::new(FetchPolicy { per_host_concurrency: 2, ..local_policy() }).unwrap());
     let tasks: Vec<_> = (0..8)
         .map(|_| {
             let fetcher = fetcher.clone();
-            tokio::spawn(async move {
-                fetcher
-                    .get(&url(addr, "/feed"), &FetchState::default())
-                    .await
-                    .is_ok()
-            })
+            tokio::spawn(async move { fetcher.get(&url(addr, "/feed"), &FetchState::default()).await.is_ok() })
         })
         .collect();
     for t in tasks {
@@ -320,10 +199,7 @@ async fn the_per_host_limit_bounds_concurrent_requests() {
 #[tokio::test]
 async fn an_error_status_is_reported_with_its_code() {
     let addr = serve(Router::new().route("/gone", get(|| async { StatusCode::NOT_FOUND }))).await;
-    let err = local_fetcher()
-        .get(&url(addr, "/gone"), &FetchState::default())
-        .await
-        .unwrap_err();
+    let err = local_fetcher().get(&url(addr, "/gone"), &FetchState::default()).await.unwrap_err();
     assert_eq!(err, FetchError::Status { status: 404 });
     assert_eq!(err.to_string(), "the server answered 404");
     assert!(!err.is_transient());

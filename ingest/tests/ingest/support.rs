@@ -19,9 +19,7 @@ pub fn shared_data() -> Option<PathBuf> {
 pub fn files_in(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|d| {
-            d.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_file() && !p.ends_with("SOURCES.md"))
-                .collect()
+            d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file() && !p.ends_with("SOURCES.md")).collect()
         })
         .unwrap_or_default();
     files.sort();
@@ -30,9 +28,7 @@ pub fn files_in(dir: &Path) -> Vec<PathBuf> {
 
 /// Serves `router` on `ip`:0 and returns the bound address.
 pub async fn serve_on(ip: &str, router: Router) -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind((ip, 0))
-        .await
-        .expect("bind a local port");
+    let listener = tokio::net::TcpListener::bind((ip, 0)).await.expect("bind a local port");
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move {
         axum::serve(listener, router).await.ok();
@@ -46,10 +42,7 @@ pub async fn serve(router: Router) -> SocketAddr {
 
 /// A policy that lets the fetcher reach the test servers on 127.0.0.1 only.
 pub fn local_policy() -> FetchPolicy {
-    FetchPolicy {
-        allow: vec!["127.0.0.1/32".parse().unwrap()],
-        ..FetchPolicy::default()
-    }
+    FetchPolicy { allow: vec!["127.0.0.1/32".parse().unwrap()], ..FetchPolicy::default() }
 }
 
 pub fn local_fetcher() -> Fetcher {

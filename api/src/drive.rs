@@ -1,0 +1,126 @@
+//! Files made into documents: what `needl import` and the upload processor share. The text goes
+//! to the blob store (pages joined by form feeds), the page layout too (for highlights), and one
+//! document command records it in the user's part of the file's source.
+
+use std::collections::BTreeMap;
+
+use commands::CommandBus;
+use domain::document::{DocumentCommand, DocumentFields};
+use domain::EventMetadata;
+use extract::Extracted;
+use sha2::{Digest, Sha256};
+
+use crate::ingestion::{deeplink, preview, BlobStore};
+
+/// The source drive uploads and imports belong to.
+pub const DRIVE_SOURCE: &str = "needldrive";
+
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A stored copy of the original file.
+pub struct StoredFile<'a> {
+    pub bucket: &'a str,
+    pub key: &'a str,
+}
+
+/// One file to record: who owns it, which source it goes to, what it was called.
+pub struct FileDocument<'a> {
+    pub user_id: &'a str,
+    pub source: &'a str,
+    pub file_name: &'a str,
+    pub extracted: &'a Extracted,
+    pub original: Option<StoredFile<'a>>,
+}
+
+/// Detail tags and file metadata as the document keeps them.
+fn metadata_of(file: &FileDocument<'_>, text: &str, layout_hash: &str) -> BTreeMap<String, String> {
+    let extracted = file.extracted;
+    let m = &extracted.metadata;
+    let mut out = BTreeMap::new();
+    out.insert("mime_type".to_string(), m.mime.clone());
+    out.insert("size".to_string(), m.size_bytes.to_string());
+    out.insert("pages".to_string(), m.page_count.to_string());
+    out.insert("original_file_name".to_string(), file.file_name.to_string());
+    out.insert("layout_blob".to_string(), layout_hash.to_string());
+    if let Some(original) = &file.original {
+        out.insert("bucket".to_string(), original.bucket.to_string());
+        out.insert("object_key".to_string(), original.key.to_string());
+    }
+    let optional = [
+        ("author", &m.author),
+        ("created_by", &m.created_by),
+        ("company_name", &m.company),
+        ("subject", &m.subject),
+        ("report_date", &m.created),
+    ];
+    for (key, value) in optional {
+        if let Some(v) = value.as_ref().filter(|v| !v.trim().is_empty()) {
+            out.insert(key.to_string(), v.clone());
+        }
+    }
+    if let Some(year) = m.year {
+        out.insert("year".to_string(), year.to_string());
+    }
+    if extracted.garbled {
+        out.insert("garbled".to_string(), "true".to_string());
+    }
+    let _ = text;
+    out
+}
+
+/// What recording a file did.
+pub struct Recorded {
+    pub deeplink: String,
+    /// False when the same file (same name, same text) was recorded before, unchanged.
+    pub new: bool,
+    pub pages: u32,
+}
+
+/// Stores the text and layout blobs and records the document.
+pub async fn record(
+    bus: &CommandBus,
+    blobs: &BlobStore,
+    file: FileDocument<'_>,
+    metadata: &EventMetadata,
+) -> anyhow::Result<Recorded> {
+    let extracted = file.extracted;
+    let text: String = extracted.pages.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join("\n\u{c}\n");
+    let content_hash = hex(&Sha256::digest(text.as_bytes()));
+    let layout = serde_json::to_string(extracted)?;
+    let layout_hash = hex(&Sha256::digest(layout.as_bytes()));
+    blobs.put(&content_hash, &text).await?;
+    blobs.put(&layout_hash, &layout).await?;
+    // The same name with the same text is the same document, however often it is sent.
+    let guid = format!("{}:{content_hash}", file.file_name);
+    let fields = DocumentFields {
+        source_id: file.source.to_string(),
+        guid: guid.clone(),
+        link: None,
+        title: extracted
+            .metadata
+            .title
+            .clone()
+            .filter(|t| !t.trim().is_empty())
+            .unwrap_or_else(|| file.file_name.to_string()),
+        author: extracted.metadata.author.clone(),
+        published_at: extracted
+            .metadata
+            .created
+            .as_deref()
+            .and_then(|c| chrono::DateTime::parse_from_rfc3339(c).ok())
+            .map(|t| t.with_timezone(&chrono::Utc)),
+        summary: Some(preview(&text, 100)).filter(|s| !s.is_empty()),
+        content_hash,
+        owner: Some(file.user_id.to_string()),
+        metadata: metadata_of(&file, &text, &layout_hash),
+    };
+    let id = deeplink(&format!("{}/{}", file.source, file.user_id), &guid);
+    let before = commands::feed::last_of_aggregate(&bus.db, "document", &id).await?;
+    let after = bus
+        .execute(&bus.documents, &id, DocumentCommand::Ingest(fields), metadata)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(Recorded { new: before != after, deeplink: id, pages: extracted.pages.len() as u32 })
+}
