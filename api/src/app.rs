@@ -110,6 +110,7 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::documents::router())
         .merge(routes::uploads::router())
         .merge(routes::websites::router())
+        .merge(routes::library::router())
         .split_for_parts()
 }
 

@@ -1337,3 +1337,87 @@ api_test!(websites_are_followed_by_address_and_unfollowed, |app: TestApp| async 
     assert_eq!(status, StatusCode::OK);
     assert!(app.get("/api/connect/website", &s.token).await.1["results"].as_array().unwrap().is_empty());
 });
+
+/// Fetching on, every second, with the test servers on 127.0.0.1 allowed.
+fn fetching_config() -> ServeArgs {
+    let mut config = ServeArgs::for_tests();
+    config.fetch_enabled = true;
+    config.fetch_interval_seconds = 1;
+    config.fetch_allow = vec!["127.0.0.1".into()];
+    config
+}
+
+/// A site at `/` that advertises `/feed.xml` by `<link rel="alternate">`, and that feed.
+async fn serve_site() -> std::net::SocketAddr {
+    let (feed, _) = serve_feed(FEED.to_string()).await;
+    let home = format!(
+        r#"<html><head><title>Local news</title><link rel="alternate" type="application/rss+xml" href="http://{feed}/feed.xml"></head><body><p>News.</p></body></html>"#
+    );
+    let app = axum::Router::new().route("/", axum::routing::get(move || async move { axum::response::Html(home) }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    addr
+}
+
+/// A followed website is read through the feed its home page advertises.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_followed_website_is_read_through_its_advertised_feed() {
+    let site = serve_site().await;
+    let app = spawn_app_with("sqlite", fetching_config()).await;
+    let s = app.sign_up("reader").await;
+    let (status, body) = app.post("/api/connect/website", Some(&s.token), json!({"url": format!("http://{site}/")})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let page = poll_documents(&app, &s.token, 3).await;
+    assert_eq!(page["results"].as_array().unwrap().len(), 3, "{page}");
+    let (_, list) = app.get("/api/connect/website", &s.token).await;
+    assert!(list["results"][0]["last_fetched_at"].is_string(), "{list}");
+}
+
+/// A catalogue entry the operator gave a feed is fetched once someone follows it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_followed_catalogue_entry_with_a_feed_is_fetched() {
+    let (feed, _) = serve_feed(FEED.to_string()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("catalogue.toml");
+    std::fs::write(&file, format!("[[source]]\nkey = \"local_regulator\"\ngroup = \"\"\nfeed_urls = [\"http://{feed}/feed.xml\"]\n")).unwrap();
+    let mut config = fetching_config();
+    config.catalogue = Some(file);
+    let app = spawn_app_with("sqlite", config).await;
+    let s = app.sign_up("analyst").await;
+    let (_, sources) = app.get("/api/source/public", &s.token).await;
+    let entry = sources["results"].as_array().unwrap().iter().find(|e| e["key"] == "local_regulator").cloned().unwrap();
+    assert_eq!(entry["title"], "Local regulator");
+    assert_eq!(entry["fetchable"], true);
+    app.post("/api/connect/public", Some(&s.token), json!({"key": "local_regulator"})).await;
+    let page = poll_documents(&app, &s.token, 3).await;
+    assert_eq!(page["results"].as_array().unwrap().len(), 3, "{page}");
+    assert!(page["results"].as_array().unwrap().iter().all(|d| d["source"] == "local_regulator"));
+}
+
+api_test!(the_category_index_counts_each_kind_of_source_and_lists_filter_by_it, |app: TestApp| async move { let app = &app;
+    let s = app.sign_up("sorter").await;
+    let (_, empty) = app.get("/api/categories", &s.token).await;
+    let feeds = &empty["results"][0];
+    assert_eq!(feeds["key"], "feeds");
+    assert!(feeds["sources"].as_array().unwrap().iter().all(|c| c["connected"] == false), "{empty}");
+    ingest(app, "filing-1", "bse_filings", "A filing", None).await;
+    app.post("/api/connect/public", Some(&s.token), json!({"key": "bse_filings"})).await;
+    let user_id = s.user["id"].as_str().unwrap();
+    ingest(app, "upload-1", "needldrive", "My memo", Some(user_id)).await;
+    let (_, index) = app.get("/api/categories", &s.token).await;
+    let sub = |key: &str| index["results"][0]["sources"].as_array().unwrap().iter().find(|c| c["key"] == key).cloned().unwrap();
+    assert_eq!(sub("exchanges")["count"], 1, "{index}");
+    assert_eq!(sub("exchanges")["connected"], true);
+    assert_eq!(sub("drives")["count"], 1);
+    assert_eq!(sub("rss_news")["connected"], false);
+    let (_, drives) = app.get("/api/documents?sub_category=drives", &s.token).await;
+    assert_eq!(drives["results"].as_array().unwrap().len(), 1);
+    assert_eq!(drives["results"][0]["title"], "My memo");
+    let (_, chats) = app.get("/api/documents?sub_category=chats", &s.token).await;
+    assert!(chats["results"].as_array().unwrap().is_empty());
+    assert_eq!(app.get("/api/documents?sub_category=nonsense", &s.token).await.0, StatusCode::BAD_REQUEST);
+    let (_, private) = app.get("/api/source/private", &s.token).await;
+    assert_eq!(private["results"][0]["key"], "needldrive");
+    assert_eq!(private["results"][0]["count"], 1);
+});

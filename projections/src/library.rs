@@ -37,13 +37,15 @@ impl Projection for Sources {
             let SourceEvent::SourceRegistered { kind, key, url, label } =
                 serde_json::from_value(event.payload.clone())?;
             let kind: SourceKind = kind;
+            // Feeds, websites, and catalogue entries that name a feed.
+            let fetchable = url.is_some() || matches!(kind, SourceKind::Rss | SourceKind::Website);
             tx.execute(
                 "INSERT INTO sources_view (source_id, kind, key, url, label, created_at) VALUES ($1, $2, $3, $4, $5, $6) \
                  ON CONFLICT (source_id) DO NOTHING",
                 args![event.aggregate_id.as_str(), text(&kind), key, url, label, time],
             )
             .await?;
-            if matches!(kind, SourceKind::Rss | SourceKind::Website) {
+            if fetchable {
                 // Fetch bookkeeping is not part of this read model (a rebuild keeps it); the row
                 // only has to exist, due at once.
                 tx.execute(

@@ -234,6 +234,8 @@ async fn document_layout(
 pub struct ListQuery {
     /// Only this source's documents.
     pub source_id: Option<String>,
+    /// Only one of My Data's sub-categories: rss_news, exchanges, drives, ...
+    pub sub_category: Option<String>,
     /// Page number from 0.
     pub page: Option<i64>,
     /// Page size, 1 to 100 (default 20).
@@ -260,11 +262,19 @@ async fn list_documents(
     if !(1..=100).contains(&limit) || page < 0 {
         return Err(AppError::bad_request("bad_page", "page must be 0 or more and limit 1 to 100"));
     }
+    // A sub-category no connector fills yet is simply empty.
+    let sub_category = match query.sub_category.as_deref().filter(|c| !c.is_empty()) {
+        None => "TRUE".to_string(),
+        Some(key) if crate::routes::library::SUB_CATEGORIES.iter().any(|(k, _)| *k == key) => {
+            crate::routes::library::sub_category_condition(key).unwrap_or_else(|| "FALSE".to_string())
+        }
+        Some(other) => return Err(AppError::bad_request("unknown_sub_category", format!("no sub-category {other}"))),
+    };
     let rows: Vec<DocumentRow> = state
         .db
         .fetch_all(
             &format!(
-                "{VISIBLE} AND ($2 = '' OR d.source_id = $2) \
+                "{VISIBLE} AND ($2 = '' OR d.source_id = $2) AND ({sub_category}) \
                  ORDER BY COALESCE(d.published_at, d.ingested_at) DESC, d.deeplink LIMIT $3 OFFSET $4"
             ),
             args![user.user_id.as_str(), query.source_id.unwrap_or_default(), limit + 1, page * limit],

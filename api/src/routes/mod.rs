@@ -4,6 +4,7 @@ pub mod admin;
 pub mod audit;
 pub mod auth;
 pub mod documents;
+pub mod library;
 pub mod live;
 pub mod ops;
 pub mod platform;

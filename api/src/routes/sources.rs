@@ -119,7 +119,8 @@ async fn register_public(state: &AppState, user: &AuthUser, key: &str) -> ApiRes
             SourceCommand::Register {
                 kind: SourceKind::Public,
                 key: key.to_string(),
-                url: None,
+                // A catalogue entry with a feed is fetched like any feed (its first one).
+                url: state.catalogue.get(key).and_then(|e| e.feed_urls.first()).map(|u| u.to_string()),
                 label: state.catalogue.title(key),
             },
             &user.metadata(),
