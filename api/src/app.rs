@@ -42,6 +42,8 @@ pub struct AppState {
     pub config: Arc<ServeArgs>,
     /// The public source catalogue: the built-in entries and the operator's file.
     pub catalogue: Arc<ingest::Catalogue>,
+    /// Document access keys and shared links' keys.
+    pub access: Arc<crate::access::AccessKeys>,
     /// The data directory (blobs, objects, scratch files).
     pub data_dir: std::path::PathBuf,
     /// Where uploaded files are kept.
@@ -254,6 +256,7 @@ impl Server {
             storage: Arc::new(crate::storage::Storage::open(&config.storage, &data_dir.join("objects"), &secret)?),
             upload_wake: Arc::new(tokio::sync::Notify::new()),
             data_dir: data_dir.to_path_buf(),
+            access: Arc::new(crate::access::AccessKeys::new(&secret)),
             config: Arc::new(config),
             shutdown: shutdown_rx.clone(),
         };

@@ -3,6 +3,7 @@
 //! A tour:
 //! - [`config`]: the command line and environment (one clap struct per command).
 //! - [`app`]: the composition root: storage, projections, live hub, router, graceful shutdown.
+//! - [`access`]: document access keys and shared links' keys.
 //! - [`auth`]: password hashing, signed ID tokens, the extractors that authenticate requests.
 //! - [`error`]: `AppError`, the JSON error shape `{code, message}` every failure answers with.
 //! - [`routes`]: one router per feature, each handler documented for `/api/openapi.json`.
@@ -16,6 +17,7 @@
 //!
 //! This crate is the only one that knows HTTP; nothing depends on it.
 
+pub mod access;
 pub mod app;
 pub mod auth;
 pub mod bench;

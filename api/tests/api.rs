@@ -1421,3 +1421,31 @@ api_test!(the_category_index_counts_each_kind_of_source_and_lists_filter_by_it, 
     assert_eq!(private["results"][0]["key"], "needldrive");
     assert_eq!(private["results"][0]["count"], 1);
 });
+
+api_test!(a_shared_link_opens_one_document_for_others_and_access_keys_must_match, |app: TestApp| async move { let app = &app;
+    let owner = app.sign_up("sharer").await;
+    let friend = app.sign_up("friend").await;
+    let owner_id = owner.user["id"].as_str().unwrap();
+    ingest(app, "memo-1", "needldrive", "Private memo", Some(owner_id)).await;
+    ingest(app, "memo-2", "needldrive", "Other memo", Some(owner_id)).await;
+    let (_, own) = app.get("/api/doc/needldrive?deeplink=memo-1", &owner.token).await;
+    let access_key = own["results"][0]["access_key"].as_str().unwrap().to_string();
+    assert!(own["results"][0]["public_access_key"].is_null());
+    assert_eq!(app.get(&format!("/api/doc/needldrive?deeplink=memo-1&access_key={access_key}"), &owner.token).await.0, StatusCode::OK);
+    assert_eq!(app.get(&format!("/api/doc/needldrive?deeplink=memo-2&access_key={access_key}"), &owner.token).await.0, StatusCode::NOT_FOUND, "a key is for one document");
+
+    assert_eq!(app.get("/api/doc/needldrive?deeplink=memo-1", &friend.token).await.0, StatusCode::NOT_FOUND);
+    assert_eq!(app.get(&format!("/api/doc/needldrive?deeplink=memo-1&access_key={access_key}"), &friend.token).await.0, StatusCode::NOT_FOUND, "an access key grants nothing");
+    let (status, shared) = app.get("/api/doc/needldrive?deeplink=memo-1&share=true", &owner.token).await;
+    assert_eq!(status, StatusCode::OK, "{shared}");
+    let public = shared["results"][0]["public_access_key"].as_str().unwrap().to_string();
+    let (status, seen) = app.get(&format!("/api/doc/needldrive?deeplink=memo-1&public_access_key={public}"), &friend.token).await;
+    assert_eq!(status, StatusCode::OK, "{seen}");
+    assert_eq!(seen["results"][0]["title"], "Private memo");
+    assert_eq!(seen["results"][0]["owned"], false);
+    assert_eq!(app.get(&format!("/api/doc/needldrive?deeplink=memo-2&public_access_key={public}"), &friend.token).await.0, StatusCode::NOT_FOUND, "the link opens one document");
+    // Strangers cannot make links to what they cannot read.
+    assert_eq!(app.get("/api/doc/needldrive?deeplink=memo-2&share=true", &friend.token).await.0, StatusCode::NOT_FOUND);
+    let (_, audit) = app.get("/api/audit/aggregates/document/memo-1", &owner.token).await;
+    assert!(audit.to_string().contains("DocumentShared"), "sharing is on the record: {audit}");
+});

@@ -38,6 +38,8 @@ pub struct DocumentFields {
 pub enum DocumentCommand {
     Ingest(DocumentFields),
     Delete,
+    /// A user made a public link to the document (recorded for auditors; changes nothing else).
+    Share { user_id: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,6 +50,9 @@ pub enum DocumentEvent {
     DocumentDeleted {
         source_id: String,
     },
+    DocumentShared {
+        user_id: String,
+    },
 }
 
 impl DomainEvent for DocumentEvent {
@@ -56,6 +61,7 @@ impl DomainEvent for DocumentEvent {
             DocumentEvent::DocumentIngested(_) => "DocumentIngested",
             DocumentEvent::DocumentUpdated(_) => "DocumentUpdated",
             DocumentEvent::DocumentDeleted { .. } => "DocumentDeleted",
+            DocumentEvent::DocumentShared { .. } => "DocumentShared",
         }
         .to_string()
     }
@@ -120,6 +126,10 @@ impl Document {
                 }
                 _ => Err(DocumentError::NotFound),
             },
+            DocumentCommand::Share { user_id } => match &self.fields {
+                Some(_) if !self.deleted => Ok(vec![DocumentEvent::DocumentShared { user_id }]),
+                _ => Err(DocumentError::NotFound),
+            },
         }
     }
 }
@@ -140,6 +150,7 @@ impl Aggregate for Document {
                 self.deleted = false;
             }
             DocumentEvent::DocumentDeleted { .. } => self.deleted = true,
+            DocumentEvent::DocumentShared { .. } => {}
         }
     }
 }

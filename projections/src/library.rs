@@ -137,6 +137,7 @@ impl Projection for Documents {
                 DocumentEvent::DocumentIngested(fields) | DocumentEvent::DocumentUpdated(fields) => {
                     upsert_document(tx, id, fields, time).await?;
                 }
+                DocumentEvent::DocumentShared { .. } => {}
                 DocumentEvent::DocumentDeleted { .. } => {
                     tx.execute("DELETE FROM documents_view WHERE deeplink = $1", args![id]).await?;
                     tx.execute("DELETE FROM read_marks_view WHERE deeplink = $1", args![id]).await?;

@@ -51,7 +51,7 @@ impl Audience {
             "session" | "subscription" | "read_mark" | "upload" => {
                 event.fields()["user_id"].as_str().map(|id| Audience::User(id.to_string())).unwrap_or(Audience::Admins)
             }
-            "document" => match event.fields()["owner"].as_str() {
+            "document" => match event.fields()["owner"].as_str().or(event.fields()["user_id"].as_str()) {
                 Some(owner) => Audience::User(owner.to_string()),
                 None => Audience::Everyone,
             },

@@ -10,6 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::access::{AccessKeys, Purpose};
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
@@ -55,11 +56,17 @@ pub struct DocumentCard {
     pub read: bool,
     /// Whether the user uploaded it (and so may delete it).
     pub owned: bool,
+    /// Sent back with `deeplink` when the app opens the document.
+    pub access_key: String,
+    /// With `share=true`: the key of a link that lets any signed-in person read this document.
+    pub public_access_key: Option<String>,
 }
 
-impl From<DocumentRow> for DocumentCard {
-    fn from(row: DocumentRow) -> Self {
+impl DocumentCard {
+    fn from_row(row: DocumentRow, keys: &AccessKeys) -> Self {
         DocumentCard {
+            access_key: keys.key(Purpose::Access, &row.deeplink),
+            public_access_key: None,
             deeplink: row.deeplink,
             source: row.source_id,
             link: row.link,
@@ -77,25 +84,46 @@ impl From<DocumentRow> for DocumentCard {
 
 /// The documents a user may read: their own, and those of shared sources that are public or
 /// that they follow. `$1` is the user.
-const VISIBLE: &str = "SELECT d.deeplink, d.source_id, d.link, d.title, d.author, d.published_at, d.summary, \
+const VISIBLE: &str = concat!(
+    "SELECT d.deeplink, d.source_id, d.link, d.title, d.author, d.published_at, d.summary, \
     d.metadata, d.ingested_at, \
     CASE WHEN r.deeplink IS NULL THEN FALSE ELSE TRUE END AS is_read, \
     CASE WHEN d.owner = $1 THEN TRUE ELSE FALSE END AS is_owned \
     FROM documents_view d \
     LEFT JOIN read_marks_view r ON r.deeplink = d.deeplink AND r.user_id = $1 \
-    LEFT JOIN sources_view s ON s.source_id = d.source_id \
-    WHERE (d.owner = $1 OR (d.owner IS NULL AND (s.kind = 'public' OR EXISTS \
-      (SELECT 1 FROM subscriptions_view sub WHERE sub.user_id = $1 AND sub.source_id = d.source_id))))";
+    LEFT JOIN sources_view s ON s.source_id = d.source_id ",
+    "WHERE (d.owner = $1 OR (d.owner IS NULL AND (s.kind = 'public' OR EXISTS \
+      (SELECT 1 FROM subscriptions_view sub WHERE sub.user_id = $1 AND sub.source_id = d.source_id))))"
+);
+
+/// Any document, whoever may read it: for shared links. `$1` is the user.
+const ANY: &str = "SELECT d.deeplink, d.source_id, d.link, d.title, d.author, d.published_at, d.summary, \
+    d.metadata, d.ingested_at, \
+    CASE WHEN r.deeplink IS NULL THEN FALSE ELSE TRUE END AS is_read, \
+    CASE WHEN d.owner = $1 THEN TRUE ELSE FALSE END AS is_owned \
+    FROM documents_view d \
+    LEFT JOIN read_marks_view r ON r.deeplink = d.deeplink AND r.user_id = $1 WHERE TRUE";
 
 async fn visible_document(state: &AppState, user_id: &str, deeplink: &str) -> ApiResult<DocumentCard> {
     let row: Option<DocumentRow> =
         state.db.fetch_optional(&format!("{VISIBLE} AND d.deeplink = $2"), args![user_id, deeplink]).await?;
-    row.map(DocumentCard::from).ok_or_else(|| AppError::not_found("document not found"))
+    row.map(|r| DocumentCard::from_row(r, &state.access)).ok_or_else(|| AppError::not_found("document not found"))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct DocQuery {
     pub deeplink: String,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct OpenQuery {
+    pub deeplink: String,
+    /// The card's `access_key`; a wrong one answers 404.
+    pub access_key: Option<String>,
+    /// A shared link's key: opens the document for anyone signed in.
+    pub public_access_key: Option<String>,
+    /// `true` makes (and records) a shared link: the answer carries its `public_access_key`.
+    pub share: Option<bool>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -105,15 +133,52 @@ pub struct DocumentResults {
 
 /// One document the user may read.
 #[utoipa::path(get, path = "/doc/{source}", tag = "documents", security(("token" = [])),
-    params(("source" = String, Path), DocQuery),
+    params(("source" = String, Path), OpenQuery),
     responses((status = 200, body = DocumentResults), (status = 404, body = ErrorBody)))]
 async fn get_document(
     State(state): State<AppState>,
     user: AuthUser,
     Path(source): Path<String>,
-    Query(query): Query<DocQuery>,
+    Query(query): Query<OpenQuery>,
 ) -> ApiResult<ApiJson<DocumentResults>> {
-    let card = document_in(&state, &user.user_id, &source, &query.deeplink).await?;
+    let not_found = || AppError::not_found("document not found");
+    if query.access_key.as_deref().is_some_and(|k| !state.access.verify(Purpose::Access, &query.deeplink, k)) {
+        return Err(not_found());
+    }
+    let shared_link =
+        query.public_access_key.as_deref().is_some_and(|k| state.access.verify(Purpose::Public, &query.deeplink, k));
+    let mut card = if shared_link {
+        let row: Option<DocumentRow> = state
+            .db
+            .fetch_optional(
+                &format!("{ANY} AND d.deeplink = $2"),
+                args![user.user_id.as_str(), query.deeplink.as_str()],
+            )
+            .await?;
+        let card = row.map(|r| DocumentCard::from_row(r, &state.access)).ok_or_else(not_found)?;
+        if card.source != source {
+            return Err(not_found());
+        }
+        card
+    } else {
+        document_in(&state, &user.user_id, &source, &query.deeplink).await?
+    };
+    if query.share.unwrap_or(false) {
+        let flags = projections::queries::flag_values(&state.db, &user.user_id).await?;
+        if !flags.iter().any(|(flag, value)| flag == "doc_share" && domain::flags::is_on(value)) {
+            return Err(AppError::forbidden("sharing documents is turned off for you"));
+        }
+        state
+            .bus
+            .execute(
+                &state.bus.documents,
+                &card.deeplink,
+                DocumentCommand::Share { user_id: user.user_id.clone() },
+                &user.metadata(),
+            )
+            .await?;
+        card.public_access_key = Some(state.access.key(Purpose::Public, &card.deeplink));
+    }
     Ok(ApiJson(DocumentResults { results: vec![card] }))
 }
 
@@ -282,7 +347,7 @@ async fn list_documents(
         .await?;
     let has_more = rows.len() as i64 > limit;
     Ok(ApiJson(DocumentPage {
-        results: rows.into_iter().take(limit as usize).map(DocumentCard::from).collect(),
+        results: rows.into_iter().take(limit as usize).map(|r| DocumentCard::from_row(r, &state.access)).collect(),
         page,
         has_more,
     }))
