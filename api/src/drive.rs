@@ -35,7 +35,7 @@ pub struct FileDocument<'a> {
 }
 
 /// Detail tags and file metadata as the document keeps them.
-fn metadata_of(file: &FileDocument<'_>, text: &str, layout_hash: &str) -> BTreeMap<String, String> {
+fn metadata_of(file: &FileDocument<'_>, layout_hash: &str) -> BTreeMap<String, String> {
     let extracted = file.extracted;
     let m = &extracted.metadata;
     let mut out = BTreeMap::new();
@@ -66,7 +66,9 @@ fn metadata_of(file: &FileDocument<'_>, text: &str, layout_hash: &str) -> BTreeM
     if extracted.garbled {
         out.insert("garbled".to_string(), "true".to_string());
     }
-    let _ = text;
+    // Detail tags read from the document's own text (ISIN, CIN, quarter, report type, ...) win
+    // over the file's properties where both speak.
+    out.extend(extract::tags::detail_tags(extracted));
     out
 }
 
@@ -114,7 +116,7 @@ pub async fn record(
         summary: Some(preview(&text, 100)).filter(|s| !s.is_empty()),
         content_hash,
         owner: Some(file.user_id.to_string()),
-        metadata: metadata_of(&file, &text, &layout_hash),
+        metadata: metadata_of(&file, &layout_hash),
     };
     let id = deeplink(&format!("{}/{}", file.source, file.user_id), &guid);
     let before = commands::feed::last_of_aggregate(&bus.db, "document", &id).await?;

@@ -1139,6 +1139,7 @@ api_test!(uploaded_files_become_the_owners_documents_and_a_bad_file_fails_alone,
                 ("f-pdf", "results.pdf", &pdf),
                 ("f-md", "plan.md", b"# Plan\n\nOpen two offices next year."),
                 ("f-bad", "broken.docx", b"PK\x03\x04 not really a zip"),
+                ("f-filing", "filing.txt", FILING.as_bytes()),
             ],
         )
         .await;
@@ -1146,13 +1147,20 @@ api_test!(uploaded_files_become_the_owners_documents_and_a_bad_file_fails_alone,
     assert_eq!(status, StatusCode::OK, "{done}");
     assert!(done["files"].as_array().unwrap().iter().all(|f| f["status"] == "PROCESSING"), "{done}");
 
-    let states = app.settled_uploads(&owner.token, &["f-pdf", "f-md", "f-bad"]).await;
+    let states = app.settled_uploads(&owner.token, &["f-pdf", "f-md", "f-bad", "f-filing"]).await;
     let by_id =
         |id: &str| states.iter().find(|s| s["id"] == id).cloned().unwrap_or_else(|| panic!("{id} in {states:?}"));
     assert_eq!(by_id("f-pdf")["status"], "COMPLETED", "{states:?}");
     assert_eq!(by_id("f-md")["status"], "COMPLETED", "{states:?}");
     assert_eq!(by_id("f-bad")["status"], "FAILED", "{states:?}");
     assert!(by_id("f-bad")["error"].as_str().unwrap().starts_with("File broken.docx"), "{states:?}");
+    // Detail tags come from the document's own text.
+    let filing = by_id("f-filing")["deeplink"].as_str().unwrap().to_string();
+    let (_, filing) = app.get(&format!("/api/doc/needldrive?deeplink={}", urlencode(&filing)), &owner.token).await;
+    let tags = &filing["results"][0]["metadata"];
+    assert_eq!(tags["isin"], "INE002A01018", "{tags}");
+    assert_eq!(tags["cin"], "L17110MH1973PLC019786", "{tags}");
+    assert_eq!(tags["listed"], "Listed", "{tags}");
 
     let deeplink = by_id("f-pdf")["deeplink"].as_str().unwrap().to_string();
     let query = format!("deeplink={}", urlencode(&deeplink));
@@ -1188,8 +1196,8 @@ api_test!(uploaded_files_become_the_owners_documents_and_a_bad_file_fails_alone,
 
     let (_, storage) = app.get("/api/user/storage", &owner.token).await;
     let md_size = 35;
-    assert_eq!(storage["used_bytes"], pdf.len() as u64 + md_size, "{storage}");
-    assert_eq!(storage["file_count"], 2, "{storage}");
+    assert_eq!(storage["used_bytes"], (pdf.len() + md_size + FILING.len()) as u64, "{storage}");
+    assert_eq!(storage["file_count"], 3, "{storage}");
 
     // Removing the markdown file deletes its document and frees its bytes.
     let md_link = by_id("f-md")["deeplink"].as_str().unwrap().to_string();
@@ -1208,14 +1216,14 @@ api_test!(uploaded_files_become_the_owners_documents_and_a_bad_file_fails_alone,
         app.get(&format!("/api/doc/needldrive?deeplink={}", urlencode(&md_link)), &owner.token).await.0,
         StatusCode::NOT_FOUND
     );
-    assert_eq!(app.get("/api/user/storage", &owner.token).await.1["used_bytes"], pdf.len() as u64);
+    assert_eq!(app.get("/api/user/storage", &owner.token).await.1["used_bytes"], (pdf.len() + FILING.len()) as u64);
 
     // The owner deletes the PDF; a document of a shared source cannot be deleted.
     assert_eq!(
         app.send(reqwest::Method::DELETE, &format!("/api/doc/needldrive?{query}"), Some(&owner.token), None).await.0,
         StatusCode::NO_CONTENT
     );
-    assert_eq!(app.get("/api/documents", &owner.token).await.1["results"].as_array().unwrap().len(), 0);
+    assert_eq!(app.get("/api/documents", &owner.token).await.1["results"].as_array().unwrap().len(), 1, "the filing is left");
     ingest(app, "shared-1", "bse_filings", "A filing", None).await;
     app.post("/api/connect/public", Some(&owner.token), json!({"key": "bse_filings"})).await;
     assert_eq!(
@@ -1449,3 +1457,20 @@ api_test!(a_shared_link_opens_one_document_for_others_and_access_keys_must_match
     let (_, audit) = app.get("/api/audit/aggregates/document/memo-1", &owner.token).await;
     assert!(audit.to_string().contains("DocumentShared"), "sharing is on the record: {audit}");
 });
+
+api_test!(rss_topics_suggest_feeds_and_show_which_are_followed, |app: TestApp| async move { let app = &app;
+    let s = app.sign_up("topical").await;
+    let (_, topics) = app.get("/api/rss/topics", &s.token).await;
+    let first = topics["results"][0]["key"].as_str().unwrap().to_string();
+    let (status, feeds) = app.get(&format!("/api/rss?topic={first}"), &s.token).await;
+    assert_eq!(status, StatusCode::OK);
+    let url = feeds["results"][0]["url"].as_str().unwrap().to_string();
+    assert_eq!(feeds["results"][0]["following"], false);
+    app.post("/api/connect/rss", Some(&s.token), json!({"url": url})).await;
+    let (_, feeds) = app.get(&format!("/api/rss?topic={first}"), &s.token).await;
+    assert_eq!(feeds["results"][0]["following"], true, "{feeds}");
+    assert_eq!(app.get("/api/rss?topic=no_such_topic", &s.token).await.0, StatusCode::NOT_FOUND);
+});
+
+const FILING: &str = "Reliance Industries Limited\nCIN: L17110MH1973PLC019786\n\nTo BSE Limited, Scrip Code: 500325\n\n\
+Sub: Outcome of the Board Meeting\nISIN: INE002A01018\n\nThe Board approved the financial results for the quarter.\n";

@@ -15,6 +15,8 @@
 //! - [`pdf`] (MuPDF), [`ooxml`] (own zip + quick-xml reader with caps), [`text`] (TXT, MD, HTML):
 //!   one module per family, each returning pages of cleaned text.
 //! - [`clean`]: text cleaning and the garbage-text detector shared by all formats.
+//! - [`tags`]: detail tags (ISIN, CIN, quarter, report date, report type, company, ...) read
+//!   from an [`Extracted`] document's first pages; pure, called by the server after extraction.
 //!
 //! Dependencies point one way: this crate knows nothing of the event store, HTTP or the index.
 
@@ -23,6 +25,7 @@ pub mod isolate;
 pub mod ooxml;
 pub mod pdf;
 pub mod sniff;
+pub mod tags;
 pub mod text;
 pub mod worker;
 

@@ -71,11 +71,50 @@ pub enum CatalogueError {
     Invalid { path: String, index: usize, key: String, field: &'static str, message: String },
 }
 
+/// A feed suggested under a topic.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TopicFeed {
+    pub url: Url,
+    pub label: String,
+}
+
+/// Suggested RSS feeds on one subject, for the connect page's topic lists.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Topic {
+    pub key: String,
+    pub title: String,
+    pub feeds: Vec<TopicFeed>,
+}
+
 /// The catalogue, ordered by key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Catalogue {
     entries: BTreeMap<String, CatalogueEntry>,
+    topics: BTreeMap<String, Topic>,
 }
+
+/// Built-in topics: public feeds of regulators, central banks and research archives. Operators
+/// replace or add topics with `[[topic]]` tables in the catalogue file.
+const SEED_TOPICS: &[(&str, &str, &[(&str, &str)])] = &[
+    (
+        "regulators",
+        "Regulators and central banks",
+        &[
+            ("https://www.sec.gov/news/pressreleases.rss", "SEC press releases"),
+            ("https://www.federalreserve.gov/feeds/press_all.xml", "Federal Reserve press releases"),
+            ("https://www.rbi.org.in/pressreleases_rss.xml", "RBI press releases"),
+        ],
+    ),
+    (
+        "research",
+        "Research preprints",
+        &[
+            ("https://rss.arxiv.org/rss/q-fin", "arXiv Quantitative Finance"),
+            ("https://rss.arxiv.org/rss/econ", "arXiv Economics"),
+            ("https://rss.arxiv.org/rss/cs.CL", "arXiv Computation and Language"),
+        ],
+    ),
+];
 
 /// The spec's keys with our titles (the spec fixes only "Custom URL") and groups. `nzx_filings`
 /// has no group: the spec's groups are Indian and US capital markets only.
@@ -113,7 +152,20 @@ impl Catalogue {
                 ((*key).to_owned(), entry)
             })
             .collect();
-        Self { entries }
+        let topics = SEED_TOPICS
+            .iter()
+            .map(|(key, title, feeds)| {
+                let feeds = feeds
+                    .iter()
+                    .map(|(url, label)| TopicFeed {
+                        url: Url::parse(url).expect("built-in topic feeds are valid URLs"),
+                        label: (*label).into(),
+                    })
+                    .collect();
+                ((*key).to_owned(), Topic { key: (*key).into(), title: (*title).into(), feeds })
+            })
+            .collect();
+        Self { entries, topics }
     }
 
     /// Returns the seed with the operator's file merged over it (`.json` is read as JSON,
@@ -201,7 +253,49 @@ impl Catalogue {
             }
         }
         self.entries = merged;
+        let mut topics = self.topics.clone();
+        for (n, raw) in file.topic.into_iter().enumerate() {
+            let invalid = |field, message: String| CatalogueError::Invalid {
+                path: origin.to_owned(),
+                index: n + 1,
+                key: raw.key.clone(),
+                field,
+                message,
+            };
+            let key = raw.key.trim();
+            if key.is_empty() || !key.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
+                return Err(invalid("key", "use lowercase letters, digits and underscores".into()));
+            }
+            let feeds = raw
+                .feeds
+                .iter()
+                .map(|f| match Url::parse(f.url.trim()) {
+                    Ok(url) if matches!(url.scheme(), "http" | "https") => {
+                        let label = f.label.clone().filter(|l| !l.trim().is_empty());
+                        Ok(TopicFeed { label: label.unwrap_or_else(|| url.host_str().unwrap_or_default().to_owned()), url })
+                    }
+                    Ok(_) => Err(invalid("feeds", format!("{:?} is not an http or https url", f.url))),
+                    Err(e) => Err(invalid("feeds", format!("{:?}: {e}", f.url))),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let title = raw
+                .title
+                .filter(|t| !t.trim().is_empty())
+                .or_else(|| topics.get(key).map(|t: &Topic| t.title.clone()))
+                .unwrap_or_else(|| title_for_key(key));
+            topics.insert(key.to_owned(), Topic { key: key.to_owned(), title, feeds });
+        }
+        self.topics = topics;
         Ok(())
+    }
+
+    /// Returns the RSS topics ordered by key.
+    pub fn topics(&self) -> impl Iterator<Item = &Topic> {
+        self.topics.values()
+    }
+
+    pub fn topic(&self, key: &str) -> Option<&Topic> {
+        self.topics.get(key)
     }
 
     pub fn get(&self, key: &str) -> Option<&CatalogueEntry> {
@@ -226,12 +320,32 @@ pub enum Format {
     Json,
 }
 
-/// The operator file: `[[source]]` tables in TOML, `{"source": [...]}` in JSON.
+/// The operator file: `[[source]]` and `[[topic]]` tables in TOML, `{"source": [...], "topic":
+/// [...]}` in JSON.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CatalogueFile {
     #[serde(default)]
     source: Vec<RawEntry>,
+    #[serde(default)]
+    topic: Vec<RawTopic>,
+}
+
+/// A topic as the operator writes it; its feeds replace the built-in topic's.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTopic {
+    key: String,
+    title: Option<String>,
+    #[serde(default)]
+    feeds: Vec<RawTopicFeed>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTopicFeed {
+    url: String,
+    label: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -24,7 +24,7 @@ pub mod feeds;
 pub mod fetch;
 pub mod web;
 
-pub use catalogue::{title_for_key, Catalogue, CatalogueEntry, CatalogueError, SourceGroup};
+pub use catalogue::{title_for_key, Catalogue, CatalogueEntry, CatalogueError, SourceGroup, Topic, TopicFeed};
 pub use connector::{
     Connector, FeedConnector, FetchOutcome, IngestError, IngestedItem, SourceDef, SourceKind, WebConnector,
 };

@@ -22,6 +22,83 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(set_rss_priority))
         .routes(routes!(set_rss_priorities))
         .routes(routes!(list_public))
+        .routes(routes!(rss_topics))
+        .routes(routes!(rss_by_topic))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TopicSummary {
+    pub key: String,
+    pub title: String,
+    /// Feeds suggested under it.
+    pub count: usize,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TopicList {
+    pub results: Vec<TopicSummary>,
+}
+
+/// The topics under which RSS feeds are suggested.
+#[utoipa::path(get, path = "/rss/topics", tag = "sources", security(("token" = [])),
+    responses((status = 200, body = TopicList)))]
+async fn rss_topics(State(state): State<AppState>, _user: AuthUser) -> ApiResult<ApiJson<TopicList>> {
+    Ok(ApiJson(TopicList {
+        results: state
+            .catalogue
+            .topics()
+            .map(|t| TopicSummary { key: t.key.clone(), title: t.title.clone(), count: t.feeds.len() })
+            .collect(),
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct TopicQuery {
+    pub topic: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SuggestedFeed {
+    pub url: String,
+    pub label: String,
+    /// The source id following it gives (or gave).
+    pub source_id: String,
+    pub following: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SuggestedFeeds {
+    pub key: String,
+    pub title: String,
+    pub results: Vec<SuggestedFeed>,
+}
+
+/// The RSS feeds suggested under a topic, with which the user already follows; follow one with
+/// `POST /connect/rss`.
+#[utoipa::path(get, path = "/rss", tag = "sources", security(("token" = [])), params(TopicQuery),
+    responses((status = 200, body = SuggestedFeeds), (status = 404, body = ErrorBody)))]
+async fn rss_by_topic(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Query(query): Query<TopicQuery>,
+) -> ApiResult<ApiJson<SuggestedFeeds>> {
+    let topic =
+        state.catalogue.topic(&query.topic).ok_or_else(|| AppError::not_found(format!("no topic {}", query.topic)))?;
+    let followed = rss_sources(&state, &user.user_id, None).await?;
+    let results = topic
+        .feeds
+        .iter()
+        .map(|feed| {
+            let source_id = rss_source_id(&feed.url);
+            SuggestedFeed {
+                following: followed.iter().any(|f| f.source_id == source_id),
+                url: feed.url.to_string(),
+                label: feed.label.clone(),
+                source_id,
+            }
+        })
+        .collect();
+    Ok(ApiJson(SuggestedFeeds { key: topic.key.clone(), title: topic.title.clone(), results }))
 }
 
 /// A catalogue entry as the connect pages list it.

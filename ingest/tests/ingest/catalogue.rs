@@ -115,3 +115,25 @@ fn a_bad_catalogue_file_names_the_line_or_the_field() {
     let missing = Catalogue::load(std::path::Path::new("/nonexistent/catalogue.toml")).unwrap_err();
     assert!(matches!(missing, CatalogueError::Read { .. }));
 }
+
+#[test]
+fn operators_add_topics_and_replace_a_built_in_topics_feeds() {
+    let mut c = Catalogue::seed();
+    assert!(c.topic("regulators").is_some_and(|t| !t.feeds.is_empty()), "built-in topics exist");
+    c.merge_str(
+        "[[topic]]\nkey = \"regulators\"\nfeeds = [{ url = \"https://example.org/reg.xml\", label = \"Our regulator\" }]\n\
+         [[topic]]\nkey = \"local_news\"\nfeeds = [{ url = \"https://news.example.org/feed\" }]\n",
+        Format::Toml,
+        "ops.toml",
+    )
+    .unwrap();
+    let regulators = c.topic("regulators").unwrap();
+    assert_eq!(regulators.title, "Regulators and central banks", "the title stays");
+    assert_eq!(regulators.feeds.len(), 1);
+    assert_eq!(regulators.feeds[0].label, "Our regulator");
+    let local = c.topic("local_news").unwrap();
+    assert_eq!(local.title, "Local news");
+    assert_eq!(local.feeds[0].label, "news.example.org", "a feed without a label is called by its host");
+    let err = c.merge_str("[[topic]]\nkey = \"x\"\nfeeds = [{ url = \"file:///etc/passwd\" }]\n", Format::Toml, "ops.toml");
+    assert!(err.unwrap_err().to_string().contains("feeds"));
+}
