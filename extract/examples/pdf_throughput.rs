@@ -16,13 +16,10 @@ fn main() {
     if args.peek().is_some_and(|a| a == "extract-worker") {
         std::process::exit(worker_main(args.skip(1)));
     }
-    let dir = args.next().map(PathBuf::from).unwrap_or_else(|| {
-        Path::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../shared/data/docs/pdf"
-        ))
-        .to_path_buf()
-    });
+    let dir = args
+        .next()
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/docs/pdf")).to_path_buf());
     let mut files = Vec::new();
     collect_pdfs(&dir, &mut files);
     files.sort();
@@ -30,35 +27,19 @@ fn main() {
         println!("skipped: no PDFs under {}", dir.display());
         return;
     }
-    let worker =
-        WorkerCommand::new(std::env::current_exe().expect("own path")).arg("extract-worker");
+    let worker = WorkerCommand::new(std::env::current_exe().expect("own path")).arg("extract-worker");
     let limits = Limits::default();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
 
-    println!(
-        "{:<60} {:>6} {:>10} {:>12} {:>12}",
-        "file", "pages", "needl ms", "pdftotext ms", "-bbox ms"
-    );
-    let (mut pages, mut ours, mut theirs, mut theirs_bbox) =
-        (0u64, Duration::ZERO, Duration::ZERO, Duration::ZERO);
+    println!("{:<60} {:>6} {:>10} {:>12} {:>12}", "file", "pages", "needl ms", "pdftotext ms", "-bbox ms");
+    let (mut pages, mut ours, mut theirs, mut theirs_bbox) = (0u64, Duration::ZERO, Duration::ZERO, Duration::ZERO);
     let mut per_file_ms = Vec::new();
-    let have_pdftotext = Command::new("pdftotext")
-        .arg("-v")
-        .stderr(Stdio::null())
-        .status()
-        .is_ok();
+    let have_pdftotext = Command::new("pdftotext").arg("-v").stderr(Stdio::null()).status().is_ok();
     for path in &files {
         let started = Instant::now();
         let outcome = runtime.block_on(extract_isolated(&worker, &Input::path(path), &limits));
         let ours_elapsed = started.elapsed();
-        let name = path
-            .strip_prefix(&dir)
-            .unwrap_or(path)
-            .display()
-            .to_string();
+        let name = path.strip_prefix(&dir).unwrap_or(path).display().to_string();
         let doc = match outcome {
             Ok(doc) => doc,
             Err(e) => {
@@ -68,10 +49,7 @@ fn main() {
         };
         let n = doc.pages.len() as u64;
         let (plain, bbox) = if have_pdftotext {
-            (
-                time_pdftotext(path, &[]),
-                time_pdftotext(path, &["-bbox-layout"]),
-            )
+            (time_pdftotext(path, &[]), time_pdftotext(path, &["-bbox-layout"]))
         } else {
             (Duration::ZERO, Duration::ZERO)
         };
@@ -90,28 +68,14 @@ fn main() {
     per_file_ms.sort_by(|a, b| a.total_cmp(b));
     let rate = |d: Duration| pages as f64 / d.as_secs_f64().max(1e-9);
     println!();
-    println!(
-        "needl (isolated worker, mupdf): {pages} pages, {:.0} pages/s",
-        rate(ours)
-    );
+    println!("needl (isolated worker, mupdf): {pages} pages, {:.0} pages/s", rate(ours));
     if let Some(median) = per_file_ms.get(per_file_ms.len() / 2) {
-        println!(
-            "  median per-file cost: {median:.2} ms/page (includes one process start per file)"
-        );
+        println!("  median per-file cost: {median:.2} ms/page (includes one process start per file)");
     }
     if have_pdftotext {
-        println!(
-            "pdftotext:                      {pages} pages, {:.0} pages/s",
-            rate(theirs)
-        );
-        println!(
-            "pdftotext -bbox-layout:         {pages} pages, {:.0} pages/s",
-            rate(theirs_bbox)
-        );
-        println!(
-            "ratio needl / pdftotext: {:.2}x the pages per second",
-            rate(ours) / rate(theirs)
-        );
+        println!("pdftotext:                      {pages} pages, {:.0} pages/s", rate(theirs));
+        println!("pdftotext -bbox-layout:         {pages} pages, {:.0} pages/s", rate(theirs_bbox));
+        println!("ratio needl / pdftotext: {:.2}x the pages per second", rate(ours) / rate(theirs));
     } else {
         println!("pdftotext not installed (Debian: poppler-utils); no reference figures");
     }
@@ -125,10 +89,7 @@ fn collect_pdfs(dir: &Path, out: &mut Vec<PathBuf>) {
         let path = entry.path();
         if path.is_dir() {
             collect_pdfs(&path, out);
-        } else if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("pdf"))
-        {
+        } else if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdf")) {
             out.push(path);
         }
     }
@@ -136,12 +97,7 @@ fn collect_pdfs(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn time_pdftotext(path: &Path, flags: &[&str]) -> Duration {
     let started = Instant::now();
-    let _ = Command::new("pdftotext")
-        .args(flags)
-        .arg(path)
-        .arg("-")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
+    let _ =
+        Command::new("pdftotext").args(flags).arg(path).arg("-").stdout(Stdio::null()).stderr(Stdio::null()).status();
     started.elapsed()
 }

@@ -100,8 +100,7 @@ mod tests {
 
     #[test]
     fn prose_is_not_garbled_and_symbol_soup_is() {
-        let prose =
-            "The quarterly revenue grew by eleven percent, driven by strong demand in Asia.";
+        let prose = "The quarterly revenue grew by eleven percent, driven by strong demand in Asia.";
         assert!(!looks_garbled(prose));
         let soup = "#$%& '()* +,-./ :;<=> ?@[\\] ^_`{| }~!\" #$%& '()* +,-./ :;<=> ?@[\\] ^_`{|";
         assert!(looks_garbled(soup));

@@ -24,10 +24,7 @@ pub struct WorkerCommand {
 
 impl WorkerCommand {
     pub fn new(program: impl Into<PathBuf>) -> Self {
-        WorkerCommand {
-            program: program.into(),
-            leading_args: Vec::new(),
-        }
+        WorkerCommand { program: program.into(), leading_args: Vec::new() }
     }
 
     pub fn arg(mut self, arg: impl Into<OsString>) -> Self {
@@ -81,10 +78,7 @@ pub async fn extract_isolated(
         .map_err(|e| ExtractError::Worker(format!("cannot read the uploaded file ({e})")))?
         .len();
     if size > limits.max_input_bytes {
-        return Err(ExtractError::TooLarge(format!(
-            "{size} bytes, more than the limit of {}",
-            limits.max_input_bytes
-        )));
+        return Err(ExtractError::TooLarge(format!("{size} bytes, more than the limit of {}", limits.max_input_bytes)));
     }
     let mut command = Command::new(&worker.program);
     command
@@ -106,9 +100,9 @@ pub async fn extract_isolated(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
-    let mut child = command.spawn().map_err(|e| {
-        ExtractError::Worker(format!("cannot start {} ({e})", worker.program.display()))
-    })?;
+    let mut child = command
+        .spawn()
+        .map_err(|e| ExtractError::Worker(format!("cannot start {} ({e})", worker.program.display())))?;
     let stdout = child.stdout.take().expect("stdout is piped");
     let stderr = child.stderr.take().expect("stderr is piped");
     let stderr_task = tokio::spawn(read_keeping_start(stderr, STDERR_KEEP));
@@ -127,10 +121,8 @@ pub async fn extract_isolated(
         if out.len() as u64 > limits.max_output_bytes {
             return Ok(Ended::OutputTooLarge);
         }
-        let status = child
-            .wait()
-            .await
-            .map_err(|e| ExtractError::Worker(format!("cannot wait for the worker ({e})")))?;
+        let status =
+            child.wait().await.map_err(|e| ExtractError::Worker(format!("cannot wait for the worker ({e})")))?;
         Ok::<_, ExtractError>(Ended::Exited(out, status))
     };
     let ended = tokio::time::timeout(limits.wall_clock, run).await;
@@ -138,9 +130,7 @@ pub async fn extract_isolated(
         Err(_elapsed) => {
             let _ = child.start_kill();
             let _ = child.wait().await;
-            Err(ExtractError::TimedOut {
-                seconds: limits.wall_clock.as_secs().max(1),
-            })
+            Err(ExtractError::TimedOut { seconds: limits.wall_clock.as_secs().max(1) })
         }
         Ok(Err(e)) => {
             let _ = child.start_kill();
@@ -186,38 +176,28 @@ async fn read_keeping_start(mut stream: impl AsyncRead + Unpin, keep: usize) -> 
 }
 
 /// Maps how the worker ended to an outcome.
-fn interpret(
-    out: &[u8],
-    status: ExitStatus,
-    stderr: &str,
-    limits: &Limits,
-) -> Result<Extracted, ExtractError> {
+fn interpret(out: &[u8], status: ExitStatus, stderr: &str, limits: &Limits) -> Result<Extracted, ExtractError> {
     let limit_mib = limits.memory_bytes >> 20;
     match status.code() {
         Some(EXIT_OK) | Some(EXIT_EXTRACT_ERROR) => {
             return match serde_json::from_slice::<WorkerReply>(out) {
                 Ok(WorkerReply::Ok(doc)) => Ok(*doc),
-                Ok(WorkerReply::Err(ExtractError::OutOfMemory { .. })) => {
-                    Err(ExtractError::OutOfMemory { limit_mib })
-                }
+                Ok(WorkerReply::Err(ExtractError::OutOfMemory { .. })) => Err(ExtractError::OutOfMemory { limit_mib }),
                 Ok(WorkerReply::Err(e)) => Err(e),
                 Err(e) => Err(ExtractError::Worker(format!("unreadable reply ({e})"))),
             };
         }
         _ => {}
     }
-    let ran_out_of_memory = stderr.contains("memory allocation of")
-        || stderr.contains("out of memory")
-        || stderr.contains("malloc");
+    let ran_out_of_memory =
+        stderr.contains("memory allocation of") || stderr.contains("out of memory") || stderr.contains("malloc");
     if ran_out_of_memory {
         return Err(ExtractError::OutOfMemory { limit_mib });
     }
     if let Some(signal) = status.signal() {
         return Err(match signal {
             // SIGXCPU at the soft CPU limit; SIGKILL at the hard one a second later.
-            libc_signal::SIGXCPU | libc_signal::SIGKILL => ExtractError::TimedOut {
-                seconds: limits.cpu_seconds,
-            },
+            libc_signal::SIGXCPU | libc_signal::SIGKILL => ExtractError::TimedOut { seconds: limits.cpu_seconds },
             other => ExtractError::Crashed(format!("{}{}", signal_name(other), last_line(stderr))),
         });
     }
@@ -228,10 +208,7 @@ fn interpret(
             detail.join(" ").chars().take(300).collect::<String>()
         )));
     }
-    Err(ExtractError::Worker(format!(
-        "exited with {status}{}",
-        last_line(stderr)
-    )))
+    Err(ExtractError::Worker(format!("exited with {status}{}", last_line(stderr))))
 }
 
 fn last_line(stderr: &str) -> String {

@@ -115,11 +115,7 @@ impl Input {
     pub fn path(path: impl Into<PathBuf>) -> Self {
         let path = path.into();
         let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-        Input {
-            path,
-            file_name,
-            declared_mime: None,
-        }
+        Input { path, file_name, declared_mime: None }
     }
 }
 

@@ -65,16 +65,9 @@ impl<'a> Package<'a> {
         let zip = ZipArchive::new(Cursor::new(bytes))
             .map_err(|e| ExtractError::Corrupt(format!("not a readable zip package ({e})")))?;
         if zip.len() > limits.max_entries {
-            return Err(ExtractError::TooLarge(format!(
-                "the package has {} entries",
-                zip.len()
-            )));
+            return Err(ExtractError::TooLarge(format!("the package has {} entries", zip.len())));
         }
-        let mut package = Package {
-            zip,
-            limits,
-            inflated: 0,
-        };
+        let mut package = Package { zip, limits, inflated: 0 };
         let mut declared: u64 = 0;
         for i in 0..package.zip.len() {
             // Metadata only: reads the central directory, inflates nothing.
@@ -93,10 +86,7 @@ impl<'a> Package<'a> {
     }
 
     fn names(&self) -> Vec<String> {
-        self.zip
-            .file_names()
-            .filter_map(|n| n.ok().map(|n| n.into_owned()))
-            .collect()
+        self.zip.file_names().filter_map(|n| n.ok().map(|n| n.into_owned())).collect()
     }
 
     fn has(&self, name: &str) -> bool {
@@ -108,16 +98,12 @@ impl<'a> Package<'a> {
         let Some(index) = self.zip.index_for_name(name) else {
             return Ok(None);
         };
-        let mut entry = self
-            .zip
-            .by_index(index)
-            .map_err(|e| ExtractError::Corrupt(format!("part {name} cannot be read ({e})")))?;
+        let mut entry =
+            self.zip.by_index(index).map_err(|e| ExtractError::Corrupt(format!("part {name} cannot be read ({e})")))?;
         let declared = entry.size();
         let compressed = entry.compressed_size().max(1);
         if declared > self.limits.max_part_bytes {
-            return Err(ExtractError::TooLarge(format!(
-                "part {name} declares {declared} bytes uncompressed"
-            )));
+            return Err(ExtractError::TooLarge(format!("part {name} declares {declared} bytes uncompressed")));
         }
         if declared > (1 << 20) && declared / compressed > self.limits.max_ratio {
             return Err(ExtractError::TooLarge(format!(
@@ -132,9 +118,7 @@ impl<'a> Package<'a> {
             .read_to_end(&mut buf)
             .map_err(|e| ExtractError::Corrupt(format!("part {name} cannot be inflated ({e})")))?;
         if buf.len() as u64 > declared {
-            return Err(ExtractError::Corrupt(format!(
-                "part {name} holds more bytes than its header declares"
-            )));
+            return Err(ExtractError::Corrupt(format!("part {name} holds more bytes than its header declares")));
         }
         self.inflated += buf.len() as u64;
         if self.inflated > self.limits.max_total_bytes {
@@ -165,15 +149,10 @@ enum Xml<'e> {
 
 /// Walks `xml`, refusing any DOCTYPE: a DTD is the door to entity bombs and external entities,
 /// and no Office application writes one.
-fn walk(
-    xml: &str,
-    part: &str,
-    mut f: impl FnMut(Xml<'_>) -> Result<(), ExtractError>,
-) -> Result<(), ExtractError> {
+fn walk(xml: &str, part: &str, mut f: impl FnMut(Xml<'_>) -> Result<(), ExtractError>) -> Result<(), ExtractError> {
     let mut reader = Reader::from_str(xml);
-    let corrupt = |e: &dyn std::fmt::Display| {
-        ExtractError::Corrupt(format!("part {part} is not well-formed XML ({e})"))
-    };
+    let corrupt =
+        |e: &dyn std::fmt::Display| ExtractError::Corrupt(format!("part {part} is not well-formed XML ({e})"));
     loop {
         let event = reader.read_event().map_err(|e| corrupt(&e))?;
         match event {
@@ -220,20 +199,12 @@ fn attr(e: &BytesStart<'_>, name: &str) -> Option<String> {
     e.attributes()
         .flatten()
         .find(|a| a.key.local_name().as_ref() == name)
-        .and_then(|a| {
-            a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
-                .ok()
-                .map(|v| v.into_owned())
-        })
+        .and_then(|a| a.normalized_value(quick_xml::XmlVersion::Implicit1_0).ok().map(|v| v.into_owned()))
 }
 
 /// Extracts an Office Open XML package; `looks_like_office` says whether the upload's name or
 /// mime promised one, to tell a broken document from an ordinary zip archive.
-pub fn extract_ooxml(
-    bytes: &[u8],
-    limits: ZipLimits,
-    looks_like_office: bool,
-) -> Result<OoxmlOutput, ExtractError> {
+pub fn extract_ooxml(bytes: &[u8], limits: ZipLimits, looks_like_office: bool) -> Result<OoxmlOutput, ExtractError> {
     let mut package = Package::open(bytes, limits)?;
     let (mime, mut pages) = if package.has("word/document.xml") {
         (MIME_DOCX, docx_pages(&mut package)?)
@@ -242,13 +213,9 @@ pub fn extract_ooxml(
     } else if package.has("ppt/presentation.xml") {
         (MIME_PPTX, pptx_pages(&mut package)?)
     } else if looks_like_office {
-        return Err(ExtractError::Corrupt(
-            "the package holds no Word, Excel or PowerPoint document".into(),
-        ));
+        return Err(ExtractError::Corrupt("the package holds no Word, Excel or PowerPoint document".into()));
     } else {
-        return Err(ExtractError::Unsupported(
-            "a zip archive; upload the documents inside it instead".into(),
-        ));
+        return Err(ExtractError::Unsupported("a zip archive; upload the documents inside it instead".into()));
     };
     let mut warnings = Vec::new();
     for page in &mut pages {
@@ -262,23 +229,11 @@ pub fn extract_ooxml(
     if metadata.page_count == 0 || mime != MIME_DOCX {
         metadata.page_count = pages.len() as u32;
     }
-    Ok(OoxmlOutput {
-        mime,
-        pages,
-        metadata,
-        warnings,
-    })
+    Ok(OoxmlOutput { mime, pages, metadata, warnings })
 }
 
 fn page(number: usize, text: String) -> Page {
-    Page {
-        number: number as u32,
-        text,
-        blocks: vec![],
-        width: 0.0,
-        height: 0.0,
-        garbled: false,
-    }
+    Page { number: number as u32, text, blocks: vec![], width: 0.0, height: 0.0, garbled: false }
 }
 
 /// Word: body text split at explicit page breaks, then headers, footers, footnotes and endnotes
@@ -293,14 +248,7 @@ fn docx_pages(package: &mut Package<'_>) -> Result<Vec<Page>, ExtractError> {
         .filter(|n| {
             n.starts_with("word/")
                 && n.ends_with(".xml")
-                && [
-                    "word/header",
-                    "word/footer",
-                    "word/footnotes",
-                    "word/endnotes",
-                ]
-                .iter()
-                .any(|p| n.starts_with(p))
+                && ["word/header", "word/footer", "word/footnotes", "word/endnotes"].iter().any(|p| n.starts_with(p))
         })
         .collect();
     extras.sort();
@@ -320,11 +268,7 @@ fn docx_pages(package: &mut Package<'_>) -> Result<Vec<Page>, ExtractError> {
     if pages.len() > 1 && pages.last().is_some_and(|p| clean_text(p).is_empty()) {
         pages.pop();
     }
-    Ok(pages
-        .into_iter()
-        .enumerate()
-        .map(|(i, t)| page(i + 1, t))
-        .collect())
+    Ok(pages.into_iter().enumerate().map(|(i, t)| page(i + 1, t)).collect())
 }
 
 fn word_text(xml: &str, part: &str, pages: &mut Vec<String>) -> Result<(), ExtractError> {
@@ -358,10 +302,7 @@ fn xlsx_pages(package: &mut Package<'_>) -> Result<Vec<Page>, ExtractError> {
     walk(&workbook, "xl/workbook.xml", |ev| {
         if let Xml::Empty(e) | Xml::Start(e) = ev {
             if e.local_name().as_ref() == "sheet" {
-                sheets.push((
-                    attr(e, "name").unwrap_or_default(),
-                    attr(e, "id").unwrap_or_default(),
-                ));
+                sheets.push((attr(e, "name").unwrap_or_default(), attr(e, "id").unwrap_or_default()));
             }
         }
         Ok(())
@@ -386,9 +327,7 @@ fn xlsx_pages(package: &mut Package<'_>) -> Result<Vec<Page>, ExtractError> {
                 Xml::Start(e) | Xml::Empty(e) if e.local_name().as_ref() == "c" => {
                     cells += 1;
                     if cells > max_cells {
-                        return Err(ExtractError::TooLarge(format!(
-                            "the workbook has more than {max_cells} cells"
-                        )));
+                        return Err(ExtractError::TooLarge(format!("the workbook has more than {max_cells} cells")));
                     }
                     cell_type = attr(e, "t").unwrap_or_default();
                     value.clear();
@@ -403,13 +342,9 @@ fn xlsx_pages(package: &mut Package<'_>) -> Result<Vec<Page>, ExtractError> {
                 Xml::End("is") => in_inline = false,
                 Xml::End("c") => {
                     let shown = match cell_type.as_str() {
-                        "s" => value
-                            .trim()
-                            .parse::<usize>()
-                            .ok()
-                            .and_then(|i| strings.get(i))
-                            .cloned()
-                            .unwrap_or_default(),
+                        "s" => {
+                            value.trim().parse::<usize>().ok().and_then(|i| strings.get(i)).cloned().unwrap_or_default()
+                        }
                         "b" => {
                             if value.trim() == "1" {
                                 "TRUE".into()
@@ -461,11 +396,7 @@ fn shared_strings(package: &mut Package<'_>) -> Result<Vec<String>, ExtractError
 }
 
 /// Returns relationship id → part path for a `.rels` part, targets resolved against `base`.
-fn relationships(
-    package: &mut Package<'_>,
-    part: &str,
-    base: &str,
-) -> Result<HashMap<String, String>, ExtractError> {
+fn relationships(package: &mut Package<'_>, part: &str, base: &str) -> Result<HashMap<String, String>, ExtractError> {
     let Some(xml) = package.read(part)? else {
         return Ok(HashMap::new());
     };
@@ -493,11 +424,7 @@ fn pptx_pages(package: &mut Package<'_>) -> Result<Vec<Page>, ExtractError> {
         .names()
         .into_iter()
         .filter_map(|n| {
-            let number = n
-                .strip_prefix("ppt/slides/slide")?
-                .strip_suffix(".xml")?
-                .parse()
-                .ok()?;
+            let number = n.strip_prefix("ppt/slides/slide")?.strip_suffix(".xml")?.parse().ok()?;
             Some((number, n))
         })
         .collect();
@@ -554,12 +481,7 @@ fn read_properties(package: &mut Package<'_>, warnings: &mut Vec<String>) -> Doc
             warnings.push(format!("document properties skipped: {e}"));
             continue;
         }
-        let mut take = |key: &str| {
-            fields
-                .remove(key)
-                .map(|v| clean_text(&v))
-                .filter(|v| !v.is_empty())
-        };
+        let mut take = |key: &str| fields.remove(key).map(|v| clean_text(&v)).filter(|v| !v.is_empty());
         if part.ends_with("core.xml") {
             meta.title = take("title");
             meta.author = take("creator");
@@ -573,10 +495,6 @@ fn read_properties(package: &mut Package<'_>, warnings: &mut Vec<String>) -> Doc
             meta.page_count = take("Pages").and_then(|p| p.parse().ok()).unwrap_or(0);
         }
     }
-    meta.year = meta
-        .created
-        .as_deref()
-        .and_then(|d| d.get(..4))
-        .and_then(|y| y.parse().ok());
+    meta.year = meta.created.as_deref().and_then(|d| d.get(..4)).and_then(|y| y.parse().ok());
     meta
 }

@@ -31,15 +31,11 @@ pub fn extract_pdf(bytes: Vec<u8>, max_pages: u32) -> Result<PdfOutput, ExtractE
     let count = doc.page_count().map_err(mupdf_error)?;
     let count = u32::try_from(count).unwrap_or(0);
     if count > max_pages {
-        return Err(ExtractError::TooLarge(format!(
-            "{count} pages, more than the limit of {max_pages}"
-        )));
+        return Err(ExtractError::TooLarge(format!("{count} pages, more than the limit of {max_pages}")));
     }
     if count == 0 {
         // Some broken files open "successfully" with no pages; that is not an empty document.
-        return Err(ExtractError::Corrupt(
-            "the PDF has no readable pages".into(),
-        ));
+        return Err(ExtractError::Corrupt("the PDF has no readable pages".into()));
     }
     let metadata = read_metadata(&doc, count);
     let mut pages = Vec::with_capacity(count as usize);
@@ -57,10 +53,7 @@ pub fn extract_pdf(bytes: Vec<u8>, max_pages: u32) -> Result<PdfOutput, ExtractE
             // One broken page should not cost the reader the other hundred.
             Err(e) => {
                 tracing::warn!(page = number, error = %e, "pdf page failed");
-                warnings.push(format!(
-                    "page {number} could not be read: {}",
-                    short(&e.to_string())
-                ));
+                warnings.push(format!("page {number} could not be read: {}", short(&e.to_string())));
                 pages.push(Page {
                     number,
                     text: String::new(),
@@ -73,20 +66,12 @@ pub fn extract_pdf(bytes: Vec<u8>, max_pages: u32) -> Result<PdfOutput, ExtractE
         }
     }
     if count > 0 && pages.iter().all(|p| p.text.is_empty() && p.width == 0.0) {
-        return Err(ExtractError::Corrupt(
-            "no page of this PDF could be read".into(),
-        ));
+        return Err(ExtractError::Corrupt("no page of this PDF could be read".into()));
     }
     if empty_pages > 0 {
-        warnings.push(format!(
-            "{empty_pages} of {count} pages have no text layer (scanned images need OCR)"
-        ));
+        warnings.push(format!("{empty_pages} of {count} pages have no text layer (scanned images need OCR)"));
     }
-    Ok(PdfOutput {
-        pages,
-        metadata,
-        warnings,
-    })
+    Ok(PdfOutput { pages, metadata, warnings })
 }
 
 fn extract_page(doc: &Document, index: i32, number: u32) -> Result<Page, mupdf::Error> {
@@ -108,12 +93,7 @@ fn extract_page(doc: &Document, index: i32, number: u32) -> Result<Page, mupdf::
             // Boxes relative to the page's own origin, so a viewer needs only the page size.
             blocks.push(Block {
                 text: line_text.clone(),
-                bbox: [
-                    r.x0 - bounds.x0,
-                    r.y0 - bounds.y0,
-                    r.x1 - bounds.x0,
-                    r.y1 - bounds.y0,
-                ],
+                bbox: [r.x0 - bounds.x0, r.y0 - bounds.y0, r.x1 - bounds.x0, r.y1 - bounds.y0],
             });
             if !paragraph.is_empty() {
                 paragraph.push('\n');
@@ -128,23 +108,11 @@ fn extract_page(doc: &Document, index: i32, number: u32) -> Result<Page, mupdf::
         }
     }
     let garbled = looks_garbled(&text);
-    Ok(Page {
-        number,
-        text,
-        blocks,
-        width: bounds.x1 - bounds.x0,
-        height: bounds.y1 - bounds.y0,
-        garbled,
-    })
+    Ok(Page { number, text, blocks, width: bounds.x1 - bounds.x0, height: bounds.y1 - bounds.y0, garbled })
 }
 
 fn read_metadata(doc: &Document, page_count: u32) -> DocMetadata {
-    let get = |name| {
-        doc.metadata(name)
-            .ok()
-            .map(|s| clean_text(&s))
-            .filter(|s| !s.is_empty())
-    };
+    let get = |name| doc.metadata(name).ok().map(|s| clean_text(&s)).filter(|s| !s.is_empty());
     let created = get(MetadataName::CreationDate).and_then(|d| parse_pdf_date(&d));
     DocMetadata {
         mime: MIME_PDF.into(),
@@ -155,10 +123,7 @@ fn read_metadata(doc: &Document, page_count: u32) -> DocMetadata {
         keywords: get(MetadataName::Keywords),
         created_by: get(MetadataName::Creator),
         producer: get(MetadataName::Producer),
-        year: created
-            .as_deref()
-            .and_then(|d| d.get(..4))
-            .and_then(|y| y.parse().ok()),
+        year: created.as_deref().and_then(|d| d.get(..4)).and_then(|y| y.parse().ok()),
         created,
         modified: get(MetadataName::ModDate).and_then(|d| parse_pdf_date(&d)),
         ..DocMetadata::default()
@@ -225,14 +190,8 @@ mod tests {
 
     #[test]
     fn pdf_dates_become_iso_8601() {
-        assert_eq!(
-            parse_pdf_date("D:20170425103000+05'30'").as_deref(),
-            Some("2017-04-25T10:30:00+05:30")
-        );
-        assert_eq!(
-            parse_pdf_date("D:2009").as_deref(),
-            Some("2009-01-01T00:00:00")
-        );
+        assert_eq!(parse_pdf_date("D:20170425103000+05'30'").as_deref(), Some("2017-04-25T10:30:00+05:30"));
+        assert_eq!(parse_pdf_date("D:2009").as_deref(), Some("2009-01-01T00:00:00"));
         assert_eq!(parse_pdf_date("D:20091399"), None);
         assert_eq!(parse_pdf_date("yesterday"), None);
     }

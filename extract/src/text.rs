@@ -27,11 +27,7 @@ pub fn decode(bytes: &[u8], warnings: &mut Vec<String>) -> String {
     warnings.push(format!(
         "the text is not UTF-8; decoded as {}{}",
         encoding.name(),
-        if had_errors {
-            " with some characters replaced"
-        } else {
-            ""
-        }
+        if had_errors { " with some characters replaced" } else { "" }
     ));
     text.into_owned()
 }
@@ -39,14 +35,7 @@ pub fn decode(bytes: &[u8], warnings: &mut Vec<String>) -> String {
 /// Never flagged as garbled: that detector is for PDF fonts, and would misjudge tables of
 /// figures or code.
 fn single_page(text: String) -> Vec<Page> {
-    vec![Page {
-        number: 1,
-        text,
-        blocks: vec![],
-        width: 0.0,
-        height: 0.0,
-        garbled: false,
-    }]
+    vec![Page { number: 1, text, blocks: vec![], width: 0.0, height: 0.0, garbled: false }]
 }
 
 /// Plain text or Markdown; Markdown stays as written (its syntax reads fine and search drops
@@ -54,20 +43,11 @@ fn single_page(text: String) -> Vec<Page> {
 pub fn extract_plain(bytes: &[u8], markdown: bool) -> TextOutput {
     let mut warnings = Vec::new();
     let text = clean_text(&decode(bytes, &mut warnings));
-    let title = if markdown {
-        markdown_title(&text)
-    } else {
-        None
-    };
+    let title = if markdown { markdown_title(&text) } else { None };
     let mime = if markdown { MIME_MARKDOWN } else { MIME_TEXT };
     TextOutput {
         pages: single_page(text),
-        metadata: DocMetadata {
-            mime: mime.into(),
-            page_count: 1,
-            title,
-            ..DocMetadata::default()
-        },
+        metadata: DocMetadata { mime: mime.into(), page_count: 1, title, ..DocMetadata::default() },
         warnings,
     }
 }
@@ -84,8 +64,8 @@ fn markdown_title(text: &str) -> Option<String> {
             }
         }
         let underline = lines.get(i + 1).map(|l| l.trim()).unwrap_or("");
-        let is_underline = underline.len() >= 3
-            && (underline.chars().all(|c| c == '=') || underline.chars().all(|c| c == '-'));
+        let is_underline =
+            underline.len() >= 3 && (underline.chars().all(|c| c == '=') || underline.chars().all(|c| c == '-'));
         if is_underline && !trimmed.is_empty() {
             return Some(trimmed.to_string());
         }
@@ -94,9 +74,7 @@ fn markdown_title(text: &str) -> Option<String> {
 }
 
 /// Elements whose content is never reading text.
-const SKIPPED: &[&str] = &[
-    "script", "style", "noscript", "template", "head", "svg", "iframe", "object",
-];
+const SKIPPED: &[&str] = &["script", "style", "noscript", "template", "head", "svg", "iframe", "object"];
 /// Elements that end a line of text.
 const BLOCKS: &[&str] = &[
     "p",
@@ -145,10 +123,8 @@ pub fn extract_html(bytes: &[u8]) -> TextOutput {
         if let Node::Element(e) = node.value() {
             match e.name() {
                 "title" if title.is_none() => {
-                    let t: String = node
-                        .descendants()
-                        .filter_map(|n| n.value().as_text().map(|t| t.to_string()))
-                        .collect();
+                    let t: String =
+                        node.descendants().filter_map(|n| n.value().as_text().map(|t| t.to_string())).collect();
                     title = Some(clean_text(&t)).filter(|t| !t.is_empty());
                 }
                 "meta" => {

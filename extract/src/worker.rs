@@ -65,14 +65,9 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
     while let Some(arg) = args.next() {
         let flag = arg.to_string_lossy().into_owned();
         let mut value = |name: &str| -> Result<String, String> {
-            args.next()
-                .map(|v| v.to_string_lossy().into_owned())
-                .ok_or(format!("{name} needs a value"))
+            args.next().map(|v| v.to_string_lossy().into_owned()).ok_or(format!("{name} needs a value"))
         };
-        let number = |s: String, name: &str| {
-            s.parse::<u64>()
-                .map_err(|_| format!("{name} needs a number"))
-        };
+        let number = |s: String, name: &str| s.parse::<u64>().map_err(|_| format!("{name} needs a number"));
         match flag.as_str() {
             _ if positional_only || !flag.starts_with("--") => {
                 if parsed.path.replace(PathBuf::from(arg)).is_some() {
@@ -82,12 +77,8 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
             "--" => positional_only = true,
             "--name" => parsed.file_name = Some(value("--name")?),
             "--mime" => parsed.declared_mime = Some(value("--mime")?),
-            "--memory-mib" => {
-                parsed.memory_mib = Some(number(value("--memory-mib")?, "--memory-mib")?)
-            }
-            "--cpu-seconds" => {
-                parsed.cpu_seconds = Some(number(value("--cpu-seconds")?, "--cpu-seconds")?)
-            }
+            "--memory-mib" => parsed.memory_mib = Some(number(value("--memory-mib")?, "--memory-mib")?),
+            "--cpu-seconds" => parsed.cpu_seconds = Some(number(value("--cpu-seconds")?, "--cpu-seconds")?),
             "--test-only-balloon" => parsed.test_mode = Some(TestMode::Balloon),
             "--test-only-hang" => parsed.test_mode = Some(TestMode::Hang),
             "--test-only-spin" => parsed.test_mode = Some(TestMode::Spin),
@@ -120,29 +111,18 @@ pub fn worker_main(args: impl IntoIterator<Item = OsString>) -> i32 {
         eprintln!("extract-worker: no file given");
         return EXIT_USAGE;
     };
-    let input = Input {
-        path,
-        file_name: args.file_name,
-        declared_mime: args.declared_mime,
-    };
+    let input = Input { path, file_name: args.file_name, declared_mime: args.declared_mime };
     let reply = match extract_file(&input) {
         Ok(extracted) => WorkerReply::Ok(Box::new(extracted)),
-        Err(ExtractError::OutOfMemory { .. }) => WorkerReply::Err(ExtractError::OutOfMemory {
-            limit_mib: args.memory_mib.unwrap_or(0),
-        }),
+        Err(ExtractError::OutOfMemory { .. }) => {
+            WorkerReply::Err(ExtractError::OutOfMemory { limit_mib: args.memory_mib.unwrap_or(0) })
+        }
         Err(e) => WorkerReply::Err(e),
     };
-    let code = if matches!(reply, WorkerReply::Ok(_)) {
-        EXIT_OK
-    } else {
-        EXIT_EXTRACT_ERROR
-    };
+    let code = if matches!(reply, WorkerReply::Ok(_)) { EXIT_OK } else { EXIT_EXTRACT_ERROR };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    if serde_json::to_writer(&mut out, &reply)
-        .and_then(|_| out.flush().map_err(serde_json::Error::io))
-        .is_err()
-    {
+    if serde_json::to_writer(&mut out, &reply).and_then(|_| out.flush().map_err(serde_json::Error::io)).is_err() {
         // The parent closed the pipe (output cap or wall clock); nothing more to say.
         return EXIT_USAGE;
     }
@@ -153,31 +133,13 @@ pub fn worker_main(args: impl IntoIterator<Item = OsString>) -> i32 {
 /// memory) and CPU time (SIGXCPU at the soft limit, SIGKILL a second later), and disables core
 /// dumps (a crashing parser on a hostile file should not leave its memory on disk).
 fn apply_limits(memory_mib: Option<u64>, cpu_seconds: Option<u64>) -> rustix::io::Result<()> {
-    setrlimit(
-        Resource::Core,
-        Rlimit {
-            current: Some(0),
-            maximum: Some(0),
-        },
-    )?;
+    setrlimit(Resource::Core, Rlimit { current: Some(0), maximum: Some(0) })?;
     if let Some(mib) = memory_mib {
         let bytes = mib.saturating_mul(1 << 20);
-        setrlimit(
-            Resource::As,
-            Rlimit {
-                current: Some(bytes),
-                maximum: Some(bytes),
-            },
-        )?;
+        setrlimit(Resource::As, Rlimit { current: Some(bytes), maximum: Some(bytes) })?;
     }
     if let Some(seconds) = cpu_seconds {
-        setrlimit(
-            Resource::Cpu,
-            Rlimit {
-                current: Some(seconds),
-                maximum: Some(seconds + 1),
-            },
-        )?;
+        setrlimit(Resource::Cpu, Rlimit { current: Some(seconds), maximum: Some(seconds + 1) })?;
     }
     Ok(())
 }
@@ -210,12 +172,10 @@ pub fn extract_file(input: &Input) -> Result<Extracted, ExtractError> {
         .map_err(|e| ExtractError::Worker(format!("cannot read the uploaded file ({e})")))?
         .len();
     if size > MAX_INPUT_BYTES {
-        return Err(ExtractError::TooLarge(format!(
-            "{size} bytes, more than {MAX_INPUT_BYTES}"
-        )));
+        return Err(ExtractError::TooLarge(format!("{size} bytes, more than {MAX_INPUT_BYTES}")));
     }
-    let bytes = std::fs::read(&input.path)
-        .map_err(|e| ExtractError::Worker(format!("cannot read the uploaded file ({e})")))?;
+    let bytes =
+        std::fs::read(&input.path).map_err(|e| ExtractError::Worker(format!("cannot read the uploaded file ({e})")))?;
     if bytes.is_empty() {
         return Err(ExtractError::Corrupt("the file is empty".into()));
     }
@@ -226,40 +186,24 @@ pub fn extract_file(input: &Input) -> Result<Extracted, ExtractError> {
     let (mime, pages, mut metadata, mut warnings) = match format {
         Format::Pdf => {
             let out = extract_pdf(bytes, MAX_PAGES)?;
-            (
-                crate::sniff::MIME_PDF,
-                out.pages,
-                out.metadata,
-                out.warnings,
-            )
+            (crate::sniff::MIME_PDF, out.pages, out.metadata, out.warnings)
         }
         Format::Zip => {
-            let office_name = name.map(|n| n.to_ascii_lowercase()).is_some_and(|n| {
-                [".docx", ".xlsx", ".pptx", ".docm", ".xlsm", ".pptm"]
-                    .iter()
-                    .any(|s| n.ends_with(s))
-            });
+            let office_name = name
+                .map(|n| n.to_ascii_lowercase())
+                .is_some_and(|n| [".docx", ".xlsx", ".pptx", ".docm", ".xlsm", ".pptm"].iter().any(|s| n.ends_with(s)));
             let office_mime = declared.is_some_and(|m| m.contains("openxmlformats"));
             let out = extract_ooxml(&bytes, ZipLimits::default(), office_name || office_mime)?;
             (out.mime, out.pages, out.metadata, out.warnings)
         }
         Format::Html => {
             let out = extract_html(&bytes);
-            (
-                crate::sniff::MIME_HTML,
-                out.pages,
-                out.metadata,
-                out.warnings,
-            )
+            (crate::sniff::MIME_HTML, out.pages, out.metadata, out.warnings)
         }
         Format::Markdown | Format::Text => {
             let markdown = format == Format::Markdown;
             let out = extract_plain(&bytes, markdown);
-            let mime = if markdown {
-                crate::sniff::MIME_MARKDOWN
-            } else {
-                crate::sniff::MIME_TEXT
-            };
+            let mime = if markdown { crate::sniff::MIME_MARKDOWN } else { crate::sniff::MIME_TEXT };
             (mime, out.pages, out.metadata, out.warnings)
         }
     };
@@ -276,11 +220,5 @@ pub fn extract_file(input: &Input) -> Result<Extracted, ExtractError> {
             pages.len()
         ));
     }
-    Ok(Extracted {
-        mime: mime.to_string(),
-        garbled: garbled_pages > 0,
-        pages,
-        metadata,
-        warnings,
-    })
+    Ok(Extracted { mime: mime.to_string(), garbled: garbled_pages > 0, pages, metadata, warnings })
 }

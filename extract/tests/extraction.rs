@@ -12,12 +12,7 @@ fn worker() -> WorkerCommand {
 
 /// Tight enough that a stuck test fails in seconds, loose enough for a debug build.
 fn limits() -> Limits {
-    Limits {
-        memory_bytes: 1 << 30,
-        cpu_seconds: 20,
-        wall_clock: Duration::from_secs(30),
-        ..Limits::default()
-    }
+    Limits { memory_bytes: 1 << 30, cpu_seconds: 20, wall_clock: Duration::from_secs(30), ..Limits::default() }
 }
 
 fn shared_data() -> Option<PathBuf> {
@@ -44,11 +39,7 @@ async fn extract_bytes(name: &str, bytes: &[u8]) -> Result<Extracted, ExtractErr
 }
 
 fn all_text(doc: &Extracted) -> String {
-    doc.pages
-        .iter()
-        .map(|p| p.text.as_str())
-        .collect::<Vec<_>>()
-        .join("\n")
+    doc.pages.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join("\n")
 }
 
 // ---------- fixtures ----------
@@ -61,26 +52,19 @@ fn tiny_pdf(pages: &[&str], title: &str, author: &str) -> Vec<u8> {
     let mut objects: Vec<String> = Vec::new();
     objects.push("<< /Type /Catalog /Pages 2 0 R >>".into());
     let kids: Vec<String> = (0..n).map(|i| format!("{} 0 R", 5 + 2 * i)).collect();
-    objects.push(format!(
-        "<< /Type /Pages /Kids [{}] /Count {n} >>",
-        kids.join(" ")
-    ));
+    objects.push(format!("<< /Type /Pages /Kids [{}] /Count {n} >>", kids.join(" ")));
     objects.push("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".into());
-    objects.push(format!("<< /Title ({title}) /Author ({author}) /Creator (Needl tests) /CreationDate (D:20240315120000Z) >>"));
+    objects.push(format!(
+        "<< /Title ({title}) /Author ({author}) /Creator (Needl tests) /CreationDate (D:20240315120000Z) >>"
+    ));
     for (i, text) in pages.iter().enumerate() {
-        let escaped = text
-            .replace('\\', "\\\\")
-            .replace('(', "\\(")
-            .replace(')', "\\)");
+        let escaped = text.replace('\\', "\\\\").replace('(', "\\(").replace(')', "\\)");
         let stream = format!("BT /F1 12 Tf 72 720 Td ({escaped}) Tj ET");
         objects.push(format!(
             "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents {} 0 R >>",
             6 + 2 * i
         ));
-        objects.push(format!(
-            "<< /Length {} >>\nstream\n{stream}\nendstream",
-            stream.len()
-        ));
+        objects.push(format!("<< /Length {} >>\nstream\n{stream}\nendstream", stream.len()));
     }
     let mut out = b"%PDF-1.4\n".to_vec();
     let mut offsets = Vec::new();
@@ -89,18 +73,13 @@ fn tiny_pdf(pages: &[&str], title: &str, author: &str) -> Vec<u8> {
         out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
     }
     let xref = out.len();
-    out.extend_from_slice(
-        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
-    );
+    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
     for offset in offsets {
         out.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
     }
     out.extend_from_slice(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R /Info 4 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .as_bytes(),
+        format!("trailer\n<< /Size {} /Root 1 0 R /Info 4 0 R >>\nstartxref\n{xref}\n%%EOF\n", objects.len() + 1)
+            .as_bytes(),
     );
     out
 }
@@ -110,8 +89,7 @@ fn zip_package(parts: &[(&str, &[u8])]) -> Vec<u8> {
     let mut buf = std::io::Cursor::new(Vec::new());
     {
         let mut zip = zip::ZipWriter::new(&mut buf);
-        let options = zip::write::SimpleFileOptions::default()
-            .compression_method(zip::CompressionMethod::Deflated);
+        let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
         for (name, content) in parts {
             zip.start_file(*name, options).unwrap();
             zip.write_all(content).unwrap();
@@ -149,37 +127,21 @@ fn docx(body: &str) -> Vec<u8> {
 
 #[tokio::test]
 async fn a_generated_pdf_yields_its_words_with_boxes_inside_the_page() {
-    let pdf = tiny_pdf(
-        &[
-            "Revenue grew eleven percent",
-            "Margins (operating) held steady",
-        ],
-        "Annual Report",
-        "Acme Research",
-    );
+    let pdf =
+        tiny_pdf(&["Revenue grew eleven percent", "Margins (operating) held steady"], "Annual Report", "Acme Research");
     let doc = extract_bytes("report.pdf", &pdf).await.unwrap();
     assert_eq!(doc.mime, "application/pdf");
     assert_eq!(doc.pages.len(), 2);
     assert_eq!(doc.pages[0].number, 1);
-    assert!(
-        doc.pages[0].text.contains("Revenue grew eleven percent"),
-        "{:?}",
-        doc.pages[0].text
-    );
-    assert!(doc.pages[1]
-        .text
-        .contains("Margins (operating) held steady"));
+    assert!(doc.pages[0].text.contains("Revenue grew eleven percent"), "{:?}", doc.pages[0].text);
+    assert!(doc.pages[1].text.contains("Margins (operating) held steady"));
     for page in &doc.pages {
         assert_eq!((page.width, page.height), (612.0, 792.0));
         assert!(!page.blocks.is_empty());
         for block in &page.blocks {
             let [x0, y0, x1, y1] = block.bbox;
             assert!(0.0 <= x0 && x0 < x1 && x1 <= page.width, "{:?}", block.bbox);
-            assert!(
-                0.0 <= y0 && y0 < y1 && y1 <= page.height,
-                "{:?}",
-                block.bbox
-            );
+            assert!(0.0 <= y0 && y0 < y1 && y1 <= page.height, "{:?}", block.bbox);
         }
     }
     // Text drawn at y = 720 from the bottom sits near the top in top-left coordinates.
@@ -188,11 +150,7 @@ async fn a_generated_pdf_yields_its_words_with_boxes_inside_the_page() {
 
 #[tokio::test]
 async fn a_generated_pdf_reports_its_title_author_page_count_and_year() {
-    let pdf = tiny_pdf(
-        &["one", "two", "three"],
-        "Annual Report 2024",
-        "Acme Research",
-    );
+    let pdf = tiny_pdf(&["one", "two", "three"], "Annual Report 2024", "Acme Research");
     let doc = extract_bytes("upload.pdf", &pdf).await.unwrap();
     let m = &doc.metadata;
     assert_eq!(m.title.as_deref(), Some("Annual Report 2024"));
@@ -209,16 +167,10 @@ async fn a_generated_pdf_reports_its_title_author_page_count_and_year() {
 #[tokio::test]
 async fn a_pdf_of_symbol_soup_is_flagged_as_garbled() {
     let soup = "#$%& *+,- ./:; <=>? @[]^ _`{| }~!# $%&* +,-. /:;< =>?@ []^_ `{|} ~!#$ %&*+ ,-./";
-    let doc = extract_bytes("soup.pdf", &tiny_pdf(&[soup], "t", "a"))
-        .await
-        .unwrap();
+    let doc = extract_bytes("soup.pdf", &tiny_pdf(&[soup], "t", "a")).await.unwrap();
     assert!(doc.garbled);
     assert!(doc.pages[0].garbled);
-    assert!(
-        doc.warnings.iter().any(|w| w.contains("OCR")),
-        "{:?}",
-        doc.warnings
-    );
+    assert!(doc.warnings.iter().any(|w| w.contains("OCR")), "{:?}", doc.warnings);
 }
 
 #[tokio::test]
@@ -226,10 +178,7 @@ async fn a_generated_docx_yields_pages_split_at_page_breaks_and_its_core_propert
     let body = r#"<w:p><w:r><w:t>Revenue &amp; margins</w:t></w:r><w:r><w:tab/><w:t xml:space="preserve">rose &#8364;5m</w:t></w:r></w:p>
         <w:p><w:r><w:br w:type="page"/><w:t>Second page text</w:t></w:r></w:p>"#;
     let doc = extract_bytes("review.docx", &docx(body)).await.unwrap();
-    assert_eq!(
-        doc.mime,
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
-    );
+    assert_eq!(doc.mime, "application/vnd.openxmlformats-officedocument.wordprocessingml.document");
     assert_eq!(doc.pages.len(), 2);
     assert_eq!(doc.pages[0].text, "Revenue & margins\trose €5m");
     assert_eq!(doc.pages[1].text, "Second page text");
@@ -259,15 +208,9 @@ async fn a_generated_xlsx_yields_one_page_per_sheet_with_shared_strings_resolved
         ("xl/worksheets/sheet2.xml", sheet2),
     ]);
     let doc = extract_bytes("sales.xlsx", &xlsx).await.unwrap();
-    assert_eq!(
-        doc.mime,
-        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-    );
+    assert_eq!(doc.mime, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
     assert_eq!(doc.pages.len(), 2);
-    assert_eq!(
-        doc.pages[0].text,
-        "Summary\nRegion\tNet sales\nEurope\t1234.5\tTRUE\n7"
-    );
+    assert_eq!(doc.pages[0].text, "Summary\nRegion\tNet sales\nEurope\t1234.5\tTRUE\n7");
     assert_eq!(doc.pages[1].text, "Detail\nformula result");
     assert_eq!(doc.metadata.page_count, 2);
 }
@@ -288,10 +231,7 @@ async fn a_generated_pptx_yields_one_page_per_slide_in_slide_order() {
         ("ppt/slides/slide1.xml", s1.as_bytes()),
     ]);
     let doc = extract_bytes("deck.pptx", &pptx).await.unwrap();
-    assert_eq!(
-        doc.mime,
-        "application/vnd.openxmlformats-officedocument.presentationml.presentation"
-    );
+    assert_eq!(doc.mime, "application/vnd.openxmlformats-officedocument.presentationml.presentation");
     let texts: Vec<&str> = doc.pages.iter().map(|p| p.text.as_str()).collect();
     assert_eq!(texts, ["Agenda", "Results", "Questions"]);
 }
@@ -303,10 +243,7 @@ async fn html_text_drops_scripts_and_styles_and_keeps_title_and_author() {
     let doc = extract_bytes("notes.html", html).await.unwrap();
     assert_eq!(doc.mime, "text/html");
     // Block elements become paragraphs, separated by one blank line as in PDF text.
-    assert_eq!(
-        doc.pages[0].text,
-        "Headline\n\nFirst paragraph.\n\nSecond\nline"
-    );
+    assert_eq!(doc.pages[0].text, "Headline\n\nFirst paragraph.\n\nSecond\nline");
     assert_eq!(doc.metadata.title.as_deref(), Some("Market Notes"));
     assert_eq!(doc.metadata.author.as_deref(), Some("J. Doe"));
 }
@@ -316,22 +253,13 @@ async fn latin1_text_is_decoded_with_a_warning_and_control_characters_removed() 
     let bytes = b"Caf\xe9 cr\xe8me br\xfbl\xe9e \x07costs \xa35\r\nNa\xefve r\xe9sum\xe9";
     let doc = extract_bytes("menu.txt", bytes).await.unwrap();
     assert_eq!(doc.mime, "text/plain");
-    assert_eq!(
-        doc.pages[0].text,
-        "Café crème brûlée costs £5\nNaïve résumé"
-    );
-    assert!(
-        doc.warnings.iter().any(|w| w.contains("not UTF-8")),
-        "{:?}",
-        doc.warnings
-    );
+    assert_eq!(doc.pages[0].text, "Café crème brûlée costs £5\nNaïve résumé");
+    assert!(doc.warnings.iter().any(|w| w.contains("not UTF-8")), "{:?}", doc.warnings);
 }
 
 #[tokio::test]
 async fn markdown_is_told_from_text_by_name_and_its_first_heading_is_the_title() {
-    let doc = extract_bytes("README.md", b"Intro line\n\n# Needl Guide\n\nSome *text*.")
-        .await
-        .unwrap();
+    let doc = extract_bytes("README.md", b"Intro line\n\n# Needl Guide\n\nSome *text*.").await.unwrap();
     assert_eq!(doc.mime, "text/markdown");
     assert_eq!(doc.metadata.title.as_deref(), Some("Needl Guide"));
     assert!(doc.pages[0].text.contains("Some *text*."));
@@ -340,50 +268,26 @@ async fn markdown_is_told_from_text_by_name_and_its_first_heading_is_the_title()
 #[tokio::test]
 async fn a_docx_whose_part_declares_a_doctype_with_entities_is_rejected() {
     let bomb = r#"<?xml version="1.0"?><!DOCTYPE w [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><w:document xmlns:w="w"><w:body><w:p><w:r><w:t>&b;</w:t></w:r></w:p></w:body></w:document>"#;
-    let package = zip_package(&[
-        ("[Content_Types].xml", CONTENT_TYPES),
-        ("word/document.xml", bomb.as_bytes()),
-    ]);
+    let package = zip_package(&[("[Content_Types].xml", CONTENT_TYPES), ("word/document.xml", bomb.as_bytes())]);
     let err = extract_bytes("bomb.docx", &package).await.unwrap_err();
-    assert!(
-        matches!(err, ExtractError::Corrupt(ref m) if m.contains("DOCTYPE")),
-        "{err}"
-    );
+    assert!(matches!(err, ExtractError::Corrupt(ref m) if m.contains("DOCTYPE")), "{err}");
 }
 
 #[tokio::test]
 async fn a_highly_compressed_part_is_rejected_as_a_zip_bomb_before_inflating() {
     let zeros = vec![b' '; 64 << 20];
-    let package = zip_package(&[
-        ("[Content_Types].xml", CONTENT_TYPES),
-        ("word/document.xml", &zeros),
-    ]);
-    assert!(
-        package.len() < 1 << 20,
-        "fixture should compress well: {}",
-        package.len()
-    );
+    let package = zip_package(&[("[Content_Types].xml", CONTENT_TYPES), ("word/document.xml", &zeros)]);
+    assert!(package.len() < 1 << 20, "fixture should compress well: {}", package.len());
     let started = Instant::now();
     let err = extract_bytes("bomb.docx", &package).await.unwrap_err();
-    assert!(
-        matches!(err, ExtractError::TooLarge(ref m) if m.contains("zip bomb")),
-        "{err}"
-    );
-    assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        started.elapsed()
-    );
+    assert!(matches!(err, ExtractError::TooLarge(ref m) if m.contains("zip bomb")), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
 }
 
 /// Overwrites a 4-byte little-endian field at `offset` past every occurrence of `signature`.
 fn patch_u32_after(bytes: &mut [u8], signature: &[u8], offset: usize, value: u32) {
-    let starts: Vec<usize> = bytes
-        .windows(signature.len())
-        .enumerate()
-        .filter(|(_, w)| *w == signature)
-        .map(|(i, _)| i)
-        .collect();
+    let starts: Vec<usize> =
+        bytes.windows(signature.len()).enumerate().filter(|(_, w)| *w == signature).map(|(i, _)| i).collect();
     assert!(!starts.is_empty());
     for start in starts {
         bytes[start + offset..start + offset + 4].copy_from_slice(&value.to_le_bytes());
@@ -419,47 +323,34 @@ async fn an_old_office_or_encrypted_ooxml_file_fails_with_the_encrypted_reason()
     ole.resize(4096, 0);
     let err = extract_bytes("legacy.doc", &ole).await.unwrap_err();
     assert_eq!(err.code(), "encrypted");
-    assert!(
-        err.to_string()
-            .contains("encrypted or in the old Office format"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("encrypted or in the old Office format"), "{err}");
 }
 
 #[tokio::test]
 async fn an_empty_file_is_reported_as_unreadable() {
     let err = extract_bytes("empty.pdf", b"").await.unwrap_err();
-    assert!(
-        matches!(err, ExtractError::Corrupt(ref m) if m.contains("empty")),
-        "{err}"
-    );
+    assert!(matches!(err, ExtractError::Corrupt(ref m) if m.contains("empty")), "{err}");
 }
 
 #[tokio::test]
 async fn a_page_with_200_000_text_operations_extracts_within_the_time_cap() {
     // The crafted shape that kept pdftotext busy past 60 s in the measurements.
-    let ops: String = (0..200_000)
-        .map(|i| format!("{} {} Td (w{}) Tj\n", (i % 7) as f32 * 0.01, 0.0, i % 10))
-        .collect();
+    let ops: String =
+        (0..200_000).map(|i| format!("{} {} Td (w{}) Tj\n", (i % 7) as f32 * 0.01, 0.0, i % 10)).collect();
     let mut pdf = tiny_pdf(&["PLACEHOLDER"], "ops", "a");
     let text_op = "BT /F1 12 Tf 72 720 Td (PLACEHOLDER) Tj ET";
     let stream = format!("BT /F1 1 Tf 72 720 Td\n{ops}ET");
     // Rebuild with the long stream; offsets shift, which MuPDF's xref repair must also handle.
     let source = String::from_utf8(pdf.clone()).unwrap();
-    let patched = source.replace(text_op, &stream).replace(
-        &format!("/Length {}", text_op.len()),
-        &format!("/Length {}", stream.len()),
-    );
+    let patched = source
+        .replace(text_op, &stream)
+        .replace(&format!("/Length {}", text_op.len()), &format!("/Length {}", stream.len()));
     pdf = patched.into_bytes();
     let started = Instant::now();
     let doc = extract_bytes("ops.pdf", &pdf).await.unwrap();
     assert_eq!(doc.pages.len(), 1);
     assert!(doc.pages[0].text.contains("w7"));
-    assert!(
-        started.elapsed() < Duration::from_secs(25),
-        "{:?}",
-        started.elapsed()
-    );
+    assert!(started.elapsed() < Duration::from_secs(25), "{:?}", started.elapsed());
 }
 
 // ---------- the caps ----------
@@ -471,20 +362,11 @@ async fn the_memory_cap_stops_a_ballooning_worker() {
     std::fs::write(&path, "x").unwrap();
     // TEST ONLY flag: the worker allocates until its address-space cap refuses.
     let balloon = worker().arg("--test-only-balloon");
-    let limits = Limits {
-        memory_bytes: 256 << 20,
-        ..limits()
-    };
+    let limits = Limits { memory_bytes: 256 << 20, ..limits() };
     let started = Instant::now();
-    let err = extract_isolated(&balloon, &Input::path(&path), &limits)
-        .await
-        .unwrap_err();
+    let err = extract_isolated(&balloon, &Input::path(&path), &limits).await.unwrap_err();
     assert_eq!(err, ExtractError::OutOfMemory { limit_mib: 256 });
-    assert!(
-        started.elapsed() < Duration::from_secs(15),
-        "{:?}",
-        started.elapsed()
-    );
+    assert!(started.elapsed() < Duration::from_secs(15), "{:?}", started.elapsed());
 }
 
 #[tokio::test]
@@ -494,20 +376,11 @@ async fn the_wall_clock_kill_stops_a_hanging_worker() {
     std::fs::write(&path, "x").unwrap();
     // TEST ONLY flag: the worker sleeps forever, using no CPU, so only the wall clock can stop it.
     let hang = worker().arg("--test-only-hang");
-    let limits = Limits {
-        wall_clock: Duration::from_secs(1),
-        ..limits()
-    };
+    let limits = Limits { wall_clock: Duration::from_secs(1), ..limits() };
     let started = Instant::now();
-    let err = extract_isolated(&hang, &Input::path(&path), &limits)
-        .await
-        .unwrap_err();
+    let err = extract_isolated(&hang, &Input::path(&path), &limits).await.unwrap_err();
     assert_eq!(err, ExtractError::TimedOut { seconds: 1 });
-    assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        started.elapsed()
-    );
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
 }
 
 #[tokio::test]
@@ -517,21 +390,11 @@ async fn the_cpu_cap_stops_a_spinning_worker_before_the_wall_clock() {
     std::fs::write(&path, "x").unwrap();
     // TEST ONLY flag: the worker spins forever.
     let spin = worker().arg("--test-only-spin");
-    let limits = Limits {
-        cpu_seconds: 1,
-        wall_clock: Duration::from_secs(60),
-        ..limits()
-    };
+    let limits = Limits { cpu_seconds: 1, wall_clock: Duration::from_secs(60), ..limits() };
     let started = Instant::now();
-    let err = extract_isolated(&spin, &Input::path(&path), &limits)
-        .await
-        .unwrap_err();
+    let err = extract_isolated(&spin, &Input::path(&path), &limits).await.unwrap_err();
     assert_eq!(err, ExtractError::TimedOut { seconds: 1 });
-    assert!(
-        started.elapsed() < Duration::from_secs(20),
-        "{:?}",
-        started.elapsed()
-    );
+    assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
 }
 
 #[tokio::test]
@@ -540,17 +403,9 @@ async fn output_over_the_cap_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("long.txt");
     std::fs::write(&path, &text).unwrap();
-    let limits = Limits {
-        max_output_bytes: 4096,
-        ..limits()
-    };
-    let err = extract_isolated(&worker(), &Input::path(&path), &limits)
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(err, ExtractError::TooLarge(ref m) if m.contains("extracted text")),
-        "{err}"
-    );
+    let limits = Limits { max_output_bytes: 4096, ..limits() };
+    let err = extract_isolated(&worker(), &Input::path(&path), &limits).await.unwrap_err();
+    assert!(matches!(err, ExtractError::TooLarge(ref m) if m.contains("extracted text")), "{err}");
 }
 
 #[tokio::test]
@@ -558,14 +413,9 @@ async fn an_input_over_the_size_cap_is_refused_before_a_worker_starts() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.txt");
     std::fs::write(&path, vec![b'a'; 2048]).unwrap();
-    let limits = Limits {
-        max_input_bytes: 1024,
-        ..limits()
-    };
+    let limits = Limits { max_input_bytes: 1024, ..limits() };
     let nowhere = WorkerCommand::new("/nonexistent/extract-worker");
-    let err = extract_isolated(&nowhere, &Input::path(&path), &limits)
-        .await
-        .unwrap_err();
+    let err = extract_isolated(&nowhere, &Input::path(&path), &limits).await.unwrap_err();
     assert_eq!(err.code(), "too_large");
 }
 
@@ -574,29 +424,17 @@ async fn a_worker_that_cannot_start_is_an_operator_problem_not_the_files() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("a.txt");
     std::fs::write(&path, "hello").unwrap();
-    let err = extract_isolated(
-        &WorkerCommand::new("/nonexistent/extract-worker"),
-        &Input::path(&path),
-        &limits(),
-    )
-    .await
-    .unwrap_err();
-    assert!(
-        matches!(err, ExtractError::Worker(ref m) if m.contains("cannot start")),
-        "{err}"
-    );
+    let err = extract_isolated(&WorkerCommand::new("/nonexistent/extract-worker"), &Input::path(&path), &limits())
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ExtractError::Worker(ref m) if m.contains("cannot start")), "{err}");
 }
 
 // ---------- real files from ../shared/data ----------
 
 fn files_in(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|d| {
-            d.flatten()
-                .map(|e| e.path())
-                .filter(|p| p.is_file())
-                .collect()
-        })
+        .map(|d| d.flatten().map(|e| e.path()).filter(|p| p.is_file()).collect())
         .unwrap_or_default();
     files.sort();
     files
@@ -604,14 +442,9 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
 
 /// Page count from poppler's pdfinfo, when it is installed.
 fn pdfinfo_pages(path: &Path) -> Option<u32> {
-    let out = std::process::Command::new("pdfinfo")
-        .arg(path)
-        .output()
-        .ok()?;
+    let out = std::process::Command::new("pdfinfo").arg(path).output().ok()?;
     let text = String::from_utf8_lossy(&out.stdout);
-    text.lines()
-        .find_map(|l| l.strip_prefix("Pages:"))
-        .and_then(|n| n.trim().parse().ok())
+    text.lines().find_map(|l| l.strip_prefix("Pages:")).and_then(|n| n.trim().parse().ok())
 }
 
 #[tokio::test]
@@ -624,9 +457,7 @@ async fn real_pdfs_extract_known_words_with_page_counts_matching_pdfinfo() {
     ];
     for (name, pages, words) in expected {
         let path = dir.join(name);
-        let doc = extract_path(&path)
-            .await
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let doc = extract_path(&path).await.unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(doc.pages.len() as u32, pages, "{name}");
         assert_eq!(doc.metadata.page_count, pages, "{name}");
         if let Some(poppler) = pdfinfo_pages(&path) {
@@ -651,13 +482,9 @@ async fn real_pdfs_extract_known_words_with_page_counts_matching_pdfinfo() {
 async fn a_pdf_whose_fonts_lack_a_character_map_is_flagged_for_ocr() {
     let Some(data) = shared_data() else { return };
     // TAMReview's body fonts map to nothing usable (pdftotext shows garbage too).
-    let doc = extract_path(&data.join("docs/pdf/research/pdfjs__TAMReview.pdf"))
-        .await
-        .unwrap();
+    let doc = extract_path(&data.join("docs/pdf/research/pdfjs__TAMReview.pdf")).await.unwrap();
     assert!(doc.garbled);
-    let clean = extract_path(&data.join("docs/pdf/research/pdfjs__tracemonkey.pdf"))
-        .await
-        .unwrap();
+    let clean = extract_path(&data.join("docs/pdf/research/pdfjs__tracemonkey.pdf")).await.unwrap();
     assert!(!clean.garbled);
 }
 
@@ -672,9 +499,7 @@ async fn real_docx_files_extract_with_their_known_words() {
         ("poi__bug59058.docx", "Number of New Cases and Deaths"),
     ];
     for (name, words) in expected {
-        let doc = extract_path(&dir.join(name))
-            .await
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let doc = extract_path(&dir.join(name)).await.unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(all_text(&doc).contains(words), "{name} lacks {words:?}");
         assert!(doc.metadata.page_count >= 1);
     }
@@ -690,40 +515,25 @@ async fn every_real_xlsx_extracts_one_page_per_sheet() {
     let files = files_in(&data.join("docs/xlsx"));
     assert!(!files.is_empty());
     for path in files {
-        let doc = extract_path(&path)
-            .await
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let doc = extract_path(&path).await.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(!doc.pages.is_empty(), "{}", path.display());
         assert_eq!(doc.metadata.page_count as usize, doc.pages.len());
         assert!(all_text(&doc).len() > 100, "{}", path.display());
     }
-    let doc = extract_path(&data.join("docs/xlsx/poi__54288.xlsx"))
-        .await
-        .unwrap();
+    let doc = extract_path(&data.join("docs/xlsx/poi__54288.xlsx")).await.unwrap();
     assert!(all_text(&doc).contains("Nihub"));
 }
 
 #[tokio::test]
 async fn real_text_and_markdown_extract_their_words() {
     let Some(data) = shared_data() else { return };
-    let doc = extract_path(&data.join("docs/txt/earningscall__3M_20170425.txt"))
-        .await
-        .unwrap();
+    let doc = extract_path(&data.join("docs/txt/earningscall__3M_20170425.txt")).await.unwrap();
     assert_eq!(doc.mime, "text/plain");
     assert!(all_text(&doc).contains("organic growth"));
-    let doc = extract_path(&data.join("docs/md/tatqa__README.md"))
-        .await
-        .unwrap();
+    let doc = extract_path(&data.join("docs/md/tatqa__README.md")).await.unwrap();
     assert_eq!(doc.mime, "text/markdown");
     assert!(all_text(&doc).contains("TAT-QA"));
-    assert!(
-        doc.metadata
-            .title
-            .as_deref()
-            .is_some_and(|t| t.contains("TAT-QA")),
-        "{:?}",
-        doc.metadata.title
-    );
+    assert!(doc.metadata.title.as_deref().is_some_and(|t| t.contains("TAT-QA")), "{:?}", doc.metadata.title);
 }
 
 #[tokio::test]
@@ -734,17 +544,13 @@ async fn password_protected_files_fail_with_the_encrypted_reason_and_empty_passw
         "pdfjs__issue6010_1__password-abc.pdf",
         "pdfjs__saslprep-r6__aes256-unicode-password.pdf",
     ] {
-        let err = extract_path(&data.join("docs/pdf/encrypted").join(name))
-            .await
-            .unwrap_err();
+        let err = extract_path(&data.join("docs/pdf/encrypted").join(name)).await.unwrap_err();
         assert_eq!(err.code(), "encrypted", "{name}: {err}");
         assert!(err.to_string().contains("password"), "{err}");
     }
-    let doc = extract_path(
-        &data.join("docs/pdf/encrypted/pdfjs__bug900822__encrypted-empty-user-password.pdf"),
-    )
-    .await
-    .unwrap();
+    let doc = extract_path(&data.join("docs/pdf/encrypted/pdfjs__bug900822__encrypted-empty-user-password.pdf"))
+        .await
+        .unwrap();
     assert!(all_text(&doc).contains("Test test"));
     for path in files_in(&data.join("docs/encrypted-office")) {
         let err = extract_path(&path).await.unwrap_err();
@@ -759,39 +565,21 @@ async fn every_hostile_file_fails_alone_with_a_clear_reason_within_the_time_cap(
     // (file, expected outcome code); "ok" where the engine rightly repairs the file.
     let expected = [
         ("pdf-malformed/pdfjs__helloworld-bad.pdf", "ok"),
-        (
-            "pdf-malformed/pdfjs__GHOSTSCRIPT-698804-1-fuzzed.pdf",
-            "corrupt",
-        ),
+        ("pdf-malformed/pdfjs__GHOSTSCRIPT-698804-1-fuzzed.pdf", "corrupt"),
         ("pdf-malformed/pdfjs__poppler-937-0-fuzzed.pdf", "corrupt"),
         ("office/poi__54764-2.xlsx", "corrupt"),
         ("office/poi__poc-xmlbomb-empty.xlsx", "corrupt"),
         ("office/poi__openxml4j_invalid.xlsx", "corrupt"),
         ("office/poi__truncated62886.docx", "corrupt"),
-        (
-            "office/poi__clusterfuzz-POIXWPFFuzzer-5313273089884160.docx",
-            "corrupt",
-        ),
-        (
-            "archive/harimypala__zbsm_overlapping-zip-bomb.zip",
-            "too_large",
-        ),
+        ("office/poi__clusterfuzz-POIXWPFFuzzer-5313273089884160.docx", "corrupt"),
+        ("archive/harimypala__zbsm_overlapping-zip-bomb.zip", "too_large"),
         ("xml/defusedxml__xmlbomb2.xml", "unsupported"),
         ("xml/defusedxml__quadratic.xml", "unsupported"),
         ("xml/defusedxml__external.xml", "unsupported"),
         ("xml/defusedxml__cyclic.xml", "unsupported"),
-        (
-            "xml/payloadsallthethings__classic-xxe-etc-passwd.xml",
-            "unsupported",
-        ),
-        (
-            "feeds/feedparser__rss1_external-parameter-entity-http-dtd.xml",
-            "unsupported",
-        ),
-        (
-            "feeds/feedparser__rss_xhtml-doctype-before-root.xml",
-            "unsupported",
-        ),
+        ("xml/payloadsallthethings__classic-xxe-etc-passwd.xml", "unsupported"),
+        ("feeds/feedparser__rss1_external-parameter-entity-http-dtd.xml", "unsupported"),
+        ("feeds/feedparser__rss_xhtml-doctype-before-root.xml", "unsupported"),
     ];
     let limits = limits();
     for (file, code) in expected {
@@ -809,9 +597,7 @@ async fn every_hostile_file_fails_alone_with_a_clear_reason_within_the_time_cap(
         assert!(elapsed < limits.wall_clock, "{file} took {elapsed:?}");
     }
     // And this process is still here to say so.
-    let doc = extract_path(&hostile.join("pdf-malformed/pdfjs__helloworld-bad.pdf"))
-        .await
-        .unwrap();
+    let doc = extract_path(&hostile.join("pdf-malformed/pdfjs__helloworld-bad.pdf")).await.unwrap();
     assert!(all_text(&doc).contains("Hello, world!"));
 }
 
@@ -827,14 +613,7 @@ async fn the_real_zip_bomb_under_office_names_is_rejected_fast() {
         std::fs::copy(&bomb, &path).unwrap();
         let started = Instant::now();
         let err = extract_path(&path).await.unwrap_err();
-        assert!(
-            matches!(err, ExtractError::TooLarge(ref m) if m.contains("zip bomb")),
-            "{name}: {err}"
-        );
-        assert!(
-            started.elapsed() < Duration::from_secs(3),
-            "{name}: {:?}",
-            started.elapsed()
-        );
+        assert!(matches!(err, ExtractError::TooLarge(ref m) if m.contains("zip bomb")), "{name}: {err}");
+        assert!(started.elapsed() < Duration::from_secs(3), "{name}: {:?}", started.elapsed());
     }
 }
