@@ -34,6 +34,8 @@ pub struct DocumentFields {
     pub metadata: BTreeMap<String, String>,
 }
 
+// Ingest is by far the most frequent command; boxing it would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DocumentCommand {
     Ingest(DocumentFields),

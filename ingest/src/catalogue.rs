@@ -93,9 +93,12 @@ pub struct Catalogue {
     topics: BTreeMap<String, Topic>,
 }
 
+/// A built-in topic: key, title, and its feeds as (URL, label).
+type SeedTopic = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+
 /// Built-in topics: public feeds of regulators, central banks and research archives. Operators
 /// replace or add topics with `[[topic]]` tables in the catalogue file.
-const SEED_TOPICS: &[(&str, &str, &[(&str, &str)])] = &[
+const SEED_TOPICS: &[SeedTopic] = &[
     (
         "regulators",
         "Regulators and central banks",
