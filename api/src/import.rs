@@ -68,32 +68,48 @@ pub async fn import(
         }
     }))
     .buffer_unordered(PARALLEL);
+    let bar = progress_bar(total as u64);
+    // On a terminal the bar shows progress and each file's line scrolls above it; in a log each
+    // file is one line.
+    let say = |line: String| if bar.is_hidden() { eprintln!("{line}") } else { bar.println(line) };
     let mut done = 0;
     while let Some((_, path, result)) = results.next().await {
         done += 1;
+        bar.inc(1);
         let name = path.display();
         match result {
             Ok(extracted) => match record(bus, &blobs, storage, user_id, path, &extracted).await {
                 Ok(true) => {
                     report.imported += 1;
-                    eprintln!("[{done}/{total}] {name}: {} pages", extracted.pages.len());
+                    say(format!("[{done}/{total}] {name}: {} pages", extracted.pages.len()));
                 }
                 Ok(false) => {
                     report.unchanged += 1;
-                    eprintln!("[{done}/{total}] {name}: already imported");
+                    say(format!("[{done}/{total}] {name}: already imported"));
                 }
                 Err(error) => {
-                    eprintln!("[{done}/{total}] {name}: failed: {error:#}");
+                    say(format!("[{done}/{total}] {name}: failed: {error:#}"));
                     report.failed.push((path.clone(), format!("{error:#}")));
                 }
             },
             Err(error) => {
-                eprintln!("[{done}/{total}] {name}: failed: {error}");
+                say(format!("[{done}/{total}] {name}: failed: {error}"));
                 report.failed.push((path.clone(), error.to_string()));
             }
         }
     }
+    bar.finish_and_clear();
     Ok(report)
+}
+
+/// A progress bar on standard error (indicatif hides it when standard error is not a terminal).
+fn progress_bar(total: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(total);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files, {per_sec}, about {eta} left")
+            .expect("the template is valid"),
+    );
+    bar
 }
 
 /// Keeps the original file in storage and records the extracted document; returns whether it was new.
