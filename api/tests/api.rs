@@ -1145,6 +1145,9 @@ api_test!(uploaded_files_become_the_owners_documents_and_a_bad_file_fails_alone,
         .await;
     let (status, done) = app.post("/api/upload/complete", Some(&owner.token), complete_body(&init)).await;
     assert_eq!(status, StatusCode::OK, "{done}");
+    let link = init["upload_configs"][0]["upload_link"].as_str().unwrap();
+    let late = app.client.put(app.url(link)).body("something else").send().await.unwrap();
+    assert_eq!(late.status(), StatusCode::CONFLICT, "a link writes its file once");
     assert!(done["files"].as_array().unwrap().iter().all(|f| f["status"] == "PROCESSING"), "{done}");
 
     let states = app.settled_uploads(&owner.token, &["f-pdf", "f-md", "f-bad", "f-filing"]).await;

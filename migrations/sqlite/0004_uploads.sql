@@ -18,6 +18,7 @@ CREATE TABLE uploads_view
     updated_at TEXT    NOT NULL
 ) STRICT;
 CREATE INDEX uploads_view_user ON uploads_view (user_id, status);
+CREATE INDEX uploads_view_key ON uploads_view (key);
 
 -- Files waiting for extraction: operational state, like source_fetch_state. The projection adds a
 -- row when a transfer completes and removes it when the upload is processed, failed or removed;

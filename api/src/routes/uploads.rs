@@ -342,6 +342,25 @@ pub async fn put_object(
     if !state.storage.verify(&bucket, &key, link.expires, link.max, &link.signature) {
         return AppError::forbidden("this upload link is not valid or has expired; ask for a new one").into_response();
     }
+    // A link writes its file once: not after the transfer was reported, so the file extracted is
+    // the file kept.
+    #[derive(sqlx::FromRow)]
+    struct Status {
+        status: String,
+    }
+    match state.db.fetch_optional::<Status>("SELECT status FROM uploads_view WHERE key = $1", args![key.as_str()]).await
+    {
+        Ok(Some(row)) if row.status == "UPLOADING" => {}
+        Ok(_) => {
+            return AppError::new(
+                StatusCode::CONFLICT,
+                "upload_closed",
+                "this file was already received; ask for a new upload link",
+            )
+            .into_response()
+        }
+        Err(error) => return AppError::from(error).into_response(),
+    }
     match state.storage.write(&key, body.into_data_stream(), link.max).await {
         Ok(size) => (StatusCode::CREATED, axum::Json(serde_json::json!({ "size": size }))).into_response(),
         Err(WriteError::TooLarge { limit }) => AppError::new(
