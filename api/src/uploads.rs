@@ -25,6 +25,12 @@ use crate::storage::{safe_name, Storage};
 /// Files extracted at once on one node (each worker may use up to its memory cap).
 pub const PARALLEL_EXTRACTIONS: usize = 2;
 
+/// An upload link nobody reported done within this long is given up, and its bytes deleted.
+pub const ABANDONED_AFTER: chrono::Duration = chrono::Duration::days(1);
+
+/// How often abandoned uploads are looked for.
+const SWEEP_EVERY: Duration = Duration::from_secs(3600);
+
 /// Attempts before a file that keeps interrupting its node (not one that fails to parse: that
 /// fails at once) is given up.
 pub const MAX_ATTEMPTS: i64 = 3;
@@ -80,7 +86,14 @@ impl UploadProcessor {
     /// every two seconds for work queued by other nodes.
     pub async fn run(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) {
         let slots = Arc::new(tokio::sync::Semaphore::new(PARALLEL_EXTRACTIONS));
+        let mut last_sweep = tokio::time::Instant::now() - SWEEP_EVERY;
         loop {
+            if last_sweep.elapsed() >= SWEEP_EVERY {
+                last_sweep = tokio::time::Instant::now();
+                if let Err(error) = self.sweep_abandoned(chrono::Utc::now() - ABANDONED_AFTER).await {
+                    tracing::warn!(error = %format!("{error:#}"), "could not sweep abandoned uploads");
+                }
+            }
             let free = slots.available_permits();
             if free > 0 {
                 match self.claim(free as i64).await {
@@ -108,6 +121,36 @@ impl UploadProcessor {
                 _ = shutdown.wait_for(|s| *s) => return,
             }
         }
+    }
+
+    /// Fails uploads still UPLOADING since before `cutoff` and deletes whatever bytes they sent,
+    /// so an abandoned transfer neither holds storage nor stays "uploading" for ever. Returns how
+    /// many it gave up.
+    pub async fn sweep_abandoned(&self, cutoff: chrono::DateTime<Utc>) -> anyhow::Result<usize> {
+        #[derive(sqlx::FromRow)]
+        struct Abandoned {
+            upload_id: String,
+            key: String,
+        }
+        let stale: Vec<Abandoned> = self
+            .db
+            .fetch_all(
+                "SELECT upload_id, key FROM uploads_view WHERE status = 'UPLOADING' AND updated_at < $1 LIMIT 500",
+                args![cutoff.to_rfc3339_opts(SecondsFormat::Secs, true)],
+            )
+            .await?;
+        let metadata = EventMetadata::system("uploads", uuid::Uuid::new_v4().to_string());
+        let mut given_up = 0;
+        for upload in stale {
+            let fail = UploadCommand::Fail { reason: "The upload was never completed; upload the file again".into() };
+            match self.bus.execute(&self.bus.uploads, &upload.upload_id, fail, &metadata).await {
+                Ok(_) => given_up += 1,
+                Err(commands::CommandError::Domain(_)) => continue,
+                Err(error) => return Err(anyhow::anyhow!("{error}")),
+            }
+            self.storage.delete(&upload.key).await?;
+        }
+        Ok(given_up)
     }
 
     async fn claim(&self, max: i64) -> anyhow::Result<Vec<Job>> {

@@ -1477,3 +1477,30 @@ api_test!(rss_topics_suggest_feeds_and_show_which_are_followed, |app: TestApp| a
 
 const FILING: &str = "Reliance Industries Limited\nCIN: L17110MH1973PLC019786\n\nTo BSE Limited, Scrip Code: 500325\n\n\
 Sub: Outcome of the Board Meeting\nISIN: INE002A01018\n\nThe Board approved the financial results for the quarter.\n";
+
+/// An upload never reported done is given up after a while, and the bytes it sent are deleted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abandoned_uploads_are_given_up_and_their_bytes_deleted() {
+    let app = spawn_app("sqlite").await;
+    let s = app.sign_up("forgetful").await;
+    let init = app.upload(&s.token, &[("left", "left.txt", b"half a thought")]).await;
+    let key = init["upload_configs"][0]["metadata_fields"]["key"].as_str().unwrap().to_string();
+    let state = &app.server.state;
+    assert_eq!(state.storage.size(&key).await.unwrap(), Some(14));
+    let processor = api::uploads::UploadProcessor::new(
+        state.db.clone(),
+        state.bus.clone(),
+        state.storage.clone(),
+        &state.data_dir,
+        extract::WorkerCommand::new(env!("CARGO_BIN_EXE_needl")).arg("extract-worker"),
+        std::sync::Arc::new(tokio::sync::Notify::new()),
+    );
+    let a_day_ago = chrono::Utc::now() - chrono::Duration::days(1);
+    assert_eq!(processor.sweep_abandoned(a_day_ago).await.unwrap(), 0, "a fresh upload is left alone");
+    let later = chrono::Utc::now() + chrono::Duration::seconds(1);
+    assert_eq!(processor.sweep_abandoned(later).await.unwrap(), 1);
+    let status = app.settled_uploads(&s.token, &["left"]).await;
+    assert_eq!(status[0]["status"], "FAILED", "{status:?}");
+    assert!(status[0]["error"].as_str().unwrap().contains("never completed"));
+    assert_eq!(state.storage.size(&key).await.unwrap(), None, "its bytes are gone");
+}
