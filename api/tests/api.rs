@@ -1328,6 +1328,26 @@ async fn the_storage_quota_and_size_limit_hold_on_the_bytes_that_arrive() {
     let (_, done) = app.post("/api/upload/complete", Some(&s.token), complete_body(&init)).await;
     assert_eq!(done["files"][0]["status"], "FAILED", "{done}");
     assert!(done["files"][0]["error"].as_str().unwrap().starts_with("Not enough storage"), "{done}");
+    // A retried completion reports where each file is and changes nothing.
+    let (_, again) = app.post("/api/upload/complete", Some(&s.token), complete_body(&init)).await;
+    assert_eq!(again["files"][0]["status"], "FAILED", "{again}");
+
+    // Two files reported in one call count together against the quota.
+    let t = app.sign_up("pair").await;
+    let (_, pair) = app
+        .post(
+            "/api/upload/init",
+            Some(&t.token),
+            json!({"source": "needldrive", "files": [{"id": "a", "name": "a.txt"}, {"id": "b", "name": "b.txt"}]}),
+        )
+        .await;
+    for config in pair["upload_configs"].as_array().unwrap() {
+        let link = config["upload_link"].as_str().unwrap();
+        assert_eq!(app.client.put(app.url(link)).body(words.clone()).send().await.unwrap().status(), StatusCode::CREATED);
+    }
+    let (_, both) = app.post("/api/upload/complete", Some(&t.token), complete_body(&pair)).await;
+    assert_eq!(both["files"][0]["status"], "PROCESSING", "{both}");
+    assert_eq!(both["files"][1]["status"], "FAILED", "{both}");
 }
 
 api_test!(websites_are_followed_by_address_and_unfollowed, |app: TestApp| async move {

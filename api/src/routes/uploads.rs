@@ -460,10 +460,9 @@ async fn complete(
     if files.is_empty() {
         return Err(AppError::invalid("no_files", "name at least one uploaded file"));
     }
-    let quota = state.config.storage_quota_mb * MIB;
-    let mut statuses = Vec::new();
-    let mut last = None;
-    for file in files {
+    // Every file is looked up and checked before anything is recorded.
+    let mut rows = Vec::with_capacity(files.len());
+    for file in &files {
         let row = upload_of(state, &user.user_id, &file.metadata.id).await?;
         if file.key.as_deref().is_some_and(|k| k != row.key) || file.bucket.as_deref().is_some_and(|b| b != row.bucket)
         {
@@ -471,6 +470,19 @@ async fn complete(
                 "upload_mismatch",
                 format!("file {} was given another storage key", row.file_id),
             ));
+        }
+        rows.push(row);
+    }
+    let quota = state.config.storage_quota_mb * MIB;
+    // Bytes accepted earlier in this call, not yet in the read model.
+    let mut accepted = 0u64;
+    let mut statuses = Vec::new();
+    let mut last = None;
+    for row in rows {
+        if row.status != "UPLOADING" {
+            // Reported before (a retried call): say where it is, change nothing.
+            statuses.push(FileStatus { id: row.file_id, status: row.status, error: row.error });
+            continue;
         }
         let limits = source_limits(state, &row.source)?;
         let Some(size) = state.storage.size(&row.key).await? else {
@@ -481,17 +493,20 @@ async fn complete(
             });
             continue;
         };
-        let used = used_bytes(state, &user.user_id).await?;
+        let used = used_bytes(state, &user.user_id).await? + accepted;
         let refusal = if size > limits.file_size_limit {
             Some(format!("File {} size exceeds the limit of {} MB", row.name, limits.file_size_limit / MIB))
-        } else if row.status == "UPLOADING" && used + size > quota {
+        } else if used + size > quota {
             Some(quota_error(used, quota).message)
         } else {
             None
         };
         let command = match &refusal {
             Some(reason) => UploadCommand::Fail { reason: reason.clone() },
-            None => UploadCommand::Complete { size, feed_id: feed_id.clone() },
+            None => {
+                accepted += size;
+                UploadCommand::Complete { size, feed_id: feed_id.clone() }
+            }
         };
         last = state.bus.execute(&state.bus.uploads, &row.upload_id, command, &user.metadata()).await?.or(last);
         statuses.push(FileStatus {
