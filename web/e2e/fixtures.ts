@@ -2,6 +2,8 @@ import { test as base, expect } from '@playwright/test';
 import { AppShell } from './pages/app-shell';
 import { AuthPages } from './pages/auth-pages';
 import { ConnectRssPage } from './pages/connect-rss-page';
+import { ConnectWebsitePage } from './pages/connect-website-page';
+import { DrivePage } from './pages/drive-page';
 import { FeedsPage } from './pages/feeds-page';
 import { PreviewPage } from './pages/preview-page';
 import { UserSettingsPage } from './pages/user-settings-page';
@@ -13,6 +15,8 @@ interface Fixtures {
   shell: AppShell;
   settings: UserSettingsPage;
   connectRss: ConnectRssPage;
+  connectWebsite: ConnectWebsitePage;
+  drive: DrivePage;
   feeds: FeedsPage;
   preview: PreviewPage;
 }
@@ -31,6 +35,8 @@ export const test = base.extend<Fixtures>({
   shell: async ({ page }, use) => use(new AppShell(page)),
   settings: async ({ page }, use) => use(new UserSettingsPage(page)),
   connectRss: async ({ page }, use) => use(new ConnectRssPage(page)),
+  connectWebsite: async ({ page }, use) => use(new ConnectWebsitePage(page)),
+  drive: async ({ page }, use) => use(new DrivePage(page)),
   feeds: async ({ page }, use) => use(new FeedsPage(page)),
   preview: async ({ page }, use) => use(new PreviewPage(page)),
 });

@@ -7,10 +7,17 @@ export class PreviewPage {
   readonly document = () => this.page.locator('article.preview');
   readonly title = () => this.page.locator('#preview-title');
   readonly readToggle = () => this.document().getByRole('button', { name: /^Read/ });
+  readonly pdfPages = () => this.page.getByTestId('pdf-page');
+  readonly highlight = () => this.page.getByTestId('pdf-highlight');
 
-  async expectShowing(title: string) {
-    await expect(this.page).toHaveURL(/\/preview\/feeds\//);
+  async expectShowing(title: string | RegExp, category = 'feeds') {
+    await expect(this.page).toHaveURL(new RegExp(`/preview/${category}/`));
     await expect(this.title()).toHaveText(title);
+  }
+
+  /** Waits until pdf.js has drawn the first page of an uploaded PDF. */
+  async expectPdfDrawn(timeout = 15_000) {
+    await expect(this.pdfPages().first()).toHaveAttribute('data-state', 'drawn', { timeout });
   }
 
   /** Presses the read toggle and waits until the server has saved it. */

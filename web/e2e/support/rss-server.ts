@@ -9,8 +9,12 @@ export interface FeedItem {
 export interface RssServer {
   /** The feed's address, on 127.0.0.1 and a port the system picked. */
   url: string;
+  /** The site's home page, which names the feed with `<link rel="alternate">`. */
+  siteUrl: string;
   /** How many times the feed was fetched. */
   hits: () => number;
+  /** Replaces the items the feed serves from now on. */
+  setItems: (items: FeedItem[]) => void;
   close: () => Promise<void>;
 }
 
@@ -41,7 +45,24 @@ export function rssDocument(base: string, items: FeedItem[], now = Date.now()): 
 `;
 }
 
-/** Serves `items` as an RSS feed at /feed.xml on 127.0.0.1, port 0. */
+/** Returns a home page that announces the feed the way sites do, for following a website. */
+export function sitePage(base: string): string {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <title>E2E Site</title>
+    <link rel="alternate" type="application/rss+xml" title="E2E Feed" href="${base}/feed.xml">
+  </head>
+  <body><h1>E2E Site</h1><p>News written by the end-to-end test.</p></body>
+</html>
+`;
+}
+
+/**
+ * Serves `items` as an RSS feed at /feed.xml on 127.0.0.1, port 0, and at / a home page that
+ * links to it.
+ */
 export async function startRssServer(items: FeedItem[]): Promise<RssServer> {
   let hits = 0;
   let body = '';
@@ -52,6 +73,11 @@ export async function startRssServer(items: FeedItem[]): Promise<RssServer> {
       response.end(body);
       return;
     }
+    if (request.url === '/' || request.url === '/index.html') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(sitePage(base));
+      return;
+    }
     response.writeHead(404, { 'content-type': 'text/plain' });
     response.end('not found');
   });
@@ -60,7 +86,11 @@ export async function startRssServer(items: FeedItem[]): Promise<RssServer> {
   body = rssDocument(base, items);
   return {
     url: `${base}/feed.xml`,
+    siteUrl: `${base}/`,
     hits: () => hits,
+    setItems: (next) => {
+      body = rssDocument(base, next);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         // The fetcher keeps connections alive; without this, close() waits for them forever.

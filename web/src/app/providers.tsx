@@ -25,11 +25,12 @@ export function QueryProvider({ children, retry = true }: { children: ReactNode;
     const client = createQueryClient({
       onError: (error, meta) => {
         const message = toastMessageFor(error, meta as ToastMeta | undefined);
-        if (message) toasts.send({ type: 'toast.show', toastType: 'error', message });
+        const duration = (meta as ToastMeta | undefined)?.toastDuration;
+        if (message) toasts.send({ type: 'toast.show', toastType: 'error', message, ...(duration ? { duration } : {}) });
       },
       onMutationSuccess: (meta) => {
-        const message = (meta as ToastMeta | undefined)?.successToast;
-        if (message) toasts.send({ type: 'toast.show', toastType: 'success', message });
+        const { successToast: message, toastDuration: duration } = (meta as ToastMeta | undefined) ?? {};
+        if (message) toasts.send({ type: 'toast.show', toastType: 'success', message, ...(duration ? { duration } : {}) });
       },
     });
     if (!retry) client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retry: false } });

@@ -1,9 +1,19 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
+import { Spinner } from '../components/ui/spinner';
 import { SignInPage, SignUpPage } from '../features/auth';
 import { DocumentsPage, PreviewPage } from '../features/documents';
-import { UserSettingsPage } from '../features/settings';
-import { ConnectPage, ConnectRssPage } from '../features/sources';
+import { StoragePage, UserSettingsPage } from '../features/settings';
+import { ConnectPage, ConnectRssPage, ConnectWebsitePage, FollowedWebsitesPage } from '../features/sources';
 import { ComingSoonPage } from './pages/coming-soon-page';
+
+/** The drive brings the uploads feature; it loads when first opened. */
+const DrivePage = lazy(() => import('./pages/drive-page').then((m) => ({ default: m.DrivePage })));
+const drive = (category: string) => (
+  <Suspense fallback={<Spinner label="Loading Needl Drive" />}>
+    <DrivePage category={category} />
+  </Suspense>
+);
 import { LandingRedirect } from './pages/landing-redirect';
 import { PublicOnly, RequireAuth } from './session/require-auth';
 import { AppShell } from './shell/app-shell';
@@ -22,13 +32,18 @@ export function AppRoutes() {
           <Route index element={<LandingRedirect />} />
           <Route path="/settings" element={<Navigate to="/settings/user-settings" replace />} />
           <Route path="/settings/user-settings" element={<UserSettingsPage />} />
+          <Route path="/settings/storage" element={<StoragePage />} />
           <Route path="/feeds/home" element={<DocumentsPage />} />
+          <Route path="/feeds/home/drives" element={drive('feeds')} />
           <Route path="/feeds/home/:suffix" element={<DocumentsPage />} />
           <Route path="/feeds/:source" element={<DocumentsPage />} />
           <Route path="/feeds/:source/:subCategory" element={<DocumentsPage />} />
           <Route path="/preview/:category/:deeplink" element={<PreviewPage />} />
           <Route path="/connect" element={<ConnectPage />} />
           <Route path="/connect/rss" element={<ConnectRssPage />} />
+          <Route path="/connect/website" element={<ConnectWebsitePage />} />
+          <Route path="/connect/website/followed" element={<FollowedWebsitesPage />} />
+          <Route path="/apps/needldrive" element={drive('apps')} />
           <Route path="*" element={<ComingSoonPage />} />
         </Route>
       </Route>

@@ -1,11 +1,25 @@
+import { useEffect } from 'react';
+import { onNotice } from '../lib/notices';
 import { ToastContext } from './toast-context';
 
 const ICONS = { success: '✓', error: '!', loading: '…', blank: '', custom: '' } as const;
 
-/** Renders the visible toasts in a polite live region; each can be dismissed. */
+/**
+ * Renders the visible toasts in a polite live region; each can be dismissed. Notices that
+ * features raise (src/lib/notices) become toasts here.
+ */
 export function Toaster() {
   const toasts = ToastContext.useSelector((s) => s.context.toasts);
   const actor = ToastContext.useActorRef();
+
+  useEffect(
+    () =>
+      onNotice(({ type, message, duration }) =>
+        actor.send({ type: 'toast.show', toastType: type, message, ...(duration ? { duration } : {}) }),
+      ),
+    [actor],
+  );
+
   return (
     <div className="toaster" role="region" aria-label="Notifications" aria-live="polite">
       {toasts.map((toast) => (

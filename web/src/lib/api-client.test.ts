@@ -1,4 +1,4 @@
-import { ApiError, createApiClient } from './api-client';
+import { ApiError, createApiClient, fileNameOf } from './api-client';
 import { createSessionStore } from './session-store';
 
 const user = { id: 'u1', email_id: 'a@b.co', username: 'ann', is_admin: false };
@@ -87,5 +87,34 @@ describe('api client', () => {
     const { client, session } = setup([() => json(401, { code: 'unauthorized', message: 'invalid email or password' })]);
     await expect(client.post('/auth/signin', { body: {} })).rejects.toMatchObject({ status: 401 });
     expect(session.get().expired).toBe(false);
+  });
+
+  it('fetches a file with the same headers and reads its name from Content-Disposition', async () => {
+    const { client, calls } = setup([
+      () =>
+        new Response('%PDF-1.4', {
+          status: 200,
+          headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="q3 report.pdf"' },
+        }),
+    ]);
+    const file = await client.getFile('/doc/needldrive/file?deeplink=d1');
+    expect(calls[0].url).toBe('/api/doc/needldrive/file?deeplink=d1');
+    expect(headersOf(calls[0].init).token).toBe('old-token');
+    expect(file.fileName).toBe('q3 report.pdf');
+    expect(await file.blob.text()).toBe('%PDF-1.4');
+  });
+
+  it('throws the JSON error of a file call like any other', async () => {
+    const { client } = setup([() => json(404, { code: 'not_found', message: 'document not found' })]);
+    await expect(client.getFile('/doc/x/file?deeplink=y')).rejects.toMatchObject({ status: 404, message: 'document not found' });
+  });
+});
+
+describe('fileNameOf', () => {
+  it('prefers the UTF-8 filename* form and falls back to filename', () => {
+    expect(fileNameOf("attachment; filename=\"a.pdf\"; filename*=UTF-8''%C3%A9t%C3%A9.pdf")).toBe('été.pdf');
+    expect(fileNameOf('attachment; filename=plain.pdf')).toBe('plain.pdf');
+    expect(fileNameOf('inline')).toBeNull();
+    expect(fileNameOf(null)).toBeNull();
   });
 });

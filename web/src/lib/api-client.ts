@@ -35,8 +35,16 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** A file the server sent, with the name its `Content-Disposition` gave (if any). */
+export interface FileDownload {
+  blob: Blob;
+  fileName: string | null;
+}
+
 export interface ApiClient {
   get<T>(path: string, options?: RequestOptions): Promise<T>;
+  /** GETs a file (not JSON), with the same headers, retries and errors as the other calls. */
+  getFile(path: string, options?: RequestOptions): Promise<FileDownload>;
   post<T>(path: string, options?: RequestOptions): Promise<T>;
   put<T>(path: string, options?: RequestOptions): Promise<T>;
   patch<T>(path: string, options?: RequestOptions): Promise<T>;
@@ -98,7 +106,8 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
     return refreshing;
   };
 
-  const request = async <T>(method: string, path: string, options?: RequestOptions): Promise<T> => {
+  /** Sends a call, refreshing the token on a backend 403; returns the successful response. */
+  const respond = async (method: string, path: string, options?: RequestOptions): Promise<Response> => {
     const isAuthCall = path.startsWith('/auth/');
     let response = await send(method, path, options);
     for (let retry = 0; retry < MAX_FORBIDDEN_RETRIES && isBackendForbidden(response); retry += 1) {
@@ -113,6 +122,11 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
       config.session.expire();
     }
     if (!response.ok) throw await toApiError(response);
+    return response;
+  };
+
+  const request = async <T>(method: string, path: string, options?: RequestOptions): Promise<T> => {
+    const response = await respond(method, path, options);
     if (response.status === 204) return undefined as T;
     const text = await response.text();
     return (text ? JSON.parse(text) : undefined) as T;
@@ -120,6 +134,10 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
 
   return {
     get: (path, options) => request('GET', path, options),
+    getFile: async (path, options) => {
+      const response = await respond('GET', path, options);
+      return { blob: await response.blob(), fileName: fileNameOf(response.headers.get('content-disposition')) };
+    },
     post: (path, options) => request('POST', path, options),
     put: (path, options) => request('PUT', path, options),
     patch: (path, options) => request('PATCH', path, options),
@@ -130,3 +148,22 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
 
 const isBackendForbidden = (response: Response) =>
   response.status === 403 && response.headers.has('x-backend-origin');
+
+/**
+ * Returns the file name a `Content-Disposition` header gives: the RFC 5987 `filename*` form
+ * (UTF-8, percent-encoded) when present, else the plain `filename`.
+ */
+export function fileNameOf(disposition: string | null): string | null {
+  if (!disposition) return null;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // A malformed encoding falls through to the plain name.
+    }
+  }
+  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/.exec(disposition);
+  if (!plain) return null;
+  return (plain[2] ?? plain[1]).trim() || null;
+}

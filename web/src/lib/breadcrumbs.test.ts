@@ -35,6 +35,13 @@ describe('pageTitle', () => {
     expect(pageTitle('/notifications')).toBe('Notifications');
     expect(pageTitle('/ask-needl/full')).toBe('AskNeedl');
   });
+  it('titles the drive, storage and website pages', () => {
+    expect(pageTitle('/apps/needldrive')).toBe('Needl Drive');
+    expect(pageTitle('/settings/storage')).toBe('Storage');
+    expect(pageTitle('/connect/website')).toBe('Follow a website');
+    expect(pageTitle('/connect/website/followed')).toBe('Followed websites');
+    expect(buildBreadcrumbs('/connect/website/followed').map((c) => c.label)).toEqual(['Home', 'Connect', 'Websites', 'Followed']);
+  });
   it('falls back to the last segment', () => {
     expect(pageTitle('/needlbox/bookmarks/all')).toBe('All');
   });

@@ -16,6 +16,9 @@ const SEGMENT_LABELS: Record<string, string> = {
   needlbox: 'Needlbox',
   'ask-needl': 'AskNeedl',
   rss: 'RSS',
+  needldrive: 'Needl Drive',
+  website: 'Websites',
+  followed: 'Followed',
 };
 
 /** Segments that are part of the path but get no crumb of their own. */
@@ -44,6 +47,10 @@ const TITLES: Array<[RegExp, string]> = [
   [/^\/feeds\/home/, 'My Data'],
   [/^\/preview\//, 'Preview'],
   [/^\/settings\/user-settings/, 'User Settings'],
+  [/^\/settings\/storage/, 'Storage'],
+  [/^\/apps\/needldrive/, 'Needl Drive'],
+  [/^\/connect\/website\/followed/, 'Followed websites'],
+  [/^\/connect\/website/, 'Follow a website'],
   [/^\/settings\/manage-tags/, 'Tags Manager'],
   [/^\/settings\/contacts/, 'Manage Contacts'],
   [/^\/settings/, 'Settings'],

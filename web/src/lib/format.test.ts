@@ -5,6 +5,8 @@ import {
   formatFileSize,
   formatPagination,
   formatRelative,
+  megabytes,
+  shortenFileName,
   parseDateShorthand,
   titleFromSourceKey,
 } from './format';
@@ -56,6 +58,25 @@ describe('formatFileSize', () => {
   it('stops at YB however large the number', () => {
     expect(formatFileSize(2 * 1024 ** 8)).toBe('2 YB');
     expect(formatFileSize(1024 ** 10)).toBe('1048576 YB');
+  });
+});
+
+describe('shortenFileName', () => {
+  it('keeps a name of ten characters or fewer whole', () => {
+    expect(shortenFileName('report.pdf')).toBe('report.pdf');
+  });
+  it('cuts a longer name at ten characters and adds an ellipsis', () => {
+    expect(shortenFileName('annual-report-2024.pdf')).toBe('annual-rep…');
+  });
+  it('counts characters, not UTF-16 units', () => {
+    expect(shortenFileName('📄📄📄📄📄📄📄📄📄📄📄')).toBe('📄📄📄📄📄📄📄📄📄📄…');
+  });
+});
+
+describe('megabytes', () => {
+  it('divides by 1048576 and keeps at most two decimals', () => {
+    expect(megabytes(52_428_800)).toBe('50');
+    expect(megabytes(1_572_864)).toBe('1.5');
   });
 });
 

@@ -66,6 +66,20 @@ export function formatFileSize(bytes: number): string {
   return `${trimDecimals(value, 2)} ${SIZE_UNITS[unit]}`;
 }
 
+/** How many characters of a file name cards show before the ellipsis. */
+export const FILE_NAME_CHARS = 10;
+
+/** Returns a file name cut to `limit` characters plus '…' when it is longer. */
+export function shortenFileName(name: string, limit = FILE_NAME_CHARS): string {
+  const chars = Array.from(name);
+  return chars.length <= limit ? name : `${chars.slice(0, limit).join('')}…`;
+}
+
+/** Returns bytes as whole or decimal megabytes (bytes / 1048576), for limits stated in MB. */
+export function megabytes(bytes: number): string {
+  return trimDecimals(bytes / 1_048_576, 2);
+}
+
 /** Returns a title for a source key not in the catalogue: `_` and `.` become spaces, first letter capitalised. */
 export function titleFromSourceKey(key: string): string {
   const spaced = key.replace(/[_.]/g, ' ');

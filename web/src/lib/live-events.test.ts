@@ -1,5 +1,5 @@
-import { QueryClient } from '@tanstack/react-query';
-import { applyLiveEvent, keysInvalidatedBy } from './live-events';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
+import { applyLiveEvent, keysInvalidatedBy, refreshQueries } from './live-events';
 import { documentKeys } from './queries/document-keys';
 import { sourceKeys } from './queries/source-keys';
 import { userQueries } from './queries/user-queries';
@@ -58,6 +58,15 @@ describe('live events', () => {
     }
   });
 
+  it('makes upload statuses and document lists stale when an upload ends', () => {
+    for (const type of ['UploadProcessed', 'UploadFailed', 'UploadRemoved']) {
+      expect(keysInvalidatedBy({ type, ids: ['u1/f1'] })).toEqual([
+        ['uploads', 'status'],
+        ['documents', 'list'],
+      ]);
+    }
+  });
+
   it('refetches only the document that was updated, not others', async () => {
     const client = new QueryClient();
     client.setQueryData(documentKeys.detail('d1', 'rss_1'), { results: [] });
@@ -67,5 +76,38 @@ describe('live events', () => {
     expect(client.getQueryState(documentKeys.detail('d1', 'rss_1'))?.isInvalidated).toBe(true);
     expect(client.getQueryState(documentKeys.detail('d2', 'rss_1'))?.isInvalidated).toBe(false);
     expect(client.getQueryState(sourceKeys.rss())?.isInvalidated).toBe(false);
+  });
+
+  it('fetches a shown list again when its first fetch was still on its way as the event came', async () => {
+    const client = new QueryClient();
+    const answers: Array<(value: string) => void> = [];
+    const observer = new QueryObserver<string>(client, {
+      queryKey: documentKeys.list(null),
+      queryFn: () => new Promise<string>((resolve) => answers.push(resolve)),
+    });
+    const stop = observer.subscribe(() => {});
+    await vi.waitFor(() => expect(answers).toHaveLength(1));
+
+    const applied = applyLiveEvent(client, { cursor: '3', type: 'DocumentIngested', ids: ['d1'] });
+    // The first answer was read before the document existed; it must not be the last word.
+    answers[0]('empty list');
+    await vi.waitFor(() => expect(answers).toHaveLength(2));
+    answers[1]('list with d1');
+    await applied;
+    await vi.waitFor(() => expect(client.getQueryData(documentKeys.list(null))).toBe('list with d1'));
+    expect(client.getQueryState(documentKeys.list(null))?.isInvalidated).toBe(false);
+    stop();
+  });
+
+  it('leaves alone a first fetch that nothing shows, such as a download', async () => {
+    const client = new QueryClient();
+    let answer!: (value: string) => void;
+    const download = client.fetchQuery({
+      queryKey: documentKeys.file('d1', 'needldrive'),
+      queryFn: () => new Promise<string>((resolve) => (answer = resolve)),
+    });
+    await refreshQueries(client);
+    answer('the file');
+    await expect(download).resolves.toBe('the file');
   });
 });

@@ -2,11 +2,12 @@
  * What each pushed live event means for the cache: "sockets notify, queries fetch". The socket
  * tells us what changed; the affected queries are invalidated and refetch if someone shows them.
  */
-import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import type { InvalidateQueryFilters, QueryClient, QueryKey } from '@tanstack/react-query';
 import { documentKeys } from './queries/document-keys';
 import { featureQueries } from './queries/feature-queries';
 import { onboardingQueries, organizationQueries } from './queries/organization-queries';
 import { sourceKeys } from './queries/source-keys';
+import { uploadKeys } from './queries/upload-keys';
 import { userQueries } from './queries/user-queries';
 
 /** One message from `/api/live`. */
@@ -21,6 +22,8 @@ const documentChanged = (ids: string[]): QueryKey[] => [documentKeys.lists(), ..
 /** Read state lives in the read-status list and in each card, so both refetch. */
 const readStateChanged = (): QueryKey[] => [documentKeys.readStatus(), documentKeys.lists(), documentKeys.details()];
 const sourcesChanged = (): QueryKey[] => [sourceKeys.all()];
+/** An upload reached its end (or was removed): its status, and the lists that show its document. */
+const uploadSettled = (): QueryKey[] => [uploadKeys.statuses(), documentKeys.lists()];
 
 const INVALIDATIONS: Record<string, (ids: string[]) => QueryKey[]> = {
   PreferencesChanged: () => [userQueries.preferences().queryKey],
@@ -39,6 +42,9 @@ const INVALIDATIONS: Record<string, (ids: string[]) => QueryKey[]> = {
   SourceUnfollowed: sourcesChanged,
   SourcePriorityChanged: sourcesChanged,
   SourceRegistered: sourcesChanged,
+  UploadProcessed: uploadSettled,
+  UploadFailed: uploadSettled,
+  UploadRemoved: uploadSettled,
 };
 
 /** Returns the query keys an event makes stale; unknown event types change nothing. */
@@ -46,7 +52,24 @@ export function keysInvalidatedBy(event: Pick<LiveEvent, 'type'> & { ids?: strin
   return INVALIDATIONS[event.type]?.(event.ids ?? []) ?? [];
 }
 
-/** Invalidates every query the event affects. */
+/**
+ * Marks the matching queries stale and refetches those on screen, including one whose first
+ * fetch is still on its way. React Query lets such a fetch finish and takes its answer as
+ * fresh (an invalidation of a query with no data yet joins the running fetch), but the server
+ * may have read that answer before the change we were just told about: the list would keep
+ * showing the older answer until something else changed. So that fetch is cancelled and made
+ * again. Fetches nobody shows (a download, a prefetch) are left alone.
+ */
+export async function refreshQueries(queryClient: QueryClient, filters: InvalidateQueryFilters = {}): Promise<void> {
+  await queryClient.cancelQueries({
+    ...filters,
+    type: 'active',
+    predicate: (query) => query.state.data === undefined && query.state.fetchStatus === 'fetching',
+  });
+  await queryClient.invalidateQueries(filters);
+}
+
+/** Refreshes every query the event affects. */
 export async function applyLiveEvent(queryClient: QueryClient, event: LiveEvent): Promise<void> {
-  await Promise.all(keysInvalidatedBy(event).map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+  await Promise.all(keysInvalidatedBy(event).map((queryKey) => refreshQueries(queryClient, { queryKey })));
 }

@@ -15,12 +15,14 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
 /**
  * What a query or mutation may say about its toasts, in `meta`: `toast: false` keeps a failure
  * quiet (the page shows it inline); `errorToast` replaces the generic failure text (a function
- * gets the error, to use the server's words); `successToast` is shown when a mutation succeeds.
+ * gets the error, to use the server's words); `successToast` is shown when a mutation succeeds;
+ * `toastDuration` replaces the toast type's usual duration (ms).
  */
 export interface ToastMeta {
   toast?: false;
   errorToast?: string | ((error: unknown) => string);
   successToast?: string;
+  toastDuration?: number;
 }
 
 export interface QueryClientHooks {

@@ -8,10 +8,12 @@ export interface ModalProps {
   children: ReactNode;
   actions?: ReactNode;
   size?: ModalSize;
+  /** Called on Escape; a modal without it cannot be dismissed that way. */
+  onClose?: () => void;
 }
 
 /** A dialog that takes focus when it opens and keeps the page behind it inert. */
-export function Modal({ title, children, actions, size = 'default' }: ModalProps) {
+export function Modal({ title, children, actions, size = 'default', onClose }: ModalProps) {
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -26,6 +28,12 @@ export function Modal({ title, children, actions, size = 'default' }: ModalProps
         aria-modal="true"
         aria-labelledby={titleId}
         tabIndex={-1}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && onClose) {
+            event.stopPropagation();
+            onClose();
+          }
+        }}
       >
         <h2 id={titleId} className="modal-title">
           {title}

@@ -1,17 +1,48 @@
 /** How a document's fields are shown: its source label, date, preview address and detail tags. */
-import { titleFromSourceKey } from '../../lib/format';
+import { formatFileSize, titleFromSourceKey } from '../../lib/format';
 import type { DocumentCard } from './api/document-api';
+
+/** Names of the sources every user has. */
+const BUILT_IN_SOURCES: Record<string, string> = { needldrive: 'Needl Drive', ask_needl: 'AskNeedl' };
 
 /**
  * Returns the source's name: the followed source's label when known, else the one the server put
- * in the metadata, else one made from its key.
+ * in the metadata, else a built-in source's name, else one made from its key.
  */
 export const sourceLabel = (doc: Pick<DocumentCard, 'source' | 'metadata'>, labels?: ReadonlyMap<string, string>): string =>
-  labels?.get(doc.source) ?? doc.metadata?.source_label ?? doc.metadata?.feed_title ?? titleFromSourceKey(doc.source);
+  labels?.get(doc.source) ??
+  doc.metadata?.source_label ??
+  doc.metadata?.feed_title ??
+  BUILT_IN_SOURCES[doc.source] ??
+  titleFromSourceKey(doc.source);
 
 /** Returns when the document was published, or when Needl got it if the source did not say. */
 export const documentDate = (doc: Pick<DocumentCard, 'published_at' | 'ingested_at'>): string =>
   doc.published_at ?? doc.ingested_at;
+
+/** What cards show about an uploaded file. */
+export interface FileInfo {
+  name: string;
+  /** In bytes; null when the server did not say. */
+  size: number | null;
+  mimeType: string | null;
+}
+
+/**
+ * Returns the file facts of an uploaded document (its metadata names the original file, or
+ * gives a mime type and size), or null for other documents.
+ */
+export function fileInfo(doc: Pick<DocumentCard, 'title' | 'metadata'>): FileInfo | null {
+  const { original_file_name: name, mime_type: mimeType, size } = doc.metadata ?? {};
+  if (!name && !(mimeType && size)) return null;
+  const bytes = size !== undefined && /^\d+$/.test(size) ? Number(size) : null;
+  return { name: name || doc.title, size: bytes, mimeType: mimeType || null };
+}
+
+export const isPdf = (doc: Pick<DocumentCard, 'title' | 'metadata'>): boolean => {
+  const info = fileInfo(doc);
+  return info?.mimeType === 'application/pdf' || Boolean(info && !info.mimeType && /\.pdf$/i.test(info.name));
+};
 
 /** Returns the full-page preview address of a document in a category (feeds by default). */
 export const previewPath = (doc: Pick<DocumentCard, 'deeplink' | 'source'>, category = 'feeds'): string =>
@@ -39,8 +70,11 @@ const DETAIL_TAGS: Array<[string, string]> = [
   ['created_by', 'Created by'],
 ];
 
-/** Metadata keys used for the source label rather than shown as tags. */
-const HIDDEN = new Set(['source_label', 'feed_title']);
+/** Metadata keys shown elsewhere (source label, file facts) or internal, not as tags. */
+const HIDDEN = new Set(['source_label', 'feed_title', 'original_file_name', 'mime_type', 'layout_blob', 'bucket', 'object_key']);
+
+/** Returns a tag's value as shown: a size in bytes is formatted. */
+const shownValue = (key: string, value: string) => (key === 'size' && /^\d+$/.test(value) ? formatFileSize(Number(value)) : value);
 
 /** Returns the metadata as label/value pairs: the spec's detail tags first, then the rest by key. */
 export function detailTags(metadata: Record<string, string> | undefined): Array<{ key: string; label: string; value: string }> {
@@ -49,5 +83,5 @@ export function detailTags(metadata: Record<string, string> | undefined): Array<
   const labels = new Map(DETAIL_TAGS);
   return entries
     .sort(([a], [b]) => (order.get(a) ?? 1000) - (order.get(b) ?? 1000) || a.localeCompare(b))
-    .map(([key, value]) => ({ key, label: labels.get(key) ?? titleFromSourceKey(key), value: String(value) }));
+    .map(([key, value]) => ({ key, label: labels.get(key) ?? titleFromSourceKey(key), value: shownValue(key, String(value)) }));
 }

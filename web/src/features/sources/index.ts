@@ -1,9 +1,12 @@
 /**
- * Sources feature: connecting sources (/connect) and the followed RSS feeds (/connect/rss) with
- * their priority, bulk priority (1 to 50 at a time) and unfollow. It owns the calls under
- * /connect and /source; the source query keys live in src/lib/queries (the live socket
- * invalidates them too). Toasts are declared in mutation `meta` and shown by the app.
+ * Sources feature: connecting sources (/connect), the followed RSS feeds (/connect/rss) with
+ * their priority, bulk priority (1 to 50 at a time) and unfollow, and followed websites
+ * (/connect/website to follow one, /connect/website/followed to see and unfollow them). It
+ * owns the calls under /connect and /source; the source query keys live in src/lib/queries
+ * (the live socket invalidates them too). Toasts are declared in mutation `meta` and shown by the app.
  * Depends on: src/lib, src/components/ui.
  */
 export { ConnectPage } from './components/connect-page';
 export { ConnectRssPage } from './components/connect-rss-page';
+export { ConnectWebsitePage } from './components/connect-website-page';
+export { FollowedWebsitesPage } from './components/followed-websites-page';

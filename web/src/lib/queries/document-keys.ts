@@ -11,6 +11,10 @@ export const documentKeys = {
   /** Every cached copy of one document, whichever source it was opened from. */
   document: (deeplink: string) => [...documentKeys.details(), deeplink] as const,
   detail: (deeplink: string, source: string) => [...documentKeys.document(deeplink), source] as const,
+  /** The original file of an uploaded document. */
+  file: (deeplink: string, source: string) => [...documentKeys.detail(deeplink, source), 'file'] as const,
+  /** The text blocks of a document's pages, with their boxes. */
+  layout: (deeplink: string, source: string) => [...documentKeys.detail(deeplink, source), 'layout'] as const,
   /** The deeplinks the user has read. */
   readStatus: () => [...documentKeys.all(), 'read-status'] as const,
 };

@@ -5,4 +5,6 @@
 export const sourceKeys = {
   all: () => ['sources'] as const,
   rss: () => [...sourceKeys.all(), 'rss'] as const,
+  /** The followed websites. */
+  websites: () => [...sourceKeys.all(), 'websites'] as const,
 };

@@ -1,5 +1,9 @@
-/** Calls and queries for documents: the paged list, one document, and the read list. */
+/**
+ * Calls and queries for documents: the paged list, one document, the read list, and for
+ * uploaded files their original file, page layout and deletion.
+ */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { z } from 'zod';
 import { api } from '../../../lib/api';
 import { documentKeys } from '../../../lib/queries/document-keys';
 
@@ -14,6 +18,8 @@ export interface DocumentCard {
   metadata: Record<string, string>;
   ingested_at: string;
   read: boolean;
+  /** Whether the user uploaded it (and so may delete it). */
+  owned?: boolean;
 }
 
 export interface DocumentPage {
@@ -32,6 +38,23 @@ const documentsPath = (source: string | null, page: number) => {
   return `/documents?${params}`;
 };
 
+const docPath = (source: string, deeplink: string, suffix = '') =>
+  `/doc/${encodeURIComponent(source)}${suffix}?deeplink=${encodeURIComponent(deeplink)}`;
+
+const layoutSchema = z.object({
+  pages: z.array(
+    z.object({
+      number: z.number().int(),
+      width: z.number().positive(),
+      height: z.number().positive(),
+      blocks: z.array(z.object({ text: z.string(), bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]) })),
+    }),
+  ),
+});
+
+/** Text blocks per page, boxes in PDF points from each page's top left. */
+export type DocumentLayout = z.infer<typeof layoutSchema>;
+
 export const documentQueries = {
   /** Newest first, 20 a page; `source` null means every followed source (My Data). */
   list: (source: string | null) =>
@@ -45,11 +68,24 @@ export const documentQueries = {
     queryOptions({
       queryKey: documentKeys.detail(deeplink, source),
       queryFn: ({ signal }) =>
-        api.get<{ results: DocumentCard[] }>(
-          `/doc/${encodeURIComponent(source)}?deeplink=${encodeURIComponent(deeplink)}`,
-          { signal },
-        ),
+        api.get<{ results: DocumentCard[] }>(docPath(source, deeplink), { signal }),
       select: (data) => data.results[0] ?? null,
+    }),
+  /** The original file (kept as a Blob: each reader takes its own copy of the bytes). */
+  file: (deeplink: string, source: string) =>
+    queryOptions({
+      queryKey: documentKeys.file(deeplink, source),
+      queryFn: ({ signal }) => api.getFile(docPath(source, deeplink, '/file'), { signal }),
+      staleTime: Infinity,
+      gcTime: 60_000,
+      meta: { toast: false },
+    }),
+  layout: (deeplink: string, source: string) =>
+    queryOptions({
+      queryKey: documentKeys.layout(deeplink, source),
+      queryFn: async ({ signal }) => layoutSchema.parse(await api.get<unknown>(docPath(source, deeplink, '/layout'), { signal })),
+      staleTime: Infinity,
+      meta: { toast: false },
     }),
   readStatus: () =>
     queryOptions({
@@ -62,3 +98,6 @@ export const setReadStatus = (deeplink: string, status: ReadStatus) =>
   api.put<{ deeplink: string; status: ReadStatus }>(`/doc/read_status/${encodeURIComponent(deeplink)}`, {
     body: { status },
   });
+
+/** Deletes a document the user uploaded. */
+export const deleteDocument = (source: string, deeplink: string) => api.delete<unknown>(docPath(source, deeplink));

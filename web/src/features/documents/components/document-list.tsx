@@ -1,4 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Spinner } from '../../../components/ui/spinner';
@@ -9,8 +10,17 @@ import { useSourceLabels } from '../hooks/use-source-labels';
 import { DocumentCard } from './document-card';
 import { DocumentSkeleton } from './document-skeleton';
 
-/** The documents of one source (or all, for `null`), newest first, loading more as you scroll. */
-export function DocumentList({ source }: { source: string | null }) {
+export interface DocumentListProps {
+  /** One source's documents, or every followed source's for `null`. */
+  source: string | null;
+  /** The preview's category for the cards (`feeds` by default). */
+  category?: string;
+  /** What an empty list shows instead of the hint to follow a feed. */
+  empty?: ReactNode;
+}
+
+/** The documents of one source (or all), newest first, loading more as you scroll. */
+export function DocumentList({ source, category, empty }: DocumentListProps) {
   const docs = useInfiniteQuery(documentQueries.list(source));
   const isRead = useIsRead();
   const toggleRead = useToggleRead();
@@ -30,6 +40,7 @@ export function DocumentList({ source }: { source: string | null }) {
   }
   const items = docs.data.pages.flatMap((page) => page.results);
   if (items.length === 0) {
+    if (empty) return empty;
     return (
       <EmptyState title="No documents yet">
         <p>
@@ -49,6 +60,7 @@ export function DocumentList({ source }: { source: string | null }) {
             doc={doc}
             read={read}
             sourceLabels={sourceLabels}
+            category={category}
             onToggleRead={() => toggleRead.mutate({ deeplink: doc.deeplink, read: !read })}
           />
         );

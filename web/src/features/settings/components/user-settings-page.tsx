@@ -6,6 +6,7 @@ import { Switch } from '../../../components/ui/switch';
 import { signOut } from '../../../lib/auth';
 import { userQueries } from '../../../lib/queries/user-queries';
 import { useUpdatePreferences } from '../../../lib/queries/use-update-preferences';
+import { SettingsNav } from './settings-nav';
 
 export function UserSettingsPage() {
   const profile = useQuery(userQueries.profile());
@@ -22,6 +23,7 @@ export function UserSettingsPage() {
 
   return (
     <div className="page-narrow stack-lg">
+      <SettingsNav />
       <section className="card" aria-labelledby="profile-heading">
         <h2 id="profile-heading" className="card-title">
           Profile

@@ -1,10 +1,5 @@
 import { Link } from 'react-router';
 
-const LATER = [
-  { title: 'Websites', text: 'Follow public websites and get their new pages in My Data.' },
-  { title: 'Apps', text: 'Connect mail, chats and drives.' },
-] as const;
-
 /** /connect: the ways to bring sources into Needl. */
 export function ConnectPage() {
   return (
@@ -17,13 +12,28 @@ export function ConnectPage() {
             Add RSS
           </Link>
         </li>
-        {LATER.map((item) => (
-          <li key={item.title} className="card">
-            <h2 className="card-title">{item.title}</h2>
-            <p className="muted">{item.text}</p>
-            <span className="badge">Coming later</span>
-          </li>
-        ))}
+        <li className="card">
+          <h2 className="card-title">Websites</h2>
+          <p className="muted">Follow public websites and get their new pages in My Data.</p>
+          <Link className="button button-primary" to="/connect/website">
+            Follow a website
+          </Link>
+          <Link className="small" to="/connect/website/followed">
+            Followed websites
+          </Link>
+        </li>
+        <li className="card">
+          <h2 className="card-title">Files</h2>
+          <p className="muted">Upload PDFs and documents to Needl Drive to read and search them.</p>
+          <Link className="button button-primary" to="/apps/needldrive">
+            Open Needl Drive
+          </Link>
+        </li>
+        <li className="card">
+          <h2 className="card-title">Apps</h2>
+          <p className="muted">Connect mail, chats and drives.</p>
+          <span className="badge">Coming later</span>
+        </li>
       </ul>
     </div>
   );

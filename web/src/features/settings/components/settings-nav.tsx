@@ -1,0 +1,19 @@
+import { NavLink } from 'react-router';
+
+const PAGES = [
+  { to: '/settings/user-settings', label: 'User Settings' },
+  { to: '/settings/storage', label: 'Storage' },
+] as const;
+
+/** Tabs between the settings pages. */
+export function SettingsNav() {
+  return (
+    <nav aria-label="Settings" className="settings-nav">
+      {PAGES.map((page) => (
+        <NavLink key={page.to} to={page.to} className="settings-nav-link">
+          {page.label}
+        </NavLink>
+      ))}
+    </nav>
+  );
+}
