@@ -32,6 +32,14 @@ pub struct BenchArgs {
     /// Postgres to measure against (a fresh schema is made in it).
     #[arg(long, env = "NEEDL_TEST_DATABASE_URL", default_value = "postgres://postgres@127.0.0.1:5432/test")]
     pub postgres_url: String,
+    /// Which figures to print: `store` (commands, projection lag, live delivery), `ingest` (feed
+    /// items, PDF pages, import memory; see `bench_ingest`) or `all`.
+    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest"])]
+    pub only: String,
+    /// The shared real-world data the ingest figures read (`feeds/`, `docs/`); synthetic files
+    /// stand in when it is absent.
+    #[arg(long, env = "NEEDL_BENCH_DATA", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data"))]
+    pub data: std::path::PathBuf,
 }
 
 struct Scale {
@@ -52,6 +60,12 @@ pub async fn run(storage: &StorageArgs, args: BenchArgs) -> anyhow::Result<()> {
         if cfg!(debug_assertions) { "debug" } else { "release" },
         if args.quick { "quick" } else { "full" }
     );
+    if args.only != "store" {
+        crate::bench_ingest::run(&storage.data_dir, &args).await?;
+    }
+    if args.only == "ingest" {
+        return Ok(());
+    }
     if args.backend == "sqlite" || args.backend == "both" {
         let dir = storage.data_dir.join(format!("bench-{}", uuid::Uuid::new_v4().simple()));
         let db = Db::open_sqlite(&dir).await?;

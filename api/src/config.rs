@@ -58,7 +58,8 @@ pub enum Command {
         #[arg(long, env = "NEEDL_STORAGE", default_value = "local")]
         storage: String,
     },
-    /// Measure command throughput, projection lag and live delivery; prints figures.
+    /// Measure command throughput, projection lag, live delivery and ingestion (feed items, PDF
+    /// pages next to pdftotext, import memory); prints figures.
     Bench(crate::bench::BenchArgs),
 }
 

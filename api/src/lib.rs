@@ -14,6 +14,7 @@
 //! - [`import`]: local files into a user's drive, extracted in capped worker processes.
 //! - [`cli`]: rebuild, flags, roles, import and event export.
 //! - [`bench`]: throughput, lag and live-delivery measurements.
+//! - [`bench_ingest`]: feed items parsed and stored, PDF pages next to pdftotext, import memory.
 //!
 //! This crate is the only one that knows HTTP; nothing depends on it.
 
@@ -21,6 +22,7 @@ pub mod access;
 pub mod app;
 pub mod auth;
 pub mod bench;
+pub mod bench_ingest;
 pub mod cli;
 pub mod config;
 pub mod drive;
