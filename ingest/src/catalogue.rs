@@ -202,13 +202,7 @@ impl Catalogue {
         };
         let mut merged = self.entries.clone();
         for (n, raw) in file.source.into_iter().enumerate() {
-            let invalid = |field, message: String| CatalogueError::Invalid {
-                path: origin.to_owned(),
-                index: n + 1,
-                key: raw.key.clone(),
-                field,
-                message,
-            };
+            let invalid = invalid_in(origin, n, &raw.key);
             let key = raw.key.trim();
             if key.is_empty()
                 || !key.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.')
@@ -228,11 +222,7 @@ impl Catalogue {
                 None => None,
                 Some(urls) => Some(
                     urls.iter()
-                        .map(|u| match Url::parse(u.trim()) {
-                            Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(url),
-                            Ok(_) => Err(invalid("feed_urls", format!("{u:?} is not an http or https url"))),
-                            Err(e) => Err(invalid("feed_urls", format!("{u:?}: {e}"))),
-                        })
+                        .map(|u| http_url(u).map_err(|m| invalid("feed_urls", m)))
                         .collect::<Result<Vec<_>, _>>()?,
                 ),
             };
@@ -258,13 +248,7 @@ impl Catalogue {
         self.entries = merged;
         let mut topics = self.topics.clone();
         for (n, raw) in file.topic.into_iter().enumerate() {
-            let invalid = |field, message: String| CatalogueError::Invalid {
-                path: origin.to_owned(),
-                index: n + 1,
-                key: raw.key.clone(),
-                field,
-                message,
-            };
+            let invalid = invalid_in(origin, n, &raw.key);
             let key = raw.key.trim();
             if key.is_empty() || !key.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
                 return Err(invalid("key", "use lowercase letters, digits and underscores".into()));
@@ -272,13 +256,10 @@ impl Catalogue {
             let feeds = raw
                 .feeds
                 .iter()
-                .map(|f| match Url::parse(f.url.trim()) {
-                    Ok(url) if matches!(url.scheme(), "http" | "https") => {
-                        let label = f.label.clone().filter(|l| !l.trim().is_empty());
-                        Ok(TopicFeed { label: label.unwrap_or_else(|| url.host_str().unwrap_or_default().to_owned()), url })
-                    }
-                    Ok(_) => Err(invalid("feeds", format!("{:?} is not an http or https url", f.url))),
-                    Err(e) => Err(invalid("feeds", format!("{:?}: {e}", f.url))),
+                .map(|f| {
+                    let url = http_url(&f.url).map_err(|m| invalid("feeds", m))?;
+                    let label = f.label.clone().filter(|l| !l.trim().is_empty());
+                    Ok(TopicFeed { label: label.unwrap_or_else(|| url.host_str().unwrap_or_default().to_owned()), url })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             let title = raw
@@ -313,6 +294,26 @@ impl Catalogue {
     /// Returns the title of `key`: the catalogue's when known, else derived from the key.
     pub fn title(&self, key: &str) -> String {
         self.get(key).map_or_else(|| title_for_key(key), |e| e.title.clone())
+    }
+}
+
+/// Makes the error for field `field` of the `n`th (from 0) table of an operator file.
+fn invalid_in<'a>(origin: &'a str, n: usize, key: &'a str) -> impl Fn(&'static str, String) -> CatalogueError + 'a {
+    move |field, message| CatalogueError::Invalid {
+        path: origin.to_owned(),
+        index: n + 1,
+        key: key.to_owned(),
+        field,
+        message,
+    }
+}
+
+/// Parses an operator's feed address: http or https only.
+fn http_url(raw: &str) -> Result<Url, String> {
+    match Url::parse(raw.trim()) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(url),
+        Ok(_) => Err(format!("{raw:?} is not an http or https url")),
+        Err(e) => Err(format!("{raw:?}: {e}")),
     }
 }
 

@@ -82,27 +82,29 @@ impl DocumentCard {
     }
 }
 
+/// A document card's columns and joins, for user `$1`.
+macro_rules! card_select {
+    () => {
+        "SELECT d.deeplink, d.source_id, d.link, d.title, d.author, d.published_at, d.summary, \
+         d.metadata, d.ingested_at, \
+         CASE WHEN r.deeplink IS NULL THEN FALSE ELSE TRUE END AS is_read, \
+         CASE WHEN d.owner = $1 THEN TRUE ELSE FALSE END AS is_owned \
+         FROM documents_view d \
+         LEFT JOIN read_marks_view r ON r.deeplink = d.deeplink AND r.user_id = $1 \
+         LEFT JOIN sources_view s ON s.source_id = d.source_id "
+    };
+}
+
 /// The documents a user may read: their own, and those of shared sources that are public or
 /// that they follow. `$1` is the user.
 const VISIBLE: &str = concat!(
-    "SELECT d.deeplink, d.source_id, d.link, d.title, d.author, d.published_at, d.summary, \
-    d.metadata, d.ingested_at, \
-    CASE WHEN r.deeplink IS NULL THEN FALSE ELSE TRUE END AS is_read, \
-    CASE WHEN d.owner = $1 THEN TRUE ELSE FALSE END AS is_owned \
-    FROM documents_view d \
-    LEFT JOIN read_marks_view r ON r.deeplink = d.deeplink AND r.user_id = $1 \
-    LEFT JOIN sources_view s ON s.source_id = d.source_id ",
+    card_select!(),
     "WHERE (d.owner = $1 OR (d.owner IS NULL AND (s.kind = 'public' OR EXISTS \
       (SELECT 1 FROM subscriptions_view sub WHERE sub.user_id = $1 AND sub.source_id = d.source_id))))"
 );
 
 /// Any document, whoever may read it: for shared links. `$1` is the user.
-const ANY: &str = "SELECT d.deeplink, d.source_id, d.link, d.title, d.author, d.published_at, d.summary, \
-    d.metadata, d.ingested_at, \
-    CASE WHEN r.deeplink IS NULL THEN FALSE ELSE TRUE END AS is_read, \
-    CASE WHEN d.owner = $1 THEN TRUE ELSE FALSE END AS is_owned \
-    FROM documents_view d \
-    LEFT JOIN read_marks_view r ON r.deeplink = d.deeplink AND r.user_id = $1 WHERE TRUE";
+const ANY: &str = concat!(card_select!(), "WHERE TRUE");
 
 async fn visible_document(state: &AppState, user_id: &str, deeplink: &str) -> ApiResult<DocumentCard> {
     let row: Option<DocumentRow> =

@@ -166,9 +166,14 @@ pub fn canonical_feed_url(raw: &str) -> Result<url::Url, AppError> {
 
 /// Returns the source id of a feed URL: the same URL is the same source for every user.
 pub fn rss_source_id(url: &url::Url) -> String {
+    url_source_id("rss", url)
+}
+
+/// Returns `PREFIX_` and the first 8 bytes of the URL's SHA-256 in hex.
+pub fn url_source_id(prefix: &str, url: &url::Url) -> String {
     let digest = Sha256::digest(url.as_str().as_bytes());
     let hex: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
-    format!("rss_{hex}")
+    format!("{prefix}_{hex}")
 }
 
 async fn follow(state: &AppState, user: &AuthUser, source_id: &str) -> ApiResult<Option<commands::Cursor>> {

@@ -5,7 +5,6 @@ use axum::extract::{Query, State};
 use commands::args;
 use domain::source::{subscription_id, SourceCommand, SourceKind, SubscriptionCommand};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -13,7 +12,7 @@ use utoipa_axum::routes;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
-use crate::routes::sources::{canonical_feed_url, DelinkQuery};
+use crate::routes::sources::{canonical_feed_url, url_source_id, DelinkQuery};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(connect_website, list_websites))
@@ -21,9 +20,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// Returns the source id of a site: the same address is the same source for every user.
 pub fn website_source_id(url: &url::Url) -> String {
-    let digest = Sha256::digest(url.as_str().as_bytes());
-    let hex: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
-    format!("web_{hex}")
+    url_source_id("web", url)
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -134,6 +134,7 @@ fn operators_add_topics_and_replace_a_built_in_topics_feeds() {
     let local = c.topic("local_news").unwrap();
     assert_eq!(local.title, "Local news");
     assert_eq!(local.feeds[0].label, "news.example.org", "a feed without a label is called by its host");
-    let err = c.merge_str("[[topic]]\nkey = \"x\"\nfeeds = [{ url = \"file:///etc/passwd\" }]\n", Format::Toml, "ops.toml");
+    let err =
+        c.merge_str("[[topic]]\nkey = \"x\"\nfeeds = [{ url = \"file:///etc/passwd\" }]\n", Format::Toml, "ops.toml");
     assert!(err.unwrap_err().to_string().contains("feeds"));
 }
