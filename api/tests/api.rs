@@ -1226,7 +1226,11 @@ api_test!(uploaded_files_become_the_owners_documents_and_a_bad_file_fails_alone,
         app.send(reqwest::Method::DELETE, &format!("/api/doc/needldrive?{query}"), Some(&owner.token), None).await.0,
         StatusCode::NO_CONTENT
     );
-    assert_eq!(app.get("/api/documents", &owner.token).await.1["results"].as_array().unwrap().len(), 1, "the filing is left");
+    assert_eq!(
+        app.get("/api/documents", &owner.token).await.1["results"].as_array().unwrap().len(),
+        1,
+        "the filing is left"
+    );
     ingest(app, "shared-1", "bse_filings", "A filing", None).await;
     app.post("/api/connect/public", Some(&owner.token), json!({"key": "bse_filings"})).await;
     assert_eq!(
@@ -1343,7 +1347,10 @@ async fn the_storage_quota_and_size_limit_hold_on_the_bytes_that_arrive() {
         .await;
     for config in pair["upload_configs"].as_array().unwrap() {
         let link = config["upload_link"].as_str().unwrap();
-        assert_eq!(app.client.put(app.url(link)).body(words.clone()).send().await.unwrap().status(), StatusCode::CREATED);
+        assert_eq!(
+            app.client.put(app.url(link)).body(words.clone()).send().await.unwrap().status(),
+            StatusCode::CREATED
+        );
     }
     let (_, both) = app.post("/api/upload/complete", Some(&t.token), complete_body(&pair)).await;
     assert_eq!(both["files"][0]["status"], "PROCESSING", "{both}");
@@ -1397,7 +1404,8 @@ async fn a_followed_website_is_read_through_its_advertised_feed() {
     let site = serve_site().await;
     let app = spawn_app_with("sqlite", fetching_config()).await;
     let s = app.sign_up("reader").await;
-    let (status, body) = app.post("/api/connect/website", Some(&s.token), json!({"url": format!("http://{site}/")})).await;
+    let (status, body) =
+        app.post("/api/connect/website", Some(&s.token), json!({"url": format!("http://{site}/")})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let page = poll_documents(&app, &s.token, 3).await;
     assert_eq!(page["results"].as_array().unwrap().len(), 3, "{page}");
@@ -1411,7 +1419,11 @@ async fn a_followed_catalogue_entry_with_a_feed_is_fetched() {
     let (feed, _) = serve_feed(FEED.to_string()).await;
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("catalogue.toml");
-    std::fs::write(&file, format!("[[source]]\nkey = \"local_regulator\"\ngroup = \"\"\nfeed_urls = [\"http://{feed}/feed.xml\"]\n")).unwrap();
+    std::fs::write(
+        &file,
+        format!("[[source]]\nkey = \"local_regulator\"\ngroup = \"\"\nfeed_urls = [\"http://{feed}/feed.xml\"]\n"),
+    )
+    .unwrap();
     let mut config = fetching_config();
     config.catalogue = Some(file);
     let app = spawn_app_with("sqlite", config).await;
@@ -1426,7 +1438,8 @@ async fn a_followed_catalogue_entry_with_a_feed_is_fetched() {
     assert!(page["results"].as_array().unwrap().iter().all(|d| d["source"] == "local_regulator"));
 }
 
-api_test!(the_category_index_counts_each_kind_of_source_and_lists_filter_by_it, |app: TestApp| async move { let app = &app;
+api_test!(the_category_index_counts_each_kind_of_source_and_lists_filter_by_it, |app: TestApp| async move {
+    let app = &app;
     let s = app.sign_up("sorter").await;
     let (_, empty) = app.get("/api/categories", &s.token).await;
     let feeds = &empty["results"][0];
@@ -1437,7 +1450,9 @@ api_test!(the_category_index_counts_each_kind_of_source_and_lists_filter_by_it, 
     let user_id = s.user["id"].as_str().unwrap();
     ingest(app, "upload-1", "needldrive", "My memo", Some(user_id)).await;
     let (_, index) = app.get("/api/categories", &s.token).await;
-    let sub = |key: &str| index["results"][0]["sources"].as_array().unwrap().iter().find(|c| c["key"] == key).cloned().unwrap();
+    let sub = |key: &str| {
+        index["results"][0]["sources"].as_array().unwrap().iter().find(|c| c["key"] == key).cloned().unwrap()
+    };
     assert_eq!(sub("exchanges")["count"], 1, "{index}");
     assert_eq!(sub("exchanges")["connected"], true);
     assert_eq!(sub("drives")["count"], 1);
@@ -1453,7 +1468,8 @@ api_test!(the_category_index_counts_each_kind_of_source_and_lists_filter_by_it, 
     assert_eq!(private["results"][0]["count"], 1);
 });
 
-api_test!(a_shared_link_opens_one_document_for_others_and_access_keys_must_match, |app: TestApp| async move { let app = &app;
+api_test!(a_shared_link_opens_one_document_for_others_and_access_keys_must_match, |app: TestApp| async move {
+    let app = &app;
     let owner = app.sign_up("sharer").await;
     let friend = app.sign_up("friend").await;
     let owner_id = owner.user["id"].as_str().unwrap();
@@ -1462,26 +1478,43 @@ api_test!(a_shared_link_opens_one_document_for_others_and_access_keys_must_match
     let (_, own) = app.get("/api/doc/needldrive?deeplink=memo-1", &owner.token).await;
     let access_key = own["results"][0]["access_key"].as_str().unwrap().to_string();
     assert!(own["results"][0]["public_access_key"].is_null());
-    assert_eq!(app.get(&format!("/api/doc/needldrive?deeplink=memo-1&access_key={access_key}"), &owner.token).await.0, StatusCode::OK);
-    assert_eq!(app.get(&format!("/api/doc/needldrive?deeplink=memo-2&access_key={access_key}"), &owner.token).await.0, StatusCode::NOT_FOUND, "a key is for one document");
+    assert_eq!(
+        app.get(&format!("/api/doc/needldrive?deeplink=memo-1&access_key={access_key}"), &owner.token).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        app.get(&format!("/api/doc/needldrive?deeplink=memo-2&access_key={access_key}"), &owner.token).await.0,
+        StatusCode::NOT_FOUND,
+        "a key is for one document"
+    );
 
     assert_eq!(app.get("/api/doc/needldrive?deeplink=memo-1", &friend.token).await.0, StatusCode::NOT_FOUND);
-    assert_eq!(app.get(&format!("/api/doc/needldrive?deeplink=memo-1&access_key={access_key}"), &friend.token).await.0, StatusCode::NOT_FOUND, "an access key grants nothing");
+    assert_eq!(
+        app.get(&format!("/api/doc/needldrive?deeplink=memo-1&access_key={access_key}"), &friend.token).await.0,
+        StatusCode::NOT_FOUND,
+        "an access key grants nothing"
+    );
     let (status, shared) = app.get("/api/doc/needldrive?deeplink=memo-1&share=true", &owner.token).await;
     assert_eq!(status, StatusCode::OK, "{shared}");
     let public = shared["results"][0]["public_access_key"].as_str().unwrap().to_string();
-    let (status, seen) = app.get(&format!("/api/doc/needldrive?deeplink=memo-1&public_access_key={public}"), &friend.token).await;
+    let (status, seen) =
+        app.get(&format!("/api/doc/needldrive?deeplink=memo-1&public_access_key={public}"), &friend.token).await;
     assert_eq!(status, StatusCode::OK, "{seen}");
     assert_eq!(seen["results"][0]["title"], "Private memo");
     assert_eq!(seen["results"][0]["owned"], false);
-    assert_eq!(app.get(&format!("/api/doc/needldrive?deeplink=memo-2&public_access_key={public}"), &friend.token).await.0, StatusCode::NOT_FOUND, "the link opens one document");
+    assert_eq!(
+        app.get(&format!("/api/doc/needldrive?deeplink=memo-2&public_access_key={public}"), &friend.token).await.0,
+        StatusCode::NOT_FOUND,
+        "the link opens one document"
+    );
     // Strangers cannot make links to what they cannot read.
     assert_eq!(app.get("/api/doc/needldrive?deeplink=memo-2&share=true", &friend.token).await.0, StatusCode::NOT_FOUND);
     let (_, audit) = app.get("/api/audit/aggregates/document/memo-1", &owner.token).await;
     assert!(audit.to_string().contains("DocumentShared"), "sharing is on the record: {audit}");
 });
 
-api_test!(rss_topics_suggest_feeds_and_show_which_are_followed, |app: TestApp| async move { let app = &app;
+api_test!(rss_topics_suggest_feeds_and_show_which_are_followed, |app: TestApp| async move {
+    let app = &app;
     let s = app.sign_up("topical").await;
     let (_, topics) = app.get("/api/rss/topics", &s.token).await;
     let first = topics["results"][0]["key"].as_str().unwrap().to_string();
@@ -1495,7 +1528,8 @@ api_test!(rss_topics_suggest_feeds_and_show_which_are_followed, |app: TestApp| a
     assert_eq!(app.get("/api/rss?topic=no_such_topic", &s.token).await.0, StatusCode::NOT_FOUND);
 });
 
-const FILING: &str = "Reliance Industries Limited\nCIN: L17110MH1973PLC019786\n\nTo BSE Limited, Scrip Code: 500325\n\n\
+const FILING: &str =
+    "Reliance Industries Limited\nCIN: L17110MH1973PLC019786\n\nTo BSE Limited, Scrip Code: 500325\n\n\
 Sub: Outcome of the Board Meeting\nISIN: INE002A01018\n\nThe Board approved the financial results for the quarter.\n";
 
 /// An upload never reported done is given up after a while, and the bytes it sent are deleted.
@@ -1523,4 +1557,58 @@ async fn abandoned_uploads_are_given_up_and_their_bytes_deleted() {
     assert_eq!(status[0]["status"], "FAILED", "{status:?}");
     assert!(status[0]["error"].as_str().unwrap().contains("never completed"));
     assert_eq!(state.storage.size(&key).await.unwrap(), None, "its bytes are gone");
+}
+
+/// Hostile files (zip bombs, XML bombs, fuzzed PDFs, truncated OOXML, XXE) sent in one upload with
+/// a good file: each fails alone with its reason or yields harmless text, and the good file is
+/// done. Reads ../shared/data/hostile; skipped with a message where it is absent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_uploads_fail_alone_and_the_good_file_is_done() {
+    let hostile = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/hostile");
+    if !hostile.is_dir() {
+        eprintln!("skipped: {} not found", hostile.display());
+        return;
+    }
+    let mut files: Vec<(String, String, Vec<u8>)> = Vec::new();
+    for folder in ["office", "pdf-malformed"] {
+        for entry in std::fs::read_dir(hostile.join(folder)).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            files.push((format!("h{}", files.len()), name, std::fs::read(&path).unwrap()));
+        }
+    }
+    // A zip bomb dressed as a Word file, and an XXE payload dressed as a web page.
+    let bomb = std::fs::read(hostile.join("archive/harimypala__zbsm_overlapping-zip-bomb.zip")).unwrap();
+    files.push(("bomb".into(), "bomb.docx".into(), bomb));
+    let xxe = std::fs::read(hostile.join("xml/payloadsallthethings__classic-xxe-etc-passwd.xml")).unwrap();
+    files.push(("xxe".into(), "xxe.html".into(), xxe));
+    files.push(("good".into(), "good.txt".into(), b"Net interest margin widened to 3.4 percent.".to_vec()));
+
+    let app = spawn_app("sqlite").await;
+    let s = app.sign_up("careful").await;
+    let list: Vec<(&str, &str, &[u8])> = files.iter().map(|(i, n, b)| (i.as_str(), n.as_str(), b.as_slice())).collect();
+    let started = std::time::Instant::now();
+    let init = app.upload(&s.token, &list).await;
+    let (_, done) = app.post("/api/upload/complete", Some(&s.token), complete_body(&init)).await;
+    assert_eq!(done["files"].as_array().unwrap().len(), files.len(), "{done}");
+    let ids: Vec<&str> = files.iter().map(|(i, _, _)| i.as_str()).collect();
+    let states = app.settled_uploads(&s.token, &ids).await;
+    eprintln!("{} hostile uploads settled in {:?}", files.len(), started.elapsed());
+    for state in &states {
+        eprintln!("  {}: {} {}", state["name"], state["status"], state["error"]);
+    }
+    for state in &states {
+        let name = state["name"].as_str().unwrap();
+        match state["status"].as_str().unwrap() {
+            "FAILED" => assert!(state["error"].as_str().unwrap().starts_with(&format!("File {name}")), "{state}"),
+            "COMPLETED" => {}
+            other => panic!("{name} is still {other}: {state}"),
+        }
+    }
+    let good = states.iter().find(|s| s["id"] == "good").unwrap();
+    assert_eq!(good["status"], "COMPLETED", "{good}");
+    assert_eq!(states.iter().find(|s| s["id"] == "bomb").unwrap()["status"], "FAILED", "the zip bomb is refused");
+    // Whatever was extracted carries no file of this machine.
+    let (_, page) = app.get("/api/documents?limit=100", &s.token).await;
+    assert!(!page.to_string().contains("root:x:0:0"), "no external entity was resolved");
 }
