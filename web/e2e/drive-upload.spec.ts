@@ -37,7 +37,8 @@ test('an uploaded PDF completes, shows in the drive, previews, and its read stat
     await expect(driveA.card(pdf.name).getByTestId('file-facts')).toContainText(/\d+(\.\d+)? (KB|MB)/);
 
     await new AuthPages(pageB).signIn(user);
-    await new AppShell(pageB).expectSignedInAt('/feeds/home');
+    // With a file in the drive, the landing route is My Data's Drives.
+    await new AppShell(pageB).expectSignedInAt('/feeds/home/drives');
     const driveB = new DrivePage(pageB);
     await driveB.open();
     await driveB.expectRead(pdf.name, false);
@@ -126,4 +127,41 @@ test('a deleted upload leaves the drive and the storage page', async ({ page, au
 
   await page.goto('/settings/storage');
   await expect(page.getByText('0 B of 1 GB used')).toBeVisible();
+});
+
+test('uploads outlive leaving the drive: the shell shows them running, and the drive still lists them', async ({
+  page,
+  auth,
+  shell,
+  user,
+  drive,
+}) => {
+  test.setTimeout(90_000);
+  const tag = randomBytes(3).toString('hex');
+  const files = [generatedPdf(`away-a-${tag}.pdf`, `${tag}a`), generatedPdf(`away-b-${tag}.pdf`, `${tag}b`)];
+  await auth.signUp(user);
+  await shell.expectSignedInAt('/feeds/home');
+  await drive.open();
+  // Hold the completion back, so the files are still on their way when the user leaves.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/upload/complete', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await drive.uploadFiles(files);
+  await expect(drive.upload(files[0].name)).toBeVisible();
+
+  // In-app navigation (a reload would end the page's uploads).
+  await shell.sideNav().getByRole('link', { name: 'Connect' }).click();
+  await expect(page).toHaveURL(/\/connect$/);
+  const indicator = page.getByTestId('upload-indicator');
+  await expect(indicator.getByRole('status')).toHaveText('Uploading 2 files…');
+  release();
+
+  await page.getByRole('link', { name: 'Open Needl Drive' }).click();
+  await expect(page).toHaveURL(/\/apps\/needldrive$/);
+  for (const file of files) await drive.expectUploadStatus(file.name, 'COMPLETED', 60_000);
+  await expect(indicator).toHaveCount(0);
+  for (const file of files) await expect(drive.card(file.name)).toBeVisible({ timeout: 10_000 });
 });

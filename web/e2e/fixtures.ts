@@ -6,6 +6,7 @@ import { ConnectWebsitePage } from './pages/connect-website-page';
 import { DrivePage } from './pages/drive-page';
 import { FeedsPage } from './pages/feeds-page';
 import { PreviewPage } from './pages/preview-page';
+import { RssTopicsPage } from './pages/rss-topics-page';
 import { UserSettingsPage } from './pages/user-settings-page';
 import { uniqueUser, type TestUser } from './support/users';
 
@@ -19,6 +20,7 @@ interface Fixtures {
   drive: DrivePage;
   feeds: FeedsPage;
   preview: PreviewPage;
+  rssTopics: RssTopicsPage;
 }
 
 /** Tests get a fresh user of their own and the page objects for the default page. */
@@ -39,6 +41,7 @@ export const test = base.extend<Fixtures>({
   drive: async ({ page }, use) => use(new DrivePage(page)),
   feeds: async ({ page }, use) => use(new FeedsPage(page)),
   preview: async ({ page }, use) => use(new PreviewPage(page)),
+  rssTopics: async ({ page }, use) => use(new RssTopicsPage(page)),
 });
 
 export { expect };

@@ -46,7 +46,8 @@ test("a followed feed's items appear in My Data and read state reaches another b
     expect(feed.hits()).toBeGreaterThan(0);
 
     await new AuthPages(pageB).signIn(user);
-    await new AppShell(pageB).expectSignedInAt('/feeds/home');
+    // With a feed followed, the landing route is My Data's Website & RSS.
+    await new AppShell(pageB).expectSignedInAt('/feeds/home/rss_news');
     const feedsB = new FeedsPage(pageB);
     await feedsB.expectDocument(TITLES[1]);
     await feedsB.expectRead(TITLES[1], false);

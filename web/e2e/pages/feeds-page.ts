@@ -1,8 +1,18 @@
 import { expect, type Page } from '@playwright/test';
 
-/** My Data (/feeds/home) and per-source feeds: the document cards. */
+/** My Data (/feeds/home) with its tabs, and per-source feeds: the document cards. */
 export class FeedsPage {
   constructor(private readonly page: Page) {}
+
+  readonly tabs = () => this.page.getByRole('navigation', { name: 'My Data sources' });
+  /** One of My Data's tabs, by its sub-category key (`rss_news`, `drives`, ...). */
+  readonly tab = (key: string) => this.tabs().locator(`[data-testid="my-data-tab"][data-key="${key}"]`);
+  readonly emptyMyData = () => this.page.getByRole('heading', { name: 'Nothing in My Data yet' });
+
+  async expectTab(key: string, { connected, count }: { connected: boolean; count?: number }, timeout = 5_000) {
+    await expect(this.tab(key)).toHaveAttribute('data-connected', String(connected), { timeout });
+    if (count !== undefined) await expect(this.tab(key)).toContainText(`${count} document`, { timeout });
+  }
 
   readonly cards = () => this.page.getByTestId('document-card');
   readonly card = (title: string) => this.page.getByRole('article', { name: title });

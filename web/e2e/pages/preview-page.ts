@@ -9,6 +9,18 @@ export class PreviewPage {
   readonly readToggle = () => this.document().getByRole('button', { name: /^Read/ });
   readonly pdfPages = () => this.page.getByTestId('pdf-page');
   readonly highlight = () => this.page.getByTestId('pdf-highlight');
+  readonly shareButton = () => this.document().getByRole('button', { name: /^Share/ });
+  readonly notFound = () => this.page.getByRole('heading', { name: 'This document cannot be found' });
+
+  /**
+   * Shares the document and returns the link the app copied (the browser context must allow
+   * clipboard reads).
+   */
+  async share(): Promise<string> {
+    await this.shareButton().click();
+    await expect(this.page.getByRole('status').filter({ hasText: 'Link copied to clipboard' })).toBeVisible();
+    return this.page.evaluate(() => navigator.clipboard.readText());
+  }
 
   async expectShowing(title: string | RegExp, category = 'feeds') {
     await expect(this.page).toHaveURL(new RegExp(`/preview/${category}/`));

@@ -2,21 +2,28 @@ import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { Spinner } from '../components/ui/spinner';
 import { SignInPage, SignUpPage } from '../features/auth';
-import { DocumentsPage, PreviewPage } from '../features/documents';
+import { DocumentsPage, MyDataLanding, MyDataLayout, PreviewPage, SubCategoryPage } from '../features/documents';
 import { StoragePage, UserSettingsPage } from '../features/settings';
-import { ConnectPage, ConnectRssPage, ConnectWebsitePage, FollowedWebsitesPage } from '../features/sources';
+import {
+  ConnectPage,
+  ConnectRssPage,
+  ConnectWebsitePage,
+  FollowedWebsitesPage,
+  RssTopicsPage,
+} from '../features/sources';
 import { ComingSoonPage } from './pages/coming-soon-page';
+import { LandingRedirect } from './pages/landing-redirect';
+import { NeedlboxSourcePage } from './pages/needlbox-page';
+import { PublicOnly, RequireAuth } from './session/require-auth';
+import { AppShell } from './shell/app-shell';
 
-/** The drive brings the uploads feature; it loads when first opened. */
+/** The drive brings the upload panel; it loads when first opened. */
 const DrivePage = lazy(() => import('./pages/drive-page').then((m) => ({ default: m.DrivePage })));
 const drive = (category: string) => (
   <Suspense fallback={<Spinner label="Loading Needl Drive" />}>
     <DrivePage category={category} />
   </Suspense>
 );
-import { LandingRedirect } from './pages/landing-redirect';
-import { PublicOnly, RequireAuth } from './session/require-auth';
-import { AppShell } from './shell/app-shell';
 
 export function AppRoutes() {
   return (
@@ -33,17 +40,28 @@ export function AppRoutes() {
           <Route path="/settings" element={<Navigate to="/settings/user-settings" replace />} />
           <Route path="/settings/user-settings" element={<UserSettingsPage />} />
           <Route path="/settings/storage" element={<StoragePage />} />
-          <Route path="/feeds/home" element={<DocumentsPage />} />
-          <Route path="/feeds/home/drives" element={drive('feeds')} />
-          <Route path="/feeds/home/:suffix" element={<DocumentsPage />} />
+          <Route path="/feeds/home" element={<MyDataLayout />}>
+            <Route index element={<MyDataLanding />} />
+            <Route path="drives" element={drive('feeds')} />
+            <Route path=":suffix" element={<SubCategoryPage />} />
+          </Route>
           <Route path="/feeds/:source" element={<DocumentsPage />} />
           <Route path="/feeds/:source/:subCategory" element={<DocumentsPage />} />
           <Route path="/preview/:category/:deeplink" element={<PreviewPage />} />
           <Route path="/connect" element={<ConnectPage />} />
           <Route path="/connect/rss" element={<ConnectRssPage />} />
+          <Route path="/connect/rssTopics" element={<RssTopicsPage />} />
           <Route path="/connect/website" element={<ConnectWebsitePage />} />
           <Route path="/connect/website/followed" element={<FollowedWebsitesPage />} />
           <Route path="/apps/needldrive" element={drive('apps')} />
+          {/* /apps/{source}/{subCategory}: the drive is the one app so far; others fall to coming soon. */}
+          <Route path="/apps/needldrive/:subCategory" element={drive('apps')} />
+          {/* Bookmarks, tags and comments come with the organising features. */}
+          <Route path="/needlbox/bookmarks/*" element={<ComingSoonPage />} />
+          <Route path="/needlbox/tags/*" element={<ComingSoonPage />} />
+          <Route path="/needlbox/comments/*" element={<ComingSoonPage />} />
+          <Route path="/needlbox/:source" element={<NeedlboxSourcePage drive={drive('needlbox')} />} />
+          <Route path="/needlbox/:source/:subCategory" element={<NeedlboxSourcePage drive={drive('needlbox')} />} />
           <Route path="*" element={<ComingSoonPage />} />
         </Route>
       </Route>

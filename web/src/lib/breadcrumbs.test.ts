@@ -42,6 +42,14 @@ describe('pageTitle', () => {
     expect(pageTitle('/connect/website/followed')).toBe('Followed websites');
     expect(buildBreadcrumbs('/connect/website/followed').map((c) => c.label)).toEqual(['Home', 'Connect', 'Websites', 'Followed']);
   });
+  it('titles the suggested feeds and the drive wherever it opens', () => {
+    expect(pageTitle('/connect/rssTopics')).toBe('Suggested feeds');
+    expect(buildBreadcrumbs('/connect/rssTopics').at(-1)).toEqual({ label: 'Suggested feeds' });
+    expect(pageTitle('/needlbox/needldrive')).toBe('Needl Drive');
+    expect(pageTitle('/apps/needldrive/documents')).toBe('Needl Drive');
+    expect(pageTitle('/feeds/home/rss_news')).toBe('My Data');
+    expect(buildBreadcrumbs('/feeds/home/rss_news').map((c) => c.label)).toEqual(['Home', 'Feeds', 'My Data', 'Rss news']);
+  });
   it('falls back to the last segment', () => {
     expect(pageTitle('/needlbox/bookmarks/all')).toBe('All');
   });

@@ -16,6 +16,9 @@ const SEGMENT_LABELS: Record<string, string> = {
   needlbox: 'Needlbox',
   'ask-needl': 'AskNeedl',
   rss: 'RSS',
+  rssTopics: 'Suggested feeds',
+  // The `home` source is My Data.
+  home: 'My Data',
   needldrive: 'Needl Drive',
   website: 'Websites',
   followed: 'Followed',
@@ -49,6 +52,8 @@ const TITLES: Array<[RegExp, string]> = [
   [/^\/settings\/user-settings/, 'User Settings'],
   [/^\/settings\/storage/, 'Storage'],
   [/^\/apps\/needldrive/, 'Needl Drive'],
+  [/^\/needlbox\/needldrive/, 'Needl Drive'],
+  [/^\/connect\/rssTopics/, 'Suggested feeds'],
   [/^\/connect\/website\/followed/, 'Followed websites'],
   [/^\/connect\/website/, 'Follow a website'],
   [/^\/settings\/manage-tags/, 'Tags Manager'],

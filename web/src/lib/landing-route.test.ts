@@ -1,4 +1,4 @@
-import { landingRoute } from './landing-route';
+import { landingRoute, landsOnMyData, myDataSuffix } from './landing-route';
 
 describe('landingRoute', () => {
   it('lands on My Data when it is enabled, whatever else is', () => {
@@ -18,5 +18,29 @@ describe('landingRoute', () => {
   it('falls back to /feeds/home when no feature is enabled', () => {
     expect(landingRoute({})).toBe('/feeds/home');
     expect(landingRoute({ notebooks: true })).toBe('/feeds/home');
+  });
+});
+
+describe('myDataSuffix', () => {
+  const tab = (key: string, connected: boolean) => ({ key, connected });
+
+  it('names the first connected source type in the order given', () => {
+    expect(myDataSuffix([tab('rss_news', false), tab('exchanges', false), tab('drives', true), tab('notes', true)])).toBe(
+      '/drives',
+    );
+    expect(myDataSuffix([tab('rss_news', true), tab('drives', true)])).toBe('/rss_news');
+  });
+
+  it('is empty when nothing is connected', () => {
+    expect(myDataSuffix([tab('rss_news', false), tab('drives', false)])).toBe('');
+    expect(myDataSuffix([])).toBe('');
+  });
+});
+
+describe('landsOnMyData', () => {
+  it('holds when My Data is the first enabled feature, or none is', () => {
+    expect(landsOnMyData({ my_data: true, search: true })).toBe(true);
+    expect(landsOnMyData({})).toBe(true);
+    expect(landsOnMyData({ my_data: false, search: true })).toBe(false);
   });
 });

@@ -17,6 +17,21 @@ export const LANDING_ROUTES: ReadonlyArray<readonly [feature: string, route: str
 
 export const FALLBACK_LANDING_ROUTE = '/feeds/home';
 
+/** Returns whether My Data is where the user lands, so the landing route needs its suffix. */
+export function landsOnMyData(features: FeatureFlags): boolean {
+  const first = LANDING_ROUTES.find(([feature]) => features[feature]);
+  return !first || first[0] === 'my_data';
+}
+
+/**
+ * Returns My Data's suffix: `/` and the first connected source type in the server's order
+ * (`/rss_news`), or '' when none is connected (My Data then shows how to connect one).
+ */
+export function myDataSuffix(subCategories: ReadonlyArray<{ key: string; connected: boolean }>): string {
+  const first = subCategories.find((s) => s.connected);
+  return first ? `/${first.key}` : '';
+}
+
 /** Returns the landing route; `myDataSuffix` is the first connected source type (e.g. `/rss_news`). */
 export function landingRoute(features: FeatureFlags, myDataSuffix = ''): string {
   const first = LANDING_ROUTES.find(([feature]) => features[feature]);

@@ -33,11 +33,19 @@ describe('live events', () => {
   });
 
   it('makes document lists and the named documents stale when documents change', () => {
-    for (const type of ['DocumentIngested', 'DocumentUpdated', 'DocumentDeleted']) {
-      expect(keysInvalidatedBy({ type, ids: ['d1', 'd2'] })).toEqual([
+    expect(keysInvalidatedBy({ type: 'DocumentUpdated', ids: ['d1', 'd2'] })).toEqual([
+      ['documents', 'list'],
+      ['documents', 'detail', 'd1'],
+      ['documents', 'detail', 'd2'],
+    ]);
+  });
+
+  it("also makes My Data's counts stale when documents come or go", () => {
+    for (const type of ['DocumentIngested', 'DocumentDeleted']) {
+      expect(keysInvalidatedBy({ type, ids: ['d1'] })).toEqual([
         ['documents', 'list'],
         ['documents', 'detail', 'd1'],
-        ['documents', 'detail', 'd2'],
+        ['library'],
       ]);
     }
   });
@@ -54,7 +62,7 @@ describe('live events', () => {
 
   it('makes the source lists stale when sources change', () => {
     for (const type of ['SourceFollowed', 'SourceUnfollowed', 'SourcePriorityChanged', 'SourceRegistered']) {
-      expect(keysInvalidatedBy({ type, ids: ['rss_1'] })).toEqual([['sources']]);
+      expect(keysInvalidatedBy({ type, ids: ['rss_1'] })).toEqual([['sources'], ['library']]);
     }
   });
 
@@ -63,6 +71,7 @@ describe('live events', () => {
       expect(keysInvalidatedBy({ type, ids: ['u1/f1'] })).toEqual([
         ['uploads', 'status'],
         ['documents', 'list'],
+        ['library'],
       ]);
     }
   });

@@ -5,6 +5,7 @@
 import type { InvalidateQueryFilters, QueryClient, QueryKey } from '@tanstack/react-query';
 import { documentKeys } from './queries/document-keys';
 import { featureQueries } from './queries/feature-queries';
+import { libraryKeys } from './queries/library-keys';
 import { onboardingQueries, organizationQueries } from './queries/organization-queries';
 import { sourceKeys } from './queries/source-keys';
 import { uploadKeys } from './queries/upload-keys';
@@ -19,11 +20,14 @@ export interface LiveEvent {
 
 /** A document was added, changed or removed: the lists, and each named document (ids are deeplinks). */
 const documentChanged = (ids: string[]): QueryKey[] => [documentKeys.lists(), ...ids.map(documentKeys.document)];
+/** A document came or went: as above, and My Data's counts. */
+const documentCountChanged = (ids: string[]): QueryKey[] => [...documentChanged(ids), libraryKeys.all()];
 /** Read state lives in the read-status list and in each card, so both refetch. */
 const readStateChanged = (): QueryKey[] => [documentKeys.readStatus(), documentKeys.lists(), documentKeys.details()];
-const sourcesChanged = (): QueryKey[] => [sourceKeys.all()];
+/** Followed sources decide which of My Data's sub-categories are connected. */
+const sourcesChanged = (): QueryKey[] => [sourceKeys.all(), libraryKeys.all()];
 /** An upload reached its end (or was removed): its status, and the lists that show its document. */
-const uploadSettled = (): QueryKey[] => [uploadKeys.statuses(), documentKeys.lists()];
+const uploadSettled = (): QueryKey[] => [uploadKeys.statuses(), documentKeys.lists(), libraryKeys.all()];
 
 const INVALIDATIONS: Record<string, (ids: string[]) => QueryKey[]> = {
   PreferencesChanged: () => [userQueries.preferences().queryKey],
@@ -33,9 +37,9 @@ const INVALIDATIONS: Record<string, (ids: string[]) => QueryKey[]> = {
   UserSignedUp: () => [organizationQueries.all()],
   RoleGranted: () => [userQueries.profile().queryKey],
   RoleRevoked: () => [userQueries.profile().queryKey],
-  DocumentIngested: documentChanged,
+  DocumentIngested: documentCountChanged,
   DocumentUpdated: documentChanged,
-  DocumentDeleted: documentChanged,
+  DocumentDeleted: documentCountChanged,
   DocumentMarkedRead: readStateChanged,
   DocumentMarkedUnread: readStateChanged,
   SourceFollowed: sourcesChanged,

@@ -1,18 +1,23 @@
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/ui/empty-state';
 import { DocumentList } from '../../features/documents';
-import { DRIVE_SOURCE, UploadPanel } from '../../features/uploads';
+import { DRIVE_SOURCE } from '../../features/uploads';
+import { UploadPanel } from '../../features/uploads/panel';
 
 /**
- * /apps/needldrive and /feeds/home/drives: upload files to the drive, and the documents they
- * became. The two features meet here, in the app, so neither imports the other.
+ * /apps/needldrive (and its sub-routes), /needlbox/needldrive and /feeds/home/drives: upload
+ * files to the drive, and the documents they became. On My Data the list is the `drives`
+ * sub-category; elsewhere it is the drive source's. The two features meet here, in the app, so
+ * neither imports the other.
  */
 export function DrivePage({ category = 'apps' }: { category?: string }) {
+  const myData = category === 'feeds';
   return (
     <div className="page-narrow stack-lg">
       <UploadPanel source={DRIVE_SOURCE} />
       <DocumentList
-        source={DRIVE_SOURCE}
+        source={myData ? null : DRIVE_SOURCE}
+        subCategory={myData ? 'drives' : null}
         category={category}
         empty={
           <EmptyState title="No files yet">

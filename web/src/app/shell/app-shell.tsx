@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { UploadsProvider } from '../../features/uploads';
 import { featureQueries } from '../../lib/queries/feature-queries';
 import { userQueries } from '../../lib/queries/user-queries';
 import { ErrorBoundary } from '../error-screen';
@@ -11,7 +12,10 @@ import { Header } from './header';
 import { NavProvider } from './nav-provider';
 import { SideNav } from './side-nav';
 
-/** The signed-in layout: side navigation, header, the page, and the overlay. */
+/**
+ * The signed-in layout: side navigation, header, the page, and the overlay. Uploads are held
+ * here, above the pages, so they go on (and show in the header) wherever the user goes.
+ */
 export function AppShell() {
   const { pathname } = useLocation();
   const live = useLiveUpdates();
@@ -23,22 +27,24 @@ export function AppShell() {
   }, [queryClient]);
 
   return (
-    <NavProvider>
-      <a href="#main" className="skip-link">
-        Skip to content
-      </a>
-      <div className="shell">
-        {showsSideNav(pathname) && <SideNav />}
-        <div className="shell-main">
-          <Header liveStatus={live} />
-          <main id="main" className="content" tabIndex={-1}>
-            <ErrorBoundary key={pathname}>
-              <Outlet />
-            </ErrorBoundary>
-          </main>
+    <UploadsProvider>
+      <NavProvider>
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
+        <div className="shell">
+          {showsSideNav(pathname) && <SideNav />}
+          <div className="shell-main">
+            <Header liveStatus={live} />
+            <main id="main" className="content" tabIndex={-1}>
+              <ErrorBoundary key={pathname}>
+                <Outlet />
+              </ErrorBoundary>
+            </main>
+          </div>
+          <OverlayHost />
         </div>
-        <OverlayHost />
-      </div>
-    </NavProvider>
+      </NavProvider>
+    </UploadsProvider>
   );
 }

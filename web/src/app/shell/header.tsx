@@ -1,4 +1,5 @@
 import { Link, useLocation } from 'react-router';
+import { UploadIndicator } from '../../features/uploads';
 import { pageTitle } from '../../lib/breadcrumbs';
 import type { LiveStatus } from '../session/use-live-updates';
 import { showsSideNav } from '../nav-routes';
@@ -15,6 +16,7 @@ export function Header({ liveStatus }: { liveStatus: LiveStatus }) {
         <h1 className="page-title">{pageTitle(pathname)}</h1>
       </div>
       <div className="app-header-actions">
+        <UploadIndicator />
         <span
           className={`live-dot live-${liveStatus}`}
           data-testid="live-status"

@@ -1,12 +1,15 @@
 /**
- * Documents feature: My Data and per-source feeds (/feeds/...), the document cards, read and
- * unread, uploaded files (name, size, download, delete), and the full-page preview
- * (/preview/{category}/{deeplink}), which draws uploaded PDFs with pdf.js (loaded on demand)
- * and marks a passage named in the address. It owns the calls under
- * /documents and /doc; the document query keys live in src/lib/queries because the live
- * socket invalidates them too.
+ * Documents feature: My Data (/feeds/home, with a tab per sub-category from the category index,
+ * landing on the first connected one) and per-source feeds (/feeds/...), the document cards,
+ * read and unread, sharing (a link carrying a public access key, copied to the clipboard),
+ * uploaded files (name, size, download, delete), and the full-page preview
+ * (/preview/{category}/{deeplink}), which opens the document with the keys its address carries,
+ * draws uploaded PDFs with pdf.js (loaded on demand) and marks a passage named in the address.
+ * It owns the calls under /documents and /doc; the document and category query keys live in
+ * src/lib/queries because the live socket invalidates them too.
  * Depends on: src/lib, src/components/ui.
  */
 export { DocumentList } from './components/document-list';
 export { DocumentsPage } from './components/documents-page';
+export { MyDataLanding, MyDataLayout, SubCategoryPage } from './components/my-data-pages';
 export { PreviewPage } from './components/preview-page';

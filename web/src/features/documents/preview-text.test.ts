@@ -1,4 +1,4 @@
-import { cutWords } from './preview-text';
+import { cardPreview, cutWords, plainText } from './preview-text';
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i + 1}`).join(' ');
 
@@ -21,5 +21,17 @@ describe('cutWords', () => {
   it('returns an empty string for a missing summary', () => {
     expect(cutWords(null)).toBe('');
     expect(cutWords(undefined)).toBe('');
+  });
+});
+
+describe('cardPreview', () => {
+  it('cuts other text at 100 words but keeps website and RSS summaries whole', () => {
+    expect(cardPreview(words(120), { whole: false })).toBe(`${words(100)}…`);
+    expect(cardPreview(words(120), { whole: true })).toBe(words(120));
+  });
+
+  it('drops markup either way', () => {
+    expect(cardPreview('<p>A <i>feed</i> summary</p>', { whole: true })).toBe('A feed summary');
+    expect(plainText(null)).toBe('');
   });
 });

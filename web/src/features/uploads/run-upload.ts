@@ -7,6 +7,12 @@ import type { CompleteResult, FileDeclaration, TransferredFile, UploadLink } fro
 import { INIT_FAILED, TRANSFER_FAILED } from './messages';
 import type { UploadAction } from './upload-state';
 
+/** Returns a random id for a file or batch; works on plain-HTTP hosts, where randomUUID does not exist. */
+export function newFileId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 export interface PendingFile {
   id: string;
   file: File;

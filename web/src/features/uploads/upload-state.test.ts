@@ -1,6 +1,7 @@
 import type { UploadStatusResult } from './api/upload-api';
 import {
   allSettled,
+  uploadActivity,
   initialUploadState,
   nextPollDelay,
   uploadReducer,
@@ -14,6 +15,7 @@ const run = (...actions: UploadAction[]): UploadState => actions.reduce(uploadRe
 const added: UploadAction = {
   type: 'batch.added',
   batchId: 'b1',
+  source: 'needldrive',
   files: [
     { id: 'f1', name: 'a.pdf', size: 10, mimeType: 'application/pdf' },
     { id: 'f2', name: 'b.pdf', size: 20, mimeType: 'application/pdf' },
@@ -79,6 +81,48 @@ describe('uploadReducer', () => {
       { type: 'finished.cleared' },
     );
     expect(cleared).toEqual({ items: [], batches: [] });
+  });
+});
+
+describe('clearing finished files', () => {
+  it("clears only the named source's finished files", () => {
+    const other: UploadAction = {
+      type: 'batch.added',
+      batchId: 'b2',
+      source: 'ask_needl',
+      files: [{ id: 'f3', name: 'c.pdf', size: 5, mimeType: 'application/pdf' }],
+    };
+    const failed = run(
+      added,
+      other,
+      { type: 'file.failed', id: 'f1', error: 'x' },
+      { type: 'file.failed', id: 'f3', error: 'x' },
+    );
+    const cleared = uploadReducer(failed, { type: 'finished.cleared', source: 'needldrive' });
+    expect(cleared.items.map((i) => [i.id, i.source])).toEqual([
+      ['f2', 'needldrive'],
+      ['f3', 'ask_needl'],
+    ]);
+    expect(uploadReducer(failed, { type: 'finished.cleared' }).items.map((i) => i.id)).toEqual(['f2']);
+  });
+});
+
+describe('uploadActivity', () => {
+  it('counts the files being sent and processed, with progress weighed by size', () => {
+    const state = run(added, { type: 'file.progress', id: 'f1', progress: 100 });
+    // f1 (10 bytes) is all sent, f2 (20 bytes) not yet: a third of the bytes.
+    expect(uploadActivity(state.items)).toEqual({ uploading: 2, processing: 0, progress: 33 });
+    const completed = uploadReducer(state, {
+      type: 'batch.completed',
+      batchId: 'b1',
+      files: [
+        { id: 'f1', status: 'PROCESSING' },
+        { id: 'f2', status: 'FAILED' },
+      ],
+      at: 1,
+    });
+    expect(uploadActivity(completed.items)).toEqual({ uploading: 0, processing: 1, progress: 0 });
+    expect(uploadActivity([])).toEqual({ uploading: 0, processing: 0, progress: 0 });
   });
 });
 

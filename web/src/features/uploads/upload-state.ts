@@ -1,7 +1,9 @@
 /**
  * The browser's side of uploads: each picked file from the moment it is accepted until the user
- * dismisses it, grouped in batches (one init/complete round each). A pure reducer written with
- * immer; the statuses the server reports while processing are merged in by `withServerStatus`.
+ * dismisses it, grouped in batches (one init/complete round each), for every upload source at
+ * once (the app holds one state, so uploads outlive the page they started on). A pure reducer
+ * written with immer; the statuses the server reports while processing are merged in by
+ * `withServerStatus`.
  */
 import { produce } from 'immer';
 import type { UploadStatusResult } from './api/upload-api';
@@ -15,6 +17,8 @@ export type FileStatus = 'UPLOADING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | '
 export interface UploadItem {
   id: string;
   batchId: string;
+  /** The upload source it goes to (`needldrive`, `ask_needl`). */
+  source: string;
   name: string;
   size: number;
   mimeType: string;
@@ -49,14 +53,15 @@ export interface NewFile {
 }
 
 export type UploadAction =
-  | { type: 'batch.added'; batchId: string; files: NewFile[] }
+  | { type: 'batch.added'; batchId: string; source: string; files: NewFile[] }
   | { type: 'file.progress'; id: string; progress: number }
   | { type: 'file.failed'; id: string; error: string }
   /** The batch could not start (no upload links): every file still uploading fails. */
   | { type: 'batch.failed'; batchId: string; error: string }
   | { type: 'batch.completed'; batchId: string; files: Array<{ id: string; status: string; error?: string | null }>; at: number }
   | { type: 'file.dismissed'; id: string }
-  | { type: 'finished.cleared' };
+  /** Clears the finished files of one source, or of all when none is named. */
+  | { type: 'finished.cleared'; source?: string };
 
 const TERMINAL: ReadonlySet<FileStatus> = new Set(['COMPLETED', 'FAILED', 'UPLOADING_ERROR']);
 
@@ -88,7 +93,15 @@ export const uploadReducer = produce((draft: UploadState, action: UploadAction) 
     case 'batch.added':
       draft.batches.push({ id: action.batchId, processingIds: [], completedAt: null });
       for (const file of action.files) {
-        draft.items.push({ ...file, batchId: action.batchId, status: 'UPLOADING', progress: 0, error: null, deeplink: null });
+        draft.items.push({
+          ...file,
+          batchId: action.batchId,
+          source: action.source,
+          status: 'UPLOADING',
+          progress: 0,
+          error: null,
+          deeplink: null,
+        });
       }
       return;
     case 'file.progress': {
@@ -124,7 +137,7 @@ export const uploadReducer = produce((draft: UploadState, action: UploadAction) 
       dropEmptyBatches(draft);
       return;
     case 'finished.cleared':
-      draft.items = draft.items.filter((i) => !isFinished(i));
+      draft.items = draft.items.filter((i) => !isFinished(i) || (action.source !== undefined && i.source !== action.source));
       dropEmptyBatches(draft);
       return;
   }
@@ -149,6 +162,26 @@ export function withServerStatus(items: UploadItem[], results: ReadonlyMap<strin
     const error = result.status === 'REMOVED' ? 'the file was removed' : (result.error ?? 'processing failed');
     return { ...item, status: shown, error: shown === 'FAILED' ? error : null, deeplink: result.deeplink ?? null };
   });
+}
+
+/** Files still on their way: being sent, or being made into documents by the server. */
+export interface UploadActivity {
+  uploading: number;
+  processing: number;
+  /** Of the files being sent, how much has gone, 0 to 100 (weighed by size). */
+  progress: number;
+}
+
+/** Returns what the files are doing, for a summary while uploads run. */
+export function uploadActivity(items: readonly UploadItem[]): UploadActivity {
+  const sending = items.filter((i) => i.status === 'UPLOADING');
+  const bytes = sending.reduce((sum, i) => sum + Math.max(i.size, 1), 0);
+  const sent = sending.reduce((sum, i) => sum + Math.max(i.size, 1) * i.progress, 0);
+  return {
+    uploading: sending.length,
+    processing: items.filter((i) => i.status === 'PROCESSING').length,
+    progress: bytes ? Math.round(sent / bytes) : 0,
+  };
 }
 
 /** Polling for statuses starts 5 s after the complete call and waits twice as long each time. */

@@ -1,4 +1,5 @@
 import { documentKeys } from './document-keys';
+import { libraryKeys } from './library-keys';
 import { sourceKeys } from './source-keys';
 import { uploadKeys } from './upload-keys';
 
@@ -6,8 +7,9 @@ describe('query-key factories', () => {
   it('nest document keys from general to specific', () => {
     expect(documentKeys.all()).toEqual(['documents']);
     expect(documentKeys.lists()).toEqual(['documents', 'list']);
-    expect(documentKeys.list(null)).toEqual(['documents', 'list', { source: null }]);
-    expect(documentKeys.list('rss_1')).toEqual(['documents', 'list', { source: 'rss_1' }]);
+    expect(documentKeys.list(null)).toEqual(['documents', 'list', { source: null, subCategory: null }]);
+    expect(documentKeys.list('rss_1')).toEqual(['documents', 'list', { source: 'rss_1', subCategory: null }]);
+    expect(documentKeys.list(null, 'rss_news')).toEqual(['documents', 'list', { source: null, subCategory: 'rss_news' }]);
     expect(documentKeys.document('d1')).toEqual(['documents', 'detail', 'd1']);
     expect(documentKeys.detail('d1', 'rss_1')).toEqual(['documents', 'detail', 'd1', 'rss_1']);
     expect(documentKeys.readStatus()).toEqual(['documents', 'read-status']);
@@ -20,12 +22,20 @@ describe('query-key factories', () => {
     expect(documentKeys.file('d1', 'rss_1').slice(0, 4)).toEqual(detail);
     expect(documentKeys.layout('d1', 'rss_1').slice(0, 4)).toEqual(detail);
     expect(documentKeys.list('x').slice(0, 2)).toEqual(documentKeys.lists());
+    expect(documentKeys.opened('d1', 'rss_1', { access_key: 'k' }).slice(0, 4)).toEqual(detail);
   });
 
   it('nest source keys under sources', () => {
     expect(sourceKeys.all()).toEqual(['sources']);
     expect(sourceKeys.rss()).toEqual(['sources', 'rss']);
     expect(sourceKeys.websites()).toEqual(['sources', 'websites']);
+    expect(sourceKeys.topic('research')).toEqual(['sources', 'topics', 'research']);
+    expect(sourceKeys.topic('research').slice(0, 2)).toEqual(sourceKeys.topics());
+  });
+
+  it('nest library keys under library', () => {
+    expect(libraryKeys.categories()).toEqual(['library', 'categories']);
+    expect(libraryKeys.needlbox()).toEqual(['library', 'needlbox']);
   });
 
   it('nest upload keys under uploads, a batch status under all statuses', () => {

@@ -5,7 +5,9 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../../../lib/api';
-import { documentKeys } from '../../../lib/queries/document-keys';
+import { documentKeys, type DocumentKeys } from '../../../lib/queries/document-keys';
+
+export type { DocumentKeys };
 
 export interface DocumentCard {
   deeplink: string;
@@ -20,6 +22,10 @@ export interface DocumentCard {
   read: boolean;
   /** Whether the user uploaded it (and so may delete it). */
   owned?: boolean;
+  /** Sent back with the deeplink when the document is opened; a wrong one answers 404. */
+  access_key?: string;
+  /** Only in the answer to a share: the key of a link any signed-in person can open. */
+  public_access_key?: string | null;
 }
 
 export interface DocumentPage {
@@ -32,14 +38,24 @@ export type ReadStatus = 'read' | 'unread';
 
 export const PAGE_SIZE = 20;
 
-const documentsPath = (source: string | null, page: number) => {
+const documentsPath = (source: string | null, subCategory: string | null, page: number) => {
   const params = new URLSearchParams({ page: String(page), limit: String(PAGE_SIZE) });
   if (source) params.set('source_id', source);
+  if (subCategory) params.set('sub_category', subCategory);
   return `/documents?${params}`;
 };
 
-const docPath = (source: string, deeplink: string, suffix = '') =>
-  `/doc/${encodeURIComponent(source)}${suffix}?deeplink=${encodeURIComponent(deeplink)}`;
+/** The address of a document call, with the keys that open it when there are any. */
+const docPath = (source: string, deeplink: string, suffix = '', keys: DocumentKeys = {}) => {
+  const params = new URLSearchParams({ deeplink });
+  if (keys.access_key) params.set('access_key', keys.access_key);
+  if (keys.public_access_key) params.set('public_access_key', keys.public_access_key);
+  return `/doc/${encodeURIComponent(source)}${suffix}?${params}`;
+};
+
+const shareAnswer = z.object({
+  results: z.array(z.object({ public_access_key: z.string().nullish() })),
+});
 
 const layoutSchema = z.object({
   pages: z.array(
@@ -56,34 +72,47 @@ const layoutSchema = z.object({
 export type DocumentLayout = z.infer<typeof layoutSchema>;
 
 export const documentQueries = {
-  /** Newest first, 20 a page; `source` null means every followed source (My Data). */
-  list: (source: string | null) =>
+  /**
+   * Newest first, 20 a page; `source` null means every followed source (My Data), and
+   * `subCategory` keeps one of My Data's sub-categories.
+   */
+  list: (source: string | null, subCategory: string | null = null) =>
     infiniteQueryOptions({
-      queryKey: documentKeys.list(source),
-      queryFn: ({ pageParam, signal }) => api.get<DocumentPage>(documentsPath(source, pageParam), { signal }),
+      queryKey: documentKeys.list(source, subCategory),
+      queryFn: ({ pageParam, signal }) =>
+        api.get<DocumentPage>(documentsPath(source, subCategory, pageParam), { signal }),
       initialPageParam: 0,
       getNextPageParam: (last: DocumentPage) => (last.has_more ? last.page + 1 : undefined),
     }),
-  detail: (deeplink: string, source: string) =>
+  /**
+   * One document, opened with the keys the address carried. The page shows a failure itself
+   * (a wrong or missing key is a 404: "cannot be found"), so it raises no toast.
+   */
+  detail: (deeplink: string, source: string, keys: DocumentKeys = {}) =>
     queryOptions({
-      queryKey: documentKeys.detail(deeplink, source),
+      queryKey: documentKeys.opened(deeplink, source, keys),
       queryFn: ({ signal }) =>
-        api.get<{ results: DocumentCard[] }>(docPath(source, deeplink), { signal }),
+        api.get<{ results: DocumentCard[] }>(docPath(source, deeplink, '', keys), { signal }),
       select: (data) => data.results[0] ?? null,
+      meta: { toast: false },
     }),
-  /** The original file (kept as a Blob: each reader takes its own copy of the bytes). */
-  file: (deeplink: string, source: string) =>
+  /**
+   * The original file (kept as a Blob: each reader takes its own copy of the bytes). The keys
+   * the document was opened with go along, so a shared link can reach it too.
+   */
+  file: (deeplink: string, source: string, keys: DocumentKeys = {}) =>
     queryOptions({
       queryKey: documentKeys.file(deeplink, source),
-      queryFn: ({ signal }) => api.getFile(docPath(source, deeplink, '/file'), { signal }),
+      queryFn: ({ signal }) => api.getFile(docPath(source, deeplink, '/file', keys), { signal }),
       staleTime: Infinity,
       gcTime: 60_000,
       meta: { toast: false },
     }),
-  layout: (deeplink: string, source: string) =>
+  layout: (deeplink: string, source: string, keys: DocumentKeys = {}) =>
     queryOptions({
       queryKey: documentKeys.layout(deeplink, source),
-      queryFn: async ({ signal }) => layoutSchema.parse(await api.get<unknown>(docPath(source, deeplink, '/layout'), { signal })),
+      queryFn: async ({ signal }) =>
+        layoutSchema.parse(await api.get<unknown>(docPath(source, deeplink, '/layout', keys), { signal })),
       staleTime: Infinity,
       meta: { toast: false },
     }),
@@ -98,6 +127,16 @@ export const setReadStatus = (deeplink: string, status: ReadStatus) =>
   api.put<{ deeplink: string; status: ReadStatus }>(`/doc/read_status/${encodeURIComponent(deeplink)}`, {
     body: { status },
   });
+
+/**
+ * Makes a shared link for a document (recorded by the server) and returns its key, or null
+ * when the server gave none.
+ */
+export async function shareDocument(source: string, deeplink: string): Promise<string | null> {
+  const path = `${docPath(source, deeplink)}&share=true`;
+  const answer = shareAnswer.parse(await api.get<unknown>(path));
+  return answer.results[0]?.public_access_key ?? null;
+}
 
 /** Deletes a document the user uploaded. */
 export const deleteDocument = (source: string, deeplink: string) => api.delete<unknown>(docPath(source, deeplink));

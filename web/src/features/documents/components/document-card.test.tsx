@@ -21,7 +21,7 @@ const doc = (overrides: Partial<Doc> = {}): Doc => ({
 const now = new Date('2026-11-22T10:00:00Z');
 
 describe('DocumentCard', () => {
-  it('shows an unread document marked as such, with its details and a cut summary', () => {
+  it('shows an unread document marked as such, with its details and whole RSS summary', () => {
     renderWithProviders(<DocumentCard doc={doc()} read={false} onToggleRead={() => {}} now={now} />, { route: '/feeds/home' });
     const card = screen.getByRole('article', { name: /Rates held steady/ });
     expect(card).toHaveAttribute('data-read', 'false');
@@ -31,11 +31,45 @@ describe('DocumentCard', () => {
     expect(screen.getByText('Example News')).toBeInTheDocument();
     expect(screen.getByText('Ann Writer')).toBeInTheDocument();
     expect(screen.getByText('20-11-2026 · 2 days ago')).toBeInTheDocument();
-    expect(screen.getByText(/^w0 .* w99…$/)).toBeInTheDocument();
+    expect(screen.getByText(/^w0 .* w119$/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Rates held steady' })).toHaveAttribute(
       'href',
       '/preview/feeds/rss_1%3Aabc?source=rss_1',
     );
+  });
+
+  it('cuts the text of other documents at 100 words', () => {
+    renderWithProviders(<DocumentCard doc={doc({ source: 'needldrive' })} read={false} onToggleRead={() => {}} now={now} />, {
+      route: '/feeds/home',
+    });
+    expect(screen.getByText(/^w0 .* w99…$/)).toBeInTheDocument();
+  });
+
+  it('shows an old date once, as DD-MM-YYYY', () => {
+    renderWithProviders(
+      <DocumentCard doc={doc({ published_at: '2026-01-05T10:00:00Z' })} read={false} onToggleRead={() => {}} now={now} />,
+      { route: '/feeds/home' },
+    );
+    expect(screen.getByText('05-01-2026')).toBeInTheDocument();
+  });
+
+  it("opens the preview with the card's access key", () => {
+    renderWithProviders(<DocumentCard doc={doc({ access_key: 'k1' })} read={false} onToggleRead={() => {}} category="apps" now={now} />, {
+      route: '/apps/needldrive',
+    });
+    expect(screen.getByRole('link', { name: 'Rates held steady' })).toHaveAttribute(
+      'href',
+      '/preview/apps/rss_1%3Aabc?source=rss_1&access_key=k1',
+    );
+  });
+
+  it('offers Share and open in source only as the flags say', () => {
+    renderWithProviders(
+      <DocumentCard doc={doc()} read={false} onToggleRead={() => {}} flags={{ share: true, openInSource: false }} now={now} />,
+      { route: '/feeds/home' },
+    );
+    expect(screen.getByRole('button', { name: 'Share Rates held steady' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Open in source/ })).not.toBeInTheDocument();
   });
 
   it('shows a read document pressed and without the unread mark', () => {

@@ -1,12 +1,11 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
-import { formatDate, formatRelative } from '../../../lib/format';
 import type { DocumentCard as Doc } from '../api/document-api';
-import { documentDate, fileInfo, previewPath, sourceLabel } from '../document-display';
-import { cutWords } from '../preview-text';
-import { FileActions } from './file-actions';
+import { dateLine, documentDate, fileInfo, isWebsiteOrRss, previewPath, sourceLabel } from '../document-display';
+import type { DocumentFlags } from '../hooks/use-document-flags';
+import { cardPreview } from '../preview-text';
+import { DocumentActions } from './document-actions';
 import { FileFacts } from './file-facts';
-import { ReadToggle } from './read-toggle';
 
 export interface DocumentCardProps {
   doc: Doc;
@@ -16,17 +15,20 @@ export interface DocumentCardProps {
   sourceLabels?: ReadonlyMap<string, string>;
   /** The preview's category (`feeds`, `apps`, ...). */
   category?: string;
+  /** Which flag-gated actions to show. */
+  flags?: DocumentFlags;
   now?: Date;
 }
 
 /**
- * One document in a list: title (to the preview), source, author, date, summary and actions;
- * an uploaded file also shows its name and size, with Download and Delete.
+ * One document in a list: title (to the preview, with the card's access key), source, author,
+ * date, a preview of its text and actions; an uploaded file also shows its name and size.
  */
-export function DocumentCard({ doc, read, onToggleRead, sourceLabels, category, now }: DocumentCardProps) {
+export function DocumentCard({ doc, read, onToggleRead, sourceLabels, category, flags, now }: DocumentCardProps) {
   const titleId = useId();
   const date = documentDate(doc);
   const file = fileInfo(doc);
+  const whole = isWebsiteOrRss(doc);
   return (
     <article
       className={`doc-card card${read ? '' : ' doc-card-unread'}`}
@@ -43,21 +45,13 @@ export function DocumentCard({ doc, read, onToggleRead, sourceLabels, category, 
       <p className="doc-card-meta small muted">
         <span className="doc-card-source">{sourceLabel(doc, sourceLabels)}</span>
         {doc.author && <span>{doc.author}</span>}
-        <time dateTime={date} title={formatRelative(date, now)}>
-          {formatDate(date)} · {formatRelative(date, now)}
-        </time>
+        <time dateTime={date}>{dateLine(date, now)}</time>
       </p>
       {file && <FileFacts file={file} />}
-      {doc.summary && <p className="doc-card-summary">{cutWords(doc.summary)}</p>}
-      <div className="doc-card-actions">
-        <ReadToggle read={read} onToggle={onToggleRead} subject={doc.title} />
-        {file && <FileActions doc={doc} file={file} />}
-        {doc.link && (
-          <a className="button button-quiet" href={doc.link} target="_blank" rel="noopener noreferrer">
-            Open in source<span className="visually-hidden"> (opens in a new tab)</span>
-          </a>
-        )}
-      </div>
+      {doc.summary && (
+        <p className={`doc-card-summary${whole ? ' doc-card-summary-clamped' : ''}`}>{cardPreview(doc.summary, { whole })}</p>
+      )}
+      <DocumentActions doc={doc} read={read} onToggleRead={onToggleRead} file={file} category={category} flags={flags} />
     </article>
   );
 }

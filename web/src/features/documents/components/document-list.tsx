@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Spinner } from '../../../components/ui/spinner';
 import { documentQueries } from '../api/document-api';
+import { useDocumentFlags } from '../hooks/use-document-flags';
 import { useInfiniteSentinel } from '../hooks/use-infinite-sentinel';
 import { useIsRead, useToggleRead } from '../hooks/use-read-state';
 import { useSourceLabels } from '../hooks/use-source-labels';
@@ -13,15 +14,18 @@ import { DocumentSkeleton } from './document-skeleton';
 export interface DocumentListProps {
   /** One source's documents, or every followed source's for `null`. */
   source: string | null;
+  /** Only one of My Data's sub-categories (`rss_news`, `drives`, ...). */
+  subCategory?: string | null;
   /** The preview's category for the cards (`feeds` by default). */
   category?: string;
   /** What an empty list shows instead of the hint to follow a feed. */
   empty?: ReactNode;
 }
 
-/** The documents of one source (or all), newest first, loading more as you scroll. */
-export function DocumentList({ source, category, empty }: DocumentListProps) {
-  const docs = useInfiniteQuery(documentQueries.list(source));
+/** The documents of one source (or all, or a sub-category's), newest first, loading more as you scroll. */
+export function DocumentList({ source, subCategory = null, category, empty }: DocumentListProps) {
+  const docs = useInfiniteQuery(documentQueries.list(source, subCategory));
+  const flags = useDocumentFlags();
   const isRead = useIsRead();
   const toggleRead = useToggleRead();
   const sourceLabels = useSourceLabels();
@@ -61,6 +65,7 @@ export function DocumentList({ source, category, empty }: DocumentListProps) {
             read={read}
             sourceLabels={sourceLabels}
             category={category}
+            flags={flags}
             onToggleRead={() => toggleRead.mutate({ deeplink: doc.deeplink, read: !read })}
           />
         );

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import type { DocumentCard } from '../api/document-api';
+import type { DocumentCard, DocumentKeys } from '../api/document-api';
 import type { FileInfo } from '../document-display';
 import { useDeleteDocument, useDownloadFile } from '../hooks/use-file-actions';
 
@@ -9,10 +9,12 @@ export interface FileActionsProps {
   file: FileInfo;
   /** Called once the document is deleted (the preview leaves the page). */
   onDeleted?: () => void;
+  /** The keys the document was opened with, for the download. */
+  keys?: DocumentKeys;
 }
 
 /** Download and, for the user's own uploads and after a confirmation, Delete. */
-export function FileActions({ doc, file, onDeleted }: FileActionsProps) {
+export function FileActions({ doc, file, onDeleted, keys }: FileActionsProps) {
   const download = useDownloadFile();
   const remove = useDeleteDocument();
   const [confirming, setConfirming] = useState(false);
@@ -31,7 +33,7 @@ export function FileActions({ doc, file, onDeleted }: FileActionsProps) {
         className="button button-quiet"
         aria-label={`Download ${file.name}`}
         disabled={download.isPending}
-        onClick={() => download.mutate(target)}
+        onClick={() => download.mutate({ ...target, keys })}
       >
         {download.isPending ? 'Downloading…' : 'Download'}
       </button>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Spinner } from '../../../components/ui/spinner';
-import { documentQueries, type DocumentCard } from '../api/document-api';
+import { documentQueries, type DocumentCard, type DocumentKeys } from '../api/document-api';
 import { usePdfDocument } from '../hooks/use-pdf-document';
 import { usePdfHighlight } from '../hooks/use-pdf-highlight';
 import { loadPdf, type PdfLoader } from '../pdf/pdf-loader';
@@ -13,16 +13,18 @@ export interface PdfPreviewProps {
   fallback: ReactNode;
   /** Opens the PDF; tests pass a fake instead of pdf.js. */
   loader?: PdfLoader;
+  /** The keys the document was opened with (a shared link's), for its file and layout. */
+  keys?: DocumentKeys;
 }
 
 /**
  * An uploaded PDF's pages, drawn with pdf.js from the original file. When the address names a
  * passage (`page` and `bbox`, or `highlight` text), it is marked and scrolled into view.
  */
-export function PdfPreview({ doc, fallback, loader = loadPdf }: PdfPreviewProps) {
-  const file = useQuery(documentQueries.file(doc.deeplink, doc.source));
+export function PdfPreview({ doc, fallback, loader = loadPdf, keys }: PdfPreviewProps) {
+  const file = useQuery(documentQueries.file(doc.deeplink, doc.source, keys));
   const pdf = usePdfDocument(file.data?.blob, loader);
-  const highlight = usePdfHighlight(doc);
+  const highlight = usePdfHighlight(doc, keys);
 
   if (file.isError || pdf.failed) {
     return (

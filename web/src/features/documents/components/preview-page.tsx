@@ -3,46 +3,61 @@ import { lazy, Suspense } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Spinner } from '../../../components/ui/spinner';
-import { formatDate, formatRelative } from '../../../lib/format';
+import { isApiError } from '../../../lib/api-client';
 import { documentQueries, type DocumentCard } from '../api/document-api';
-import { documentDate, fileInfo, isPdf, sourceLabel } from '../document-display';
+import { dateLine, documentDate, fileInfo, isPdf, keysFromParams, sourceLabel } from '../document-display';
+import { useDocumentFlags } from '../hooks/use-document-flags';
 import { useIsRead, useToggleRead } from '../hooks/use-read-state';
 import { useSourceLabels } from '../hooks/use-source-labels';
-import { FileActions } from './file-actions';
+import { DocumentActions } from './document-actions';
 import { FileFacts } from './file-facts';
 import { MetadataChips } from './metadata-chips';
-import { ReadToggle } from './read-toggle';
 
 /** PDF pages load with pdf.js, on demand: most previews never need them. */
 const PdfPreview = lazy(() => import('./pdf-preview').then((m) => ({ default: m.PdfPreview })));
 
 /**
- * /preview/{category}/{deeplink}?source=…: one document in full. The card that linked here is
- * shown at once (navigation state) while the document itself loads. An uploaded PDF shows its
- * pages (and the passage the address names); other documents, or a PDF that cannot be drawn,
- * show their text.
+ * /preview/{category}/{deeplink}?source=…: one document in full. The keys the address carries
+ * (a card's `access_key`, a shared link's `public_access_key`) open it; without a key that
+ * grants it, the document "cannot be found". The card that linked here is shown at once
+ * (navigation state) while the document itself loads. An uploaded PDF shows its pages (and the
+ * passage the address names); other documents, or a PDF that cannot be drawn, show their text.
  */
 export function PreviewPage() {
-  const { deeplink = '' } = useParams();
+  const { category, deeplink = '' } = useParams();
   const [params] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
   const fromCard = (location.state as { document?: DocumentCard } | null)?.document;
   const source = params.get('source') ?? fromCard?.source ?? '';
+  const keys = keysFromParams(params);
   const query = useQuery({
-    ...documentQueries.detail(deeplink, source),
+    ...documentQueries.detail(deeplink, source, keys),
     enabled: Boolean(source && deeplink),
     placeholderData: fromCard?.deeplink === deeplink ? { results: [fromCard] } : undefined,
   });
   const isRead = useIsRead();
   const toggleRead = useToggleRead();
   const sourceLabels = useSourceLabels();
+  const flags = useDocumentFlags();
 
-  if (!source) return <EmptyState title="This document cannot be found">{backLink}</EmptyState>;
+  if (!source) return <NotFound />;
   if (query.isPending) return <Spinner label="Loading document" />;
   const doc = query.data;
+  if ((query.isError && isApiError(query.error) && query.error.status === 404) || (query.isSuccess && !doc)) {
+    return <NotFound />;
+  }
   if (query.isError || !doc) {
-    return <EmptyState title="This document could not be loaded">{backLink}</EmptyState>;
+    return (
+      <EmptyState title="This document could not be loaded">
+        <p>
+          <button type="button" className="button" onClick={() => void query.refetch()}>
+            Try again
+          </button>
+        </p>
+        {backLink}
+      </EmptyState>
+    );
   }
   const read = isRead(doc);
   const date = documentDate(doc);
@@ -59,29 +74,38 @@ export function PreviewPage() {
       <p className="small muted doc-card-meta">
         <span>{sourceLabel(doc, sourceLabels)}</span>
         {doc.author && <span>{doc.author}</span>}
-        <time dateTime={date}>
-          {formatDate(date)} · {formatRelative(date)}
-        </time>
+        <time dateTime={date}>{dateLine(date)}</time>
       </p>
       {file && <FileFacts file={file} />}
       <MetadataChips metadata={doc.metadata} />
-      <div className="doc-card-actions">
-        <ReadToggle read={read} subject={doc.title} onToggle={() => toggleRead.mutate({ deeplink: doc.deeplink, read: !read })} />
-        {file && <FileActions doc={doc} file={file} onDeleted={leave} />}
-        {doc.link && (
-          <a className="button button-quiet" href={doc.link} target="_blank" rel="noopener noreferrer">
-            Open in source<span className="visually-hidden"> (opens in a new tab)</span>
-          </a>
-        )}
-      </div>
+      <DocumentActions
+        doc={doc}
+        read={read}
+        onToggleRead={() => toggleRead.mutate({ deeplink: doc.deeplink, read: !read })}
+        file={file}
+        category={category}
+        flags={flags}
+        keys={keys}
+        onDeleted={leave}
+      />
       {file && isPdf(doc) ? (
         <Suspense fallback={<Spinner label="Loading PDF" />}>
-          <PdfPreview doc={doc} fallback={text} />
+          <PdfPreview doc={doc} fallback={text} keys={keys} />
         </Suspense>
       ) : (
         text
       )}
     </article>
+  );
+}
+
+/** No such document, or none this address may open. */
+function NotFound() {
+  return (
+    <EmptyState title="This document cannot be found">
+      <p>It may have been deleted, or the link you followed does not give access to it.</p>
+      {backLink}
+    </EmptyState>
   );
 }
 

@@ -2,13 +2,14 @@ import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-
 import { isApiError } from '../../../lib/api-client';
 import { documentKeys } from '../../../lib/queries/document-keys';
 import type { ToastMeta } from '../../../lib/query-client';
-import { deleteDocument, documentQueries, type DocumentCard, type DocumentPage } from '../api/document-api';
+import { deleteDocument, documentQueries, type DocumentCard, type DocumentKeys, type DocumentPage } from '../api/document-api';
 
 export const DOWNLOAD_FAILED = 'Download failed.';
 export const DOWNLOADED = 'Downloaded Successfully';
 export const removalFailed = (name: string, message: string) => `Error removing file: ${name} ${message}`;
 
-type FileTarget = { doc: Pick<DocumentCard, 'deeplink' | 'source'>; name: string };
+/** A file, by its document; `keys` are those the document was opened with (a shared link's). */
+type FileTarget = { doc: Pick<DocumentCard, 'deeplink' | 'source'>; name: string; keys?: DocumentKeys };
 
 /** Saves a blob under `fileName` through a temporary link. */
 export function saveBlob(blob: Blob, fileName: string): void {
@@ -29,8 +30,8 @@ export function useDownloadFile() {
   const queryClient = useQueryClient();
   return useMutation({
     meta: { errorToast: DOWNLOAD_FAILED, successToast: DOWNLOADED } satisfies ToastMeta,
-    mutationFn: async ({ doc, name }: FileTarget) => {
-      const file = await queryClient.fetchQuery(documentQueries.file(doc.deeplink, doc.source));
+    mutationFn: async ({ doc, name, keys }: FileTarget) => {
+      const file = await queryClient.fetchQuery(documentQueries.file(doc.deeplink, doc.source, keys));
       // The card's name first: the header's is kept to ASCII by the server.
       saveBlob(file.blob, name || file.fileName || 'document');
     },

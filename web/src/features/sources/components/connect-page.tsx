@@ -11,6 +11,9 @@ export function ConnectPage() {
           <Link className="button button-primary" to="/connect/rss">
             Add RSS
           </Link>
+          <Link className="small" to="/connect/rssTopics">
+            Browse suggested feeds
+          </Link>
         </li>
         <li className="card">
           <h2 className="card-title">Websites</h2>

@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { AddRssForm } from './add-rss-form';
 import { RssSourceList } from './rss-source-list';
 
@@ -6,6 +7,9 @@ export function ConnectRssPage() {
   return (
     <div className="page-narrow stack-lg">
       <AddRssForm />
+      <p className="muted">
+        Not sure what to follow? <Link to="/connect/rssTopics">Browse suggested feeds by topic</Link>
+      </p>
       <RssSourceList />
     </div>
   );

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
+import { libraryKeys } from '../../../lib/queries/library-keys';
 import { sourceKeys } from '../../../lib/queries/source-keys';
 import { addRssFeed, type RssSourceList } from '../api/source-api';
 
@@ -27,7 +28,11 @@ export function useAddRssFeed() {
           ? { results: [...list.results, source] }
           : list,
       );
-      return queryClient.invalidateQueries({ queryKey: sourceKeys.rss() });
+      // A first feed connects My Data's Website & RSS.
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: sourceKeys.all() }),
+        queryClient.invalidateQueries({ queryKey: libraryKeys.all() }),
+      ]);
     },
   });
 

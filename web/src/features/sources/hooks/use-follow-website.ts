@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { documentKeys } from '../../../lib/queries/document-keys';
+import { libraryKeys } from '../../../lib/queries/library-keys';
 import { sourceKeys } from '../../../lib/queries/source-keys';
 import { followWebsite, type FollowedWebsite } from '../api/website-api';
 import { followFailureMessage } from './use-unfollow-source';
@@ -30,6 +31,7 @@ export function useFollowWebsite() {
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: sourceKeys.all() }),
         queryClient.invalidateQueries({ queryKey: documentKeys.lists() }),
+        queryClient.invalidateQueries({ queryKey: libraryKeys.all() }),
       ]);
     },
   });

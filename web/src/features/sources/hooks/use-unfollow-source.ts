@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { isApiError } from '../../../lib/api-client';
+import { libraryKeys } from '../../../lib/queries/library-keys';
 import { sourceKeys } from '../../../lib/queries/source-keys';
 import { unfollowSource } from '../api/source-api';
 import { FOLLOW_FAILED } from '../messages';
@@ -14,6 +15,10 @@ export function useUnfollowSource() {
   return useMutation({
     meta: { errorToast: followFailureMessage },
     mutationFn: unfollowSource,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: sourceKeys.all() }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: sourceKeys.all() }),
+        queryClient.invalidateQueries({ queryKey: libraryKeys.all() }),
+      ]),
   });
 }

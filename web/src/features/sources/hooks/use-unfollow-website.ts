@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { documentKeys } from '../../../lib/queries/document-keys';
+import { libraryKeys } from '../../../lib/queries/library-keys';
 import { sourceKeys } from '../../../lib/queries/source-keys';
 import { unfollowWebsite } from '../api/website-api';
 import { followFailureMessage } from './use-unfollow-source';
@@ -14,6 +15,7 @@ export function useUnfollowWebsite() {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: sourceKeys.all() }),
         queryClient.invalidateQueries({ queryKey: documentKeys.lists() }),
+        queryClient.invalidateQueries({ queryKey: libraryKeys.all() }),
       ]),
   });
 }

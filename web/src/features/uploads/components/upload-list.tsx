@@ -9,7 +9,7 @@ export interface UploadListProps {
   hasFinished: boolean;
 }
 
-/** The files picked on this page, newest batch last, each with its status. */
+/** The files sent to this source (from any page), newest batch last, each with its status. */
 export function UploadList({ items, onDismiss, onClearFinished, hasFinished }: UploadListProps) {
   if (items.length === 0) return null;
   return (

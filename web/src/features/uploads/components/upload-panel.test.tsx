@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { json, renderWithProviders, stubApi } from '../../../test/render';
 import { installFakeXhr } from '../../../test/fake-xhr';
 import { UploadPanel } from './upload-panel';
+import { UploadsProvider } from './uploads-provider';
 
 const config = {
   data: {
@@ -32,7 +33,13 @@ const initAnswer = (init: RequestInit) => {
   });
 };
 
-const renderPanel = () => renderWithProviders(<UploadPanel source="needldrive" />, { route: '/apps/needldrive' });
+const renderPanel = () =>
+  renderWithProviders(
+    <UploadsProvider>
+      <UploadPanel source="needldrive" />
+    </UploadsProvider>,
+    { route: '/apps/needldrive' },
+  );
 
 describe('UploadPanel', () => {
   it('offers the upload button and the drop zone once the limits are known', async () => {

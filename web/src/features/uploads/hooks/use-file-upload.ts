@@ -1,59 +1,25 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useReducer } from 'react';
-import { isApiError } from '../../../lib/api-client';
-import { refreshQueries } from '../../../lib/live-events';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
 import { notify } from '../../../lib/notices';
-import { documentKeys } from '../../../lib/queries/document-keys';
-import type { ToastMeta } from '../../../lib/query-client';
-import { completeUpload, initUpload, uploadQueries } from '../api/upload-api';
-import { transferFile } from '../api/transfer-file';
-import { FOLDER_NOT_ALLOWED, UPLOAD_FAILED, UPLOAD_TOAST_MS } from '../messages';
+import { uploadQueries } from '../api/upload-api';
+import { FOLDER_NOT_ALLOWED, UPLOAD_TOAST_MS } from '../messages';
 import { filesInFolder, type DroppedEntries } from '../read-drop';
-import { runUpload, type PendingFile, type UploadCalls } from '../run-upload';
-import { initialUploadState, isFinished, uploadReducer, withServerStatus } from '../upload-state';
+import { newFileId } from '../run-upload';
+import { isFinished } from '../upload-state';
 import { mimeTypeOf, validateFiles } from '../upload-validation';
-import { useUploadStatuses } from './use-upload-statuses';
-
-/** Returns a random id for a file; works on plain-HTTP hosts, where randomUUID does not exist. */
-export function newFileId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-const calls: UploadCalls = {
-  init: initUpload,
-  transfer: (file, link, contentType, onProgress) => transferFile(file, link, { contentType, onProgress }),
-  complete: completeUpload,
-  now: () => Date.now(),
-};
-
-/** The toast for a failed batch: the server's refusal (quota, limits) as it said it, else the spec's text. */
-export const uploadFailureMessage = (error: unknown) =>
-  isApiError(error) && error.status >= 400 && error.status < 500 && error.message ? error.message : UPLOAD_FAILED;
+import { useUploads } from './use-uploads';
 
 const refuse = (message: string) => notify({ type: 'error', message, duration: UPLOAD_TOAST_MS });
 
 /**
- * Uploads files to `source` and follows them until they are documents: checks them against the
- * source's limits, runs each batch (links, transfers with progress, complete), polls the
- * statuses, and refreshes the document lists as files complete.
+ * Uploading to `source` from a page: checks files against the source's limits (refusals become
+ * notices) and hands the accepted ones to the app's uploads, which send them and follow them
+ * until they are documents. Returns this source's files with their statuses.
  */
 export function useFileUpload(source: string) {
-  const queryClient = useQueryClient();
   const config = useQuery(uploadQueries.config(source));
-  const [state, dispatch] = useReducer(uploadReducer, initialUploadState);
-  const { mutate: send } = useMutation({
-    meta: { errorToast: uploadFailureMessage, toastDuration: UPLOAD_TOAST_MS } satisfies ToastMeta,
-    mutationFn: ({ batchId, files }: { batchId: string; files: PendingFile[] }) =>
-      runUpload(source, batchId, files, dispatch, calls),
-  });
-  const statuses = useUploadStatuses(state.batches);
-  const items = useMemo(() => withServerStatus(state.items, statuses), [state.items, statuses]);
-
-  const completed = items.filter((item) => item.status === 'COMPLETED').length;
-  useEffect(() => {
-    if (completed > 0) void refreshQueries(queryClient, { queryKey: documentKeys.lists() });
-  }, [completed, queryClient]);
+  const { items: all, start, dismiss, clearFinished } = useUploads();
+  const items = useMemo(() => all.filter((item) => item.source === source), [all, source]);
 
   const limits = config.data;
   const upload = useCallback(
@@ -62,16 +28,12 @@ export function useFileUpload(source: string) {
       const { accepted, errors } = validateFiles(files, limits);
       errors.forEach(refuse);
       if (accepted.length === 0) return;
-      const pending = accepted.map((file) => ({ id: newFileId(), file, mimeType: mimeTypeOf(file) }));
-      const batchId = newFileId();
-      dispatch({
-        type: 'batch.added',
-        batchId,
-        files: pending.map(({ id, file, mimeType }) => ({ id, name: file.name, size: file.size, mimeType })),
-      });
-      send({ batchId, files: pending });
+      start(
+        source,
+        accepted.map((file) => ({ id: newFileId(), file, mimeType: mimeTypeOf(file) })),
+      );
     },
-    [limits, send],
+    [limits, source, start],
   );
 
   const uploadDropped = useCallback(
@@ -89,8 +51,8 @@ export function useFileUpload(source: string) {
     items,
     upload,
     uploadDropped,
-    dismiss: useCallback((id: string) => dispatch({ type: 'file.dismissed', id }), []),
-    clearFinished: useCallback(() => dispatch({ type: 'finished.cleared' }), []),
+    dismiss,
+    clearFinished: useCallback(() => clearFinished(source), [clearFinished, source]),
     hasFinished: items.some(isFinished),
   };
 }

@@ -1,0 +1,90 @@
+import { Link, Navigate, Outlet, useLocation, useParams } from 'react-router';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { myDataSuffix } from '../../../lib/landing-route';
+import type { SubCategory } from '../../../lib/queries/library-queries';
+import { useMyDataTabs } from '../hooks/use-my-data-tabs';
+import { DocumentList } from './document-list';
+import { DocumentSkeleton } from './document-skeleton';
+import { MyDataTabs } from './my-data-tabs';
+
+/** /feeds/home and its sub-categories: the tabs above the page of the one chosen. */
+export function MyDataLayout() {
+  return (
+    <div className="page-narrow my-data">
+      <MyDataTabs />
+      <Outlet />
+    </div>
+  );
+}
+
+/**
+ * /feeds/home: lands on the first connected sub-category (keeping the address's parameters);
+ * with none connected, says how to connect a source or upload files. If the category index
+ * cannot be had, every document is listed, as before there were tabs.
+ */
+export function MyDataLanding() {
+  const { categories, tabs } = useMyDataTabs();
+  const { search } = useLocation();
+  if (categories.isPending) return <DocumentSkeleton />;
+  if (categories.isError) return <DocumentList source={null} />;
+  const suffix = myDataSuffix(tabs);
+  if (suffix) return <Navigate to={{ pathname: `/feeds/home${suffix}`, search }} replace />;
+  return (
+    <EmptyState title="Nothing in My Data yet">
+      <p>Connect a source, such as an RSS feed or a website, or upload your own files: they all show up here.</p>
+      <p className="empty-state-actions">
+        <Link className="button button-primary" to="/connect">
+          Connect a source
+        </Link>
+        <Link className="button" to="/apps/needldrive">
+          Upload files
+        </Link>
+      </p>
+    </EmptyState>
+  );
+}
+
+/** /feeds/home/{subCategory}: the documents of one of My Data's sub-categories. */
+export function SubCategoryPage() {
+  const { suffix = '' } = useParams();
+  const { categories, tabs } = useMyDataTabs();
+  const tab = tabs.find((t) => t.key === suffix);
+  if (categories.isPending) return <DocumentSkeleton />;
+  if (categories.isSuccess && !tab) {
+    return (
+      <EmptyState title="My Data has no such section">
+        <p>
+          <Link to="/feeds/home">Back to My Data</Link>
+        </p>
+      </EmptyState>
+    );
+  }
+  return <DocumentList key={suffix} source={null} subCategory={suffix} empty={<SubCategoryEmpty tab={tab} />} />;
+}
+
+/** What an empty sub-category says: how to fill it. */
+function SubCategoryEmpty({ tab }: { tab: SubCategory | undefined }) {
+  if (tab?.key === 'rss_news') {
+    return (
+      <EmptyState title={tab.connected ? 'No items yet' : 'No feeds or websites followed yet'}>
+        <p>
+          {tab.connected
+            ? 'Your feeds are being fetched; new items show up here as they arrive.'
+            : 'Follow an RSS feed or a website and its items show up here.'}
+        </p>
+        <p className="empty-state-actions">
+          <Link to="/connect/rss">Add an RSS feed</Link>
+          <Link to="/connect/rssTopics">Browse suggested feeds</Link>
+          <Link to="/connect/website">Follow a website</Link>
+        </p>
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState title={`Nothing in ${tab?.label ?? 'this section'} yet`}>
+      <p>
+        Sources of this kind arrive as Needl connects more apps. <Link to="/connect">See what you can connect</Link>
+      </p>
+    </EmptyState>
+  );
+}

@@ -1,0 +1,20 @@
+import { useQuery } from '@tanstack/react-query';
+import { featureQueries } from '../../../lib/queries/feature-queries';
+
+/** The document actions the user's feature flags turn on. */
+export interface DocumentFlags {
+  /** `doc_share`: make a shared link. */
+  share: boolean;
+  /** `doc_open_in_source`: open the item where it came from. */
+  openInSource: boolean;
+}
+
+/** Actions shown before the flags are known: those every card always had, not Share. */
+export const DEFAULT_DOCUMENT_FLAGS: DocumentFlags = { share: false, openInSource: true };
+
+/** Returns which flag-gated document actions to show. */
+export function useDocumentFlags(): DocumentFlags {
+  const features = useQuery(featureQueries.config()).data?.features;
+  if (!features) return DEFAULT_DOCUMENT_FLAGS;
+  return { share: features.doc_share === true, openInSource: features.doc_open_in_source !== false };
+}
