@@ -3,7 +3,7 @@
 //! Domain errors map by kind to a status; storage and other internal failures are logged with
 //! their detail and answered with a 500 that says nothing internal.
 
-use axum::extract::rejection::JsonRejection;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -138,6 +138,17 @@ impl From<JsonRejection> for AppError {
         }
     }
 }
+
+impl From<QueryRejection> for AppError {
+    fn from(rejection: QueryRejection) -> Self {
+        AppError::bad_request("invalid_query", format!("invalid query string: {}", rejection.body_text()))
+    }
+}
+
+/// `Query` whose rejection answers in our error shape.
+#[derive(Debug, Clone, Copy, Default, axum::extract::FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(AppError))]
+pub struct ApiQuery<T>(pub T);
 
 /// `Json` whose rejection answers in our error shape.
 #[derive(Debug, Clone, Copy, Default, axum::extract::FromRequest)]

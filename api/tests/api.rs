@@ -1173,6 +1173,7 @@ api_test!(uploaded_files_become_the_owners_documents_and_a_bad_file_fails_alone,
     assert_eq!(card["metadata"]["mime_type"], "application/pdf");
     assert_eq!(card["metadata"]["original_file_name"], "results.pdf");
     assert_eq!(card["owned"], true);
+    assert!(card["metadata"]["object_key"].is_null() && card["metadata"]["layout_blob"].is_null(), "{card}");
     assert!(card["summary"].as_str().unwrap().contains("twelve percent"), "{card}");
 
     let file = app
@@ -1502,6 +1503,20 @@ api_test!(a_shared_link_opens_one_document_for_others_and_access_keys_must_match
     assert_eq!(status, StatusCode::OK, "{seen}");
     assert_eq!(seen["results"][0]["title"], "Private memo");
     assert_eq!(seen["results"][0]["owned"], false);
+    // The link's holder may keep their own read state of it, and nothing else.
+    let (status, _) = app
+        .send(
+            reqwest::Method::PUT,
+            &format!("/api/doc/read_status/memo-1?public_access_key={public}"),
+            Some(&friend.token),
+            Some(json!({"status": "read"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = app
+        .send(reqwest::Method::PUT, "/api/doc/read_status/memo-2", Some(&friend.token), Some(json!({"status": "read"})))
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(
         app.get(&format!("/api/doc/needldrive?deeplink=memo-2&public_access_key={public}"), &friend.token).await.0,
         StatusCode::NOT_FOUND,
@@ -1526,6 +1541,9 @@ api_test!(rss_topics_suggest_feeds_and_show_which_are_followed, |app: TestApp| a
     let (_, feeds) = app.get(&format!("/api/rss?topic={first}"), &s.token).await;
     assert_eq!(feeds["results"][0]["following"], true, "{feeds}");
     assert_eq!(app.get("/api/rss?topic=no_such_topic", &s.token).await.0, StatusCode::NOT_FOUND);
+    let (status, body) = app.get("/api/rss", &s.token).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["code"], "invalid_query", "query-string mistakes answer in the error shape: {body}");
 });
 
 const FILING: &str =

@@ -1,7 +1,7 @@
 //! Audit: the global feed with metadata, paged, and one aggregate's history. For
 //! administrators and auditors.
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use commands::feed::{self, Cursor, StoredEvent};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -10,7 +10,7 @@ use utoipa_axum::routes;
 
 use crate::app::AppState;
 use crate::auth::AuthUser;
-use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
+use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(events)).routes(routes!(aggregate_history))
@@ -70,7 +70,7 @@ pub struct EventPage {
 async fn events(
     State(state): State<AppState>,
     user: AuthUser,
-    Query(query): Query<EventsQuery>,
+    ApiQuery(query): ApiQuery<EventsQuery>,
 ) -> ApiResult<ApiJson<EventPage>> {
     require_auditor(&user)?;
     let after = match query.after.as_deref() {

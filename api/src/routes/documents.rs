@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use commands::args;
 use domain::document::{read_mark_id, DocumentCommand, MarkDocument, ReadState};
 use serde::{Deserialize, Serialize};
@@ -13,7 +13,7 @@ use utoipa_axum::routes;
 use crate::access::{AccessKeys, Purpose};
 use crate::app::AppState;
 use crate::auth::AuthUser;
-use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
+use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -52,6 +52,9 @@ pub struct DocumentCard {
     pub summary: Option<String>,
     /// Detail tags and file metadata.
     pub metadata: BTreeMap<String, String>,
+    /// Where the server keeps the file and its layout: never sent.
+    #[serde(skip)]
+    internal: BTreeMap<String, String>,
     pub ingested_at: String,
     pub read: bool,
     /// Whether the user uploaded it (and so may delete it).
@@ -64,6 +67,11 @@ pub struct DocumentCard {
 
 impl DocumentCard {
     fn from_row(row: DocumentRow, keys: &AccessKeys) -> Self {
+        let (internal, metadata): (BTreeMap<String, String>, BTreeMap<String, String>) =
+            serde_json::from_str::<BTreeMap<String, String>>(&row.metadata)
+                .unwrap_or_default()
+                .into_iter()
+                .partition(|(key, _)| INTERNAL_METADATA.contains(&key.as_str()));
         DocumentCard {
             access_key: keys.key(Purpose::Access, &row.deeplink),
             public_access_key: None,
@@ -74,13 +82,17 @@ impl DocumentCard {
             author: row.author,
             published_at: row.published_at,
             summary: row.summary,
-            metadata: serde_json::from_str(&row.metadata).unwrap_or_default(),
+            metadata,
+            internal,
             ingested_at: row.ingested_at,
             read: row.is_read,
             owned: row.is_owned,
         }
     }
 }
+
+/// Metadata keys that locate the stored file and layout: the server's business, not the reader's.
+const INTERNAL_METADATA: &[&str] = &["bucket", "object_key", "layout_blob"];
 
 /// A document card's columns and joins, for user `$1`.
 macro_rules! card_select {
@@ -106,15 +118,45 @@ const VISIBLE: &str = concat!(
 /// Any document, whoever may read it: for shared links. `$1` is the user.
 const ANY: &str = concat!(card_select!(), "WHERE TRUE");
 
-async fn visible_document(state: &AppState, user_id: &str, deeplink: &str) -> ApiResult<DocumentCard> {
+/// The document if the user may read it: by the visibility rules, or with its shared link's key.
+async fn readable(
+    state: &AppState,
+    user_id: &str,
+    deeplink: &str,
+    public_access_key: Option<&str>,
+) -> ApiResult<DocumentCard> {
+    let shared = public_access_key.is_some_and(|k| state.access.verify(Purpose::Public, deeplink, k));
+    let rows = if shared { ANY } else { VISIBLE };
     let row: Option<DocumentRow> =
-        state.db.fetch_optional(&format!("{VISIBLE} AND d.deeplink = $2"), args![user_id, deeplink]).await?;
+        state.db.fetch_optional(&format!("{rows} AND d.deeplink = $2"), args![user_id, deeplink]).await?;
     row.map(|r| DocumentCard::from_row(r, &state.access)).ok_or_else(|| AppError::not_found("document not found"))
+}
+
+/// The document `deeplink` of `source` if the user may read it.
+async fn document_in(
+    state: &AppState,
+    user_id: &str,
+    source: &str,
+    deeplink: &str,
+    public_access_key: Option<&str>,
+) -> ApiResult<DocumentCard> {
+    let card = readable(state, user_id, deeplink, public_access_key).await?;
+    if card.source != source {
+        return Err(AppError::not_found("document not found"));
+    }
+    Ok(card)
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct DocQuery {
     pub deeplink: String,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct SharedDocQuery {
+    pub deeplink: String,
+    /// A shared link's key, for someone who reads the document through the link.
+    pub public_access_key: Option<String>,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -141,30 +183,14 @@ async fn get_document(
     State(state): State<AppState>,
     user: AuthUser,
     Path(source): Path<String>,
-    Query(query): Query<OpenQuery>,
+    ApiQuery(query): ApiQuery<OpenQuery>,
 ) -> ApiResult<ApiJson<DocumentResults>> {
     let not_found = || AppError::not_found("document not found");
     if query.access_key.as_deref().is_some_and(|k| !state.access.verify(Purpose::Access, &query.deeplink, k)) {
         return Err(not_found());
     }
-    let shared_link =
-        query.public_access_key.as_deref().is_some_and(|k| state.access.verify(Purpose::Public, &query.deeplink, k));
-    let mut card = if shared_link {
-        let row: Option<DocumentRow> = state
-            .db
-            .fetch_optional(
-                &format!("{ANY} AND d.deeplink = $2"),
-                args![user.user_id.as_str(), query.deeplink.as_str()],
-            )
-            .await?;
-        let card = row.map(|r| DocumentCard::from_row(r, &state.access)).ok_or_else(not_found)?;
-        if card.source != source {
-            return Err(not_found());
-        }
-        card
-    } else {
-        document_in(&state, &user.user_id, &source, &query.deeplink).await?
-    };
+    let mut card =
+        document_in(&state, &user.user_id, &source, &query.deeplink, query.public_access_key.as_deref()).await?;
     if query.share.unwrap_or(false) {
         let flags = projections::queries::flag_values(&state.db, &user.user_id).await?;
         if !flags.iter().any(|(flag, value)| flag == "doc_share" && domain::flags::is_on(value)) {
@@ -184,15 +210,6 @@ async fn get_document(
     Ok(ApiJson(DocumentResults { results: vec![card] }))
 }
 
-/// The document `deeplink` of `source` if the user may read it.
-async fn document_in(state: &AppState, user_id: &str, source: &str, deeplink: &str) -> ApiResult<DocumentCard> {
-    let card = visible_document(state, user_id, deeplink).await?;
-    if card.source != source {
-        return Err(AppError::not_found("document not found"));
-    }
-    Ok(card)
-}
-
 /// Deletes a document the user uploaded (documents of shared sources cannot be deleted), with
 /// its stored file.
 #[utoipa::path(delete, path = "/doc/{source}", tag = "documents", security(("token" = [])),
@@ -202,16 +219,16 @@ async fn delete_document(
     State(state): State<AppState>,
     user: AuthUser,
     Path(source): Path<String>,
-    Query(query): Query<DocQuery>,
+    ApiQuery(query): ApiQuery<DocQuery>,
 ) -> ApiResult<axum::http::StatusCode> {
-    let card = document_in(&state, &user.user_id, &source, &query.deeplink).await?;
+    let card = document_in(&state, &user.user_id, &source, &query.deeplink, None).await?;
     if !card.owned {
         return Err(AppError::forbidden("only documents you uploaded can be deleted"));
     }
     let cursor =
         state.bus.execute(&state.bus.documents, &card.deeplink, DocumentCommand::Delete, &user.metadata()).await?;
     state.settle(cursor).await;
-    if let Some(key) = card.metadata.get("object_key") {
+    if let Some(key) = card.internal.get("object_key") {
         if let Err(error) = state.storage.delete(key).await {
             tracing::warn!(%key, error = %format!("{error:#}"), "a deleted document's file stays in storage");
         }
@@ -221,16 +238,16 @@ async fn delete_document(
 
 /// Sends an uploaded document's original file.
 #[utoipa::path(get, path = "/doc/{source}/file", tag = "documents", security(("token" = [])),
-    params(("source" = String, Path), DocQuery),
+    params(("source" = String, Path), SharedDocQuery),
     responses((status = 200, description = "the file", content_type = "application/octet-stream"), (status = 404, body = ErrorBody)))]
 async fn document_file(
     State(state): State<AppState>,
     user: AuthUser,
     Path(source): Path<String>,
-    Query(query): Query<DocQuery>,
+    ApiQuery(query): ApiQuery<SharedDocQuery>,
 ) -> ApiResult<axum::response::Response> {
-    let card = document_in(&state, &user.user_id, &source, &query.deeplink).await?;
-    let key = card.metadata.get("object_key").ok_or_else(|| AppError::not_found("this document has no stored file"))?;
+    let card = document_in(&state, &user.user_id, &source, &query.deeplink, query.public_access_key.as_deref()).await?;
+    let key = card.internal.get("object_key").ok_or_else(|| AppError::not_found("this document has no stored file"))?;
     let stream =
         state.storage.read(key).await.map_err(|_| AppError::not_found("this document's file is no longer stored"))?;
     let mime = card.metadata.get("mime_type").cloned().unwrap_or_else(|| "application/octet-stream".into());
@@ -268,17 +285,17 @@ pub struct Layout {
 
 /// The document's pages with their text blocks and boxes, so a passage can be drawn on its page.
 #[utoipa::path(get, path = "/doc/{source}/layout", tag = "documents", security(("token" = [])),
-    params(("source" = String, Path), DocQuery),
+    params(("source" = String, Path), SharedDocQuery),
     responses((status = 200, body = Layout), (status = 404, body = ErrorBody)))]
 async fn document_layout(
     State(state): State<AppState>,
     user: AuthUser,
     Path(source): Path<String>,
-    Query(query): Query<DocQuery>,
+    ApiQuery(query): ApiQuery<SharedDocQuery>,
 ) -> ApiResult<ApiJson<Layout>> {
-    let card = document_in(&state, &user.user_id, &source, &query.deeplink).await?;
+    let card = document_in(&state, &user.user_id, &source, &query.deeplink, query.public_access_key.as_deref()).await?;
     let hash =
-        card.metadata.get("layout_blob").ok_or_else(|| AppError::not_found("this document has no page layout"))?;
+        card.internal.get("layout_blob").ok_or_else(|| AppError::not_found("this document has no page layout"))?;
     let blobs = crate::ingestion::BlobStore::new(state.data_dir.join("blobs"));
     let stored =
         blobs.get(hash).await.ok_or_else(|| AppError::not_found("this document's page layout is no longer stored"))?;
@@ -322,7 +339,7 @@ pub struct DocumentPage {
 async fn list_documents(
     State(state): State<AppState>,
     user: AuthUser,
-    Query(query): Query<ListQuery>,
+    ApiQuery(query): ApiQuery<ListQuery>,
 ) -> ApiResult<ApiJson<DocumentPage>> {
     let limit = query.limit.unwrap_or(20);
     let page = query.page.unwrap_or(0);
@@ -395,17 +412,24 @@ pub struct ReadStatus {
     pub status: ReadState,
 }
 
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct ReadKeyQuery {
+    /// A shared link's key, for someone who reads the document through the link.
+    pub public_access_key: Option<String>,
+}
+
 /// Marks a document read or unread for the user.
 #[utoipa::path(put, path = "/doc/read_status/{deeplink}", tag = "documents", security(("token" = [])),
-    params(("deeplink" = String, Path)), request_body = ReadStatusBody,
+    params(("deeplink" = String, Path), ReadKeyQuery), request_body = ReadStatusBody,
     responses((status = 200, body = ReadStatus), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn set_read_status(
     State(state): State<AppState>,
     user: AuthUser,
     Path(deeplink): Path<String>,
+    ApiQuery(query): ApiQuery<ReadKeyQuery>,
     ApiJson(body): ApiJson<ReadStatusBody>,
 ) -> ApiResult<ApiJson<ReadStatus>> {
-    visible_document(&state, &user.user_id, &deeplink).await?;
+    readable(&state, &user.user_id, &deeplink, query.public_access_key.as_deref()).await?;
     let cursor = state
         .bus
         .execute(

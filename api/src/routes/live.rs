@@ -7,7 +7,7 @@
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap};
 use axum::response::Response;
 use commands::feed::Cursor;
@@ -20,7 +20,7 @@ use utoipa_axum::routes;
 
 use crate::app::AppState;
 use crate::auth::{authenticate, RequestMeta};
-use crate::error::{ApiResult, AppError, ErrorBody};
+use crate::error::{ApiQuery, ApiResult, AppError, ErrorBody};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(live_socket))
@@ -53,7 +53,7 @@ async fn live_socket(
     State(state): State<AppState>,
     headers: HeaderMap,
     meta: RequestMeta,
-    Query(query): Query<LiveQuery>,
+    ApiQuery(query): ApiQuery<LiveQuery>,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     if !origin_allowed(&headers, &state.config.allowed_origins) {

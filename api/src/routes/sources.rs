@@ -1,6 +1,6 @@
 //! Following sources: catalogue entries, RSS URLs, and their priorities.
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use commands::args;
 use domain::source::{subscription_id, Priority, SourceCommand, SourceKind, SubscriptionCommand};
 use serde::{Deserialize, Serialize};
@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 
 use crate::app::AppState;
 use crate::auth::AuthUser;
-use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
+use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -80,7 +80,7 @@ pub struct SuggestedFeeds {
 async fn rss_by_topic(
     State(state): State<AppState>,
     user: AuthUser,
-    Query(query): Query<TopicQuery>,
+    ApiQuery(query): ApiQuery<TopicQuery>,
 ) -> ApiResult<ApiJson<SuggestedFeeds>> {
     let topic =
         state.catalogue.topic(&query.topic).ok_or_else(|| AppError::not_found(format!("no topic {}", query.topic)))?;
@@ -235,7 +235,7 @@ pub struct Followed {
 async fn connect_public(
     State(state): State<AppState>,
     user: AuthUser,
-    Query(query): Query<DelinkQuery>,
+    ApiQuery(query): ApiQuery<DelinkQuery>,
     ApiJson(body): ApiJson<PublicKey>,
 ) -> ApiResult<ApiJson<Followed>> {
     let key = body.key.trim().to_string();

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use axum::body::Body;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use commands::args;
@@ -21,7 +21,7 @@ use utoipa_axum::routes;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::drive::DRIVE_SOURCE;
-use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
+use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
 use crate::storage::{safe_name, WriteError};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -162,7 +162,7 @@ pub struct ConfigBody {
 async fn upload_config(
     State(state): State<AppState>,
     _user: AuthUser,
-    Query(query): Query<ConfigQuery>,
+    ApiQuery(query): ApiQuery<ConfigQuery>,
 ) -> ApiResult<ApiJson<ConfigBody>> {
     Ok(ApiJson(ConfigBody { data: ConfigData { config: source_limits(&state, &query.source)? } }))
 }
@@ -336,7 +336,7 @@ pub struct LinkQuery {
 pub async fn put_object(
     State(state): State<AppState>,
     Path((bucket, key)): Path<(String, String)>,
-    Query(link): Query<LinkQuery>,
+    ApiQuery(link): ApiQuery<LinkQuery>,
     body: Body,
 ) -> axum::response::Response {
     if !state.storage.verify(&bucket, &key, link.expires, link.max, &link.signature) {
@@ -613,7 +613,7 @@ pub struct StatusList {
 async fn upload_status(
     State(state): State<AppState>,
     user: AuthUser,
-    Query(query): Query<StatusQuery>,
+    ApiQuery(query): ApiQuery<StatusQuery>,
 ) -> ApiResult<ApiJson<StatusList>> {
     let ids: Vec<&str> = query.ids.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
     if ids.len() > 100 {

@@ -1,7 +1,7 @@
 //! Following websites by address. The ingestion loop reads a site's advertised feed when it has
 //! one, else crawls its pages to a bounded depth (see `ingest::WebConnector`).
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use commands::args;
 use domain::source::{subscription_id, SourceCommand, SourceKind, SubscriptionCommand};
 use serde::{Deserialize, Serialize};
@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 
 use crate::app::AppState;
 use crate::auth::AuthUser;
-use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
+use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
 use crate::routes::sources::{canonical_feed_url, url_source_id, DelinkQuery};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -87,7 +87,7 @@ pub struct WebsiteChange {
 async fn connect_website(
     State(state): State<AppState>,
     user: AuthUser,
-    Query(query): Query<DelinkQuery>,
+    ApiQuery(query): ApiQuery<DelinkQuery>,
     ApiJson(body): ApiJson<WebsiteBody>,
 ) -> ApiResult<ApiJson<WebsiteChange>> {
     if query.delink.unwrap_or(false) {
