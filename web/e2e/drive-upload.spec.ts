@@ -34,7 +34,7 @@ test('an uploaded PDF completes, shows in the drive, previews, and its read stat
     await expect(driveA.upload(pdf.name)).toBeVisible();
     await driveA.expectUploadStatus(pdf.name, 'COMPLETED', 60_000);
     await expect(driveA.card(pdf.name)).toBeVisible({ timeout: 10_000 });
-    await expect(driveA.card(pdf.name).getByTestId('file-facts')).toContainText(/\d+(\.\d+)? (KB|MB)/);
+    await expect(driveA.card(pdf.name).getByTestId('file-facts')).toContainText(/\d+(\.\d+)? (B|KB|MB)\b/);
 
     await new AuthPages(pageB).signIn(user);
     // With a file in the drive, the landing route is My Data's Drives.
