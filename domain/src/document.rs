@@ -41,7 +41,9 @@ pub enum DocumentCommand {
     Ingest(DocumentFields),
     Delete,
     /// A user made a public link to the document (recorded for auditors; changes nothing else).
-    Share { user_id: String },
+    Share {
+        user_id: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -13,6 +13,8 @@
 //! - [`flags`]: the feature flags the spec names, and their defaults.
 //! - [`source`]: shared sources (feeds, websites, catalogue entries) and users' follows of them.
 //! - [`document`]: documents of sources, and each user's read marks.
+//! - [`keywords`]: keyword expressions (words, phrases, AND/OR/NOT, parentheses) and their
+//!   validation messages.
 //! - [`upload`]: one uploaded file, from its upload link to the document it became.
 //!
 //! Every aggregate's `handle` delegates to a pure `decide` so tests can state
@@ -42,6 +44,7 @@ pub mod email;
 pub mod error;
 pub mod flags;
 pub mod instance;
+pub mod keywords;
 pub mod metadata;
 pub mod session;
 pub mod source;
