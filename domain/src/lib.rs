@@ -13,6 +13,7 @@
 //! - [`flags`]: the feature flags the spec names, and their defaults.
 //! - [`source`]: shared sources (feeds, websites, catalogue entries) and users' follows of them.
 //! - [`document`]: documents of sources, and each user's read marks.
+//! - [`date_range`]: the search and feed date-range shorthands (1d ... 3y).
 //! - [`keywords`]: keyword expressions (words, phrases, AND/OR/NOT, parentheses) and their
 //!   validation messages.
 //! - [`upload`]: one uploaded file, from its upload link to the document it became.
@@ -39,6 +40,7 @@ macro_rules! handle_by_deciding {
     };
 }
 
+pub mod date_range;
 pub mod document;
 pub mod email;
 pub mod error;
