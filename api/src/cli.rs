@@ -80,6 +80,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 eprintln!("  {}: {reason}", path.display());
             }
             if !report.failed.is_empty() {
+                // Not a test switch: exit code 2 tells scripts that some files failed (the others
+                // were imported), distinct from 1 for an error that stopped the whole import.
                 std::process::exit(2);
             }
             Ok(())

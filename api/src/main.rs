@@ -5,6 +5,7 @@ fn main() -> anyhow::Result<()> {
     // it sets on itself counts only the extraction (see the `extract` crate).
     let mut args = std::env::args_os();
     if args.nth(1).is_some_and(|a| a == "extract-worker") {
+        // Not a test switch: the worker's own exit code is how the parent reads its outcome.
         std::process::exit(extract::worker_main(args));
     }
     tokio::runtime::Runtime::new()?.block_on(api::cli::run(api::config::Cli::parse()))

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 fn main() {
     let mut args = std::env::args_os().skip(1).peekable();
     if args.peek().is_some_and(|a| a == "extract-worker") {
+        // Not a test switch: this example re-runs itself as the worker; its exit code is the result.
         std::process::exit(worker_main(args.skip(1)));
     }
     let dir = args
