@@ -36,21 +36,14 @@ impl AccessKeys {
 
     /// The key for `deeplink`: 32 hex digits (128 bits of the MAC).
     pub fn key(&self, purpose: Purpose, deeplink: &str) -> String {
-        self.mac(purpose, deeplink).finalize().into_bytes()[..16].iter().map(|b| format!("{b:02x}")).collect()
+        hex::encode(&self.mac(purpose, deeplink).finalize().into_bytes()[..16])
     }
 
     /// Whether `given` is the key for `deeplink`, compared in constant time.
     pub fn verify(&self, purpose: Purpose, deeplink: &str, given: &str) -> bool {
-        let Some(bytes) = decode_hex(given) else { return false };
+        let Ok(bytes) = hex::decode(given) else { return false };
         self.mac(purpose, deeplink).verify_truncated_left(&bytes).is_ok() && bytes.len() == 16
     }
-}
-
-fn decode_hex(hex: &str) -> Option<Vec<u8>> {
-    if !hex.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok()).collect()
 }
 
 #[cfg(test)]

@@ -15,10 +15,6 @@ use crate::ingestion::{deeplink, preview, BlobStore};
 /// The source drive uploads and imports belong to.
 pub const DRIVE_SOURCE: &str = "needldrive";
 
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// A stored copy of the original file.
 pub struct StoredFile<'a> {
     pub bucket: &'a str,
@@ -89,9 +85,9 @@ pub async fn record(
 ) -> anyhow::Result<Recorded> {
     let extracted = file.extracted;
     let text: String = extracted.pages.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join("\n\u{c}\n");
-    let content_hash = hex(&Sha256::digest(text.as_bytes()));
+    let content_hash = hex::encode(Sha256::digest(text.as_bytes()));
     let layout = serde_json::to_string(extracted)?;
-    let layout_hash = hex(&Sha256::digest(layout.as_bytes()));
+    let layout_hash = hex::encode(Sha256::digest(layout.as_bytes()));
     blobs.put(&content_hash, &text).await?;
     blobs.put(&layout_hash, &layout).await?;
     // The same name with the same text is the same document, however often it is sent.

@@ -123,7 +123,7 @@ async fn record(
 ) -> anyhow::Result<bool> {
     let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let bytes = tokio::fs::read(path).await?;
-    let key = format!("{user_id}/import/{}/{}", drive::hex(&Sha256::digest(&bytes)), safe_name(&file_name));
+    let key = format!("{user_id}/import/{}/{}", hex::encode(Sha256::digest(&bytes)), safe_name(&file_name));
     let size = bytes.len() as u64;
     storage.write(&key, futures::stream::iter([Ok::<_, std::io::Error>(bytes)]), size).await?;
     let recorded = drive::record(

@@ -68,8 +68,7 @@ impl BlobStore {
 /// Returns a document's deeplink: stable for one item of one source.
 pub fn deeplink(source_id: &str, guid: &str) -> String {
     let digest = Sha256::digest(format!("{source_id}\n{guid}").as_bytes());
-    let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
-    format!("doc_{hex}")
+    format!("doc_{}", hex::encode(&digest[..12]))
 }
 
 /// How many sources are fetched at once by one node.

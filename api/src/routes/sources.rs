@@ -172,8 +172,7 @@ pub fn rss_source_id(url: &url::Url) -> String {
 /// Returns `PREFIX_` and the first 8 bytes of the URL's SHA-256 in hex.
 pub fn url_source_id(prefix: &str, url: &url::Url) -> String {
     let digest = Sha256::digest(url.as_str().as_bytes());
-    let hex: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
-    format!("{prefix}_{hex}")
+    format!("{prefix}_{}", hex::encode(&digest[..8]))
 }
 
 async fn follow(state: &AppState, user: &AuthUser, source_id: &str) -> ApiResult<Option<commands::Cursor>> {
