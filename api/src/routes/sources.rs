@@ -175,13 +175,31 @@ pub fn url_source_id(prefix: &str, url: &url::Url) -> String {
     format!("{prefix}_{}", hex::encode(&digest[..8]))
 }
 
-async fn follow(state: &AppState, user: &AuthUser, source_id: &str) -> ApiResult<Option<commands::Cursor>> {
+/// Records that the user follows `source_id`.
+pub(crate) async fn follow(state: &AppState, user: &AuthUser, source_id: &str) -> ApiResult<Option<commands::Cursor>> {
     Ok(state
         .bus
         .execute(
             &state.bus.subscriptions,
             &subscription_id(&user.user_id, source_id),
             SubscriptionCommand::Follow { user_id: user.user_id.clone(), source_id: source_id.to_string() },
+            &user.metadata(),
+        )
+        .await?)
+}
+
+/// Records that the user no longer follows `source_id`.
+pub(crate) async fn unfollow(
+    state: &AppState,
+    user: &AuthUser,
+    source_id: &str,
+) -> ApiResult<Option<commands::Cursor>> {
+    Ok(state
+        .bus
+        .execute(
+            &state.bus.subscriptions,
+            &subscription_id(&user.user_id, source_id),
+            SubscriptionCommand::Unfollow,
             &user.metadata(),
         )
         .await?)
@@ -239,15 +257,7 @@ async fn connect_public(
 ) -> ApiResult<ApiJson<Followed>> {
     let key = body.key.trim().to_string();
     let cursor = if query.delink.unwrap_or(false) {
-        state
-            .bus
-            .execute(
-                &state.bus.subscriptions,
-                &subscription_id(&user.user_id, &key),
-                SubscriptionCommand::Unfollow,
-                &user.metadata(),
-            )
-            .await?
+        unfollow(&state, &user, &key).await?
     } else {
         register_public(&state, &user, &key).await?;
         follow(&state, &user, &key).await?

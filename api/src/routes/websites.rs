@@ -3,7 +3,7 @@
 
 use axum::extract::State;
 use commands::args;
-use domain::source::{subscription_id, SourceCommand, SourceKind, SubscriptionCommand};
+use domain::source::{SourceCommand, SourceKind};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -12,7 +12,7 @@ use utoipa_axum::routes;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
-use crate::routes::sources::{canonical_feed_url, url_source_id, DelinkQuery};
+use crate::routes::sources::{canonical_feed_url, follow, unfollow, url_source_id, DelinkQuery};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(connect_website, list_websites))
@@ -96,15 +96,7 @@ async fn connect_website(
             (None, Some(url)) => website_source_id(&canonical_feed_url(url)?),
             (None, None) => return Err(AppError::invalid("source_required", "name the website to unfollow")),
         };
-        let cursor = state
-            .bus
-            .execute(
-                &state.bus.subscriptions,
-                &subscription_id(&user.user_id, &source_id),
-                SubscriptionCommand::Unfollow,
-                &user.metadata(),
-            )
-            .await?;
+        let cursor = unfollow(&state, &user, &source_id).await?;
         state.settle(cursor).await;
         return Ok(ApiJson(WebsiteChange { source_id, following: false, label: None, url: None }));
     }
@@ -136,15 +128,7 @@ async fn connect_website(
             &user.metadata(),
         )
         .await?;
-    let cursor = state
-        .bus
-        .execute(
-            &state.bus.subscriptions,
-            &subscription_id(&user.user_id, &source_id),
-            SubscriptionCommand::Follow { user_id: user.user_id.clone(), source_id: source_id.clone() },
-            &user.metadata(),
-        )
-        .await?;
+    let cursor = follow(&state, &user, &source_id).await?;
     state.settle(cursor).await;
     let site = websites(&state, &user.user_id, Some(&source_id))
         .await?
