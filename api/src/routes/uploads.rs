@@ -213,14 +213,20 @@ struct Used {
     used: i64,
 }
 
-/// Bytes the user's uploads take: files being processed and files whose document still exists.
+/// The uploads that count against the quota (of `uploads_view u`): files being processed and
+/// files whose document still exists.
+const COUNTED: &str = "(u.status = 'PROCESSING' OR (u.status = 'COMPLETED' AND EXISTS \
+    (SELECT 1 FROM documents_view d WHERE d.deeplink = u.deeplink)))";
+
+/// Bytes the user's uploads take.
 async fn used_bytes(state: &AppState, user_id: &str) -> ApiResult<u64> {
     let row: Option<Used> = state
         .db
         .fetch_optional(
-            "SELECT CAST(COALESCE(SUM(u.size), 0) AS BIGINT) AS used FROM uploads_view u WHERE u.user_id = $1 \
-             AND (u.status = 'PROCESSING' OR (u.status = 'COMPLETED' AND EXISTS \
-               (SELECT 1 FROM documents_view d WHERE d.deeplink = u.deeplink)))",
+            &format!(
+                "SELECT CAST(COALESCE(SUM(u.size), 0) AS BIGINT) AS used FROM uploads_view u \
+                 WHERE u.user_id = $1 AND {COUNTED}"
+            ),
             args![user_id],
         )
         .await?;
@@ -474,6 +480,7 @@ async fn complete(
         rows.push(row);
     }
     let quota = state.config.storage_quota_mb * MIB;
+    let used_before = used_bytes(state, &user.user_id).await?;
     // Bytes accepted earlier in this call, not yet in the read model.
     let mut accepted = 0u64;
     let mut statuses = Vec::new();
@@ -493,7 +500,7 @@ async fn complete(
             });
             continue;
         };
-        let used = used_bytes(state, &user.user_id).await? + accepted;
+        let used = used_before + accepted;
         let refusal = if size > limits.file_size_limit {
             Some(format!("File {} size exceeds the limit of {} MB", row.name, limits.file_size_limit / MIB))
         } else if used + size > quota {
@@ -619,16 +626,23 @@ async fn upload_status(
     if ids.len() > 100 {
         return Err(AppError::invalid("too_many_ids", "ask for at most 100 uploads at a time"));
     }
+    if ids.is_empty() {
+        return Ok(ApiJson(StatusList { results: vec![] }));
+    }
+    // One query for all of them, answered in the order asked.
+    let placeholders: Vec<String> = (1..=ids.len()).map(|n| format!("${n}")).collect();
+    let rows: Vec<UploadRow> = state
+        .db
+        .fetch_all(
+            &format!("SELECT {UPLOAD_COLUMNS} FROM uploads_view WHERE upload_id IN ({})", placeholders.join(", ")),
+            ids.iter().map(|id| upload_id(&user.user_id, id).into()).collect(),
+        )
+        .await?;
+    let mut by_id: std::collections::HashMap<String, UploadRow> =
+        rows.into_iter().map(|r| (r.file_id.clone(), r)).collect();
     let mut results = Vec::with_capacity(ids.len());
     for id in ids {
-        let row: Option<UploadRow> = state
-            .db
-            .fetch_optional(
-                &format!("SELECT {UPLOAD_COLUMNS} FROM uploads_view WHERE upload_id = $1"),
-                args![upload_id(&user.user_id, id)],
-            )
-            .await?;
-        results.extend(row.map(|r| UploadState {
+        results.extend(by_id.remove(id).map(|r| UploadState {
             id: r.file_id,
             name: r.name,
             mime_type: r.mime_type,
@@ -664,11 +678,11 @@ async fn user_storage(State(state): State<AppState>, user: AuthUser) -> ApiResul
     let by_type: Vec<TypeUse> = state
         .db
         .fetch_all(
-            "SELECT u.mime_type, CAST(COALESCE(SUM(u.size), 0) AS BIGINT) AS bytes, CAST(COUNT(*) AS BIGINT) AS count \
-             FROM uploads_view u WHERE u.user_id = $1 \
-             AND (u.status = 'PROCESSING' OR (u.status = 'COMPLETED' AND EXISTS \
-               (SELECT 1 FROM documents_view d WHERE d.deeplink = u.deeplink))) \
-             GROUP BY u.mime_type ORDER BY bytes DESC, u.mime_type",
+            &format!(
+                "SELECT u.mime_type, CAST(COALESCE(SUM(u.size), 0) AS BIGINT) AS bytes, CAST(COUNT(*) AS BIGINT) AS count \
+             FROM uploads_view u WHERE u.user_id = $1 AND {COUNTED} \
+             GROUP BY u.mime_type ORDER BY bytes DESC, u.mime_type"
+            ),
             args![user.user_id.as_str()],
         )
         .await?;
