@@ -1,0 +1,230 @@
+//! The index as a projection: a task that follows the global feed from the index's checkpoint and
+//! turns document events into index changes.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use commands::args;
+use commands::feed::{self, Cursor, FeedSignal, StoredEvent};
+use commands::store::Db;
+use cqrs_es::Aggregate;
+use domain::document::{DocumentEvent, DocumentFields};
+use domain::source::{SourceEvent, SourceKind};
+use tokio::sync::watch;
+
+use crate::index::{Change, IndexedDocument, SearchIndex};
+use crate::passages::PageText;
+
+/// Events read per step.
+pub const BATCH: i64 = 500;
+
+/// Where documents' text is kept, and what the catalogue knows of public sources: what the index
+/// needs from the rest of the system.
+#[async_trait]
+pub trait Library: Send + Sync + 'static {
+    /// The document's pages (with line boxes where it has a layout). `Ok(vec![])` when the text is
+    /// gone; the document is then indexed by its title alone.
+    async fn pages(&self, fields: &DocumentFields) -> anyhow::Result<Vec<PageText>>;
+    /// The country ("IN", "US") of a public catalogue source, by key.
+    fn country_of(&self, key: &str) -> Option<String>;
+}
+
+/// Category tabs documents fall in.
+pub mod category {
+    pub const RSS_NEWS: &str = "rss_news";
+    pub const INDIA: &str = "india_regulatory_data";
+    pub const US: &str = "us_regulatory_data";
+    pub const EXCHANGES: &str = "exchanges";
+    pub const DRIVES: &str = "drives";
+    pub const ATTACHMENTS: &str = "attachments";
+}
+
+#[derive(Clone)]
+struct SourceInfo {
+    kind: String,
+    key: String,
+}
+
+pub struct Follower {
+    index: Arc<SearchIndex>,
+    db: Db,
+    library: Arc<dyn Library>,
+    sources: HashMap<String, SourceInfo>,
+}
+
+impl Follower {
+    pub fn new(index: Arc<SearchIndex>, db: Db, library: Arc<dyn Library>) -> Follower {
+        Follower { index, db, library, sources: HashMap::new() }
+    }
+
+    /// Follows the feed until `shutdown`, woken by `signal` and at least every second.
+    pub async fn run(mut self, signal: FeedSignal, mut shutdown: watch::Receiver<bool>) {
+        let mut wake = signal.subscribe();
+        let mut failures = 0u32;
+        loop {
+            if *shutdown.borrow() {
+                return;
+            }
+            wake.borrow_and_update();
+            match self.step(BATCH).await {
+                Ok(n) => {
+                    failures = 0;
+                    if n as i64 == BATCH {
+                        continue;
+                    }
+                }
+                Err(error) => {
+                    failures += 1;
+                    tracing::error!(error = %format!("{error:#}"), "search index step failed");
+                    let backoff = Duration::from_millis(100 * 2u64.pow(failures.min(6)));
+                    tokio::time::sleep(backoff).await;
+                    continue;
+                }
+            }
+            tokio::select! {
+                _ = wake.changed() => {}
+                _ = shutdown.changed() => {}
+                _ = tokio::time::sleep(Duration::from_secs(1)) => {}
+            }
+        }
+    }
+
+    /// Applies everything up to the feed's head as of the call.
+    pub async fn catch_up(&mut self) -> anyhow::Result<Cursor> {
+        let target = feed::head(&self.db).await?;
+        loop {
+            let applied = self.step(BATCH).await?;
+            let at = self.index.checkpoint();
+            if applied == 0 || at >= target {
+                return Ok(at);
+            }
+        }
+    }
+
+    /// Reads one batch after the checkpoint and applies it. Returns how many events it read.
+    pub async fn step(&mut self, batch: i64) -> anyhow::Result<usize> {
+        let from = self.index.checkpoint();
+        let events = feed::read_after(&self.db, from, batch).await?;
+        let Some(last) = events.last().map(|e| e.cursor) else {
+            return Ok(0);
+        };
+        let mut changes = Vec::new();
+        for event in &events {
+            if let Some(change) = self.change_for(event).await? {
+                changes.push(change);
+            }
+        }
+        if changes.is_empty() {
+            // Nothing to write: move on without a commit. After a restart these events are read
+            // again and skipped again.
+            self.index.advance(last);
+        } else {
+            let n = changes.len();
+            self.index.apply(changes, last).await?;
+            metrics_note(n);
+        }
+        Ok(events.len())
+    }
+
+    async fn change_for(&mut self, event: &StoredEvent) -> anyhow::Result<Option<Change>> {
+        if event.aggregate_type == domain::source::Source::TYPE {
+            if let Ok(SourceEvent::SourceRegistered { kind, key, .. }) = serde_json::from_value(event.payload.clone()) {
+                let kind: SourceKind = kind;
+                self.sources.insert(event.aggregate_id.clone(), SourceInfo { kind: kind_name(&kind), key });
+            }
+            return Ok(None);
+        }
+        if event.aggregate_type != domain::document::Document::TYPE {
+            return Ok(None);
+        }
+        let deeplink = event.aggregate_id.clone();
+        let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at);
+        let updated = chrono::DateTime::parse_from_rfc3339(time).map(|t| t.timestamp()).unwrap_or(0);
+        match serde_json::from_value::<DocumentEvent>(event.payload.clone())? {
+            DocumentEvent::DocumentIngested(fields) | DocumentEvent::DocumentUpdated(fields) => {
+                let document = self.describe(deeplink, fields, updated).await?;
+                Ok(Some(Change::Upsert(Box::new(document))))
+            }
+            DocumentEvent::DocumentDeleted { .. } => Ok(Some(Change::Delete(deeplink))),
+            DocumentEvent::DocumentShared { .. } => Ok(None),
+        }
+    }
+
+    async fn describe(
+        &mut self,
+        deeplink: String,
+        fields: DocumentFields,
+        updated: i64,
+    ) -> anyhow::Result<IndexedDocument> {
+        let source = self.source(&fields.source_id).await?;
+        let (category, country) = self.place(source.as_ref(), &fields);
+        let pages = self.library.pages(&fields).await?;
+        let size = fields
+            .metadata
+            .get("size")
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| pages.iter().map(|p| p.text.len() as u64).sum());
+        Ok(IndexedDocument {
+            deeplink,
+            source_id: fields.source_id.clone(),
+            owner: fields.owner.clone(),
+            category,
+            title: fields.title.clone(),
+            pages,
+            published: Some(fields.published_at.map(|t| t.timestamp()).unwrap_or(updated)),
+            updated,
+            size,
+            attachments: u64::from(fields.metadata.contains_key("mime_type")),
+            company: fields.metadata.get("company_name").cloned(),
+            country,
+        })
+    }
+
+    /// The category tab (and country, for exchange filings) a document falls in.
+    fn place(&self, source: Option<&SourceInfo>, fields: &DocumentFields) -> (String, Option<String>) {
+        if fields.owner.is_some() {
+            let tab = if fields.source_id == "ask_needl" { category::ATTACHMENTS } else { category::DRIVES };
+            return (tab.to_string(), None);
+        }
+        match source {
+            Some(s) if s.kind == "public" => {
+                let country = self.library.country_of(&s.key);
+                let tab = match country.as_deref() {
+                    Some("IN") => category::INDIA,
+                    Some("US") => category::US,
+                    _ => category::EXCHANGES,
+                };
+                (tab.to_string(), country)
+            }
+            _ => (category::RSS_NEWS.to_string(), None),
+        }
+    }
+
+    async fn source(&mut self, source_id: &str) -> anyhow::Result<Option<SourceInfo>> {
+        if let Some(found) = self.sources.get(source_id) {
+            return Ok(Some(found.clone()));
+        }
+        #[derive(sqlx::FromRow)]
+        struct Row {
+            kind: String,
+            key: String,
+        }
+        let row: Option<Row> =
+            self.db.fetch_optional("SELECT kind, key FROM sources_view WHERE source_id = $1", args![source_id]).await?;
+        let info = row.map(|r| SourceInfo { kind: r.kind, key: r.key });
+        if let Some(info) = &info {
+            self.sources.insert(source_id.to_string(), info.clone());
+        }
+        Ok(info)
+    }
+}
+
+fn kind_name(kind: &SourceKind) -> String {
+    serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+fn metrics_note(changes: usize) {
+    tracing::debug!(changes, "search index committed");
+}

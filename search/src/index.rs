@@ -1,0 +1,270 @@
+//! The index on disk: one writer (behind a lock, used off the async runtime), one reader for the
+//! process, and the feed position it has reached, kept in each commit's payload so that a crash
+//! loses nothing and applies nothing twice.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::Context;
+use commands::feed::Cursor;
+use serde::{Deserialize, Serialize};
+use tantivy::schema::Value;
+use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term};
+use tokio::sync::watch;
+
+use crate::passages::{passages, PageText};
+use crate::schema::{self, Fields, DOCUMENT, PASSAGE, SHARED};
+
+/// Bumped whenever the schema or the analysis changes: an index of another version is rebuilt.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// What the index holds of one document.
+#[derive(Debug, Clone, Default)]
+pub struct IndexedDocument {
+    pub deeplink: String,
+    pub source_id: String,
+    /// The owning user (uploads), `None` for documents of shared sources.
+    pub owner: Option<String>,
+    pub category: String,
+    pub title: String,
+    pub pages: Vec<PageText>,
+    pub published: Option<i64>,
+    pub updated: i64,
+    pub size: u64,
+    pub attachments: u64,
+    pub company: Option<String>,
+    pub country: Option<String>,
+}
+
+/// One change to the index, in feed order.
+#[derive(Debug, Clone)]
+pub enum Change {
+    Upsert(Box<IndexedDocument>),
+    Delete(String),
+}
+
+#[derive(Serialize, Deserialize)]
+struct Payload {
+    schema: u32,
+    tx: i64,
+    pos: i64,
+}
+
+pub struct SearchIndex {
+    index: Index,
+    reader: IndexReader,
+    writer: Arc<Mutex<IndexWriter>>,
+    fields: Fields,
+    applied: watch::Sender<Cursor>,
+}
+
+/// Memory the writer may buffer before it writes a segment.
+const WRITER_BUDGET: usize = 64 * 1024 * 1024;
+
+impl SearchIndex {
+    /// Opens the index in `dir`, creating it, or recreating it empty when it was built with
+    /// another schema version (the follower then replays the feed into it).
+    pub fn open(dir: &Path, threads: usize) -> anyhow::Result<SearchIndex> {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating the search index folder {}", dir.display()))?;
+        let (schema, _) = schema::schema();
+        let existing = tantivy::directory::MmapDirectory::open(dir)?;
+        let index = if Index::exists(&existing)? {
+            let index = Index::open(existing)?;
+            if read_payload(&index)?.map(|p| p.schema) == Some(SCHEMA_VERSION) && index.schema() == schema {
+                index
+            } else {
+                tracing::warn!(dir = %dir.display(), "search index of another version: rebuilding it from the event feed");
+                drop(index);
+                std::fs::remove_dir_all(dir)?;
+                std::fs::create_dir_all(dir)?;
+                Index::create_in_dir(dir, schema)?
+            }
+        } else {
+            Index::create_in_dir(dir, schema)?
+        };
+        SearchIndex::with_index(index, threads)
+    }
+
+    /// An index in memory, for tests and benchmarks.
+    pub fn in_memory(threads: usize) -> anyhow::Result<SearchIndex> {
+        let (schema, _) = schema::schema();
+        SearchIndex::with_index(Index::create_in_ram(schema), threads)
+    }
+
+    fn with_index(index: Index, threads: usize) -> anyhow::Result<SearchIndex> {
+        schema::register(&index);
+        let (_, fields) = schema::schema();
+        let writer = index.writer_with_num_threads(threads.max(1), WRITER_BUDGET * threads.max(1))?;
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        let at = read_payload(&index)?.map(|p| Cursor { tx: p.tx, pos: p.pos }).unwrap_or_default();
+        Ok(SearchIndex { index, reader, writer: Arc::new(Mutex::new(writer)), fields, applied: watch::channel(at).0 })
+    }
+
+    pub fn fields(&self) -> &Fields {
+        &self.fields
+    }
+
+    pub fn index(&self) -> &Index {
+        &self.index
+    }
+
+    /// A searcher over the last commit: one per request.
+    pub fn searcher(&self) -> Searcher {
+        self.reader.searcher()
+    }
+
+    /// The feed position the index includes.
+    pub fn checkpoint(&self) -> Cursor {
+        *self.applied.borrow()
+    }
+
+    /// Waits until the index includes the event at `cursor`, or `timeout` passes.
+    pub async fn wait_for(&self, cursor: Cursor, timeout: Duration) -> bool {
+        let mut rx = self.applied.subscribe();
+        tokio::time::timeout(timeout, rx.wait_for(|at| *at >= cursor)).await.map(|r| r.is_ok()).unwrap_or(false)
+    }
+
+    /// Moves the checkpoint past events that change nothing here, without a commit.
+    pub fn advance(&self, to: Cursor) {
+        self.applied.send_if_modified(|at| {
+            let moved = to > *at;
+            if moved {
+                *at = to;
+            }
+            moved
+        });
+    }
+
+    /// Applies `changes` and commits them with `through` as the new checkpoint, on a blocking
+    /// thread. Deleting by deeplink before adding makes a replay after a crash harmless.
+    pub async fn apply(self: &Arc<Self>, changes: Vec<Change>, through: Cursor) -> anyhow::Result<()> {
+        let this = self.clone();
+        tokio::task::spawn_blocking(move || this.apply_blocking(changes, Some(through))).await??;
+        Ok(())
+    }
+
+    pub fn apply_blocking(&self, changes: Vec<Change>, through: Option<Cursor>) -> anyhow::Result<()> {
+        let mut writer = self.writer.lock().map_err(|_| anyhow::anyhow!("search index writer poisoned"))?;
+        for change in changes {
+            match change {
+                Change::Delete(deeplink) => {
+                    writer.delete_term(Term::from_field_text(self.fields.deeplink, &deeplink));
+                }
+                Change::Upsert(document) => {
+                    writer.delete_term(Term::from_field_text(self.fields.deeplink, &document.deeplink));
+                    for entry in self.entries(&document) {
+                        writer.add_document(entry)?;
+                    }
+                }
+            }
+        }
+        let at = through.unwrap_or_else(|| self.checkpoint());
+        let mut prepared = writer.prepare_commit()?;
+        prepared.set_payload(&serde_json::to_string(&Payload { schema: SCHEMA_VERSION, tx: at.tx, pos: at.pos })?);
+        prepared.commit()?;
+        drop(writer);
+        self.reader.reload()?;
+        self.applied.send_replace(at);
+        Ok(())
+    }
+
+    /// Empties the index and its checkpoint (`needl rebuild search`).
+    pub fn reset(&self) -> anyhow::Result<()> {
+        let mut writer = self.writer.lock().map_err(|_| anyhow::anyhow!("search index writer poisoned"))?;
+        writer.delete_all_documents()?;
+        let mut prepared = writer.prepare_commit()?;
+        prepared.set_payload(&serde_json::to_string(&Payload { schema: SCHEMA_VERSION, tx: 0, pos: 0 })?);
+        prepared.commit()?;
+        drop(writer);
+        self.reader.reload()?;
+        self.applied.send_replace(Cursor::default());
+        Ok(())
+    }
+
+    /// The document entry and the passage entries of one document.
+    fn entries(&self, d: &IndexedDocument) -> Vec<TantivyDocument> {
+        let f = &self.fields;
+        let owner = d.owner.as_deref().unwrap_or(SHARED);
+        let body: String = d.pages.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join("\n\n");
+        let mut document = doc!(
+            f.kind => DOCUMENT,
+            f.deeplink => d.deeplink.as_str(),
+            f.source_id => d.source_id.as_str(),
+            f.owner => owner,
+            f.category => d.category.as_str(),
+            f.title => d.title.as_str(),
+            f.content => format!("{}\n\n{}", d.title, body),
+            f.words => format!("{}\n\n{}", d.title, body),
+            f.updated => d.updated,
+            f.size => d.size,
+            f.attachments => d.attachments,
+        );
+        if let Some(published) = d.published {
+            document.add_i64(f.published, published);
+        }
+        if let Some(company) = d.company.as_deref().filter(|c| !c.is_empty()) {
+            document.add_text(f.company, company);
+        }
+        if let Some(country) = d.country.as_deref().filter(|c| !c.is_empty()) {
+            document.add_text(f.country, country);
+        }
+        let mut out = vec![document];
+        for p in passages(&d.pages) {
+            let mut passage = doc!(
+                f.kind => PASSAGE,
+                f.deeplink => d.deeplink.as_str(),
+                f.source_id => d.source_id.as_str(),
+                f.owner => owner,
+                f.category => d.category.as_str(),
+                f.title => d.title.as_str(),
+                f.text => p.text,
+                f.updated => d.updated,
+                f.ordinal => p.ordinal as u64,
+                f.page => p.page as u64,
+                f.start => p.start as u64,
+                f.end => p.end as u64,
+                f.boxes => serde_json::to_string(&p.boxes).unwrap_or_else(|_| "[]".into()),
+            );
+            if let Some(published) = d.published {
+                passage.add_i64(f.published, published);
+            }
+            out.push(passage);
+        }
+        out
+    }
+
+    /// Number of document entries (not passages) in the last commit.
+    pub fn documents(&self) -> u64 {
+        let searcher = self.searcher();
+        let query = tantivy::query::TermQuery::new(
+            Term::from_field_text(self.fields.kind, DOCUMENT),
+            tantivy::schema::IndexRecordOption::Basic,
+        );
+        searcher.search(&query, &tantivy::collector::Count).unwrap_or(0) as u64
+    }
+
+    /// Number of passage entries in the last commit.
+    pub fn passages(&self) -> u64 {
+        let searcher = self.searcher();
+        let query = tantivy::query::TermQuery::new(
+            Term::from_field_text(self.fields.kind, PASSAGE),
+            tantivy::schema::IndexRecordOption::Basic,
+        );
+        searcher.search(&query, &tantivy::collector::Count).unwrap_or(0) as u64
+    }
+
+    /// Reads a stored text field of a stored document.
+    pub(crate) fn stored_text(doc: &TantivyDocument, field: tantivy::schema::Field) -> Option<String> {
+        doc.get_first(field).and_then(|v| v.as_str()).map(str::to_string)
+    }
+
+    pub(crate) fn stored_u64(doc: &TantivyDocument, field: tantivy::schema::Field) -> Option<u64> {
+        doc.get_first(field).and_then(|v| v.as_u64())
+    }
+}
+
+fn read_payload(index: &Index) -> anyhow::Result<Option<Payload>> {
+    let metas = index.load_metas()?;
+    Ok(metas.payload.as_deref().and_then(|p| serde_json::from_str(p).ok()))
+}

@@ -1,0 +1,19 @@
+//! The search index: a projection of documents into tantivy, and the queries the search pages and
+//! the assistant run over it.
+//!
+//! - [`schema`]: fields and English analysis.
+//! - [`passages`]: cutting text into paragraph-sized passages that keep page and position.
+//! - [`index`]: the index on disk, its single writer and its checkpoint in the commit payload.
+//! - [`follow`]: the task that follows the event feed into the index.
+//! - [`query`]: keyword expressions, access filters, sorting, counts, highlights, spelling.
+
+pub mod follow;
+pub mod index;
+pub mod passages;
+pub mod query;
+pub mod schema;
+
+pub use follow::{category, Follower, Library};
+pub use index::{Change, IndexedDocument, SearchIndex};
+pub use passages::{Line, PageText, Passage};
+pub use query::{Access, Found, Highlight, Hit, Request, SearchError, Sort};

@@ -1,0 +1,237 @@
+//! Cutting a document's text into passages: paragraph-sized pieces that keep their page and
+//! where they sit in it, so a hit can be shown and drawn where it is.
+
+use serde::{Deserialize, Serialize};
+
+/// A passage aims at this many characters: a paragraph or two, enough for an answer's evidence.
+pub const TARGET_CHARS: usize = 700;
+/// A paragraph longer than this is cut at sentence ends (or, failing that, at spaces).
+pub const MAX_CHARS: usize = 1200;
+
+/// A positioned line of a page (PDF layout), as extraction records it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Line {
+    pub text: String,
+    pub bbox: [f32; 4],
+}
+
+/// A page's text and, for fixed-layout formats, its lines.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PageText {
+    pub text: String,
+    pub lines: Vec<Line>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Passage {
+    /// 0-based position in the document.
+    pub ordinal: u32,
+    /// 1-based page.
+    pub page: u32,
+    /// Character (not byte) range in the page's text.
+    pub start: u32,
+    pub end: u32,
+    pub text: String,
+    /// Boxes of the lines the passage covers, on its page.
+    pub boxes: Vec<[f32; 4]>,
+}
+
+/// Splits pages into passages.
+pub fn passages(pages: &[PageText]) -> Vec<Passage> {
+    let mut out = Vec::new();
+    for (index, page) in pages.iter().enumerate() {
+        let lines = locate_lines(&page.text, &page.lines);
+        for (start, end) in pieces(&page.text) {
+            let text = page.text[start..end].trim();
+            if text.is_empty() {
+                continue;
+            }
+            let boxes = lines.iter().filter(|(s, e, _)| *s < end && *e > start).map(|(_, _, b)| *b).collect();
+            out.push(Passage {
+                ordinal: out.len() as u32,
+                page: index as u32 + 1,
+                start: page.text[..start].chars().count() as u32,
+                end: page.text[..end].chars().count() as u32,
+                text: text.to_string(),
+                boxes,
+            });
+        }
+    }
+    out
+}
+
+/// Byte ranges of the passages of one page: paragraphs (split at blank lines) gathered up to the
+/// target size, long ones cut at sentence ends.
+fn pieces(text: &str) -> Vec<(usize, usize)> {
+    let mut units = Vec::new();
+    for (start, end) in paragraphs(text) {
+        if text[start..end].chars().count() <= MAX_CHARS {
+            units.push((start, end));
+        } else {
+            units.extend(cut_long(text, start, end));
+        }
+    }
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (start, end) in units {
+        match out.last_mut() {
+            Some(last) if text[last.0..end].chars().count() <= TARGET_CHARS => last.1 = end,
+            _ => out.push((start, end)),
+        }
+    }
+    out
+}
+
+/// Byte ranges of paragraphs: runs of text between blank lines (or form feeds).
+fn paragraphs(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut last_end = 0;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let is_blank = line.trim().is_empty() || line.trim() == "\u{c}";
+        if is_blank {
+            if let Some(s) = start.take() {
+                out.push((s, last_end));
+            }
+        } else {
+            if start.is_none() {
+                start = Some(offset + (line.len() - line.trim_start().len()));
+            }
+            last_end = offset + line.trim_end().len();
+        }
+        offset += line.len();
+    }
+    if let Some(s) = start {
+        out.push((s, last_end));
+    }
+    out
+}
+
+/// Cuts `text[start..end]` into pieces of at most [`MAX_CHARS`], preferring sentence ends.
+fn cut_long(text: &str, start: usize, end: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut from = start;
+    while text[from..end].chars().count() > MAX_CHARS {
+        // The byte offset of the MAX_CHARS-th character from `from`.
+        let limit = from + text[from..end].char_indices().nth(MAX_CHARS).map(|(i, _)| i).unwrap_or(end - from);
+        let window = &text[from..limit];
+        let cut = sentence_end(window)
+            .filter(|&i| i > window.len() / 3)
+            .or_else(|| window.rfind(char::is_whitespace).filter(|&i| i > 0))
+            .unwrap_or(window.len());
+        let piece_end = from + cut;
+        out.push((from, piece_end));
+        from = piece_end + text[piece_end..end].len() - text[piece_end..end].trim_start().len();
+        if from >= end {
+            break;
+        }
+    }
+    if from < end {
+        out.push((from, end));
+    }
+    out
+}
+
+/// The byte offset just after the last sentence end (". ", "? ", "! ") in `window`.
+fn sentence_end(window: &str) -> Option<usize> {
+    let bytes = window.as_bytes();
+    (1..bytes.len()).rev().find(|&i| bytes[i].is_ascii_whitespace() && matches!(bytes[i - 1], b'.' | b'?' | b'!'))
+}
+
+/// Where each positioned line sits in the page's text: byte ranges found in order.
+fn locate_lines(text: &str, lines: &[Line]) -> Vec<(usize, usize, [f32; 4])> {
+    let mut out = Vec::with_capacity(lines.len());
+    let mut cursor = 0;
+    for line in lines {
+        let needle = line.text.trim();
+        if needle.is_empty() {
+            continue;
+        }
+        if let Some(found) = text[cursor..].find(needle) {
+            let start = cursor + found;
+            cursor = start + needle.len();
+            out.push((start, cursor, line.bbox));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(text: &str) -> PageText {
+        PageText { text: text.to_string(), lines: vec![] }
+    }
+
+    #[test]
+    fn short_paragraphs_are_gathered_up_to_the_target() {
+        let text = "First paragraph.\n\nSecond paragraph.\n\nThird.";
+        let got = passages(&[page(text)]);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].text, text);
+        assert_eq!((got[0].start, got[0].end), (0, text.chars().count() as u32));
+    }
+
+    #[test]
+    fn paragraphs_beyond_the_target_start_a_new_passage() {
+        let long = "word ".repeat(120);
+        let text = format!("{}\n\n{}\n\nTail here.", long.trim(), long.trim());
+        let got = passages(&[page(&text)]);
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[1].text, format!("{}\n\nTail here.", long.trim()));
+        // Offsets point back into the page.
+        let chars: Vec<char> = text.chars().collect();
+        let slice: String = chars[got[1].start as usize..got[1].end as usize].iter().collect();
+        assert_eq!(slice, got[1].text);
+    }
+
+    #[test]
+    fn a_long_paragraph_is_cut_at_sentence_ends() {
+        let sentence = "The committee reviewed the quarterly filing in detail. ";
+        let text = sentence.repeat(60);
+        let got = passages(&[page(&text)]);
+        assert!(got.len() >= 3, "{}", got.len());
+        for p in &got {
+            assert!(p.text.chars().count() <= MAX_CHARS);
+            assert!(p.text.ends_with('.'), "{:?}", &p.text[p.text.len() - 20..]);
+        }
+    }
+
+    #[test]
+    fn offsets_are_in_characters_not_bytes() {
+        let text = "Zürich café résumé.\n\nNext: naïve façade.";
+        let got = passages(&[page(text)]);
+        let chars: Vec<char> = text.chars().collect();
+        for p in got {
+            let slice: String = chars[p.start as usize..p.end as usize].iter().collect();
+            assert_eq!(slice, p.text);
+        }
+    }
+
+    #[test]
+    fn passages_keep_their_page_and_the_boxes_of_their_lines() {
+        let pages = vec![
+            page("Cover page."),
+            PageText {
+                text: "Revenue grew 12%.\nMargins held.\n\nOutlook is stable.".to_string(),
+                lines: vec![
+                    Line { text: "Revenue grew 12%.".into(), bbox: [10.0, 10.0, 100.0, 20.0] },
+                    Line { text: "Margins held.".into(), bbox: [10.0, 22.0, 90.0, 32.0] },
+                    Line { text: "Outlook is stable.".into(), bbox: [10.0, 50.0, 95.0, 60.0] },
+                ],
+            },
+        ];
+        let got = passages(&pages);
+        assert_eq!(got.len(), 2);
+        assert_eq!((got[0].page, got[0].ordinal), (1, 0));
+        assert_eq!((got[1].page, got[1].ordinal), (2, 1));
+        assert_eq!(got[1].boxes.len(), 3);
+        assert_eq!(got[1].boxes[2], [10.0, 50.0, 95.0, 60.0]);
+    }
+
+    #[test]
+    fn empty_and_blank_pages_make_no_passages() {
+        assert!(passages(&[page(""), page("  \n\n \u{c}\n")]).is_empty());
+    }
+}

@@ -1,0 +1,255 @@
+//! The index and its queries, on real English text, without the rest of the system.
+
+use std::sync::Arc;
+
+use commands::feed::Cursor;
+use search::{Access, Change, IndexedDocument, Line, PageText, Request, SearchError, SearchIndex, Sort};
+
+fn doc(deeplink: &str, owner: Option<&str>, source: &str, category: &str, title: &str, text: &str) -> IndexedDocument {
+    IndexedDocument {
+        deeplink: deeplink.into(),
+        source_id: source.into(),
+        owner: owner.map(str::to_string),
+        category: category.into(),
+        title: title.into(),
+        pages: vec![PageText { text: text.into(), lines: vec![] }],
+        published: Some(1_700_000_000),
+        updated: 1_700_000_000,
+        size: text.len() as u64,
+        attachments: 0,
+        company: None,
+        country: None,
+    }
+}
+
+fn corpus() -> Arc<SearchIndex> {
+    let index = Arc::new(SearchIndex::in_memory(1).unwrap());
+    let mut docs = vec![
+        doc(
+            "feed-1",
+            None,
+            "reuters",
+            "rss_news",
+            "Steel tariffs raise costs for carmakers",
+            "New tariffs on imported steel are raising costs for carmakers, who warn of higher prices.\n\n\
+             Analysts expect the duties to stay in place through next year.",
+        ),
+        doc(
+            "feed-2",
+            None,
+            "reuters",
+            "rss_news",
+            "Central bank holds interest rates",
+            "The central bank held interest rates steady on Thursday, citing cooling inflation.",
+        ),
+        doc(
+            "feed-3",
+            None,
+            "ft",
+            "rss_news",
+            "Aluminium prices climb",
+            "Aluminium prices climbed after smelters cut output. Steel was little changed.",
+        ),
+        doc(
+            "upload-a",
+            Some("alice"),
+            "needldrive",
+            "drives",
+            "Board minutes",
+            "Confidential: the board approved the Zanzibar acquisition at a premium.",
+        ),
+        doc(
+            "filing-1",
+            None,
+            "bse",
+            "india_regulatory_data",
+            "Quarterly results",
+            "Tata Steel reported quarterly results with revenue growth of twelve percent.",
+        ),
+    ];
+    docs[4].company = Some("Tata Steel".into());
+    docs[4].country = Some("IN".into());
+    docs[1].published = Some(1_600_000_000);
+    docs[2].published = Some(1_650_000_000);
+    index.apply_blocking(docs.into_iter().map(|d| Change::Upsert(Box::new(d))).collect(), None).unwrap();
+    index
+}
+
+fn bob() -> Access {
+    Access::Mine { user_id: "bob".into(), sources: vec!["reuters".into(), "ft".into(), "bse".into()] }
+}
+
+fn deeplinks(index: &SearchIndex, req: &Request) -> Vec<String> {
+    index.search(req).unwrap().hits.into_iter().map(|h| h.deeplink).collect()
+}
+
+#[test]
+fn plain_words_rank_by_match_and_stemming_finds_other_forms() {
+    let index = corpus();
+    let found = index.search(&Request::new("steel tariff", bob())).unwrap();
+    assert_eq!(found.hits[0].deeplink, "feed-1", "the document with both words ranks first");
+    assert_eq!(found.count, 3, "plain words rank rather than filter: any document with either word counts");
+    let got = deeplinks(&index, &Request::new("climbing", bob()));
+    assert_eq!(got, vec!["feed-3"], "climbing and climbed share a stem");
+}
+
+#[test]
+fn boolean_expressions_are_read_strictly() {
+    let index = corpus();
+    let mut got = deeplinks(&index, &Request::new("steel AND tariffs", bob()));
+    assert_eq!(got, vec!["feed-1"]);
+    got = deeplinks(&index, &Request::new("steel NOT tariffs", bob()));
+    got.sort();
+    assert_eq!(got, vec!["feed-3", "filing-1"]);
+    got = deeplinks(&index, &Request::new("(inflation OR aluminium) AND NOT smelters", bob()));
+    assert_eq!(got, vec!["feed-2"]);
+    got = deeplinks(&index, &Request::new("\u{201c}interest rates\u{201d}", bob()));
+    assert_eq!(got, vec!["feed-2"], "curly quotes make a phrase");
+    got = deeplinks(&index, &Request::new("\"rates interest\"", bob()));
+    assert!(got.is_empty(), "a phrase keeps word order");
+}
+
+#[test]
+fn keyword_errors_carry_the_specified_messages() {
+    let index = corpus();
+    let messages: Vec<String> = ["(steel", "steel AND", "\"steel"]
+        .into_iter()
+        .map(|q| index.search(&Request::new(q, bob())).unwrap_err().to_string())
+        .collect();
+    assert_eq!(
+        messages,
+        vec![
+            "Invalid keyword. Paranthesis are imbalanced.",
+            "Invalid keyword. Unused Boolean Operators at ends.",
+            "Invalid keyword. Quotes are either imbalanced or not at ends.",
+        ]
+    );
+    let long = "word ".repeat(300);
+    assert!(matches!(index.search(&Request::new(long, bob())), Err(SearchError::TooLong)));
+}
+
+#[test]
+fn nobody_finds_another_users_upload_by_any_query() {
+    let index = corpus();
+    for q in ["zanzibar", "Zanzibar acquisition", "confidential OR board", "\"board approved\"", "", "minutes"] {
+        for access in [bob(), Access::Public, Access::Documents(vec!["feed-1".into()])] {
+            let found = index.search(&Request::new(q, access.clone())).unwrap();
+            assert!(found.hits.iter().all(|h| h.deeplink != "upload-a"), "{q:?} with {access:?}");
+            let (count, by_category) = index.counts(&Request::new(q, access.clone()), "category").unwrap();
+            assert!(by_category.iter().all(|(c, _)| c != "drives"), "{q:?} {count}");
+        }
+        // No spelling suggestion leads to words only the owner's documents hold.
+        let suggestion = index.correct("zanzibr", &bob()).unwrap();
+        assert_eq!(suggestion, None);
+    }
+    let alice = Access::Mine { user_id: "alice".into(), sources: vec![] };
+    assert_eq!(deeplinks(&index, &Request::new("zanzibar", alice.clone())), vec!["upload-a"]);
+    assert_eq!(index.correct("zanzibr", &alice).unwrap().as_deref(), Some("zanzibar"));
+}
+
+#[test]
+fn unfollowed_sources_are_out_of_my_data_but_in_the_public_corpus() {
+    let index = corpus();
+    let only_ft = Access::Mine { user_id: "bob".into(), sources: vec!["ft".into()] };
+    assert_eq!(deeplinks(&index, &Request::new("steel", only_ft)), vec!["feed-3"]);
+    assert_eq!(index.search(&Request::new("steel", Access::Public)).unwrap().count, 3);
+}
+
+#[test]
+fn category_counts_and_company_facets() {
+    let index = corpus();
+    let (count, tabs) = index.counts(&Request::new("steel", bob()), "category").unwrap();
+    assert_eq!(count, 3);
+    assert_eq!(tabs, vec![("rss_news".to_string(), 2), ("india_regulatory_data".to_string(), 1)]);
+    let mut req = Request::new("", bob());
+    req.countries = vec!["IN".into()];
+    let (_, companies) = index.counts(&req, "company").unwrap();
+    assert_eq!(companies, vec![("Tata Steel".to_string(), 1)]);
+    req.countries = vec!["US".into()];
+    assert_eq!(index.counts(&req, "company").unwrap().0, 0);
+}
+
+#[test]
+fn sorting_filters_and_paging() {
+    let index = corpus();
+    let mut req = Request::new("", bob());
+    req.categories = vec!["rss_news".into()];
+    req.sort = Sort::Published;
+    assert_eq!(deeplinks(&index, &req), vec!["feed-1", "feed-3", "feed-2"]);
+    req.descending = false;
+    assert_eq!(deeplinks(&index, &req), vec!["feed-2", "feed-3", "feed-1"]);
+    req.published = Some((1_640_000_000, 1_700_000_000));
+    assert_eq!(deeplinks(&index, &req), vec!["feed-3", "feed-1"]);
+    req.published = None;
+    req.limit = 1;
+    req.offset = 1;
+    let page = index.search(&req).unwrap();
+    assert_eq!((page.count, page.hits.len(), page.hits[0].deeplink.as_str()), (3, 1, "feed-3"));
+    req.sources = vec!["ft".into()];
+    req.offset = 0;
+    assert_eq!(deeplinks(&index, &req), vec!["feed-3"]);
+}
+
+#[test]
+fn highlights_mark_the_words_in_the_best_passage_and_keep_its_place() {
+    let index = Arc::new(SearchIndex::in_memory(1).unwrap());
+    let mut d = doc("pdf-1", Some("bob"), "needldrive", "drives", "Annual report", "");
+    d.pages = vec![
+        PageText { text: "Chairman's letter.\n\nWe thank our shareholders.".into(), lines: vec![] },
+        PageText {
+            text: "Net revenue rose to <b>4.2bn</b> & margins widened.".into(),
+            lines: vec![Line {
+                text: "Net revenue rose to <b>4.2bn</b> & margins widened.".into(),
+                bbox: [1.0, 2.0, 3.0, 4.0],
+            }],
+        },
+    ];
+    index.apply_blocking(vec![Change::Upsert(Box::new(d))], None).unwrap();
+    let access = Access::Mine { user_id: "bob".into(), sources: vec![] };
+    let found = index.search(&Request::new("revenue margins", access)).unwrap();
+    let highlight = &found.hits[0].highlights[0];
+    assert_eq!(highlight.page, 2);
+    assert_eq!(highlight.boxes, vec![[1.0, 2.0, 3.0, 4.0]]);
+    assert_eq!(highlight.html, "Net <em>revenue</em> rose to &lt;b&gt;4.2bn&lt;/b&gt; &amp; <em>margins</em> widened.");
+    let (s, e) = highlight.marks[0];
+    let marked: String = highlight.text.chars().skip(s as usize).take((e - s) as usize).collect();
+    assert_eq!(marked, "revenue");
+}
+
+#[test]
+fn spelling_is_corrected_from_the_reachable_vocabulary() {
+    let index = corpus();
+    assert_eq!(index.correct("inflaton", &bob()).unwrap().as_deref(), Some("inflation"));
+    assert_eq!(index.correct("Steel tarifs", &bob()).unwrap().as_deref(), Some("Steel tariffs"));
+    assert_eq!(index.correct("steel", &bob()).unwrap(), None, "known words are left alone");
+}
+
+#[test]
+fn updates_replace_and_deletes_remove_a_document_with_its_passages() {
+    let index = corpus();
+    let mut changed = doc("feed-2", None, "reuters", "rss_news", "Central bank cuts rates", "A surprise cut.");
+    changed.published = Some(1_600_000_000);
+    index.apply_blocking(vec![Change::Upsert(Box::new(changed))], None).unwrap();
+    assert!(deeplinks(&index, &Request::new("inflation", bob())).is_empty());
+    assert_eq!(deeplinks(&index, &Request::new("surprise", bob())), vec!["feed-2"]);
+    let before = index.passages();
+    index.apply_blocking(vec![Change::Delete("feed-2".into())], None).unwrap();
+    assert!(deeplinks(&index, &Request::new("surprise", bob())).is_empty());
+    assert_eq!(index.passages(), before - 1);
+    assert_eq!(index.documents(), 4);
+}
+
+#[test]
+fn the_checkpoint_survives_a_reopen_and_a_reset_clears_it() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let index = SearchIndex::open(dir.path(), 1).unwrap();
+        let d = doc("feed-9", None, "ft", "rss_news", "Copper", "Copper output fell.");
+        index.apply_blocking(vec![Change::Upsert(Box::new(d))], Some(Cursor { tx: 0, pos: 42 })).unwrap();
+    }
+    let index = SearchIndex::open(dir.path(), 1).unwrap();
+    assert_eq!(index.checkpoint(), Cursor { tx: 0, pos: 42 });
+    assert_eq!(index.documents(), 1);
+    index.reset().unwrap();
+    assert_eq!((index.checkpoint(), index.documents()), (Cursor::default(), 0));
+}
