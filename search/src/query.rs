@@ -590,7 +590,7 @@ pub fn snippet_html(fragment: &str, highlighted: &[std::ops::Range<usize>]) -> S
     let mut out = String::with_capacity(fragment.len() + 16);
     let mut at = 0;
     for range in highlighted {
-        if range.start < at || range.end > fragment.len() {
+        if range.start < at || range.end > fragment.len() || range.is_empty() {
             continue;
         }
         escape_into(&mut out, &fragment[at..range.start]);
