@@ -50,6 +50,8 @@ pub struct AppState {
     pub storage: Arc<crate::storage::Storage>,
     /// Wakes the upload processor when a transfer completes.
     pub upload_wake: Arc<tokio::sync::Notify>,
+    /// The search index (a projection of the feed, on disk in the data directory).
+    pub search: Arc<search::SearchIndex>,
     /// Flips to true when the server shuts down, so live sockets close and let it finish.
     pub shutdown: watch::Receiver<bool>,
 }
@@ -113,6 +115,7 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::uploads::router())
         .merge(routes::websites::router())
         .merge(routes::library::router())
+        .merge(routes::search::router())
         .split_for_parts()
 }
 
@@ -241,6 +244,15 @@ impl Server {
         runners.push(tailer);
         let secret = token_secret(&config, data_dir)?;
         let (shutdown, shutdown_rx) = watch::channel(false);
+        let catalogue = Arc::new(match &config.catalogue {
+            Some(path) => {
+                ingest::Catalogue::load(path).with_context(|| format!("loading the catalogue {}", path.display()))?
+            }
+            None => ingest::Catalogue::seed(),
+        });
+        let (search, indexer) =
+            crate::indexing::start(&db, data_dir, catalogue.clone(), &signal, shutdown_rx.clone())?;
+        runners.push(indexer);
         let state = AppState {
             bus: Arc::new(CommandBus::new(db.clone(), signal)),
             db,
@@ -248,11 +260,8 @@ impl Server {
             hub,
             tokens: Arc::new(TokenKeys::new(&secret, Duration::from_secs(config.token_ttl_minutes * 60))),
             limiter: Arc::new(SignInLimiter::default()),
-            catalogue: Arc::new(match &config.catalogue {
-                Some(path) => ingest::Catalogue::load(path)
-                    .with_context(|| format!("loading the catalogue {}", path.display()))?,
-                None => ingest::Catalogue::seed(),
-            }),
+            catalogue,
+            search,
             storage: Arc::new(crate::storage::Storage::open(&config.storage, &data_dir.join("objects"), &secret)?),
             upload_wake: Arc::new(tokio::sync::Notify::new()),
             data_dir: data_dir.to_path_buf(),

@@ -129,10 +129,13 @@ async fn rebuild(storage: &StorageArgs, name: Option<String>, all: bool) -> anyh
     let available = projections::all();
     let chosen: Vec<_> = match (name, all) {
         (_, true) => available,
+        (Some(name), false) if name == SEARCH => {
+            return rebuild_search(&db, &storage.data_dir).await;
+        }
         (Some(name), false) => {
             let names: Vec<&str> = available.iter().map(|p| p.name()).collect();
             let found: Vec<_> = available.iter().filter(|p| p.name() == name).cloned().collect();
-            anyhow::ensure!(!found.is_empty(), "no read model named {name}; known: {}", names.join(", "));
+            anyhow::ensure!(!found.is_empty(), "no read model named {name}; known: {}, {SEARCH}", names.join(", "));
             found
         }
         (None, false) => anyhow::bail!("name a read model or pass --all"),
@@ -143,6 +146,44 @@ async fn rebuild(storage: &StorageArgs, name: Option<String>, all: bool) -> anyh
         let at = runner::catch_up(&db, projection.as_ref(), runner::DEFAULT_BATCH).await?;
         println!("rebuilt {} up to {at} in {:.2?}", projection.name(), started.elapsed());
     }
+    if all {
+        match rebuild_search(&db, &storage.data_dir).await {
+            // The SQL read models rebuild under a running server; the index cannot (the server
+            // holds its writer). Say so rather than fail the rest.
+            Err(error) if format!("{error:#}").contains("Lock") => {
+                println!("skipped {SEARCH}: a server is using it; stop the server and run `needl rebuild {SEARCH}`")
+            }
+            other => other?,
+        }
+    }
+    Ok(())
+}
+
+/// The search index's name for `needl rebuild`.
+const SEARCH: &str = "search";
+
+/// Empties the search index and replays the feed into it. The server must be stopped: it holds
+/// the index's writer lock.
+async fn rebuild_search(db: &Db, data_dir: &std::path::Path) -> anyhow::Result<()> {
+    let started = std::time::Instant::now();
+    let catalogue = match std::env::var_os("NEEDL_CATALOGUE") {
+        Some(path) => ingest::Catalogue::load(std::path::Path::new(&path))?,
+        None => ingest::Catalogue::seed(),
+    };
+    let index = std::sync::Arc::new(
+        search::SearchIndex::open(&crate::indexing::index_dir(data_dir), 2)
+            .context("opening the search index (is a server still running on this data directory?)")?,
+    );
+    index.reset()?;
+    let library = crate::indexing::BlobLibrary::new(data_dir, std::sync::Arc::new(catalogue));
+    let mut follower = search::Follower::new(index.clone(), db.clone(), std::sync::Arc::new(library));
+    let at = follower.catch_up().await?;
+    println!(
+        "rebuilt {SEARCH} up to {at} in {:.2?}: {} documents, {} passages",
+        started.elapsed(),
+        index.documents(),
+        index.passages()
+    );
     Ok(())
 }
 

@@ -12,6 +12,7 @@
 //! - [`uploads`]: the processor that extracts transferred uploads into documents.
 //! - [`drive`]: what import and uploads share: a file's text, layout and document command.
 //! - [`import`]: local files into a user's drive, extracted in capped worker processes.
+//! - [`indexing`]: the search index in this process: its text source and the task feeding it.
 //! - [`cli`]: rebuild, flags, roles, import and event export.
 //! - [`bench`]: throughput, lag and live-delivery measurements.
 //! - [`bench_ingest`]: feed items parsed and stored, PDF pages next to pdftotext, import memory.
@@ -28,6 +29,7 @@ pub mod config;
 pub mod drive;
 pub mod error;
 pub mod import;
+pub mod indexing;
 pub mod ingestion;
 pub mod routes;
 pub mod storage;

@@ -26,7 +26,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 #[derive(Debug, sqlx::FromRow)]
-struct DocumentRow {
+pub(crate) struct DocumentRow {
     deeplink: String,
     source_id: String,
     link: Option<String>,
@@ -66,7 +66,7 @@ pub struct DocumentCard {
 }
 
 impl DocumentCard {
-    fn from_row(row: DocumentRow, keys: &AccessKeys) -> Self {
+    pub(crate) fn from_row(row: DocumentRow, keys: &AccessKeys) -> Self {
         let (internal, metadata): (BTreeMap<String, String>, BTreeMap<String, String>) =
             serde_json::from_str::<BTreeMap<String, String>>(&row.metadata)
                 .unwrap_or_default()
@@ -109,17 +109,20 @@ macro_rules! card_select {
 
 /// The documents a user may read: their own, and those of shared sources that are public or
 /// that they follow. `$1` is the user.
-const VISIBLE: &str = concat!(
+pub(crate) const VISIBLE: &str = concat!(
     card_select!(),
     "WHERE (d.owner = $1 OR (d.owner IS NULL AND (s.kind = 'public' OR EXISTS \
       (SELECT 1 FROM subscriptions_view sub WHERE sub.user_id = $1 AND sub.source_id = d.source_id))))"
 );
 
+/// Documents of shared sources, followed or not: the public corpus (needl web). `$1` is the user.
+pub(crate) const PUBLIC: &str = concat!(card_select!(), "WHERE d.owner IS NULL");
+
 /// Any document, whoever may read it: for shared links. `$1` is the user.
 const ANY: &str = concat!(card_select!(), "WHERE TRUE");
 
 /// The document if the user may read it: by the visibility rules, or with its shared link's key.
-async fn readable(
+pub(crate) async fn readable(
     state: &AppState,
     user_id: &str,
     deeplink: &str,

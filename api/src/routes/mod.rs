@@ -8,6 +8,7 @@ pub mod library;
 pub mod live;
 pub mod ops;
 pub mod platform;
+pub mod search;
 pub mod sources;
 pub mod uploads;
 pub mod websites;

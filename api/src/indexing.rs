@@ -1,0 +1,79 @@
+//! The search index in this process: where documents' text comes from, opening the index in the
+//! data directory and starting the task that follows the feed into it.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use commands::feed::FeedSignal;
+use commands::Db;
+use domain::document::DocumentFields;
+use ingest::catalogue::SourceGroup;
+use search::{Follower, Line, PageText, SearchIndex};
+use tokio::sync::watch;
+
+use crate::ingestion::BlobStore;
+
+/// Text from the blob store (with the page layout where extraction kept one), countries from the
+/// catalogue.
+pub struct BlobLibrary {
+    blobs: BlobStore,
+    catalogue: Arc<ingest::Catalogue>,
+}
+
+impl BlobLibrary {
+    pub fn new(data_dir: &Path, catalogue: Arc<ingest::Catalogue>) -> BlobLibrary {
+        BlobLibrary { blobs: BlobStore::new(data_dir.join("blobs")), catalogue }
+    }
+}
+
+#[async_trait]
+impl search::Library for BlobLibrary {
+    async fn pages(&self, fields: &DocumentFields) -> anyhow::Result<Vec<PageText>> {
+        if let Some(hash) = fields.metadata.get("layout_blob") {
+            if let Some(stored) = self.blobs.get(hash).await {
+                if let Ok(extracted) = serde_json::from_str::<extract::Extracted>(&stored) {
+                    return Ok(extracted
+                        .pages
+                        .into_iter()
+                        .map(|p| PageText {
+                            text: p.text,
+                            lines: p.blocks.into_iter().map(|b| Line { text: b.text, bbox: b.bbox }).collect(),
+                        })
+                        .collect());
+                }
+            }
+        }
+        // Pages of stored text are joined by form feeds (see `drive::record`).
+        Ok(match self.blobs.get(&fields.content_hash).await {
+            Some(text) => text.split('\u{c}').map(|p| PageText { text: p.trim().to_string(), lines: vec![] }).collect(),
+            None => vec![],
+        })
+    }
+
+    fn country_of(&self, key: &str) -> Option<String> {
+        match self.catalogue.get(key)?.group? {
+            SourceGroup::IndianCapitalMarkets => Some("IN".to_string()),
+            SourceGroup::UsCapitalMarkets => Some("US".to_string()),
+        }
+    }
+}
+
+/// The index's folder in the data directory.
+pub fn index_dir(data_dir: &Path) -> std::path::PathBuf {
+    data_dir.join("search")
+}
+
+/// Opens the index and starts following the feed into it.
+pub fn start(
+    db: &Db,
+    data_dir: &Path,
+    catalogue: Arc<ingest::Catalogue>,
+    signal: &FeedSignal,
+    shutdown: watch::Receiver<bool>,
+) -> anyhow::Result<(Arc<SearchIndex>, tokio::task::JoinHandle<()>)> {
+    let index = Arc::new(SearchIndex::open(&index_dir(data_dir), 1)?);
+    let follower = Follower::new(index.clone(), db.clone(), Arc::new(BlobLibrary::new(data_dir, catalogue)));
+    let task = tokio::spawn(follower.run(signal.clone(), shutdown));
+    Ok((index, task))
+}

@@ -1,0 +1,558 @@
+//! Search: category tabs with counts, result pages with highlights, and facets, over the search
+//! index, limited to what the user may read.
+
+use std::collections::HashMap;
+
+use axum::extract::{Path, State};
+use commands::args;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::app::AppState;
+use crate::auth::AuthUser;
+use crate::drive::DRIVE_SOURCE;
+use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
+use crate::routes::documents::{DocumentCard, DocumentRow, PUBLIC, VISIBLE};
+use crate::routes::uploads::ASK_SOURCE;
+use search::{category, Access, SearchError, SearchIndex, Sort};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(search_all))
+        .routes(routes!(search_in))
+        .routes(routes!(exchange_facets))
+}
+
+/// Category tabs in the order they are shown: key, label, icon.
+pub const TABS: &[(&str, &str, &str)] = &[
+    (category::RSS_NEWS, "Website & RSS", "rss"),
+    (category::INDIA, "Indian Exchange", "exchange"),
+    (category::US, "US Exchange", "exchange"),
+    (category::EXCHANGES, "Exchanges", "exchange"),
+    ("webclips", "Web Clips", "webclip"),
+    ("chats", "Chats", "chat"),
+    ("emails", "Emails", "mail"),
+    ("socialmedia", "Social Media", "social"),
+    (category::DRIVES, "Drives", "drive"),
+    ("notes", "Notes", "note"),
+    (category::ATTACHMENTS, "AskNeedl Attachments", "attachment"),
+];
+
+/// Categories that exist as views but never as tabs.
+const HIDDEN_TABS: &[&str] = &["today", "links", "media"];
+
+/// Below this many hits a query is worth a spelling check.
+const FEW_HITS: usize = 3;
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(default)]
+pub struct SearchBody {
+    /// `category` for the tabs and their counts; anything else (or nothing) for a result page.
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    /// A keyword expression: words, "phrases", AND, OR, NOT, parentheses. Plain words rank by match.
+    pub q: String,
+    /// `needl_web` (every public source) or `shared_data` (what the user's channels share);
+    /// otherwise the user's own data.
+    pub search_type: Option<String>,
+    pub category_tab: Option<String>,
+    pub start_from: Option<i64>,
+    /// Results per page, 0 to 100 (0: count only).
+    pub num_docs: Option<i64>,
+    /// relevance, dateDsc, dateAsc, updatedDate, size, attachments, company, category.
+    pub sort: Option<String>,
+    /// asc or desc.
+    pub sort_order: Option<String>,
+    /// 1d, 1w, 1M, 3M, 6M, 1y, 2y, 3y.
+    pub date_range: Option<String>,
+    /// Only what was published today in `timezone`.
+    pub today_date_range: Option<bool>,
+    /// The user's IANA time zone, e.g. Asia/Kolkata (UTC when absent).
+    pub timezone: Option<String>,
+    pub spell_correct: Option<bool>,
+    /// Every word must match.
+    pub exact: Option<bool>,
+    /// The feed of `/search/today`; `home` is all of My Data.
+    pub board_id: Option<String>,
+    pub channel_id: Option<String>,
+    /// Facet filters, e.g. `{"exchanges": {"Country": ["India"]}}`.
+    pub filter: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct QueryParams {
+    pub q: String,
+    /// The query as corrected, when the server corrected its spelling and searched that instead.
+    pub corrected_q: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TabData {
+    pub sub_category: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CategoryTab {
+    pub key: String,
+    pub label: String,
+    pub icon: String,
+    pub count: u64,
+    pub data: TabData,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HighlightOut {
+    /// Escaped text with `<em>` around the matched words; no other markup.
+    pub html: String,
+    /// The page, for documents with a page layout.
+    pub page: Option<u32>,
+    /// The passage's line boxes on that page, `[x0, y0, x1, y1]` in PDF points from the top left.
+    pub boxes: Vec<[f32; 4]>,
+    /// Character range of the passage in its page.
+    pub start: u32,
+    pub end: u32,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SearchHit {
+    #[serde(flatten)]
+    pub card: DocumentCard,
+    pub source_label: String,
+    pub category_tab: String,
+    pub score: f32,
+    pub highlights: Vec<HighlightOut>,
+}
+
+/// A category answer (`category_tabs`) or a result page (`results`), with the total `count`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SearchAnswer {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub category_tabs: Option<Vec<CategoryTab>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub results: Option<Vec<SearchHit>>,
+    pub count: u64,
+    pub start_from: i64,
+    pub num_docs: i64,
+    pub query_params: QueryParams,
+}
+
+/// Searches all the data the request's `search_type` reaches.
+#[utoipa::path(post, path = "/search", tag = "search", security(("token" = [])), request_body = SearchBody,
+    responses((status = 200, body = SearchAnswer), (status = 400, body = ErrorBody)))]
+async fn search_all(
+    State(state): State<AppState>,
+    user: AuthUser,
+    ApiJson(body): ApiJson<SearchBody>,
+) -> ApiResult<ApiJson<SearchAnswer>> {
+    run(&state, &user, None, body).await.map(ApiJson)
+}
+
+/// Searches within a sub-category (`rss_news`, `exchanges`, `drives`, ...), the current feed
+/// (`today`, with `board_id`), or one source by id.
+#[utoipa::path(post, path = "/search/{source}", tag = "search", security(("token" = [])), request_body = SearchBody,
+    params(("source" = String, Path)),
+    responses((status = 200, body = SearchAnswer), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn search_in(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(source): Path<String>,
+    ApiJson(body): ApiJson<SearchBody>,
+) -> ApiResult<ApiJson<SearchAnswer>> {
+    run(&state, &user, Some(&source), body).await.map(ApiJson)
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FacetValue {
+    pub key: String,
+    pub doc_count: u64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExchangeFacets {
+    #[serde(rename = "Companies")]
+    pub companies: Vec<FacetValue>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExchangeFacetSet {
+    pub exchanges: ExchangeFacets,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExchangeFacetAnswer {
+    pub facets: ExchangeFacetSet,
+    pub count: u64,
+}
+
+/// With `type: "filter"`: companies in exchange filings, with how many filings each has
+/// (`filter.exchanges.Country` narrows to India and/or the US). Otherwise a search within the
+/// exchange filings, as `/search/{source}` answers.
+#[utoipa::path(post, path = "/search/exchanges", tag = "search", security(("token" = [])), request_body = SearchBody,
+    responses((status = 200, body = ExchangeFacetAnswer), (status = 400, body = ErrorBody)))]
+async fn exchange_facets(
+    State(state): State<AppState>,
+    user: AuthUser,
+    ApiJson(body): ApiJson<SearchBody>,
+) -> ApiResult<axum::response::Response> {
+    use axum::response::IntoResponse;
+    if body.kind.as_deref() != Some("filter") {
+        return Ok(ApiJson(run(&state, &user, Some("exchanges"), body).await?).into_response());
+    }
+    let access = access_for(&state, &user.user_id, body.search_type.as_deref()).await?;
+    let mut req = search::Request::new(body.q.clone(), access);
+    req.categories = vec![category::INDIA.into(), category::US.into(), category::EXCHANGES.into()];
+    let countries = body
+        .filter
+        .as_ref()
+        .and_then(|f| f.pointer("/exchanges/Country"))
+        .and_then(|c| c.as_array())
+        .map(|list| list.iter().filter_map(|c| c.as_str()).map(country_code).collect::<Result<Vec<_>, _>>())
+        .transpose()?
+        .unwrap_or_default();
+    req.countries = countries;
+    let (count, companies) = blocking(&state.search, move |index| index.counts(&req, "company")).await?;
+    Ok(ApiJson(ExchangeFacetAnswer {
+        facets: ExchangeFacetSet {
+            exchanges: ExchangeFacets {
+                companies: companies.into_iter().map(|(key, doc_count)| FacetValue { key, doc_count }).collect(),
+            },
+        },
+        count: count as u64,
+    })
+    .into_response())
+}
+
+fn country_code(name: &str) -> ApiResult<String> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "in" | "india" => Ok("IN".into()),
+        "us" | "usa" | "united states" => Ok("US".into()),
+        other => Err(AppError::bad_request("unknown_country", format!("No exchanges in {other}: use India or US."))),
+    }
+}
+
+/// Runs `f` on a blocking thread: searches are CPU work.
+async fn blocking<T: Send + 'static>(
+    index: &std::sync::Arc<SearchIndex>,
+    f: impl FnOnce(&SearchIndex) -> Result<T, SearchError> + Send + 'static,
+) -> ApiResult<T> {
+    let index = index.clone();
+    tokio::task::spawn_blocking(move || f(&index)).await.map_err(AppError::internal)?.map_err(search_error)
+}
+
+fn search_error(error: SearchError) -> AppError {
+    match error {
+        SearchError::Keyword(e) => AppError::bad_request("invalid_keyword", e.to_string()),
+        SearchError::TooLong => AppError::bad_request("query_too_long", error.to_string()),
+        SearchError::Index(e) => AppError::internal(e),
+    }
+}
+
+/// The documents `search_type` reaches for this user.
+async fn access_for(state: &AppState, user_id: &str, search_type: Option<&str>) -> ApiResult<Access> {
+    match search_type.unwrap_or("") {
+        "" | "my_data" => {
+            // The same rule as reading a document: own uploads, followed sources, the public catalogue.
+            #[derive(sqlx::FromRow)]
+            struct Row {
+                source_id: String,
+            }
+            let rows: Vec<Row> = state
+                .db
+                .fetch_all(
+                    "SELECT source_id FROM subscriptions_view WHERE user_id = $1 \
+                     UNION SELECT source_id FROM sources_view WHERE kind = 'public'",
+                    args![user_id],
+                )
+                .await?;
+            Ok(Access::Mine { user_id: user_id.to_string(), sources: rows.into_iter().map(|r| r.source_id).collect() })
+        }
+        "needl_web" | "needlweb" => Ok(Access::Public),
+        // Items shared into the user's channels; the user is in no channel until channels exist,
+        // so this reaches nothing.
+        "shared_data" => Ok(Access::Documents(vec![])),
+        other => Err(AppError::bad_request(
+            "unknown_search_type",
+            format!("Unknown search type {other}: use needl_web or shared_data, or leave it out."),
+        )),
+    }
+}
+
+fn sort_of(sort: Option<&str>, order: Option<&str>) -> ApiResult<(Sort, bool)> {
+    let (sort, default_descending) = match sort.unwrap_or("relevance") {
+        "" | "relevance" => (Sort::Relevance, true),
+        "dateDsc" => (Sort::Published, true),
+        "dateAsc" => (Sort::Published, false),
+        "updatedDate" => (Sort::Updated, true),
+        "size" => (Sort::Size, true),
+        "attachments" => (Sort::Attachments, true),
+        "company" => (Sort::Company, false),
+        "category" => (Sort::Category, false),
+        other => {
+            return Err(AppError::bad_request(
+                "unknown_sort",
+                format!(
+                    "Unknown sort {other}: use relevance, dateDsc, dateAsc, updatedDate, size, attachments, company or category."
+                ),
+            ))
+        }
+    };
+    let descending = match order {
+        None | Some("") => default_descending,
+        Some("desc") => true,
+        Some("asc") => false,
+        Some(other) => {
+            return Err(AppError::bad_request("unknown_sort_order", format!("Unknown sort order {other}: use asc or desc.")))
+        }
+    };
+    Ok((sort, descending))
+}
+
+/// The start of today in `timezone`, and now, as unix seconds.
+fn today(timezone: Option<&str>, now: chrono::DateTime<chrono::Utc>) -> ApiResult<(i64, i64)> {
+    let tz: chrono_tz::Tz = match timezone.map(str::trim).filter(|t| !t.is_empty()) {
+        None => chrono_tz::UTC,
+        Some(name) => name
+            .parse()
+            .map_err(|_| AppError::bad_request("unknown_timezone", format!("Unknown time zone {name}.")))?,
+    };
+    let local = now.with_timezone(&tz).date_naive();
+    let start = local
+        .and_hms_opt(0, 0, 0)
+        .and_then(|midnight| midnight.and_local_timezone(tz).earliest())
+        .map(|t| t.timestamp())
+        .unwrap_or(now.timestamp() - 86_400);
+    Ok((start, now.timestamp()))
+}
+
+/// Narrows the request to the path's scope.
+fn scope(req: &mut search::Request, source: Option<&str>, board_id: Option<&str>) {
+    let Some(source) = source else { return };
+    match source {
+        "today" => {
+            if let Some(board) = board_id.filter(|b| !b.is_empty() && *b != "home") {
+                req.sources = vec![board.to_string()];
+            }
+        }
+        "exchanges" => req.categories = vec![category::INDIA.into(), category::US.into(), category::EXCHANGES.into()],
+        DRIVE_SOURCE => req.categories = vec![category::DRIVES.into()],
+        ASK_SOURCE => req.categories = vec![category::ATTACHMENTS.into()],
+        key if TABS.iter().any(|(k, _, _)| *k == key) => req.categories = vec![key.to_string()],
+        id => req.sources = vec![id.to_string()],
+    }
+}
+
+async fn run(state: &AppState, user: &AuthUser, source: Option<&str>, body: SearchBody) -> ApiResult<SearchAnswer> {
+    let start_from = body.start_from.unwrap_or(0);
+    let num_docs = body.num_docs.unwrap_or(10);
+    if !(0..=search::query::MAX_OFFSET as i64).contains(&start_from) {
+        return Err(AppError::bad_request(
+            "bad_page",
+            format!("start_from must be between 0 and {}.", search::query::MAX_OFFSET),
+        ));
+    }
+    if !(0..=search::query::MAX_PAGE as i64).contains(&num_docs) {
+        return Err(AppError::bad_request(
+            "bad_page",
+            format!("num_docs must be between 0 and {}.", search::query::MAX_PAGE),
+        ));
+    }
+    if body.channel_id.as_deref().is_some_and(|c| !c.is_empty()) {
+        return Err(AppError::not_found("channel not found"));
+    }
+    let search_type =
+        if matches!(source, Some("needl_web" | "needlweb")) { Some("needl_web") } else { body.search_type.as_deref() };
+    let access = access_for(state, &user.user_id, search_type).await?;
+    let (sort, descending) = sort_of(body.sort.as_deref(), body.sort_order.as_deref())?;
+    let mut req = search::Request::new(body.q.clone(), access.clone());
+    req.exact = body.exact.unwrap_or(false);
+    req.sort = sort;
+    req.descending = descending;
+    req.offset = start_from as usize;
+    req.limit = num_docs.max(1) as usize;
+    scope(&mut req, source, body.board_id.as_deref());
+    let now = chrono::Utc::now();
+    if let Some(shorthand) = body.date_range.as_deref().filter(|s| !s.is_empty()) {
+        let (from, to) = domain::date_range::range(shorthand, now)
+            .map_err(|e| AppError::bad_request("wrong_shorthand", e.to_string()))?;
+        req.published = Some((from.timestamp(), to.timestamp()));
+    }
+    if body.today_date_range.unwrap_or(false) {
+        let (from, to) = today(body.timezone.as_deref(), now)?;
+        req.published = Some(match req.published {
+            Some((f, t)) => (f.max(from), t.min(to)),
+            None => (from, to),
+        });
+    }
+    let tabs = body.kind.as_deref() == Some("category");
+    if !tabs {
+        if let Some(tab) = body.category_tab.as_deref().filter(|t| !t.is_empty() && *t != "all") {
+            req.categories = match tab {
+                "exchanges" => vec![category::INDIA.into(), category::US.into(), category::EXCHANGES.into()],
+                tab => vec![tab.to_string()],
+            };
+        }
+    }
+    let spell = body.spell_correct.unwrap_or(false) && !req.exact;
+    let q = body.q.clone();
+    let show = num_docs > 0;
+    if tabs {
+        let (count, by_category, corrected) = blocking(&state.search, move |index| {
+            let (count, by) = index.counts(&req, "category")?;
+            if spell && count < FEW_HITS {
+                if let Some(better) = index.correct(&req.q, &req.access)? {
+                    let mut again = req.clone();
+                    again.q = better.clone();
+                    let (n, by2) = index.counts(&again, "category")?;
+                    if n > count {
+                        return Ok((n, by2, Some(better)));
+                    }
+                }
+            }
+            Ok((count, by, None))
+        })
+        .await?;
+        let counts: HashMap<String, u64> = by_category.into_iter().collect();
+        let category_tabs = TABS
+            .iter()
+            .filter(|(key, _, _)| !HIDDEN_TABS.contains(key))
+            .filter_map(|(key, label, icon)| {
+                let count = *counts.get(*key)?;
+                Some(CategoryTab {
+                    key: key.to_string(),
+                    label: label.to_string(),
+                    icon: icon.to_string(),
+                    count,
+                    data: TabData { sub_category: key.to_string() },
+                })
+            })
+            .collect();
+        return Ok(SearchAnswer {
+            category_tabs: Some(category_tabs),
+            results: None,
+            count: count as u64,
+            start_from,
+            num_docs,
+            query_params: QueryParams { q, corrected_q: corrected },
+        });
+    }
+    let (found, corrected) = blocking(&state.search, move |index| {
+        let found = index.search(&req)?;
+        if spell && found.count < FEW_HITS {
+            if let Some(better) = index.correct(&req.q, &req.access)? {
+                let mut again = req.clone();
+                again.q = better.clone();
+                let second = index.search(&again)?;
+                if second.count > found.count {
+                    return Ok((second, Some(better)));
+                }
+            }
+        }
+        Ok((found, None))
+    })
+    .await?;
+    let results = if show { hydrate(state, &user.user_id, &access, found.hits).await? } else { vec![] };
+    Ok(SearchAnswer {
+        category_tabs: None,
+        results: Some(results),
+        count: found.count as u64,
+        start_from,
+        num_docs,
+        query_params: QueryParams { q, corrected_q: corrected },
+    })
+}
+
+/// The hits as cards (read state, access keys, metadata from the read model), in hit order. A
+/// hit whose document left the read model since the index saw it is dropped.
+async fn hydrate(state: &AppState, user_id: &str, access: &Access, hits: Vec<search::Hit>) -> ApiResult<Vec<SearchHit>> {
+    if hits.is_empty() {
+        return Ok(vec![]);
+    }
+    let base = if *access == Access::Public { PUBLIC } else { VISIBLE };
+    let placeholders: Vec<String> = (0..hits.len()).map(|i| format!("${}", i + 2)).collect();
+    let mut args = args![user_id];
+    args.extend(hits.iter().map(|h| h.deeplink.as_str().into()));
+    let rows: Vec<DocumentRow> =
+        state.db.fetch_all(&format!("{base} AND d.deeplink IN ({})", placeholders.join(", ")), args).await?;
+    let mut cards: HashMap<String, DocumentCard> = rows
+        .into_iter()
+        .map(|r| DocumentCard::from_row(r, &state.access))
+        .map(|c| (c.deeplink.clone(), c))
+        .collect();
+    let labels = source_labels(state, &hits).await?;
+    Ok(hits
+        .into_iter()
+        .filter_map(|hit| {
+            let card = cards.remove(&hit.deeplink)?;
+            Some(SearchHit {
+                source_label: labels.get(&hit.source_id).cloned().unwrap_or_else(|| fallback_label(&hit.source_id)),
+                category_tab: hit.category,
+                score: hit.score,
+                highlights: hit
+                    .highlights
+                    .into_iter()
+                    .map(|h| HighlightOut {
+                        html: h.html,
+                        page: (!h.boxes.is_empty()).then_some(h.page),
+                        boxes: h.boxes,
+                        start: h.start,
+                        end: h.end,
+                    })
+                    .collect(),
+                card,
+            })
+        })
+        .collect())
+}
+
+fn fallback_label(source_id: &str) -> String {
+    match source_id {
+        DRIVE_SOURCE => "Needl Drive".to_string(),
+        ASK_SOURCE => "AskNeedl attachments".to_string(),
+        other => other.to_string(),
+    }
+}
+
+async fn source_labels(state: &AppState, hits: &[search::Hit]) -> ApiResult<HashMap<String, String>> {
+    let mut ids: Vec<&str> = hits.iter().map(|h| h.source_id.as_str()).collect();
+    ids.sort();
+    ids.dedup();
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        source_id: String,
+        label: String,
+    }
+    let placeholders: Vec<String> = (0..ids.len()).map(|i| format!("${}", i + 1)).collect();
+    let rows: Vec<Row> = state
+        .db
+        .fetch_all(
+            &format!("SELECT source_id, label FROM sources_view WHERE source_id IN ({})", placeholders.join(", ")),
+            ids.iter().map(|id| (*id).into()).collect(),
+        )
+        .await?;
+    Ok(rows.into_iter().map(|r| (r.source_id, r.label)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn today_starts_at_local_midnight() {
+        let now = chrono::DateTime::parse_from_rfc3339("2026-03-10T20:30:00Z").unwrap().with_timezone(&chrono::Utc);
+        let (from, to) = today(Some("Asia/Kolkata"), now).unwrap();
+        // 20:30 UTC is 02:00 on the 11th in India: today began at 18:30 UTC on the 10th.
+        assert_eq!(from, chrono::DateTime::parse_from_rfc3339("2026-03-10T18:30:00Z").unwrap().timestamp());
+        assert_eq!(to, now.timestamp());
+        assert_eq!(today(Some("Mars/Olympus"), now).unwrap_err().code, "unknown_timezone");
+    }
+
+    #[test]
+    fn sorts_read_the_specified_names() {
+        assert_eq!(sort_of(Some("dateAsc"), None).unwrap(), (Sort::Published, false));
+        assert_eq!(sort_of(Some("dateDsc"), Some("asc")).unwrap(), (Sort::Published, false));
+        assert_eq!(sort_of(Some("company"), None).unwrap(), (Sort::Company, false));
+        assert_eq!(sort_of(Some("pagerank"), None).unwrap_err().code, "unknown_sort");
+    }
+}
