@@ -19,10 +19,7 @@ use crate::routes::uploads::ASK_SOURCE;
 use search::{category, Access, SearchError, SearchIndex, Sort};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(search_all))
-        .routes(routes!(search_in))
-        .routes(routes!(exchange_facets))
+    OpenApiRouter::new().routes(routes!(search_all)).routes(routes!(search_in)).routes(routes!(exchange_facets))
 }
 
 /// Category tabs in the order they are shown: key, label, icon.
@@ -303,7 +300,10 @@ fn sort_of(sort: Option<&str>, order: Option<&str>) -> ApiResult<(Sort, bool)> {
         Some("desc") => true,
         Some("asc") => false,
         Some(other) => {
-            return Err(AppError::bad_request("unknown_sort_order", format!("Unknown sort order {other}: use asc or desc.")))
+            return Err(AppError::bad_request(
+                "unknown_sort_order",
+                format!("Unknown sort order {other}: use asc or desc."),
+            ))
         }
     };
     Ok((sort, descending))
@@ -313,9 +313,9 @@ fn sort_of(sort: Option<&str>, order: Option<&str>) -> ApiResult<(Sort, bool)> {
 fn today(timezone: Option<&str>, now: chrono::DateTime<chrono::Utc>) -> ApiResult<(i64, i64)> {
     let tz: chrono_tz::Tz = match timezone.map(str::trim).filter(|t| !t.is_empty()) {
         None => chrono_tz::UTC,
-        Some(name) => name
-            .parse()
-            .map_err(|_| AppError::bad_request("unknown_timezone", format!("Unknown time zone {name}.")))?,
+        Some(name) => {
+            name.parse().map_err(|_| AppError::bad_request("unknown_timezone", format!("Unknown time zone {name}.")))?
+        }
     };
     let local = now.with_timezone(&tz).date_naive();
     let start = local
@@ -465,7 +465,12 @@ async fn run(state: &AppState, user: &AuthUser, source: Option<&str>, body: Sear
 
 /// The hits as cards (read state, access keys, metadata from the read model), in hit order. A
 /// hit whose document left the read model since the index saw it is dropped.
-async fn hydrate(state: &AppState, user_id: &str, access: &Access, hits: Vec<search::Hit>) -> ApiResult<Vec<SearchHit>> {
+async fn hydrate(
+    state: &AppState,
+    user_id: &str,
+    access: &Access,
+    hits: Vec<search::Hit>,
+) -> ApiResult<Vec<SearchHit>> {
     if hits.is_empty() {
         return Ok(vec![]);
     }
@@ -475,11 +480,8 @@ async fn hydrate(state: &AppState, user_id: &str, access: &Access, hits: Vec<sea
     args.extend(hits.iter().map(|h| h.deeplink.as_str().into()));
     let rows: Vec<DocumentRow> =
         state.db.fetch_all(&format!("{base} AND d.deeplink IN ({})", placeholders.join(", ")), args).await?;
-    let mut cards: HashMap<String, DocumentCard> = rows
-        .into_iter()
-        .map(|r| DocumentCard::from_row(r, &state.access))
-        .map(|c| (c.deeplink.clone(), c))
-        .collect();
+    let mut cards: HashMap<String, DocumentCard> =
+        rows.into_iter().map(|r| DocumentCard::from_row(r, &state.access)).map(|c| (c.deeplink.clone(), c)).collect();
     let labels = source_labels(state, &hits).await?;
     Ok(hits
         .into_iter()
