@@ -116,6 +116,7 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::websites::router())
         .merge(routes::library::router())
         .merge(routes::search::router())
+        .merge(routes::tags::router())
         .split_for_parts()
 }
 

@@ -12,6 +12,7 @@ use domain::email::EmailReservation;
 use domain::instance::Instance;
 use domain::session::Session;
 use domain::source::{Source, Subscription};
+use domain::tag::{DocumentTags, TagBook};
 use domain::upload::Upload;
 use domain::user::User;
 use domain::EventMetadata;
@@ -82,6 +83,8 @@ pub struct CommandBus {
     pub documents: Framework<Document>,
     pub read_marks: Framework<ReadMark>,
     pub uploads: Framework<Upload>,
+    pub tag_books: Framework<TagBook>,
+    pub document_tags: Framework<DocumentTags>,
 }
 
 impl CommandBus {
@@ -96,6 +99,8 @@ impl CommandBus {
             documents: Framework::new(&db),
             read_marks: Framework::new(&db),
             uploads: Framework::new(&db),
+            tag_books: Framework::new(&db),
+            document_tags: Framework::new(&db),
             db,
             signal,
         }

@@ -17,6 +17,7 @@
 //! - [`keywords`]: keyword expressions (words, phrases, AND/OR/NOT, parentheses) and their
 //!   validation messages.
 //! - [`upload`]: one uploaded file, from its upload link to the document it became.
+//! - [`tag`]: each user's tags, and the tags (and bookmarks) on documents, own or shared.
 //!
 //! Every aggregate's `handle` delegates to a pure `decide` so tests can state
 //! given(events).when(command).then_expect_events(..).
@@ -50,6 +51,7 @@ pub mod keywords;
 pub mod metadata;
 pub mod session;
 pub mod source;
+pub mod tag;
 pub mod upload;
 pub mod user;
 

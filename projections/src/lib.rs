@@ -8,6 +8,7 @@
 //! - [`sessions`]: `sessions_view`, which decides whether a token's session is live.
 //! - [`library`]: sources, follows, documents and read marks.
 //! - [`uploads`]: uploaded files and their status, and the queue of files to extract.
+//! - [`tags`]: each user's tags, and the tags and bookmarks on documents.
 //! - [`live`]: follows the feed behind the projections and fans events out to WebSocket
 //!   connections, each seeing only what its user may see.
 //! - [`queries`]: typed reads of the views for the api.
@@ -21,6 +22,7 @@ pub mod live;
 pub mod queries;
 pub mod runner;
 pub mod sessions;
+pub mod tags;
 pub mod uploads;
 
 pub use runner::{Projection, Projections};
@@ -35,5 +37,6 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(library::Sources),
         Arc::new(library::Documents),
         Arc::new(uploads::Uploads),
+        Arc::new(tags::Tags),
     ]
 }

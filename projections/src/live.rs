@@ -48,7 +48,9 @@ impl Audience {
     pub fn of(event: &StoredEvent) -> Audience {
         match event.aggregate_type.as_str() {
             "user" => Audience::User(event.aggregate_id.clone()),
-            "session" | "subscription" | "read_mark" | "upload" => {
+            // Tags and bookmarks are their user's own. Shared (channel) tags go to the tagging
+            // member for now; to the channel's members once channels exist.
+            "session" | "subscription" | "read_mark" | "upload" | "tag_book" | "document_tags" => {
                 event.fields()["user_id"].as_str().map(|id| Audience::User(id.to_string())).unwrap_or(Audience::Admins)
             }
             "document" => match event.fields()["owner"].as_str().or(event.fields()["user_id"].as_str()) {

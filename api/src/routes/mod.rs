@@ -10,5 +10,6 @@ pub mod ops;
 pub mod platform;
 pub mod search;
 pub mod sources;
+pub mod tags;
 pub mod uploads;
 pub mod websites;
