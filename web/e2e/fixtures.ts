@@ -7,6 +7,7 @@ import { DrivePage } from './pages/drive-page';
 import { FeedsPage } from './pages/feeds-page';
 import { PreviewPage } from './pages/preview-page';
 import { RssTopicsPage } from './pages/rss-topics-page';
+import { SearchPage } from './pages/search-page';
 import { UserSettingsPage } from './pages/user-settings-page';
 import { uniqueUser, type TestUser } from './support/users';
 
@@ -21,6 +22,7 @@ interface Fixtures {
   feeds: FeedsPage;
   preview: PreviewPage;
   rssTopics: RssTopicsPage;
+  search: SearchPage;
 }
 
 /** Tests get a fresh user of their own and the page objects for the default page. */
@@ -42,6 +44,7 @@ export const test = base.extend<Fixtures>({
   feeds: async ({ page }, use) => use(new FeedsPage(page)),
   preview: async ({ page }, use) => use(new PreviewPage(page)),
   rssTopics: async ({ page }, use) => use(new RssTopicsPage(page)),
+  search: async ({ page }, use) => use(new SearchPage(page)),
 });
 
 export { expect };

@@ -3,6 +3,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { Spinner } from '../components/ui/spinner';
 import { SignInPage, SignUpPage } from '../features/auth';
 import { DocumentsPage, MyDataLanding, MyDataLayout, PreviewPage, SubCategoryPage } from '../features/documents';
+import { SearchPage } from '../features/search';
 import { StoragePage, UserSettingsPage } from '../features/settings';
 import {
   ConnectPage,
@@ -48,6 +49,9 @@ export function AppRoutes() {
           <Route path="/feeds/:source" element={<DocumentsPage />} />
           <Route path="/feeds/:source/:subCategory" element={<DocumentsPage />} />
           <Route path="/preview/:category/:deeplink" element={<PreviewPage />} />
+          {/* /search/{subCategory}, /search/today (the current feed) and /search/{source}: one page reads the scope. */}
+          <Route path="/search" element={<SearchPage />} />
+          <Route path="/search/:scope" element={<SearchPage />} />
           <Route path="/connect" element={<ConnectPage />} />
           <Route path="/connect/rss" element={<ConnectRssPage />} />
           <Route path="/connect/rssTopics" element={<RssTopicsPage />} />

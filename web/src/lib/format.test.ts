@@ -19,6 +19,8 @@ describe('formatCount', () => {
     expect(formatCount(1000)).toBe('1k');
     expect(formatCount(1550)).toBe('1.5k');
     expect(formatCount(23_999)).toBe('23.9k');
+    expect(formatCount(15_300)).toBe('15.3k');
+    expect(formatCount(2_000)).toBe('2k');
   });
 });
 

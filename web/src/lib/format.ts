@@ -53,6 +53,16 @@ export function formatRelative(date: Date | string | number, now: Date = new Dat
   return formatDate(date);
 }
 
+/**
+ * Returns when a document was published as cards show it: DD-MM-YYYY and how long ago, or the
+ * date alone when it is old enough that "how long ago" is the date too.
+ */
+export function dateLine(date: string, now?: Date): string {
+  const absolute = formatDate(date);
+  const relative = formatRelative(date, now);
+  return relative === absolute ? absolute : `${absolute} · ${relative}`;
+}
+
 const SIZE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'] as const;
 
 /** Returns a byte count in binary units, from B up to YB, with at most two decimals. */

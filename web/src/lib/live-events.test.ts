@@ -1,6 +1,7 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { applyLiveEvent, keysInvalidatedBy, refreshQueries } from './live-events';
 import { documentKeys } from './queries/document-keys';
+import { searchKeys } from './queries/search-keys';
 import { sourceKeys } from './queries/source-keys';
 import { userQueries } from './queries/user-queries';
 
@@ -118,5 +119,25 @@ describe('live events', () => {
     await refreshQueries(client);
     answer('the file');
     await expect(download).resolves.toBe('the file');
+  });
+
+  it('marks cached searches stale when documents change, without refetching the one on screen', async () => {
+    const client = new QueryClient();
+    const queryFn = vi.fn(async () => 'page of results');
+    const observer = new QueryObserver<string>(client, { queryKey: searchKeys.results(null, { q: 'tariffs' }), queryFn, staleTime: Infinity });
+    const stop = observer.subscribe(() => {});
+    await vi.waitFor(() => expect(client.getQueryData(searchKeys.results(null, { q: 'tariffs' }))).toBe('page of results'));
+
+    await applyLiveEvent(client, { cursor: '4', type: 'DocumentIngested', ids: ['d9'] });
+    expect(client.getQueryState(searchKeys.results(null, { q: 'tariffs' }))?.isInvalidated).toBe(true);
+    expect(queryFn).toHaveBeenCalledOnce();
+    stop();
+  });
+
+  it('leaves searches alone for events that do not change what is found', async () => {
+    const client = new QueryClient();
+    client.setQueryData(searchKeys.categories(null, { q: 'x' }), { category_tabs: [] });
+    await applyLiveEvent(client, { cursor: '5', type: 'DocumentMarkedRead', ids: ['d1'] });
+    expect(client.getQueryState(searchKeys.categories(null, { q: 'x' }))?.isInvalidated).toBe(false);
   });
 });

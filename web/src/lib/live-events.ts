@@ -7,6 +7,7 @@ import { documentKeys } from './queries/document-keys';
 import { featureQueries } from './queries/feature-queries';
 import { libraryKeys } from './queries/library-keys';
 import { onboardingQueries, organizationQueries } from './queries/organization-queries';
+import { searchKeys } from './queries/search-keys';
 import { sourceKeys } from './queries/source-keys';
 import { uploadKeys } from './queries/upload-keys';
 import { userQueries } from './queries/user-queries';
@@ -51,6 +52,24 @@ const INVALIDATIONS: Record<string, (ids: string[]) => QueryKey[]> = {
   UploadRemoved: uploadSettled,
 };
 
+/**
+ * Events after which cached searches may be out of date. Searches are cached indefinitely (the
+ * spec) and a results page on screen should not reshuffle under the reader, so these only mark
+ * them stale: the next time a search is shown it is asked again.
+ */
+const SEARCH_STALE_AFTER = new Set([
+  'DocumentIngested',
+  'DocumentUpdated',
+  'DocumentDeleted',
+  'UploadProcessed',
+  'UploadRemoved',
+  'SourceFollowed',
+  'SourceUnfollowed',
+]);
+
+/** Returns whether an event leaves cached searches out of date. */
+export const staleSearchesAfter = (event: Pick<LiveEvent, 'type'>): boolean => SEARCH_STALE_AFTER.has(event.type);
+
 /** Returns the query keys an event makes stale; unknown event types change nothing. */
 export function keysInvalidatedBy(event: Pick<LiveEvent, 'type'> & { ids?: string[] }): QueryKey[] {
   return INVALIDATIONS[event.type]?.(event.ids ?? []) ?? [];
@@ -75,5 +94,8 @@ export async function refreshQueries(queryClient: QueryClient, filters: Invalida
 
 /** Refreshes every query the event affects. */
 export async function applyLiveEvent(queryClient: QueryClient, event: LiveEvent): Promise<void> {
-  await Promise.all(keysInvalidatedBy(event).map((queryKey) => refreshQueries(queryClient, { queryKey })));
+  const quiet = staleSearchesAfter(event)
+    ? [queryClient.invalidateQueries({ queryKey: searchKeys.all(), refetchType: 'none' })]
+    : [];
+  await Promise.all([...keysInvalidatedBy(event).map((queryKey) => refreshQueries(queryClient, { queryKey })), ...quiet]);
 }

@@ -1,4 +1,5 @@
 import { Link, useLocation } from 'react-router';
+import { HeaderSearch, isSearchPath, SearchTitle } from '../../features/search';
 import { UploadIndicator } from '../../features/uploads';
 import { pageTitle } from '../../lib/breadcrumbs';
 import type { LiveStatus } from '../session/use-live-updates';
@@ -6,16 +7,22 @@ import { showsSideNav } from '../nav-routes';
 import { Breadcrumbs } from './breadcrumbs';
 import { NavToggle } from './side-nav';
 
+/**
+ * The shell's header: navigation toggle, breadcrumbs and the page's title (a search page's is the
+ * query "in" where it looks), the search box (the search page has its own), uploads, live status.
+ */
 export function Header({ liveStatus }: { liveStatus: LiveStatus }) {
   const { pathname } = useLocation();
+  const searching = isSearchPath(pathname);
   return (
     <header className="app-header">
       {showsSideNav(pathname) && <NavToggle />}
       <div className="app-header-titles">
         <Breadcrumbs />
-        <h1 className="page-title">{pageTitle(pathname)}</h1>
+        {searching ? <SearchTitle /> : <h1 className="page-title">{pageTitle(pathname)}</h1>}
       </div>
       <div className="app-header-actions">
+        {!searching && <HeaderSearch />}
         <UploadIndicator />
         <span
           className={`live-dot live-${liveStatus}`}

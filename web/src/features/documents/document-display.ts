@@ -1,6 +1,10 @@
 /** How a document's fields are shown: its source label, date, preview address and detail tags. */
-import { formatDate, formatFileSize, formatRelative, titleFromSourceKey } from '../../lib/format';
+import { formatFileSize, titleFromSourceKey } from '../../lib/format';
 import type { DocumentCard, DocumentKeys } from './api/document-api';
+
+// Shared with the search feature's cards, so they live in src/lib.
+export { dateLine } from '../../lib/format';
+export { previewPath } from '../../lib/document-links';
 
 /** Names of the sources every user has. */
 const BUILT_IN_SOURCES: Record<string, string> = { needldrive: 'Needl Drive', ask_needl: 'AskNeedl' };
@@ -45,16 +49,6 @@ export const isPdf = (doc: Pick<DocumentCard, 'title' | 'metadata'>): boolean =>
 };
 
 /**
- * Returns when a document was published as cards show it: DD-MM-YYYY and how long ago, or the
- * date alone when it is old enough that "how long ago" is the date too.
- */
-export function dateLine(date: string, now?: Date): string {
-  const absolute = formatDate(date);
-  const relative = formatRelative(date, now);
-  return relative === absolute ? absolute : `${absolute} · ${relative}`;
-}
-
-/**
  * Source ids of followed websites and RSS feeds: the server derives them from the address
  * (`rss_…`, `web_…`). Their documents are the spec's "website/RSS" items.
  */
@@ -62,16 +56,6 @@ const WEBSITE_OR_RSS = /^(rss|web)_/;
 
 /** Returns whether a document came from a followed website or RSS feed. */
 export const isWebsiteOrRss = (doc: Pick<DocumentCard, 'source'>): boolean => WEBSITE_OR_RSS.test(doc.source);
-
-/**
- * Returns the full-page preview address of a document in a category (feeds by default),
- * carrying the card's `access_key` (the server checks it when the preview opens the document).
- */
-export function previewPath(doc: Pick<DocumentCard, 'deeplink' | 'source' | 'access_key'>, category = 'feeds'): string {
-  const params = new URLSearchParams({ source: doc.source });
-  if (doc.access_key) params.set('access_key', doc.access_key);
-  return `/preview/${encodeURIComponent(category)}/${encodeURIComponent(doc.deeplink)}?${params}`;
-}
 
 /**
  * Returns the address of a shared link: the preview, carrying the `public_access_key` that lets

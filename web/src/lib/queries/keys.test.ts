@@ -1,5 +1,6 @@
 import { documentKeys } from './document-keys';
 import { libraryKeys } from './library-keys';
+import { searchKeys } from './search-keys';
 import { sourceKeys } from './source-keys';
 import { uploadKeys } from './upload-keys';
 
@@ -42,5 +43,12 @@ describe('query-key factories', () => {
     expect(uploadKeys.config('needldrive')).toEqual(['uploads', 'config', 'needldrive']);
     expect(uploadKeys.status(['a', 'b'])).toEqual(['uploads', 'status', ['a', 'b']]);
     expect(uploadKeys.status(['a']).slice(0, 2)).toEqual(uploadKeys.statuses());
+  });
+
+  it('nest search keys under search, each answer under its kind', () => {
+    expect(searchKeys.all()).toEqual(['search']);
+    expect(searchKeys.categories('rss_news', { q: 'a' })).toEqual(['search', 'categories', 'rss_news', { q: 'a' }]);
+    expect(searchKeys.categories(null, {}).slice(0, 2)).toEqual(searchKeys.categoryLists());
+    expect(searchKeys.results(null, { q: 'a' }).slice(0, 2)).toEqual(searchKeys.resultPages());
   });
 });

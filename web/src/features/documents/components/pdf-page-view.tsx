@@ -10,6 +10,8 @@ export interface PdfPageViewProps {
   aspect: number;
   /** A passage to mark on this page, scrolled into view once drawn. */
   highlight: Box | null;
+  /** Whether the preview opens at this page: drawn first, and scrolled to when it has no passage. */
+  openAt?: boolean;
 }
 
 const cancelled = (error: unknown) => error instanceof Error && error.name === 'RenderingCancelledException';
@@ -30,11 +32,11 @@ function useNearViewport(ref: React.RefObject<HTMLElement | null>, eager: boolea
 }
 
 /** One page of a PDF, drawn when it comes near the viewport, with an optional marked passage. */
-export function PdfPageView({ pdf, number, total, aspect, highlight }: PdfPageViewProps) {
+export function PdfPageView({ pdf, number, total, aspect, highlight, openAt = false }: PdfPageViewProps) {
   const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const mark = useRef<HTMLElement>(null);
-  const near = useNearViewport(box, highlight !== null);
+  const near = useNearViewport(box, highlight !== null || openAt);
   const [page, setPage] = useState<PdfPage | null>(null);
   const [state, setState] = useState<'waiting' | 'drawn' | 'failed'>('waiting');
 
@@ -65,8 +67,10 @@ export function PdfPageView({ pdf, number, total, aspect, highlight }: PdfPageVi
   }, [page, number]);
 
   useEffect(() => {
-    if (state === 'drawn' && highlight) mark.current?.scrollIntoView({ block: 'center' });
-  }, [state, highlight]);
+    if (state !== 'drawn') return;
+    if (highlight) mark.current?.scrollIntoView({ block: 'center' });
+    else if (openAt) box.current?.scrollIntoView({ block: 'start' });
+  }, [state, highlight, openAt]);
 
   return (
     <div

@@ -48,6 +48,19 @@ describe('PdfPreview', () => {
     await waitFor(() => expect(Element.prototype.scrollIntoView).toHaveBeenCalled());
   });
 
+  it('opens at the page the address names when it gives no box, marking nothing', async () => {
+    const calls = stubApi({ [fileRoute]: pdfFile });
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = vi.fn(function (this: Element) {
+      scrolled.push(this);
+    });
+    renderWithProviders(<PdfPreview doc={doc} fallback={null} loader={fakeLoader().loader} />, { route: '/preview/apps/x?page=2' });
+    await waitFor(() => expect(scrolled).toHaveLength(1));
+    expect(scrolled[0]).toHaveAttribute('data-page', '2');
+    expect(screen.queryByTestId('pdf-highlight')).not.toBeInTheDocument();
+    expect(calls.map((c) => c.key)).not.toContain(layoutRoute);
+  });
+
   it('finds highlight text in the layout when the address gives no box', async () => {
     const calls = stubApi({
       [fileRoute]: pdfFile,

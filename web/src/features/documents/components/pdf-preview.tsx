@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { Spinner } from '../../../components/ui/spinner';
 import { documentQueries, type DocumentCard, type DocumentKeys } from '../api/document-api';
 import { usePdfDocument } from '../hooks/use-pdf-document';
 import { usePdfHighlight } from '../hooks/use-pdf-highlight';
+import { pageFromParams } from '../pdf/highlight';
 import { loadPdf, type PdfLoader } from '../pdf/pdf-loader';
 import { PdfPageView } from './pdf-page-view';
 
@@ -19,12 +21,15 @@ export interface PdfPreviewProps {
 
 /**
  * An uploaded PDF's pages, drawn with pdf.js from the original file. When the address names a
- * passage (`page` and `bbox`, or `highlight` text), it is marked and scrolled into view.
+ * passage (`page` and `bbox`, or `highlight` text), it is marked and scrolled into view; a `page`
+ * alone (a search hit with no box) is scrolled to.
  */
 export function PdfPreview({ doc, fallback, loader = loadPdf, keys }: PdfPreviewProps) {
   const file = useQuery(documentQueries.file(doc.deeplink, doc.source, keys));
   const pdf = usePdfDocument(file.data?.blob, loader);
   const highlight = usePdfHighlight(doc, keys);
+  const [params] = useSearchParams();
+  const openAt = highlight?.page ?? pageFromParams(params);
 
   if (file.isError || pdf.failed) {
     return (
@@ -49,6 +54,7 @@ export function PdfPreview({ doc, fallback, loader = loadPdf, keys }: PdfPreview
           total={pages.length}
           aspect={pdf.aspect}
           highlight={highlight?.page === number ? highlight.bbox : null}
+          openAt={openAt === number}
         />
       ))}
     </section>

@@ -12,6 +12,12 @@ export interface PdfHighlight {
   bbox: Box;
 }
 
+/** Returns the page the address asks to open at (`page`, from 1), or null. */
+export function pageFromParams(params: URLSearchParams): number | null {
+  const page = Number(params.get('page'));
+  return params.get('page') !== null && Number.isInteger(page) && page >= 1 ? page : null;
+}
+
 /** Returns the box the address gives, or null when `page` or `bbox` is missing or malformed. */
 export function highlightFromParams(params: URLSearchParams): PdfHighlight | null {
   const page = Number(params.get('page'));

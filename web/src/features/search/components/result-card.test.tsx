@@ -1,0 +1,130 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useLocation } from 'react-router';
+import { renderWithProviders } from '../../../test/render';
+import type { SearchHit } from '../api/search-api';
+import { ResultCard } from './result-card';
+import { ResultList } from './result-list';
+
+function Where() {
+  const { pathname, search } = useLocation();
+  return <output data-testid="where">{`${pathname}${search}`}</output>;
+}
+
+const now = new Date('2026-11-22T10:00:00Z');
+
+const hit = (change: Partial<SearchHit> = {}): SearchHit => ({
+  deeplink: 'needldrive/u1:f1',
+  source: 'needldrive',
+  source_label: 'Needl Drive',
+  category_tab: 'drives',
+  link: null,
+  title: 'Quarterly review',
+  author: 'Ann Writer',
+  published_at: '2026-11-20T10:00:00Z',
+  ingested_at: '2026-11-21T10:00:00Z',
+  summary: 'The whole summary',
+  metadata: { mime_type: 'application/pdf' },
+  read: false,
+  owned: true,
+  access_key: 'k1',
+  score: 3.2,
+  highlights: [
+    { html: 'New <em>tariffs</em> on steel', page: 1, boxes: [[72, 100, 300, 120]] },
+    { html: 'The <em>tariffs</em> took effect', page: 3, boxes: [] },
+    { html: 'Last <em>one</em>', page: null, boxes: [] },
+  ],
+  ...change,
+});
+
+describe('ResultCard', () => {
+  it('shows the title, source, author, date and the first highlight with its matches marked', () => {
+    renderWithProviders(<ResultCard hit={hit()} now={now} />, { route: '/search?q=tariffs' });
+    const card = screen.getByRole('article', { name: 'Quarterly review' });
+    expect(within(card).getByText('Needl Drive')).toBeInTheDocument();
+    expect(within(card).getByText('Ann Writer')).toBeInTheDocument();
+    expect(within(card).getByText('20-11-2026 · 2 days ago')).toBeInTheDocument();
+    const highlight = within(card).getByTestId('search-highlight');
+    expect(highlight).toHaveTextContent('New tariffs on steel (page 1)');
+    expect(highlight.querySelector('em')).toHaveTextContent('tariffs');
+    expect(within(card).queryByText('The whole summary')).not.toBeInTheDocument();
+  });
+
+  it('never turns highlight markup other than <em> into elements', () => {
+    const html = 'x<script>window.hacked = 1</script><img src="nope" onerror="window.hacked = 2"><em onmouseover="y()">hit</em><a href="javascript:z()">link</a>';
+    renderWithProviders(<ResultCard hit={hit({ highlights: [{ html, page: null, boxes: [] }] })} now={now} />, { route: '/search' });
+    const highlight = screen.getByTestId('search-highlight');
+    expect(highlight.querySelector('script, img, a, [onerror], [onmouseover]')).toBeNull();
+    expect(highlight).toHaveTextContent(/^xhitlink$/);
+    expect(highlight.querySelector('em')?.attributes).toHaveLength(1); // its class only
+    expect((window as unknown as { hacked?: number }).hacked).toBeUndefined();
+  });
+
+  it("moves between highlights with the pager, and the title opens the preview at the shown highlight's page", async () => {
+    renderWithProviders(<ResultCard hit={hit()} now={now} />, { route: '/search?q=tariffs' });
+    const pager = screen.getByRole('group', { name: 'Highlights in Quarterly review' });
+    const title = screen.getByRole('link', { name: 'Quarterly review' });
+    expect(within(pager).getByText('1 of 3')).toBeInTheDocument();
+    expect(within(pager).getByRole('button', { name: 'Previous highlight' })).toBeDisabled();
+    expect(title).toHaveAttribute('href', '/preview/apps/needldrive%2Fu1%3Af1?source=needldrive&access_key=k1&page=1&bbox=72%2C100%2C300%2C120');
+
+    await userEvent.click(within(pager).getByRole('button', { name: 'Next highlight' }));
+    expect(within(pager).getByText('2 of 3')).toBeInTheDocument();
+    expect(screen.getByTestId('search-highlight')).toHaveTextContent('The tariffs took effect');
+    expect(title).toHaveAttribute('href', '/preview/apps/needldrive%2Fu1%3Af1?source=needldrive&access_key=k1&page=3');
+
+    await userEvent.click(within(pager).getByRole('button', { name: 'Next highlight' }));
+    expect(within(pager).getByRole('button', { name: 'Next highlight' })).toBeDisabled();
+    expect(title).toHaveAttribute('href', '/preview/apps/needldrive%2Fu1%3Af1?source=needldrive&access_key=k1');
+  });
+
+  it('steps through highlights with ← and → from the title', async () => {
+    renderWithProviders(<ResultCard hit={hit()} now={now} />, { route: '/search' });
+    screen.getByRole('link', { name: 'Quarterly review' }).focus();
+    await userEvent.keyboard('{ArrowRight}{ArrowRight}');
+    expect(screen.getByTestId('paragraph-pager')).toHaveTextContent('3 of 3');
+    await userEvent.keyboard('{ArrowLeft}');
+    expect(screen.getByTestId('paragraph-pager')).toHaveTextContent('2 of 3');
+  });
+
+  it('has no pager for one highlight, and shows the summary when there is none', () => {
+    renderWithProviders(<ResultCard hit={hit({ highlights: [], published_at: null })} now={now} />, { route: '/search' });
+    expect(screen.queryByRole('group', { name: /Highlights/ })).not.toBeInTheDocument();
+    expect(screen.getByText('The whole summary')).toBeInTheDocument();
+    // The date falls back to when Needl recorded the document.
+    expect(screen.getByText('21-11-2026 · yesterday')).toBeInTheDocument();
+  });
+
+  it('opens the preview when the card itself is clicked, but not from the pager', async () => {
+    renderWithProviders(
+      <>
+        <Where />
+        <ResultCard hit={hit({ source: 'rss_1', deeplink: 'rss_1:a', metadata: {}, access_key: null })} now={now} />
+      </>,
+      { route: '/search?q=tariffs' },
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Next highlight' }));
+    expect(screen.getByTestId('where')).toHaveTextContent('/search?q=tariffs');
+    await userEvent.click(screen.getByTestId('search-highlight'));
+    expect(screen.getByTestId('where')).toHaveTextContent('/preview/feeds/rss_1%3Aa?source=rss_1');
+  });
+});
+
+describe('ResultList', () => {
+  it('moves between results with ↓ and ↑, Home and End', async () => {
+    const hits = ['a', 'b', 'c'].map((id) => hit({ deeplink: id, title: `Result ${id}`, highlights: [] }));
+    renderWithProviders(<ResultList hits={hits} now={now} />, { route: '/search' });
+    const [a, b, c] = hits.map((h) => screen.getByRole('link', { name: h.title }));
+    a.focus();
+    await userEvent.keyboard('{ArrowDown}');
+    expect(b).toHaveFocus();
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}');
+    expect(c).toHaveFocus();
+    await userEvent.keyboard('{ArrowUp}');
+    expect(b).toHaveFocus();
+    await userEvent.keyboard('{Home}');
+    expect(a).toHaveFocus();
+    await userEvent.keyboard('{End}');
+    expect(c).toHaveFocus();
+  });
+});

@@ -1,0 +1,28 @@
+import { lastPage, paginationText } from '../pagination';
+
+export interface SearchPaginationProps {
+  page: number;
+  shown: number;
+  total: number;
+  onPage: (page: number) => void;
+}
+
+/** "x to y of N results", with the previous and next pages. */
+export function SearchPagination({ page, shown, total, onPage }: SearchPaginationProps) {
+  const text = paginationText(page, shown, total);
+  return (
+    <nav className="search-pagination" aria-label="Result pages">
+      <p className="small muted" data-testid="search-range">
+        {text}
+      </p>
+      <div className="search-pagination-buttons">
+        <button type="button" className="button" aria-label="Previous page" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+          <span aria-hidden="true">‹</span> Previous
+        </button>
+        <button type="button" className="button" aria-label="Next page" disabled={page >= lastPage(total)} onClick={() => onPage(page + 1)}>
+          Next <span aria-hidden="true">›</span>
+        </button>
+      </div>
+    </nav>
+  );
+}
