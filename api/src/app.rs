@@ -117,6 +117,7 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::library::router())
         .merge(routes::search::router())
         .merge(routes::tags::router())
+        .merge(routes::notebooks::router())
         .split_for_parts()
 }
 

@@ -10,6 +10,7 @@ use cqrs_es::{Aggregate, AggregateError};
 use domain::document::{Document, ReadMark};
 use domain::email::EmailReservation;
 use domain::instance::Instance;
+use domain::notebook::{Note, NotebookShelf};
 use domain::session::Session;
 use domain::source::{Source, Subscription};
 use domain::tag::{DocumentTags, TagBook};
@@ -85,6 +86,8 @@ pub struct CommandBus {
     pub uploads: Framework<Upload>,
     pub tag_books: Framework<TagBook>,
     pub document_tags: Framework<DocumentTags>,
+    pub notebook_shelves: Framework<NotebookShelf>,
+    pub notes: Framework<Note>,
 }
 
 impl CommandBus {
@@ -101,6 +104,8 @@ impl CommandBus {
             uploads: Framework::new(&db),
             tag_books: Framework::new(&db),
             document_tags: Framework::new(&db),
+            notebook_shelves: Framework::new(&db),
+            notes: Framework::new(&db),
             db,
             signal,
         }

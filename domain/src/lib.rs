@@ -18,6 +18,8 @@
 //!   validation messages.
 //! - [`upload`]: one uploaded file, from its upload link to the document it became.
 //! - [`tag`]: each user's tags, and the tags (and bookmarks) on documents, own or shared.
+//! - [`notebook`]: each user's notebooks (names unique, one assistant notebook) and the notes in
+//!   them (rich-text bodies, versioned edits).
 //!
 //! Every aggregate's `handle` delegates to a pure `decide` so tests can state
 //! given(events).when(command).then_expect_events(..).
@@ -49,6 +51,7 @@ pub mod flags;
 pub mod instance;
 pub mod keywords;
 pub mod metadata;
+pub mod notebook;
 pub mod session;
 pub mod source;
 pub mod tag;

@@ -9,6 +9,7 @@
 //! - [`library`]: sources, follows, documents and read marks.
 //! - [`uploads`]: uploaded files and their status, and the queue of files to extract.
 //! - [`tags`]: each user's tags, and the tags and bookmarks on documents.
+//! - [`notebooks`]: each user's notebooks, and their notes with plain-text previews.
 //! - [`live`]: follows the feed behind the projections and fans events out to WebSocket
 //!   connections, each seeing only what its user may see.
 //! - [`queries`]: typed reads of the views for the api.
@@ -19,6 +20,7 @@
 pub mod accounts;
 pub mod library;
 pub mod live;
+pub mod notebooks;
 pub mod queries;
 pub mod runner;
 pub mod sessions;
@@ -38,5 +40,6 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(library::Documents),
         Arc::new(uploads::Uploads),
         Arc::new(tags::Tags),
+        Arc::new(notebooks::Notebooks),
     ]
 }

@@ -20,6 +20,9 @@ use crate::runner::Projections;
 pub enum Audience {
     /// The user the event is about, and administrators.
     User(String),
+    /// The user the event is about and nobody else, not even administrators: private writing
+    /// (notebooks and notes).
+    Owner(String),
     /// Administrators only (instance-level bookkeeping).
     Admins,
     /// Every signed-in user: events of shared things whose ids reveal nothing private
@@ -36,12 +39,12 @@ pub struct Viewer {
 
 impl Audience {
     pub fn admits(&self, viewer: &Viewer) -> bool {
-        viewer.is_admin
-            || match self {
-                Audience::User(id) => *id == viewer.user_id,
-                Audience::Admins => false,
-                Audience::Everyone => true,
-            }
+        match self {
+            Audience::Owner(id) => *id == viewer.user_id,
+            Audience::User(id) => viewer.is_admin || *id == viewer.user_id,
+            Audience::Admins => viewer.is_admin,
+            Audience::Everyone => true,
+        }
     }
 
     /// Decides who may see `event`.
@@ -53,6 +56,11 @@ impl Audience {
             "session" | "subscription" | "read_mark" | "upload" | "tag_book" | "document_tags" => {
                 event.fields()["user_id"].as_str().map(|id| Audience::User(id.to_string())).unwrap_or(Audience::Admins)
             }
+            // Notebooks and notes are their owner's alone.
+            "notebook_shelf" | "note" => event.fields()["user_id"]
+                .as_str()
+                .map(|id| Audience::Owner(id.to_string()))
+                .unwrap_or(Audience::Admins),
             "document" => match event.fields()["owner"].as_str().or(event.fields()["user_id"].as_str()) {
                 Some(owner) => Audience::User(owner.to_string()),
                 None => Audience::Everyone,
@@ -85,8 +93,12 @@ pub struct LiveEvent {
 
 impl LiveEvent {
     pub fn from_stored(event: &StoredEvent) -> LiveEvent {
-        let message =
-            LiveMessage { cursor: event.cursor, event_type: &event.event_type, ids: vec![&event.aggregate_id] };
+        let mut ids = vec![event.aggregate_id.as_str()];
+        // A notebook's list entry and page refetch on changes to it or to its notes.
+        if matches!(event.aggregate_type.as_str(), "notebook_shelf" | "note") {
+            ids.extend(event.fields()["notebook_id"].as_str());
+        }
+        let message = LiveMessage { cursor: event.cursor, event_type: &event.event_type, ids };
         LiveEvent {
             cursor: event.cursor,
             event_type: event.event_type.clone(),

@@ -337,6 +337,104 @@ on_both_backends!(a_deleted_tag_comes_off_every_document_even_one_tagged_after_i
     assert_eq!(tag_views(&db).await, (tags, on), "a rebuild gives the same views");
 });
 
+#[derive(Debug, PartialEq, sqlx::FromRow)]
+struct NotebookViewRow {
+    notebook_id: String,
+    name: String,
+    notebook_type: String,
+}
+
+#[derive(Debug, PartialEq, sqlx::FromRow)]
+struct NoteViewRow {
+    note_id: String,
+    notebook_id: String,
+    kind: String,
+    name: String,
+    preview: String,
+    version: i64,
+    snippet_link: Option<String>,
+}
+
+async fn notebook_views(db: &Db) -> (Vec<NotebookViewRow>, Vec<NoteViewRow>) {
+    let notebooks = db
+        .fetch_all("SELECT notebook_id, name, notebook_type FROM notebooks_view ORDER BY notebook_id", vec![])
+        .await
+        .unwrap();
+    let notes = db
+        .fetch_all(
+            "SELECT note_id, notebook_id, kind, name, preview, version, snippet_link FROM notes_view ORDER BY note_id",
+            vec![],
+        )
+        .await
+        .unwrap();
+    (notebooks, notes)
+}
+
+on_both_backends!(a_deleted_notebook_takes_its_notes_even_one_created_after_it_went, |db: Db| async move {
+    use domain::notebook::{NoteCommand, NotebookCommand, SnippetSource};
+    use projections::notebooks::Notebooks;
+    let bus = CommandBus::new(db.clone(), FeedSignal::default());
+    let shelf = |command: NotebookCommand| {
+        let bus = &bus;
+        async move { bus.execute(&bus.notebook_shelves, "u1", command, &meta("u1")).await.unwrap() }
+    };
+    let note = |id: &'static str, command: NoteCommand| {
+        let bus = &bus;
+        async move { bus.execute(&bus.notes, id, command, &meta("u1")).await.unwrap() }
+    };
+    let create_note = |note_id: &str, notebook_id: &str, snippet: Option<SnippetSource>| NoteCommand::Create {
+        user_id: "u1".into(),
+        notebook_id: notebook_id.into(),
+        note_id: note_id.into(),
+        name: format!("note {note_id}"),
+        body: Some(r#"{"content":[{"text":"Hello","type":"text"}],"type":"doc"}"#.into()),
+        snippet,
+    };
+    for (id, name) in [("b1", "Research"), ("b2", "Macro")] {
+        shelf(NotebookCommand::Create {
+            user_id: "u1".into(),
+            notebook_id: id.into(),
+            name: name.into(),
+            feed_id: None,
+            channel_id: None,
+        })
+        .await;
+    }
+    note("n1", create_note("n1", "b1", None)).await;
+    note("n2", create_note("n2", "b2", None)).await;
+    let body = r#"{"content":[{"text":"World","type":"text"}],"type":"doc"}"#;
+    note("n2", NoteCommand::Edit { user_id: "u1".into(), base_version: 1, name: None, body: Some(body.into()) }).await;
+    let link = SnippetSource { link: Some("https://example.org/a".into()), ..Default::default() };
+    note("n3", create_note("n3", "b2", Some(link))).await;
+    shelf(NotebookCommand::Delete { user_id: "u1".into(), notebook_id: "b1".into() }).await;
+    // The api refuses a deleted notebook, but a note racing the deletion can still reach the feed.
+    note("n4", create_note("n4", "b1", None)).await;
+    let last = shelf(NotebookCommand::Rename { user_id: "u1".into(), notebook_id: "b2".into(), name: "Rates".into() })
+        .await
+        .unwrap();
+    settle_feed(&db, last).await;
+    runner::catch_up(&db, &Notebooks, 4).await.unwrap();
+    let (notebooks, notes) = notebook_views(&db).await;
+    assert_eq!(
+        notebooks,
+        [NotebookViewRow { notebook_id: "b2".into(), name: "Rates".into(), notebook_type: "user".into() }]
+    );
+    let row = |note_id: &str, preview: &str, version: i64, snippet_link: Option<&str>| NoteViewRow {
+        note_id: note_id.into(),
+        notebook_id: "b2".into(),
+        kind: if snippet_link.is_some() { "snippet" } else { "note" }.into(),
+        name: format!("note {note_id}"),
+        preview: preview.into(),
+        version,
+        snippet_link: snippet_link.map(str::to_string),
+    };
+    assert_eq!(notes, [row("n2", "World", 2, None), row("n3", "Hello", 1, Some("https://example.org/a"))]);
+
+    runner::reset(&db, &Notebooks).await.unwrap();
+    assert_eq!(notebook_views(&db).await, (vec![], vec![]), "reset empties the views");
+    runner::catch_up(&db, &Notebooks, 3).await.unwrap();
+    assert_eq!(notebook_views(&db).await, (notebooks, notes), "a rebuild gives the same views");
+});
 /// One writer transaction as the reader must see it.
 struct Written {
     began: Instant,

@@ -6,6 +6,7 @@ pub mod auth;
 pub mod documents;
 pub mod library;
 pub mod live;
+pub mod notebooks;
 pub mod ops;
 pub mod platform;
 pub mod search;

@@ -69,7 +69,7 @@ pub struct DocumentTagIndex {
 }
 
 /// Answers 403 when the user's flag `flag` is off.
-async fn require_flag(state: &AppState, user: &AuthUser, flag: &str, message: &str) -> ApiResult<()> {
+pub(crate) async fn require_flag(state: &AppState, user: &AuthUser, flag: &str, message: &str) -> ApiResult<()> {
     let flags = projections::queries::flag_values(&state.db, &user.user_id).await?;
     if flags.iter().any(|(f, value)| f == flag && domain::flags::is_on(value)) {
         Ok(())
@@ -83,7 +83,7 @@ fn tag_not_found() -> AppError {
 }
 
 /// Returns `id` without surrounding spaces, `None` when empty; refuses ids past the limit.
-fn scope_id(field: &str, id: Option<String>) -> ApiResult<Option<String>> {
+pub(crate) fn scope_id(field: &str, id: Option<String>) -> ApiResult<Option<String>> {
     let id = id.map(|id| id.trim().to_string()).filter(|id| !id.is_empty());
     if id.as_ref().is_some_and(|id| id.chars().count() > MAX_SCOPE_ID_CHARS) {
         return Err(AppError::invalid(
