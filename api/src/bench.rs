@@ -33,8 +33,9 @@ pub struct BenchArgs {
     #[arg(long, env = "NEEDL_TEST_DATABASE_URL", default_value = "postgres://postgres@127.0.0.1:5432/test")]
     pub postgres_url: String,
     /// Which figures to print: `store` (commands, projection lag, live delivery), `ingest` (feed
-    /// items, PDF pages, import memory; see `bench_ingest`) or `all`.
-    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest"])]
+    /// items, PDF pages, import memory; see `bench_ingest`), `search` (retrieval quality and query
+    /// latency; see `bench_search`) or `all`.
+    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search"])]
     pub only: String,
     /// The shared real-world data the ingest figures read (`feeds/`, `docs/`); synthetic files
     /// stand in when it is absent.
@@ -60,10 +61,13 @@ pub async fn run(storage: &StorageArgs, args: BenchArgs) -> anyhow::Result<()> {
         if cfg!(debug_assertions) { "debug" } else { "release" },
         if args.quick { "quick" } else { "full" }
     );
-    if args.only != "store" {
+    if args.only == "all" || args.only == "ingest" {
         crate::bench_ingest::run(&storage.data_dir, &args).await?;
     }
-    if args.only == "ingest" {
+    if args.only == "all" || args.only == "search" {
+        crate::bench_search::run(&storage.data_dir, &args).await?;
+    }
+    if args.only == "ingest" || args.only == "search" {
         return Ok(());
     }
     if args.backend == "sqlite" || args.backend == "both" {

@@ -62,7 +62,7 @@ fn is_quote(c: char) -> bool {
 
 /// Splits the input into words, phrases, operators and parentheses. A quote must open at the start
 /// of a word and close at its end, with its own closing character.
-fn tokenize(input: &str) -> Result<Vec<Token>, KeywordError> {
+fn tokenize(input: &str, operators: Operators) -> Result<Vec<Token>, KeywordError> {
     let mut tokens = Vec::new();
     let mut chars = input.chars().peekable();
     while let Some(&c) = chars.peek() {
@@ -106,7 +106,11 @@ fn tokenize(input: &str) -> Result<Vec<Token>, KeywordError> {
                 word.push(n);
                 chars.next();
             }
-            tokens.push(match word.to_ascii_uppercase().as_str() {
+            let spelled = match operators {
+                Operators::AnyCase => word.to_ascii_uppercase(),
+                Operators::UpperCase => word.clone(),
+            };
+            tokens.push(match spelled.as_str() {
                 "AND" | "&&" => Token::And,
                 "OR" | "||" => Token::Or,
                 "NOT" => Token::Not,
@@ -117,9 +121,24 @@ fn tokenize(input: &str) -> Result<Vec<Token>, KeywordError> {
     Ok(tokens)
 }
 
-/// Parses and validates a keyword expression.
+/// How operator words are recognised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operators {
+    /// `and`, `Or`, `NOT` alike: keyword expressions of keyword feeds.
+    AnyCase,
+    /// Only `AND`, `OR`, `NOT` (and `&&`, `||`): a search box, where people type sentences
+    /// ("not associated with", "regional or distant") whose small words are words.
+    UpperCase,
+}
+
+/// Parses and validates a keyword expression, operators in any case.
 pub fn parse(input: &str) -> Result<Expr, KeywordError> {
-    let tokens = tokenize(input)?;
+    parse_with(input, Operators::AnyCase)
+}
+
+/// Parses and validates a keyword expression, recognising operators as `operators` says.
+pub fn parse_with(input: &str, operators: Operators) -> Result<Expr, KeywordError> {
+    let tokens = tokenize(input, operators)?;
     let mut depth = 0i32;
     for token in &tokens {
         match token {
@@ -352,5 +371,17 @@ mod tests {
     fn positive_terms_leave_out_what_is_negated() {
         let parsed = parse("\"repo rate\" AND (hike OR cut) NOT food").unwrap();
         assert_eq!(parsed.positive_terms(), vec!["repo rate", "hike", "cut"]);
+    }
+
+    #[test]
+    fn a_search_box_reads_only_upper_case_operators() {
+        let sentence = parse_with("regional or distant, not associated and rare", Operators::UpperCase).unwrap();
+        assert!(
+            matches!(&sentence, Expr::And(words) if words.len() == 7 && words.iter().all(|w| matches!(w, Expr::Word(_)))),
+            "{sentence:?}"
+        );
+        assert_eq!(parse_with("steel OR iron", Operators::UpperCase).unwrap().to_string(), "steel OR iron");
+        assert_eq!(parse("steel or iron").unwrap().to_string(), "steel OR iron");
+        assert_eq!(parse_with("steel OR", Operators::UpperCase), Err(KeywordError::DanglingOperator));
     }
 }

@@ -4,14 +4,14 @@
 use std::collections::HashMap;
 use std::ops::Bound;
 
-use domain::keywords::{self, Expr, KeywordError};
+use domain::keywords::{self, Expr, KeywordError, Operators};
 use tantivy::aggregation::agg_req::Aggregations;
 use tantivy::aggregation::agg_result::AggregationResults;
 use tantivy::aggregation::{AggContextParams, AggregationCollector};
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{
-    AllQuery, BooleanQuery, ConstScoreQuery, EmptyQuery, FuzzyTermQuery, Occur, PhraseQuery, Query, RangeQuery,
-    TermQuery, TermSetQuery,
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, EmptyQuery, FuzzyTermQuery, Occur, PhraseQuery, Query,
+    RangeQuery, TermQuery, TermSetQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::snippet::SnippetGenerator;
@@ -72,6 +72,8 @@ pub struct Request {
     pub limit: usize,
     /// Highlighted passages per hit.
     pub highlights: usize,
+    /// Extra weight of matches in the title (0: the title counts as part of the text only).
+    pub title_boost: f32,
 }
 
 impl Request {
@@ -89,6 +91,7 @@ impl Request {
             offset: 0,
             limit: 10,
             highlights: 3,
+            title_boost: 0.0,
         }
     }
 }
@@ -149,16 +152,16 @@ fn parse(q: &str, exact: bool) -> Result<Option<Parsed>, SearchError> {
     if q.trim().is_empty() {
         return Ok(None);
     }
-    let expr = keywords::parse(q)?;
+    let expr = keywords::parse_with(q, Operators::UpperCase)?;
     Ok(Some(Parsed { plain: !exact && is_plain(q), expr }))
 }
 
-/// Whether the query is just words: no operators, parentheses or quotes. Such a query ranks
-/// documents by how well they match any of its words, as people expect of a search box; one
-/// with operators is read strictly.
+/// Whether the query has no operators. Its words then rank documents by how well they match
+/// any of them, as people expect of a search box (quoted phrases are still required, and
+/// parentheses change nothing); a query with operators is read strictly.
 fn is_plain(q: &str) -> bool {
-    !q.split_whitespace().any(|w| matches!(w, "AND" | "OR" | "NOT" | "&&" | "||"))
-        && !q.chars().any(|c| matches!(c, '(' | ')' | '"' | '\u{201c}' | '\u{201d}' | '\u{ab}' | '\u{bb}' | '\u{201e}'))
+    !q.split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+        .any(|w| matches!(w, "AND" | "OR" | "NOT" | "&&" | "||"))
 }
 
 fn filter(query: Box<dyn Query>) -> (Occur, Box<dyn Query>) {
@@ -176,15 +179,20 @@ fn term_set(field: Field, values: &[String]) -> Box<dyn Query> {
 impl SearchIndex {
     /// The analyzed tokens of `text` as a query on `field`: a term, a phrase, or nothing when
     /// the text is only stop words.
-    fn words_query(&self, field: Field, text: &str) -> Option<Box<dyn Query>> {
+    /// With `bag`, a word of several tokens (`non-homologous`, `40mg/day`) ranks by each of them
+    /// instead of requiring them side by side.
+    fn words_query(&self, field: Field, text: &str, bag: bool) -> Option<Box<dyn Query>> {
         let mut analyzer = schema::english();
         let tokens = schema::tokens(&mut analyzer, text);
+        let term = |t: &str| -> Box<dyn Query> {
+            Box::new(TermQuery::new(Term::from_field_text(field, t), IndexRecordOption::WithFreqsAndPositions))
+        };
         match tokens.len() {
             0 => None,
-            1 => Some(Box::new(TermQuery::new(
-                Term::from_field_text(field, &tokens[0].1),
-                IndexRecordOption::WithFreqsAndPositions,
-            ))),
+            1 => Some(term(&tokens[0].1)),
+            _ if bag => {
+                Some(Box::new(BooleanQuery::new(tokens.iter().map(|(_, t)| (Occur::Should, term(t))).collect())))
+            }
             _ => Some(Box::new(PhraseQuery::new_with_offset(
                 tokens.into_iter().map(|(pos, t)| (pos, Term::from_field_text(field, &t))).collect(),
             ))),
@@ -195,7 +203,8 @@ impl SearchIndex {
     /// words), which matches nothing.
     fn text_query(&self, expr: &Expr, field: Field, plain: bool) -> Option<Box<dyn Query>> {
         match expr {
-            Expr::Word(w) | Expr::Phrase(w) => self.words_query(field, w),
+            Expr::Word(w) => self.words_query(field, w, plain),
+            Expr::Phrase(w) => self.words_query(field, w, false),
             Expr::Not(inner) => {
                 let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(AllQuery))];
                 if let Some(q) = self.text_query(inner, field, false) {
@@ -205,9 +214,10 @@ impl SearchIndex {
             }
             Expr::And(parts) => {
                 let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-                let occur = if plain { Occur::Should } else { Occur::Must };
                 let mut positives = 0;
                 for part in parts {
+                    // Plain words rank; phrases, and everything of a strict query, are required.
+                    let occur = if plain && !matches!(part, Expr::Phrase(_)) { Occur::Should } else { Occur::Must };
                     match part {
                         Expr::Not(inner) => {
                             if let Some(q) = self.text_query(inner, field, false) {
@@ -215,7 +225,7 @@ impl SearchIndex {
                             }
                         }
                         other => {
-                            if let Some(q) = self.text_query(other, field, false) {
+                            if let Some(q) = self.text_query(other, field, plain) {
                                 clauses.push((occur, q));
                                 positives += 1;
                             }
@@ -248,7 +258,7 @@ impl SearchIndex {
         let clauses: Vec<(Occur, Box<dyn Query>)> = expr
             .positive_terms()
             .into_iter()
-            .filter_map(|t| self.words_query(field, t))
+            .filter_map(|t| self.words_query(field, t, false))
             .map(|q| (Occur::Should, q))
             .collect();
         (!clauses.is_empty()).then(|| Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>)
@@ -303,6 +313,11 @@ impl SearchIndex {
         let mut clauses = self.filters(req, DOCUMENT);
         if let Some(p) = parsed {
             clauses.push((Occur::Must, self.text_query(&p.expr, self.fields().content, p.plain)?));
+            if req.title_boost > 0.0 {
+                if let Some(title) = self.text_query(&p.expr, self.fields().title, true) {
+                    clauses.push((Occur::Should, Box::new(BoostQuery::new(title, req.title_boost))));
+                }
+            }
         }
         Some(BooleanQuery::new(clauses))
     }
@@ -355,7 +370,7 @@ impl SearchIndex {
         }
         if let (Some(p), true) = (parsed.as_ref(), req.highlights > 0) {
             let deeplinks: Vec<String> = hits.iter().map(|h| h.deeplink.clone()).collect();
-            let mut found = self.highlights(&searcher, req, p, &deeplinks)?;
+            let mut found = self.highlights(&self.passage_searcher(), req, p, &deeplinks)?;
             for hit in &mut hits {
                 hit.highlights = found.remove(&hit.deeplink).unwrap_or_default();
             }
@@ -633,8 +648,8 @@ mod tests {
     fn plain_queries_are_words_only() {
         assert!(is_plain("tariff impact on steel"));
         assert!(!is_plain("tariff AND steel"));
-        assert!(!is_plain("\"steel tariff\""));
-        assert!(!is_plain("(steel"));
+        assert!(!is_plain("(steel OR iron) tariff"));
+        assert!(is_plain("\"steel tariff\" (CKD) progression"), "quotes and parentheses alone are no operators");
         assert!(is_plain("and or not"), "lowercase operator words are words");
     }
 
