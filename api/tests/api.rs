@@ -2641,3 +2641,38 @@ async fn the_search_index_rebuilds_from_the_feed() {
     let (_, found) = app.post("/api/search", Some(&s.token), json!({"q": "silt"})).await;
     assert_eq!(result_deeplinks(&found), vec!["doc-1"], "{found}");
 }
+
+api_test!(tag_facets_count_the_users_tagged_documents_they_can_read, |app: TestApp| async move {
+    let app = &app;
+    let s = app.sign_up("facets").await;
+    let other = app.sign_up("other").await;
+    let user_id = s.user["id"].as_str().unwrap().to_string();
+    for (deeplink, title) in [("f-1", "Rates memo"), ("f-2", "Credit memo"), ("f-3", "Steel memo")] {
+        ingest_text(app, deeplink, "needldrive", title, "Memo text.", Some(&user_id)).await;
+    }
+    let risk = create_tag(app, &s.token, "Risk").await;
+    let rates = create_tag(app, &s.token, "Rates").await;
+    for (deeplink, tags) in [("f-1", vec![&risk, &rates]), ("f-2", vec![&risk]), ("f-3", vec![&risk])] {
+        let (status, body) = app.post(&format!("/api/tag/{deeplink}"), Some(&s.token), json!({ "tags": tags })).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    // A document that goes away no longer counts.
+    let bus = app.server.state.bus.clone();
+    let cursor = bus
+        .execute(&bus.documents, "f-3", domain::document::DocumentCommand::Delete, &domain::EventMetadata::system("t", "r"))
+        .await
+        .unwrap();
+    app.server.state.settle(cursor).await;
+    let (status, answer) = app.post("/api/search/tags", Some(&s.token), json!({"type": "filter", "num_docs": 0})).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let facets: Vec<(String, i64)> = answer["facets"]["tags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["label"].as_str().unwrap().to_string(), t["doc_count"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(facets, vec![("Risk".to_string(), 2), ("Rates".to_string(), 1)]);
+    assert_eq!(answer["count"], 2);
+    let (_, theirs) = app.post("/api/search/tags", Some(&other.token), json!({"type": "filter"})).await;
+    assert_eq!((theirs["facets"]["tags"].as_array().map(Vec::len), &theirs["count"]), (Some(0), &json!(0)));
+});

@@ -19,7 +19,11 @@ use crate::routes::uploads::ASK_SOURCE;
 use search::{category, Access, SearchError, SearchIndex, Sort};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(search_all)).routes(routes!(search_in)).routes(routes!(exchange_facets))
+    OpenApiRouter::new()
+        .routes(routes!(search_all))
+        .routes(routes!(search_in))
+        .routes(routes!(exchange_facets))
+        .routes(routes!(tag_facets))
 }
 
 /// Category tabs in the order they are shown: key, label, icon.
@@ -219,6 +223,69 @@ async fn exchange_facets(
         count: count as u64,
     })
     .into_response())
+}
+
+#[derive(Debug, Serialize, ToSchema, sqlx::FromRow)]
+pub struct TagFacet {
+    /// The tag's id.
+    pub key: String,
+    pub label: String,
+    pub doc_count: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TagFacetSet {
+    pub tags: Vec<TagFacet>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TagFacetAnswer {
+    pub facets: TagFacetSet,
+    /// Documents carrying at least one of the tags.
+    pub count: i64,
+}
+
+/// The user's tags with how many of the documents they can still read carry each, most used
+/// first.
+#[utoipa::path(post, path = "/search/tags", tag = "search", security(("token" = [])), request_body = SearchBody,
+    responses((status = 200, body = TagFacetAnswer), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn tag_facets(
+    State(state): State<AppState>,
+    user: AuthUser,
+    ApiJson(body): ApiJson<SearchBody>,
+) -> ApiResult<ApiJson<TagFacetAnswer>> {
+    if body.channel_id.as_deref().is_some_and(|c| !c.is_empty()) {
+        return Err(AppError::not_found("channel not found"));
+    }
+    let readable = format!("{VISIBLE} AND d.deeplink = dt.deeplink");
+    let tags: Vec<TagFacet> = state
+        .db
+        .fetch_all(
+            &format!(
+                "SELECT dt.tag_id AS key, t.name AS label, CAST(COUNT(*) AS BIGINT) AS doc_count \
+                 FROM document_tags_view dt JOIN tags_view t ON t.tag_id = dt.tag_id \
+                 WHERE dt.scope_kind = 'user' AND dt.scope_id = $1 AND EXISTS ({readable}) \
+                 GROUP BY dt.tag_id, t.name ORDER BY doc_count DESC, t.name"
+            ),
+            args![user.user_id.as_str()],
+        )
+        .await?;
+    #[derive(sqlx::FromRow)]
+    struct Count {
+        n: i64,
+    }
+    let count: Option<Count> = state
+        .db
+        .fetch_optional(
+            &format!(
+                "SELECT CAST(COUNT(DISTINCT dt.deeplink) AS BIGINT) AS n FROM document_tags_view dt \
+                 JOIN tags_view t ON t.tag_id = dt.tag_id \
+                 WHERE dt.scope_kind = 'user' AND dt.scope_id = $1 AND EXISTS ({readable})"
+            ),
+            args![user.user_id.as_str()],
+        )
+        .await?;
+    Ok(ApiJson(TagFacetAnswer { facets: TagFacetSet { tags }, count: count.map(|c| c.n).unwrap_or(0) }))
 }
 
 fn country_code(name: &str) -> ApiResult<String> {
