@@ -683,13 +683,21 @@ async fn a_graceful_shutdown_closes_live_sockets_and_finishes() {
     tokio::time::timeout(Duration::from_secs(10), stopping).await.expect("server stops").unwrap().unwrap();
 }
 
-async fn ingest(app: &TestApp, deeplink: &str, source_id: &str, title: &str, owner: Option<&str>) {
+/// Records a document through the command bus and waits for the read models.
+async fn record_document(
+    app: &TestApp,
+    deeplink: &str,
+    source_id: &str,
+    title: &str,
+    content_hash: String,
+    owner: Option<&str>,
+) -> Option<commands::feed::Cursor> {
     let fields = domain::document::DocumentFields {
         source_id: source_id.to_string(),
         guid: deeplink.to_string(),
         link: Some(format!("https://example.com/{deeplink}")),
         title: title.to_string(),
-        content_hash: format!("hash-{deeplink}"),
+        content_hash,
         owner: owner.map(str::to_string),
         ..Default::default()
     };
@@ -704,6 +712,11 @@ async fn ingest(app: &TestApp, deeplink: &str, source_id: &str, title: &str, own
         .await
         .unwrap();
     app.server.state.settle(cursor).await;
+    cursor
+}
+
+async fn ingest(app: &TestApp, deeplink: &str, source_id: &str, title: &str, owner: Option<&str>) {
+    record_document(app, deeplink, source_id, title, format!("hash-{deeplink}"), owner).await;
 }
 
 api_test!(following_an_rss_feed_lists_it_and_its_priority_can_change, |app: TestApp| async move {
@@ -2397,27 +2410,7 @@ async fn ingest_text(app: &TestApp, deeplink: &str, source_id: &str, title: &str
     use sha2::Digest;
     let hash = hex::encode(sha2::Sha256::digest(text.as_bytes()));
     api::ingestion::BlobStore::new(app._dir.path().join("blobs")).put(&hash, text).await.unwrap();
-    let fields = domain::document::DocumentFields {
-        source_id: source_id.to_string(),
-        guid: deeplink.to_string(),
-        link: Some(format!("https://example.com/{deeplink}")),
-        title: title.to_string(),
-        content_hash: hash,
-        owner: owner.map(str::to_string),
-        ..Default::default()
-    };
-    let bus = app.server.state.bus.clone();
-    let cursor = bus
-        .execute(
-            &bus.documents,
-            deeplink,
-            domain::document::DocumentCommand::Ingest(fields),
-            &domain::EventMetadata::system("test", "r"),
-        )
-        .await
-        .unwrap()
-        .expect("a new document is an event");
-    app.server.state.settle(Some(cursor)).await;
+    let cursor = record_document(app, deeplink, source_id, title, hash, owner).await.expect("a new document is an event");
     assert!(app.server.state.search.wait_for(cursor, Duration::from_secs(20)).await, "the index caught up");
 }
 
