@@ -118,6 +118,8 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::search::router())
         .merge(routes::tags::router())
         .merge(routes::notebooks::router())
+        .merge(routes::channels::router())
+        .merge(routes::comments::router())
         .split_for_parts()
 }
 

@@ -7,6 +7,8 @@
 use std::time::Duration;
 
 use cqrs_es::{Aggregate, AggregateError};
+use domain::channel::{Channel, ChannelDirectory, ChannelReader};
+use domain::channel_document::ChannelDocument;
 use domain::document::{Document, ReadMark};
 use domain::email::EmailReservation;
 use domain::instance::Instance;
@@ -88,6 +90,10 @@ pub struct CommandBus {
     pub document_tags: Framework<DocumentTags>,
     pub notebook_shelves: Framework<NotebookShelf>,
     pub notes: Framework<Note>,
+    pub channel_directories: Framework<ChannelDirectory>,
+    pub channels: Framework<Channel>,
+    pub channel_readers: Framework<ChannelReader>,
+    pub channel_documents: Framework<ChannelDocument>,
 }
 
 impl CommandBus {
@@ -106,6 +112,10 @@ impl CommandBus {
             document_tags: Framework::new(&db),
             notebook_shelves: Framework::new(&db),
             notes: Framework::new(&db),
+            channel_directories: Framework::new(&db),
+            channels: Framework::new(&db),
+            channel_readers: Framework::new(&db),
+            channel_documents: Framework::new(&db),
             db,
             signal,
         }

@@ -20,6 +20,10 @@
 //! - [`tag`]: each user's tags, and the tags (and bookmarks) on documents, own or shared.
 //! - [`notebook`]: each user's notebooks (names unique, one assistant notebook) and the notes in
 //!   them (rich-text bodies, versioned edits).
+//! - [`channel`]: channels (groups): names unique in the organisation, members and roles,
+//!   publishing, shared feeds, and each member's starred status and last visit.
+//! - [`channel_document`]: a document in a channel: whether it is shared there, and its comments
+//!   with their mentions.
 //!
 //! Every aggregate's `handle` delegates to a pure `decide` so tests can state
 //! given(events).when(command).then_expect_events(..).
@@ -43,6 +47,8 @@ macro_rules! handle_by_deciding {
     };
 }
 
+pub mod channel;
+pub mod channel_document;
 pub mod date_range;
 pub mod document;
 pub mod email;

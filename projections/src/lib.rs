@@ -10,6 +10,8 @@
 //! - [`uploads`]: uploaded files and their status, and the queue of files to extract.
 //! - [`tags`]: each user's tags, and the tags and bookmarks on documents.
 //! - [`notebooks`]: each user's notebooks, and their notes with plain-text previews.
+//! - [`channels`]: channels, their members, feeds and shared documents, comments, and each
+//!   member's starred status and last visits; who a channel's live events go to.
 //! - [`live`]: follows the feed behind the projections and fans events out to WebSocket
 //!   connections, each seeing only what its user may see.
 //! - [`queries`]: typed reads of the views for the api.
@@ -18,6 +20,7 @@
 //! errors and never run if the process dies in between.
 
 pub mod accounts;
+pub mod channels;
 pub mod library;
 pub mod live;
 pub mod notebooks;
@@ -41,5 +44,6 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(uploads::Uploads),
         Arc::new(tags::Tags),
         Arc::new(notebooks::Notebooks),
+        Arc::new(channels::Channels),
     ]
 }

@@ -4,7 +4,13 @@
 //! An event is published only after every read model applied it, so a browser that refetches on
 //! the push sees the change. Connections filter by [`Audience`]; a connection that falls behind
 //! the broadcast buffer pages what it missed from the store with [`page`].
+//!
+//! A channel's events (its membership, shared documents, comments, shared tags) go to the
+//! channel's members, read from `channel_members_view` when the event is published: one indexed
+//! read per channel, remembered until one of the channel's own events passes (the only events
+//! that change who its members are).
 
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,6 +19,7 @@ use commands::store::Db;
 use serde::Serialize;
 use tokio::sync::{broadcast, watch};
 
+use crate::channels::{self, ChannelAudience};
 use crate::runner::Projections;
 
 /// Who may see an event on the live socket.
@@ -28,6 +35,13 @@ pub enum Audience {
     /// Every signed-in user: events of shared things whose ids reveal nothing private
     /// (reading the thing itself is still checked).
     Everyone,
+    /// The members of a channel (everyone, when it is published to the organisation), and
+    /// `also` (a member who just left or was removed, so their list drops the channel). Resolved
+    /// to [`Audience::Members`] or [`Audience::Everyone`] by an [`AudienceResolver`] before the
+    /// event is sent; unresolved, it admits only `also`.
+    Channel { channel_id: String, also: Option<String> },
+    /// These users and nobody else, not even administrators.
+    Members(Arc<HashSet<String>>),
 }
 
 /// The signed-in user a connection serves.
@@ -44,6 +58,8 @@ impl Audience {
             Audience::User(id) => viewer.is_admin || *id == viewer.user_id,
             Audience::Admins => viewer.is_admin,
             Audience::Everyone => true,
+            Audience::Channel { also, .. } => also.as_deref() == Some(viewer.user_id.as_str()),
+            Audience::Members(members) => members.contains(&viewer.user_id),
         }
     }
 
@@ -51,16 +67,31 @@ impl Audience {
     pub fn of(event: &StoredEvent) -> Audience {
         match event.aggregate_type.as_str() {
             "user" => Audience::User(event.aggregate_id.clone()),
-            // Tags and bookmarks are their user's own. Shared (channel) tags go to the tagging
-            // member for now; to the channel's members once channels exist.
+            // Shared (channel) tags go to the channel's members.
+            "document_tags" if event.fields()["channel_id"].is_string() => Audience::Channel {
+                channel_id: event.fields()["channel_id"].as_str().unwrap_or_default().to_string(),
+                also: None,
+            },
+            // Tags and bookmarks are their user's own.
             "session" | "subscription" | "read_mark" | "upload" | "tag_book" | "document_tags" => {
                 event.fields()["user_id"].as_str().map(|id| Audience::User(id.to_string())).unwrap_or(Audience::Admins)
             }
-            // Notebooks and notes are their owner's alone.
-            "notebook_shelf" | "note" => event.fields()["user_id"]
-                .as_str()
-                .map(|id| Audience::Owner(id.to_string()))
-                .unwrap_or(Audience::Admins),
+            // A channel's membership, feeds, shared documents and comments: its members. Who
+            // left or was removed hears of it too.
+            "channel" | "channel_directory" | "channel_document" => match event.fields()["channel_id"].as_str() {
+                Some(channel_id) => Audience::Channel {
+                    channel_id: channel_id.to_string(),
+                    also: (event.event_type == "MemberRemoved")
+                        .then(|| event.fields()["user_id"].as_str().map(str::to_string))
+                        .flatten(),
+                },
+                None => Audience::Admins,
+            },
+            // Notebooks and notes are their owner's alone; so is a member's starred status and
+            // when they last looked at a channel.
+            "notebook_shelf" | "note" | "channel_reader" => {
+                event.fields()["user_id"].as_str().map(|id| Audience::Owner(id.to_string())).unwrap_or(Audience::Admins)
+            }
             "document" => match event.fields()["owner"].as_str().or(event.fields()["user_id"].as_str()) {
                 Some(owner) => Audience::User(owner.to_string()),
                 None => Audience::Everyone,
@@ -98,6 +129,14 @@ impl LiveEvent {
         if matches!(event.aggregate_type.as_str(), "notebook_shelf" | "note") {
             ids.extend(event.fields()["notebook_id"].as_str());
         }
+        // A channel's pages refetch on changes to it, its documents and their comments.
+        if matches!(event.aggregate_type.as_str(), "channel_document" | "channel_reader" | "document_tags") {
+            ids.extend(event.fields()["channel_id"].as_str());
+        }
+        if event.aggregate_type == "channel_document" {
+            ids.extend(event.fields()["deeplink"].as_str());
+            ids.extend(event.fields()["comment_id"].as_str());
+        }
         let message = LiveMessage { cursor: event.cursor, event_type: &event.event_type, ids };
         LiveEvent {
             cursor: event.cursor,
@@ -106,6 +145,51 @@ impl LiveEvent {
             audience: Audience::of(event),
             json: serde_json::to_string(&message).expect("a live message serialises"),
         }
+    }
+}
+
+/// Turns channel audiences into the users they are, remembering each channel's until one of the
+/// channel's own events passes.
+#[derive(Default)]
+pub struct AudienceResolver {
+    channels: HashMap<String, Audience>,
+}
+
+/// How many channels a resolver remembers before it starts afresh.
+const REMEMBERED_CHANNELS: usize = 10_000;
+
+impl AudienceResolver {
+    /// Returns `event` ready to forward, its audience resolved.
+    pub async fn live_event(&mut self, db: &Db, event: &StoredEvent) -> sqlx::Result<LiveEvent> {
+        let mut live = LiveEvent::from_stored(event);
+        if event.aggregate_type == "channel" {
+            self.channels.remove(&event.aggregate_id);
+        }
+        if let Audience::Channel { channel_id, also } = &live.audience {
+            let members = match self.channels.get(channel_id) {
+                Some(known) => known.clone(),
+                None => {
+                    let audience = match channels::audience(db, channel_id).await? {
+                        ChannelAudience::Everyone => Audience::Everyone,
+                        ChannelAudience::Members(members) => Audience::Members(Arc::new(members)),
+                    };
+                    if self.channels.len() >= REMEMBERED_CHANNELS {
+                        self.channels.clear();
+                    }
+                    self.channels.insert(channel_id.clone(), audience.clone());
+                    audience
+                }
+            };
+            live.audience = match (members, also) {
+                (Audience::Members(members), Some(also)) if !members.contains(also) => {
+                    let mut with = (*members).clone();
+                    with.insert(also.clone());
+                    Audience::Members(Arc::new(with))
+                }
+                (resolved, _) => resolved,
+            };
+        }
+        Ok(live)
     }
 }
 
@@ -168,20 +252,34 @@ async fn tail(
 ) {
     let mut cursor = *published.borrow();
     let mut watchers = projections.watchers();
+    let mut resolver = AudienceResolver::default();
     loop {
         let target = projections.applied();
         if cursor < target {
             match feed::read_after(&db, cursor, 500).await {
                 Ok(events) => {
+                    let mut failed = None;
                     for event in events.iter().take_while(|e| e.cursor <= target) {
+                        let live = match resolver.live_event(&db, event).await {
+                            Ok(live) => live,
+                            Err(error) => {
+                                failed = Some(error);
+                                break;
+                            }
+                        };
                         // No receivers is fine: nobody is connected.
-                        let _ = sender.send(Arc::new(LiveEvent::from_stored(event)));
+                        let _ = sender.send(Arc::new(live));
                         cursor = event.cursor;
                     }
                     if events.is_empty() {
                         cursor = target;
                     }
                     published.send_replace(cursor);
+                    if let Some(error) = failed {
+                        // Retried from the event that failed: nothing is skipped or sent twice.
+                        tracing::warn!(%error, "live tailer cannot read a channel's members");
+                        tokio::time::sleep(Duration::from_millis(500)).await;
+                    }
                     continue;
                 }
                 Err(error) => {
@@ -208,9 +306,10 @@ pub async fn page(
     let events = feed::read_after(db, after, limit).await?;
     let mut reached = after;
     let mut out = Vec::new();
+    let mut resolver = AudienceResolver::default();
     for event in events.iter().take_while(|e| e.cursor <= upto) {
+        let live = resolver.live_event(db, event).await?;
         reached = event.cursor;
-        let live = LiveEvent::from_stored(event);
         if live.audience.admits(viewer) {
             out.push(live);
         }

@@ -435,6 +435,193 @@ on_both_backends!(a_deleted_notebook_takes_its_notes_even_one_created_after_it_w
     runner::catch_up(&db, &Notebooks, 3).await.unwrap();
     assert_eq!(notebook_views(&db).await, (notebooks, notes), "a rebuild gives the same views");
 });
+
+#[derive(Debug, PartialEq, sqlx::FromRow)]
+struct ChannelViewRow {
+    channel_id: String,
+    name: String,
+    published: bool,
+}
+
+#[derive(Debug, PartialEq, sqlx::FromRow)]
+struct MemberViewRow {
+    channel_id: String,
+    user_id: String,
+    role: String,
+}
+
+#[derive(Debug, PartialEq, sqlx::FromRow)]
+struct CommentViewRow {
+    comment_id: String,
+    deeplink: String,
+    author: String,
+    text: String,
+    mentioned: String,
+    edited: bool,
+}
+
+async fn channel_views(db: &Db) -> (Vec<ChannelViewRow>, Vec<MemberViewRow>, Vec<CommentViewRow>, Vec<String>) {
+    let channels = db
+        .fetch_all("SELECT channel_id, name, published FROM channels_view ORDER BY channel_id", vec![])
+        .await
+        .unwrap();
+    let members = db
+        .fetch_all("SELECT channel_id, user_id, role FROM channel_members_view ORDER BY channel_id, user_id", vec![])
+        .await
+        .unwrap();
+    let comments = db
+        .fetch_all(
+            "SELECT comment_id, deeplink, author, text, mentioned, \
+             CASE WHEN edited_at IS NULL THEN FALSE ELSE TRUE END AS edited FROM comments_view ORDER BY comment_id",
+            vec![],
+        )
+        .await
+        .unwrap();
+    #[derive(sqlx::FromRow)]
+    struct Item {
+        deeplink: String,
+    }
+    let items: Vec<Item> =
+        db.fetch_all("SELECT deeplink FROM channel_items_view ORDER BY deeplink", vec![]).await.unwrap();
+    (channels, members, comments, items.into_iter().map(|i| i.deeplink).collect())
+}
+
+on_both_backends!(channel_views_follow_members_shares_and_comments_and_rebuild_the_same, |db: Db| async move {
+    use domain::channel::{ChannelCommand, DirectoryCommand, Role};
+    use domain::channel_document::{channel_document_id, Actor, ChannelDocumentCommand, CommentContext};
+    use projections::channels::{self, ChannelAudience, Channels};
+    use projections::live::{Audience, AudienceResolver, Viewer};
+    let bus = CommandBus::new(db.clone(), FeedSignal::default());
+    let channel = |id: &'static str, command: ChannelCommand| {
+        let bus = &bus;
+        async move { bus.execute(&bus.channels, id, command, &meta("u1")).await.unwrap() }
+    };
+    let document = |command: ChannelDocumentCommand| {
+        let bus = &bus;
+        async move {
+            bus.execute(&bus.channel_documents, &channel_document_id("c1", "d1"), command, &meta("u1")).await.unwrap()
+        }
+    };
+    let create = |id: &str, publish: bool| ChannelCommand::Create {
+        channel_id: id.into(),
+        name: format!("Channel {id}"),
+        created_by: "u1".into(),
+        publish,
+        can_publish: true,
+        members: vec!["u2".into(), "u3".into()],
+    };
+    let directory = |command: DirectoryCommand| {
+        let bus = &bus;
+        async move { bus.execute(&bus.channel_directories, "1", command, &meta("u1")).await.unwrap() }
+    };
+    for id in ["c1", "c2"] {
+        directory(DirectoryCommand::Reserve { channel_id: id.into(), name: format!("Channel {id}") }).await;
+    }
+    channel("c1", create("c1", false)).await;
+    channel("c2", create("c2", true)).await;
+    channel("c1", ChannelCommand::RemoveMember { actor: "u1".into(), user_id: "u3".into() }).await;
+    channel("c1", ChannelCommand::ChangeRole { actor: "u1".into(), user_id: "u2".into(), role: Role::Owner }).await;
+    directory(DirectoryCommand::Rename {
+        channel_id: "c1".into(),
+        name: "Desk".into(),
+        actor: "u1".into(),
+        actor_is_owner: true,
+    })
+    .await;
+    let actor = Actor { user_id: "u1".into(), role: Role::Owner };
+    document(ChannelDocumentCommand::Share { channel_id: "c1".into(), deeplink: "d1".into(), actor: actor.clone() })
+        .await;
+    let context = CommentContext { members: ["u2".to_string()].into(), ..Default::default() };
+    let add = |comment_id: &str, text: &str, mentions: Vec<String>| ChannelDocumentCommand::AddComment {
+        channel_id: "c1".into(),
+        deeplink: "d1".into(),
+        comment_id: comment_id.into(),
+        actor: actor.clone(),
+        text: text.into(),
+        mentions,
+        context: context.clone(),
+    };
+    document(add("m1", "first", vec!["u2".into()])).await;
+    document(add("m2", "second", vec![])).await;
+    document(ChannelDocumentCommand::EditComment {
+        channel_id: "c1".into(),
+        deeplink: "d1".into(),
+        comment_id: "m2".into(),
+        actor: actor.clone(),
+        text: "second, edited".into(),
+        mentions: vec![],
+        context: context.clone(),
+    })
+    .await;
+    let last = document(ChannelDocumentCommand::DeleteComment {
+        channel_id: "c1".into(),
+        deeplink: "d1".into(),
+        comment_id: "m1".into(),
+        actor: actor.clone(),
+    })
+    .await
+    .unwrap();
+    settle_feed(&db, last).await;
+    runner::catch_up(&db, &Channels, 4).await.unwrap();
+    let views = channel_views(&db).await;
+    let member =
+        |c: &str, u: &str, role: &str| MemberViewRow { channel_id: c.into(), user_id: u.into(), role: role.into() };
+    assert_eq!(
+        views.0,
+        [
+            ChannelViewRow { channel_id: "c1".into(), name: "Desk".into(), published: false },
+            ChannelViewRow { channel_id: "c2".into(), name: "Channel c2".into(), published: true },
+        ]
+    );
+    assert_eq!(
+        views.1,
+        [
+            member("c1", "u1", "owner"),
+            member("c1", "u2", "owner"),
+            member("c2", "u1", "owner"),
+            member("c2", "u2", "member"),
+            member("c2", "u3", "member"),
+        ]
+    );
+    assert_eq!(
+        views.2,
+        [CommentViewRow {
+            comment_id: "m2".into(),
+            deeplink: "d1".into(),
+            author: "u1".into(),
+            text: "second, edited".into(),
+            mentioned: "[]".into(),
+            edited: true,
+        }]
+    );
+    assert_eq!(views.3, ["d1"]);
+
+    // Live audiences: a private channel's members, everyone for a published one.
+    assert_eq!(
+        channels::audience(&db, "c1").await.unwrap(),
+        ChannelAudience::Members(["u1".to_string(), "u2".to_string()].into())
+    );
+    assert_eq!(channels::audience(&db, "c2").await.unwrap(), ChannelAudience::Everyone);
+    let events = feed::read_after(&db, Cursor::START, 100).await.unwrap();
+    let mut resolver = AudienceResolver::default();
+    let viewer = |id: &str, is_admin| Viewer { user_id: id.into(), is_admin };
+    for event in events.iter().filter(|e| e.aggregate_type == "channel_document") {
+        let live = resolver.live_event(&db, event).await.unwrap();
+        assert!(live.audience.admits(&viewer("u2", false)), "{:?}", live.audience);
+        assert!(!live.audience.admits(&viewer("u3", false)), "a removed member");
+        assert!(!live.audience.admits(&viewer("admin", true)), "administrators are not members");
+    }
+    let removed = events.iter().find(|e| e.event_type == "MemberRemoved").unwrap();
+    let live = resolver.live_event(&db, removed).await.unwrap();
+    assert!(live.audience.admits(&viewer("u3", false)), "the removed member hears of it");
+    assert!(matches!(live.audience, Audience::Members(_)));
+
+    runner::reset(&db, &Channels).await.unwrap();
+    assert_eq!(channel_views(&db).await, (vec![], vec![], vec![], vec![]), "reset empties the views");
+    runner::catch_up(&db, &Channels, 3).await.unwrap();
+    assert_eq!(channel_views(&db).await, views, "a rebuild gives the same views");
+});
+
 /// One writer transaction as the reader must see it.
 struct Written {
     began: Instant,

@@ -107,21 +107,39 @@ macro_rules! card_select {
     };
 }
 
+/// The condition that the user `$1` may see a document as part of their own data: their own, and
+/// those of shared sources that are public or that they follow.
+macro_rules! visible_condition {
+    () => {
+        "(d.owner = $1 OR (d.owner IS NULL AND (s.kind = 'public' OR EXISTS \
+          (SELECT 1 FROM subscriptions_view sub WHERE sub.user_id = $1 AND sub.source_id = d.source_id))))"
+    };
+}
+
 /// The documents a user may read: their own, and those of shared sources that are public or
 /// that they follow. `$1` is the user.
-pub(crate) const VISIBLE: &str = concat!(
+pub(crate) const VISIBLE: &str = concat!(card_select!(), "WHERE ", visible_condition!());
+
+/// The documents a user may open: those of [`VISIBLE`], and those shared into a channel the user
+/// sees (a member of it, or it is published to the organisation). `$1` is the user.
+const READABLE: &str = concat!(
     card_select!(),
-    "WHERE (d.owner = $1 OR (d.owner IS NULL AND (s.kind = 'public' OR EXISTS \
-      (SELECT 1 FROM subscriptions_view sub WHERE sub.user_id = $1 AND sub.source_id = d.source_id))))"
+    "WHERE (",
+    visible_condition!(),
+    " OR EXISTS (SELECT 1 FROM channel_items_view i JOIN channels_view c ON c.channel_id = i.channel_id \
+      WHERE i.deeplink = d.deeplink AND (c.published OR EXISTS \
+      (SELECT 1 FROM channel_members_view m WHERE m.channel_id = i.channel_id AND m.user_id = $1))))"
 );
 
 /// Documents of shared sources, followed or not: the public corpus (needl web). `$1` is the user.
 pub(crate) const PUBLIC: &str = concat!(card_select!(), "WHERE d.owner IS NULL");
 
-/// Any document, whoever may read it: for shared links. `$1` is the user.
-const ANY: &str = concat!(card_select!(), "WHERE TRUE");
+/// Any document, whoever may read it: for shared links and a channel's shared items. `$1` is the
+/// user.
+pub(crate) const ANY: &str = concat!(card_select!(), "WHERE TRUE");
 
-/// The document if the user may read it: by the visibility rules, or with its shared link's key.
+/// The document if the user may read it: by the visibility rules, through a channel it is shared
+/// in, or with its shared link's key.
 pub(crate) async fn readable(
     state: &AppState,
     user_id: &str,
@@ -129,7 +147,7 @@ pub(crate) async fn readable(
     public_access_key: Option<&str>,
 ) -> ApiResult<DocumentCard> {
     let shared = public_access_key.is_some_and(|k| state.access.verify(Purpose::Public, deeplink, k));
-    let rows = if shared { ANY } else { VISIBLE };
+    let rows = if shared { ANY } else { READABLE };
     let row: Option<DocumentRow> =
         state.db.fetch_optional(&format!("{rows} AND d.deeplink = $2"), args![user_id, deeplink]).await?;
     row.map(|r| DocumentCard::from_row(r, &state.access)).ok_or_else(|| AppError::not_found("document not found"))

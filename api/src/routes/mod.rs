@@ -3,6 +3,8 @@
 pub mod admin;
 pub mod audit;
 pub mod auth;
+pub mod channels;
+pub mod comments;
 pub mod documents;
 pub mod library;
 pub mod live;

@@ -206,14 +206,19 @@ pub struct Organization {
 #[utoipa::path(get, path = "/organizations/self", tag = "platform", security(("token" = [])),
     responses((status = 200, body = Organization)))]
 async fn organization_self(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<Organization>> {
-    let row = current_user(&state, &user).await?;
+    Ok(ApiJson(organization_of(&state, &user).await?))
+}
+
+/// The organisation as `user` sees it: its domain is the one of the user's email address.
+pub(crate) async fn organization_of(state: &AppState, user: &AuthUser) -> ApiResult<Organization> {
+    let row = current_user(state, user).await?;
     let domain = row.email.split_once('@').map(|(_, d)| d.to_string()).unwrap_or_default();
-    Ok(ApiJson(Organization {
-        id: 1,
+    Ok(Organization {
+        id: domain::channel::ORGANIZATION_ID,
         name: state.config.org_name.clone(),
         domain,
         permissions: OrganizationPermissions { can_publish_channels: user.is_admin },
-    }))
+    })
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]

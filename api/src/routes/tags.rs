@@ -3,7 +3,8 @@
 //!
 //! Everything here is private to its user: commands go to the user's own tag book and document
 //! tags, so another user's tag id is simply not found. A document the user cannot read is not
-//! found either (the documents route's visibility rule).
+//! found either (the documents route's visibility rule). A channel's shared tags are its
+//! members': for anyone else the channel is not found (404).
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -19,6 +20,7 @@ use utoipa_axum::routes;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
+use crate::routes::channels::visible_channel;
 use crate::routes::documents::{readable, DocumentCard, DocumentPage, DocumentRow, VISIBLE};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -156,7 +158,7 @@ pub struct TagIndexQuery {
     /// The document's deeplink (`deeplink` works too).
     #[serde(alias = "deeplink")]
     pub deep_link: String,
-    /// A channel whose shared tags to include.
+    /// A channel whose shared tags to include: one the user is a member of (404 otherwise).
     pub channel_id: Option<String>,
 }
 
@@ -170,6 +172,9 @@ async fn tag_index(
     ApiQuery(query): ApiQuery<TagIndexQuery>,
 ) -> ApiResult<ApiJson<DocumentTagIndex>> {
     let channel_id = scope_id("channel_id", query.channel_id)?;
+    if let Some(channel) = &channel_id {
+        visible_channel(&state, &user.user_id, channel).await?;
+    }
     readable(&state, &user.user_id, &query.deep_link, None).await?;
     let results = index_of(&state, &user.user_id, &query.deep_link, channel_id.as_deref()).await?;
     Ok(ApiJson(DocumentTagIndex { results }))
@@ -284,7 +289,8 @@ pub struct TagDocumentBody {
     pub tags: Vec<String>,
     /// The feed the user tagged from, recorded with the change.
     pub feed_id: Option<String>,
-    /// Sets the channel's shared tags instead of the user's own.
+    /// Sets the channel's shared tags instead of the user's own: a channel the user is a member
+    /// of (404 otherwise).
     pub channel_id: Option<String>,
     /// The tag ids the client showed before the user chose `tags`. With it, only the user's own
     /// changes are made (tags others put on or took off meanwhile stay so); without it `tags`
@@ -307,6 +313,9 @@ async fn tag_document(
     require_flag(&state, &user, "tags", "tags are turned off for you").await?;
     let channel_id = scope_id("channel_id", body.channel_id)?;
     let feed_id = scope_id("feed_id", body.feed_id)?;
+    if let Some(channel) = &channel_id {
+        visible_channel(&state, &user.user_id, channel).await?;
+    }
     readable(&state, &user.user_id, &deeplink, None).await?;
     // A user puts on their own tags; in a channel, also keeps tags other members put on.
     let mut allowed: HashSet<String> = own_tags(&state, &user.user_id).await?.into_iter().map(|t| t.id).collect();
