@@ -3375,3 +3375,34 @@ api_test!(tag_facets_count_the_users_tagged_documents_they_can_read, |app: TestA
     let (_, theirs) = app.post("/api/search/tags", Some(&other.token), json!({"type": "filter"})).await;
     assert_eq!((theirs["facets"]["tags"].as_array().map(Vec::len), &theirs["count"]), (Some(0), &json!(0)));
 });
+
+api_test!(shared_data_finds_what_the_users_channels_share_and_nothing_else, |app: TestApp| async move {
+    let app = &app;
+    let alice = app.sign_up("alice").await;
+    let bob = app.sign_up("bob").await;
+    let carol = app.sign_up("carol").await;
+    let alice_id = id_of(&alice);
+    ingest_text(app, "memo-1", "needldrive", "Harbour memo", "The harbour dredging starts in May.", Some(&alice_id)).await;
+    ingest_text(app, "memo-2", "needldrive", "Private memo", "The harbour budget is confidential.", Some(&alice_id))
+        .await;
+    let channel = create_channel(app, &alice.token, "Ports", &[&id_of(&bob)]).await;
+    let (status, body) =
+        app.post(&format!("/api/channels/{channel}/items"), Some(&alice.token), json!({"deeplink": "memo-1"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    for body in [json!({"q": "harbour", "search_type": "shared_data"}), json!({"q": "harbour", "channel_id": channel})] {
+        let (status, found) = app.post("/api/search", Some(&bob.token), body.clone()).await;
+        assert_eq!(status, StatusCode::OK, "{found}");
+        assert_eq!(result_deeplinks(&found), vec!["memo-1"], "{body}: the shared memo only");
+        assert!(found["results"][0]["highlights"][0]["html"].as_str().unwrap().contains("<em>harbour</em>"));
+    }
+    let (_, mine) = app.post("/api/search", Some(&bob.token), json!({"q": "harbour"})).await;
+    assert_eq!(mine["count"], 0, "a channel's items are shared data, not the member's own data");
+    let (_, outsider) =
+        app.post("/api/search", Some(&carol.token), json!({"q": "harbour", "search_type": "shared_data"})).await;
+    assert_eq!(outsider["count"], 0);
+    let (status, _) = app.post("/api/search", Some(&carol.token), json!({"q": "harbour", "channel_id": channel})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) =
+        app.post("/api/search/tags", Some(&carol.token), json!({"type": "filter", "channel_id": channel})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+});

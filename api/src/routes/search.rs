@@ -14,7 +14,7 @@ use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::drive::DRIVE_SOURCE;
 use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
-use crate::routes::documents::{DocumentCard, DocumentRow, PUBLIC, VISIBLE};
+use crate::routes::documents::{DocumentCard, DocumentRow, ANY, PUBLIC, VISIBLE};
 use crate::routes::uploads::ASK_SOURCE;
 use search::{category, Access, SearchError, SearchIndex, Sort};
 
@@ -254,20 +254,32 @@ async fn tag_facets(
     user: AuthUser,
     ApiJson(body): ApiJson<SearchBody>,
 ) -> ApiResult<ApiJson<TagFacetAnswer>> {
-    if body.channel_id.as_deref().is_some_and(|c| !c.is_empty()) {
-        return Err(AppError::not_found("channel not found"));
-    }
-    let readable = format!("{VISIBLE} AND d.deeplink = dt.deeplink");
+    // A channel's shared tags on the documents shared into it (the user must see the channel),
+    // else the user's own tags on documents they can still read.
+    let (condition, args) = match body.channel_id.as_deref().filter(|c| !c.is_empty()) {
+        Some(channel_id) => {
+            crate::routes::channels::visible_channel(&state, &user.user_id, channel_id).await?;
+            (
+                "dt.scope_kind = 'channel' AND dt.scope_id = $1 AND EXISTS (SELECT 1 FROM channel_items_view i \
+                 WHERE i.channel_id = dt.scope_id AND i.deeplink = dt.deeplink)"
+                    .to_string(),
+                args![channel_id],
+            )
+        }
+        None => (
+            format!("dt.scope_kind = 'user' AND dt.scope_id = $1 AND EXISTS ({VISIBLE} AND d.deeplink = dt.deeplink)"),
+            args![user.user_id.as_str()],
+        ),
+    };
     let tags: Vec<TagFacet> = state
         .db
         .fetch_all(
             &format!(
                 "SELECT dt.tag_id AS key, t.name AS label, CAST(COUNT(*) AS BIGINT) AS doc_count \
-                 FROM document_tags_view dt JOIN tags_view t ON t.tag_id = dt.tag_id \
-                 WHERE dt.scope_kind = 'user' AND dt.scope_id = $1 AND EXISTS ({readable}) \
+                 FROM document_tags_view dt JOIN tags_view t ON t.tag_id = dt.tag_id WHERE {condition} \
                  GROUP BY dt.tag_id, t.name ORDER BY doc_count DESC, t.name"
             ),
-            args![user.user_id.as_str()],
+            args.clone(),
         )
         .await?;
     #[derive(sqlx::FromRow)]
@@ -279,10 +291,9 @@ async fn tag_facets(
         .fetch_optional(
             &format!(
                 "SELECT CAST(COUNT(DISTINCT dt.deeplink) AS BIGINT) AS n FROM document_tags_view dt \
-                 JOIN tags_view t ON t.tag_id = dt.tag_id \
-                 WHERE dt.scope_kind = 'user' AND dt.scope_id = $1 AND EXISTS ({readable})"
+                 JOIN tags_view t ON t.tag_id = dt.tag_id WHERE {condition}"
             ),
-            args![user.user_id.as_str()],
+            args,
         )
         .await?;
     Ok(ApiJson(TagFacetAnswer { facets: TagFacetSet { tags }, count: count.map(|c| c.n).unwrap_or(0) }))
@@ -313,6 +324,18 @@ fn search_error(error: SearchError) -> AppError {
     }
 }
 
+/// The documents shared into `channel_id`, if the user sees the channel.
+async fn channel_deeplinks(state: &AppState, user_id: &str, channel_id: &str) -> ApiResult<Vec<String>> {
+    crate::routes::channels::visible_channel(state, user_id, channel_id).await?;
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        deeplink: String,
+    }
+    let rows: Vec<Row> =
+        state.db.fetch_all("SELECT deeplink FROM channel_items_view WHERE channel_id = $1", args![channel_id]).await?;
+    Ok(rows.into_iter().map(|r| r.deeplink).collect())
+}
+
 /// The documents `search_type` reaches for this user.
 async fn access_for(state: &AppState, user_id: &str, search_type: Option<&str>) -> ApiResult<Access> {
     match search_type.unwrap_or("") {
@@ -333,9 +356,8 @@ async fn access_for(state: &AppState, user_id: &str, search_type: Option<&str>) 
             Ok(Access::Mine { user_id: user_id.to_string(), sources: rows.into_iter().map(|r| r.source_id).collect() })
         }
         "needl_web" | "needlweb" => Ok(Access::Public),
-        // Items shared into the user's channels; the user is in no channel until channels exist,
-        // so this reaches nothing.
-        "shared_data" => Ok(Access::Documents(vec![])),
+        // Documents shared into the channels the user sees.
+        "shared_data" => Ok(Access::Documents(crate::routes::channels::shared_deeplinks(state, user_id).await?)),
         other => Err(AppError::bad_request(
             "unknown_search_type",
             format!("Unknown search type {other}: use needl_web or shared_data, or leave it out."),
@@ -425,12 +447,13 @@ async fn run(state: &AppState, user: &AuthUser, source: Option<&str>, body: Sear
             format!("num_docs must be between 0 and {}.", search::query::MAX_PAGE),
         ));
     }
-    if body.channel_id.as_deref().is_some_and(|c| !c.is_empty()) {
-        return Err(AppError::not_found("channel not found"));
-    }
     let search_type =
         if matches!(source, Some("needl_web" | "needlweb")) { Some("needl_web") } else { body.search_type.as_deref() };
-    let access = access_for(state, &user.user_id, search_type).await?;
+    let access = match body.channel_id.as_deref().filter(|c| !c.is_empty()) {
+        // One channel's shared documents; 404 for a channel the user does not see.
+        Some(channel_id) => Access::Documents(channel_deeplinks(state, &user.user_id, channel_id).await?),
+        None => access_for(state, &user.user_id, search_type).await?,
+    };
     let (sort, descending) = sort_of(body.sort.as_deref(), body.sort_order.as_deref())?;
     let mut req = search::Request::new(body.q.clone(), access.clone());
     req.exact = body.exact.unwrap_or(false);
@@ -541,7 +564,13 @@ async fn hydrate(
     if hits.is_empty() {
         return Ok(vec![]);
     }
-    let base = if *access == Access::Public { PUBLIC } else { VISIBLE };
+    // The index already kept to what the access reaches; channel items may be other users'
+    // uploads, which only the channel makes readable.
+    let base = match access {
+        Access::Public => PUBLIC,
+        Access::Documents(_) => ANY,
+        Access::Mine { .. } => VISIBLE,
+    };
     let placeholders: Vec<String> = (0..hits.len()).map(|i| format!("${}", i + 2)).collect();
     let mut args = args![user_id];
     args.extend(hits.iter().map(|h| h.deeplink.as_str().into()));
