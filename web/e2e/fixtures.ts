@@ -5,6 +5,7 @@ import { ConnectRssPage } from './pages/connect-rss-page';
 import { ConnectWebsitePage } from './pages/connect-website-page';
 import { DrivePage } from './pages/drive-page';
 import { FeedsPage } from './pages/feeds-page';
+import { NotebooksPage } from './pages/notebooks-page';
 import { PreviewPage } from './pages/preview-page';
 import { RssTopicsPage } from './pages/rss-topics-page';
 import { SearchPage } from './pages/search-page';
@@ -20,6 +21,7 @@ interface Fixtures {
   connectWebsite: ConnectWebsitePage;
   drive: DrivePage;
   feeds: FeedsPage;
+  notebooks: NotebooksPage;
   preview: PreviewPage;
   rssTopics: RssTopicsPage;
   search: SearchPage;
@@ -42,6 +44,7 @@ export const test = base.extend<Fixtures>({
   connectWebsite: async ({ page }, use) => use(new ConnectWebsitePage(page)),
   drive: async ({ page }, use) => use(new DrivePage(page)),
   feeds: async ({ page }, use) => use(new FeedsPage(page)),
+  notebooks: async ({ page }, use) => use(new NotebooksPage(page)),
   preview: async ({ page }, use) => use(new PreviewPage(page)),
   rssTopics: async ({ page }, use) => use(new RssTopicsPage(page)),
   search: async ({ page }, use) => use(new SearchPage(page)),

@@ -30,7 +30,7 @@ test.describe('overlays', () => {
     await shell.expectNavState('open');
     await shell.sideNav().getByRole('link', { name: 'Notebooks' }).click();
     await expect(page).toHaveURL(/\/notebooks\?overlay-type=report&overlay-id=r1$/);
-    await expect(page.getByRole('heading', { name: 'Notebooks is coming soon' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Notebooks', level: 2 })).toBeVisible();
     await expect(page.getByRole('complementary', { name: 'Report' })).toBeVisible();
   });
 

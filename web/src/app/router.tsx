@@ -3,6 +3,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { Spinner } from '../components/ui/spinner';
 import { SignInPage, SignUpPage } from '../features/auth';
 import { DocumentsPage, MyDataLanding, MyDataLayout, PreviewPage, SubCategoryPage } from '../features/documents';
+import { NotebooksPage, NotePreviewPage } from '../features/notebooks';
 import { SearchPage } from '../features/search';
 import { StoragePage, UserSettingsPage } from '../features/settings';
 import {
@@ -12,9 +13,12 @@ import {
   FollowedWebsitesPage,
   RssTopicsPage,
 } from '../features/sources';
+import { BookmarksPage } from './pages/bookmarks-page';
 import { ComingSoonPage } from './pages/coming-soon-page';
 import { LandingRedirect } from './pages/landing-redirect';
+import { ManageTagsPage } from './pages/manage-tags-page';
 import { NeedlboxSourcePage } from './pages/needlbox-page';
+import { TaggedDocumentsPage } from './pages/tagged-documents-page';
 import { PublicOnly, RequireAuth } from './session/require-auth';
 import { AppShell } from './shell/app-shell';
 
@@ -41,6 +45,7 @@ export function AppRoutes() {
           <Route path="/settings" element={<Navigate to="/settings/user-settings" replace />} />
           <Route path="/settings/user-settings" element={<UserSettingsPage />} />
           <Route path="/settings/storage" element={<StoragePage />} />
+          <Route path="/settings/manage-tags" element={<ManageTagsPage />} />
           <Route path="/feeds/home" element={<MyDataLayout />}>
             <Route index element={<MyDataLanding />} />
             <Route path="drives" element={drive('feeds')} />
@@ -48,6 +53,8 @@ export function AppRoutes() {
           </Route>
           <Route path="/feeds/:source" element={<DocumentsPage />} />
           <Route path="/feeds/:source/:subCategory" element={<DocumentsPage />} />
+          <Route path="/notebooks" element={<NotebooksPage />} />
+          <Route path="/preview/needl_notebooks/:noteId" element={<NotePreviewPage />} />
           <Route path="/preview/:category/:deeplink" element={<PreviewPage />} />
           {/* /search/{subCategory}, /search/today (the current feed) and /search/{source}: one page reads the scope. */}
           <Route path="/search" element={<SearchPage />} />
@@ -60,9 +67,11 @@ export function AppRoutes() {
           <Route path="/apps/needldrive" element={drive('apps')} />
           {/* /apps/{source}/{subCategory}: the drive is the one app so far; others fall to coming soon. */}
           <Route path="/apps/needldrive/:subCategory" element={drive('apps')} />
-          {/* Bookmarks, tags and comments come with the organising features. */}
-          <Route path="/needlbox/bookmarks/*" element={<ComingSoonPage />} />
-          <Route path="/needlbox/tags/*" element={<ComingSoonPage />} />
+          {/* Bookmarks and tags (the tags feature); comments come with the organising features. */}
+          <Route path="/needlbox/bookmarks/all" element={<BookmarksPage />} />
+          <Route path="/needlbox/bookmarks/*" element={<Navigate to="/needlbox/bookmarks/all" replace />} />
+          <Route path="/needlbox/tags/all" element={<TaggedDocumentsPage />} />
+          <Route path="/needlbox/tags/*" element={<Navigate to="/needlbox/tags/all" replace />} />
           <Route path="/needlbox/comments/*" element={<ComingSoonPage />} />
           <Route path="/needlbox/:source" element={<NeedlboxSourcePage drive={drive('needlbox')} />} />
           <Route path="/needlbox/:source/:subCategory" element={<NeedlboxSourcePage drive={drive('needlbox')} />} />

@@ -50,7 +50,12 @@ describe('pageTitle', () => {
     expect(pageTitle('/feeds/home/rss_news')).toBe('My Data');
     expect(buildBreadcrumbs('/feeds/home/rss_news').map((c) => c.label)).toEqual(['Home', 'Feeds', 'My Data', 'Rss news']);
   });
+  it('titles the bookmarks and tags pages', () => {
+    expect(pageTitle('/needlbox/bookmarks/all')).toBe('Bookmarks');
+    expect(pageTitle('/needlbox/tags/all')).toBe('Tags');
+    expect(pageTitle('/settings/manage-tags')).toBe('Tags Manager');
+  });
   it('falls back to the last segment', () => {
-    expect(pageTitle('/needlbox/bookmarks/all')).toBe('All');
+    expect(pageTitle('/needlbox/comments/all')).toBe('All');
   });
 });

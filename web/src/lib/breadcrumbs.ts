@@ -53,6 +53,8 @@ const TITLES: Array<[RegExp, string]> = [
   [/^\/settings\/storage/, 'Storage'],
   [/^\/apps\/needldrive/, 'Needl Drive'],
   [/^\/needlbox\/needldrive/, 'Needl Drive'],
+  [/^\/needlbox\/bookmarks/, 'Bookmarks'],
+  [/^\/needlbox\/tags/, 'Tags'],
   [/^\/connect\/rssTopics/, 'Suggested feeds'],
   [/^\/connect\/website\/followed/, 'Followed websites'],
   [/^\/connect\/website/, 'Follow a website'],

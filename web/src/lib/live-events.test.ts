@@ -1,6 +1,7 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { applyLiveEvent, keysInvalidatedBy, refreshQueries } from './live-events';
 import { documentKeys } from './queries/document-keys';
+import { notebookKeys } from './queries/notebook-keys';
 import { searchKeys } from './queries/search-keys';
 import { sourceKeys } from './queries/source-keys';
 import { userQueries } from './queries/user-queries';
@@ -75,6 +76,34 @@ describe('live events', () => {
         ['library'],
       ]);
     }
+  });
+
+  it('makes the shelf and the notebook stale when a notebook changes (ids: user, notebook)', () => {
+    for (const type of ['NotebookCreated', 'NotebookRenamed', 'NotebookDeleted']) {
+      expect(keysInvalidatedBy({ type, ids: ['u1', 'b1'] })).toEqual([
+        ['notebooks', 'list'],
+        ['notebooks', 'detail', 'b1'],
+      ]);
+    }
+  });
+
+  it('makes the note, its notebook and the shelf stale when a note changes (ids: note, notebook)', () => {
+    for (const type of ['NoteCreated', 'NoteEdited', 'NoteDeleted']) {
+      expect(keysInvalidatedBy({ type, ids: ['n1', 'b1'] })).toEqual([
+        ['notebooks', 'list'],
+        ['notebooks', 'detail', 'b1'],
+        ['notebooks', 'note', 'n1'],
+      ]);
+    }
+  });
+
+  it('leaves other notes alone when one note is edited elsewhere', async () => {
+    const client = new QueryClient();
+    client.setQueryData(notebookKeys.note('n1'), { version: 1 });
+    client.setQueryData(notebookKeys.note('n2'), { version: 1 });
+    await applyLiveEvent(client, { cursor: '8', type: 'NoteEdited', ids: ['n1', 'b1'] });
+    expect(client.getQueryState(notebookKeys.note('n1'))?.isInvalidated).toBe(true);
+    expect(client.getQueryState(notebookKeys.note('n2'))?.isInvalidated).toBe(false);
   });
 
   it('refetches only the document that was updated, not others', async () => {

@@ -6,9 +6,11 @@ import type { InvalidateQueryFilters, QueryClient, QueryKey } from '@tanstack/re
 import { documentKeys } from './queries/document-keys';
 import { featureQueries } from './queries/feature-queries';
 import { libraryKeys } from './queries/library-keys';
+import { notebookKeys } from './queries/notebook-keys';
 import { onboardingQueries, organizationQueries } from './queries/organization-queries';
 import { searchKeys } from './queries/search-keys';
 import { sourceKeys } from './queries/source-keys';
+import { tagKeys } from './queries/tag-keys';
 import { uploadKeys } from './queries/upload-keys';
 import { userQueries } from './queries/user-queries';
 
@@ -29,6 +31,40 @@ const readStateChanged = (): QueryKey[] => [documentKeys.readStatus(), documentK
 const sourcesChanged = (): QueryKey[] => [sourceKeys.all(), libraryKeys.all()];
 /** An upload reached its end (or was removed): its status, and the lists that show its document. */
 const uploadSettled = (): QueryKey[] => [uploadKeys.statuses(), documentKeys.lists(), libraryKeys.all()];
+/**
+ * A notebook was made, renamed or deleted (ids: the user, the notebook): the shelf and that
+ * notebook's page.
+ */
+const notebookChanged = ([, notebookId]: string[]): QueryKey[] =>
+  notebookId ? [notebookKeys.lists(), notebookKeys.notebook(notebookId)] : [notebookKeys.lists()];
+/**
+ * A note was made, edited or deleted (ids: the note, its notebook): the note, its notebook's page
+ * and the shelf's counts. An open editor decides itself what a newer copy means for its draft.
+ */
+const noteChanged = ([noteId, notebookId]: string[]): QueryKey[] => [
+  notebookKeys.lists(),
+  ...(notebookId ? [notebookKeys.notebook(notebookId)] : []),
+  ...(noteId ? [notebookKeys.note(noteId)] : []),
+];
+
+/**
+ * Returns the deeplink a document-tags id names (`{user_id}/{deeplink}`, or
+ * `channel:{channel_id}/{deeplink}` for a channel's shared tags), or null.
+ */
+export function taggedDeeplink(id: string | undefined): string | null {
+  const at = id ? id.indexOf('/') : -1;
+  return id && at > 0 && at < id.length - 1 ? id.slice(at + 1) : null;
+}
+/**
+ * A document's tags or bookmark changed (the event does not say which tag): that document's tags,
+ * and the lists chosen by tag, bookmarks included. Every document's tags when the id is unclear.
+ */
+const documentTagsChanged = ([id]: string[]): QueryKey[] => {
+  const deeplink = taggedDeeplink(id);
+  return [deeplink ? tagKeys.document(deeplink) : tagKeys.indexes(), tagKeys.listings()];
+};
+/** A tag was renamed or deleted (ids: its user): their tags, every document's, and the lists chosen by tag. */
+const tagChanged = (): QueryKey[] => [tagKeys.all(), tagKeys.listings()];
 
 const INVALIDATIONS: Record<string, (ids: string[]) => QueryKey[]> = {
   PreferencesChanged: () => [userQueries.preferences().queryKey],
@@ -50,6 +86,17 @@ const INVALIDATIONS: Record<string, (ids: string[]) => QueryKey[]> = {
   UploadProcessed: uploadSettled,
   UploadFailed: uploadSettled,
   UploadRemoved: uploadSettled,
+  NotebookCreated: notebookChanged,
+  NotebookRenamed: notebookChanged,
+  NotebookDeleted: notebookChanged,
+  NoteCreated: noteChanged,
+  NoteEdited: noteChanged,
+  NoteDeleted: noteChanged,
+  TagCreated: () => [tagKeys.userTags()],
+  TagRenamed: tagChanged,
+  TagDeleted: tagChanged,
+  DocumentTagged: documentTagsChanged,
+  DocumentUntagged: documentTagsChanged,
 };
 
 /**

@@ -1,6 +1,8 @@
 /** Screen-size breakpoints and a hook to follow them. */
 import { useSyncExternalStore } from 'react';
 
+/** Phones. */
+export const MOBILE_QUERY = '(max-width: 767px)';
 /** Tablet and below. */
 export const TABLET_QUERY = '(max-width: 1023px)';
 /** Laptop-size and larger: overlays show and the overlay may reopen the navigation. */

@@ -1,7 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { AddToNotesButton } from '../../features/notebooks';
+import { CardTagActions, CardTags } from '../../features/tags';
 import { UploadsProvider } from '../../features/uploads';
+import { CardActionsProvider, type CardAction } from '../../lib/card-actions';
+import { CardDetailsProvider, type CardDetail } from '../../lib/card-details';
 import { featureQueries } from '../../lib/queries/feature-queries';
 import { userQueries } from '../../lib/queries/user-queries';
 import { ErrorBoundary } from '../error-screen';
@@ -11,6 +15,11 @@ import { useLiveUpdates } from '../session/use-live-updates';
 import { Header } from './header';
 import { NavProvider } from './nav-provider';
 import { SideNav } from './side-nav';
+
+/** What other features add to document cards. */
+const CARD_ACTIONS: readonly CardAction[] = [CardTagActions, AddToNotesButton];
+/** What other features show under a document card's text. */
+const CARD_DETAILS: readonly CardDetail[] = [CardTags];
 
 /**
  * The signed-in layout: side navigation, header, the page, and the overlay. Uploads are held
@@ -38,7 +47,11 @@ export function AppShell() {
             <Header liveStatus={live} />
             <main id="main" className="content" tabIndex={-1}>
               <ErrorBoundary key={pathname}>
-                <Outlet />
+                <CardActionsProvider value={CARD_ACTIONS}>
+                  <CardDetailsProvider value={CARD_DETAILS}>
+                    <Outlet />
+                  </CardDetailsProvider>
+                </CardActionsProvider>
               </ErrorBoundary>
             </main>
           </div>

@@ -4,15 +4,18 @@ import { matches, TABLET_QUERY } from '../../lib/media';
 import { carryOverlayParams } from '../../lib/overlay/overlay-params';
 import { NavContext } from '../nav-context';
 
-const LINKS = [
+/** The main areas; `nested` ones are the pages of the area above them. */
+const LINKS: ReadonlyArray<{ to: string; label: string; nested?: boolean }> = [
   { to: '/feeds/home', label: 'My Data' },
   { to: '/search', label: 'Search' },
   { to: '/channels', label: 'Groups' },
   { to: '/needlbox/bookmarks/all', label: 'Needlbox' },
+  { to: '/needlbox/bookmarks/all', label: 'Bookmarks', nested: true },
+  { to: '/needlbox/tags/all', label: 'Tags', nested: true },
   { to: '/apps', label: 'Apps' },
   { to: '/notebooks', label: 'Notebooks' },
   { to: '/connect', label: 'Connect' },
-] as const;
+];
 
 /** The side navigation; when closed, a thin strip at the left edge lets it peek on hover. */
 export function SideNav() {
@@ -41,10 +44,10 @@ export function SideNav() {
         </div>
         <ul className="side-nav-list">
           {LINKS.map((link) => (
-            <li key={link.to}>
+            <li key={link.label}>
               <NavLink
                 to={carryOverlayParams(link.to, search)}
-                className="side-nav-link"
+                className={link.nested ? 'side-nav-link side-nav-link-nested' : 'side-nav-link'}
                 onClick={() => matches(TABLET_QUERY) && nav.send({ type: 'nav.close' })}
               >
                 {link.label}

@@ -9,6 +9,7 @@
  * src/lib/queries because the live socket invalidates them too.
  * Depends on: src/lib, src/components/ui.
  */
+export type { DocumentListing } from './api/document-api';
 export { DocumentList } from './components/document-list';
 export { DocumentsPage } from './components/documents-page';
 export { MyDataLanding, MyDataLayout, SubCategoryPage } from './components/my-data-pages';

@@ -6,3 +6,5 @@
  */
 export { UserSettingsPage } from './components/user-settings-page';
 export { StoragePage } from './components/storage-page';
+/** The tabs between settings pages, for settings pages other features bring (the tags manager). */
+export { SettingsNav } from './components/settings-nav';

@@ -2,7 +2,7 @@
  * Calls and queries for documents: the paged list, one document, the read list, and for
  * uploaded files their original file, page layout and deletion.
  */
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, type QueryKey } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../../../lib/api';
 import { documentKeys, type DocumentKeys } from '../../../lib/queries/document-keys';
@@ -38,11 +38,29 @@ export type ReadStatus = 'read' | 'unread';
 
 export const PAGE_SIZE = 20;
 
-const documentsPath = (source: string | null, subCategory: string | null, page: number) => {
+/**
+ * A list of documents another feature names (the bookmarks, a tag's documents): its query key and
+ * its call, which answers a `DocumentPage` and pages with `page` and `limit` as `/documents` does.
+ */
+export interface DocumentListing {
+  queryKey: QueryKey;
+  path: string;
+}
+
+/** Returns `path` asking for one page: `page` and `limit` first, then the path's own parameters. */
+const pagePath = (path: string, page: number) => {
+  const [base, query = ''] = path.split('?', 2);
   const params = new URLSearchParams({ page: String(page), limit: String(PAGE_SIZE) });
+  new URLSearchParams(query).forEach((value, key) => params.append(key, value));
+  return `${base}?${params}`;
+};
+
+const documentsPath = (source: string | null, subCategory: string | null) => {
+  const params = new URLSearchParams();
   if (source) params.set('source_id', source);
   if (subCategory) params.set('sub_category', subCategory);
-  return `/documents?${params}`;
+  const query = params.toString();
+  return query ? `/documents?${query}` : '/documents';
 };
 
 /** The address of a document call, with the keys that open it when there are any. */
@@ -77,10 +95,12 @@ export const documentQueries = {
    * `subCategory` keeps one of My Data's sub-categories.
    */
   list: (source: string | null, subCategory: string | null = null) =>
+    documentQueries.listing({ queryKey: documentKeys.list(source, subCategory), path: documentsPath(source, subCategory) }),
+  /** Another feature's list of documents (`DocumentListing`), newest first, 20 a page. */
+  listing: ({ queryKey, path }: DocumentListing) =>
     infiniteQueryOptions({
-      queryKey: documentKeys.list(source, subCategory),
-      queryFn: ({ pageParam, signal }) =>
-        api.get<DocumentPage>(documentsPath(source, subCategory, pageParam), { signal }),
+      queryKey,
+      queryFn: ({ pageParam, signal }) => api.get<DocumentPage>(pagePath(path, pageParam), { signal }),
       initialPageParam: 0,
       getNextPageParam: (last: DocumentPage) => (last.has_more ? last.page + 1 : undefined),
     }),

@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { CardActionsProvider, type CardActionTarget } from '../../../lib/card-actions';
 import { renderWithProviders } from '../../../test/render';
 import type { DocumentCard as Doc } from '../api/document-api';
 import { DocumentCard } from './document-card';
@@ -90,6 +91,29 @@ describe('DocumentCard', () => {
   it('has no open-in-source link when the document has no link', () => {
     renderWithProviders(<DocumentCard doc={doc({ link: null })} read={false} onToggleRead={() => {}} now={now} />, { route: '/feeds/home' });
     expect(screen.queryByRole('link', { name: /Open in source/ })).not.toBeInTheDocument();
+  });
+
+  it('draws the actions other features add to cards, telling them about the document', () => {
+    const seen: CardActionTarget[] = [];
+    const Added = ({ target }: { target: CardActionTarget }) => {
+      seen.push(target);
+      return <button type="button">Added action</button>;
+    };
+    renderWithProviders(
+      <CardActionsProvider value={[Added]}>
+        <DocumentCard doc={doc({ access_key: 'k1' })} read={false} onToggleRead={() => {}} category="apps" now={now} />
+      </CardActionsProvider>,
+      { route: '/feeds/home' },
+    );
+    expect(screen.getByRole('button', { name: 'Added action' })).toBeInTheDocument();
+    expect(seen.at(-1)).toEqual({
+      deeplink: 'rss_1:abc',
+      source: 'rss_1',
+      title: 'Rates held steady',
+      link: 'https://example.com/post',
+      excerpt: doc().summary,
+      previewPath: '/preview/apps/rss_1%3Aabc?source=rss_1&access_key=k1',
+    });
   });
 
   it('asks to toggle when the read button is pressed', async () => {

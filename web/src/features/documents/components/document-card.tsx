@@ -4,6 +4,7 @@ import type { DocumentCard as Doc } from '../api/document-api';
 import { dateLine, documentDate, fileInfo, isWebsiteOrRss, previewPath, sourceLabel } from '../document-display';
 import type { DocumentFlags } from '../hooks/use-document-flags';
 import { cardPreview } from '../preview-text';
+import { CardDetails } from './card-details';
 import { DocumentActions } from './document-actions';
 import { FileFacts } from './file-facts';
 
@@ -51,6 +52,7 @@ export function DocumentCard({ doc, read, onToggleRead, sourceLabels, category, 
       {doc.summary && (
         <p className={`doc-card-summary${whole ? ' doc-card-summary-clamped' : ''}`}>{cardPreview(doc.summary, { whole })}</p>
       )}
+      <CardDetails doc={doc} category={category} />
       <DocumentActions doc={doc} read={read} onToggleRead={onToggleRead} file={file} category={category} flags={flags} />
     </article>
   );

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Spinner } from '../../../components/ui/spinner';
-import { documentQueries } from '../api/document-api';
+import { documentQueries, type DocumentListing } from '../api/document-api';
 import { useDocumentFlags } from '../hooks/use-document-flags';
 import { useInfiniteSentinel } from '../hooks/use-infinite-sentinel';
 import { useIsRead, useToggleRead } from '../hooks/use-read-state';
@@ -20,12 +20,20 @@ export interface DocumentListProps {
   category?: string;
   /** What an empty list shows instead of the hint to follow a feed. */
   empty?: ReactNode;
+  /** Another feature's list (the bookmarks, a tag's documents) instead of a source's. */
+  listing?: DocumentListing;
+  /** Hides Delete on the cards (the tags and bookmarks views). */
+  hideDelete?: boolean;
 }
 
-/** The documents of one source (or all, or a sub-category's), newest first, loading more as you scroll. */
-export function DocumentList({ source, subCategory = null, category, empty }: DocumentListProps) {
-  const docs = useInfiniteQuery(documentQueries.list(source, subCategory));
-  const flags = useDocumentFlags();
+/**
+ * The documents of one source (or all, or a sub-category's, or another feature's listing), newest
+ * first, loading more as you scroll.
+ */
+export function DocumentList({ source, subCategory = null, category, empty, listing, hideDelete = false }: DocumentListProps) {
+  const docs = useInfiniteQuery(listing ? documentQueries.listing(listing) : documentQueries.list(source, subCategory));
+  const userFlags = useDocumentFlags();
+  const flags = hideDelete ? { ...userFlags, delete: false } : userFlags;
   const isRead = useIsRead();
   const toggleRead = useToggleRead();
   const sourceLabels = useSourceLabels();

@@ -11,10 +11,12 @@ export interface FileActionsProps {
   onDeleted?: () => void;
   /** The keys the document was opened with, for the download. */
   keys?: DocumentKeys;
+  /** False hides Delete (the tags and bookmarks views). */
+  canDelete?: boolean;
 }
 
 /** Download and, for the user's own uploads and after a confirmation, Delete. */
-export function FileActions({ doc, file, onDeleted, keys }: FileActionsProps) {
+export function FileActions({ doc, file, onDeleted, keys, canDelete = true }: FileActionsProps) {
   const download = useDownloadFile();
   const remove = useDeleteDocument();
   const [confirming, setConfirming] = useState(false);
@@ -37,7 +39,7 @@ export function FileActions({ doc, file, onDeleted, keys }: FileActionsProps) {
       >
         {download.isPending ? 'Downloading…' : 'Download'}
       </button>
-      {doc.owned !== false && (
+      {canDelete && doc.owned !== false && (
         <button
           ref={deleteButton}
           type="button"

@@ -9,6 +9,7 @@ import { dateLine, documentDate, fileInfo, isPdf, keysFromParams, sourceLabel } 
 import { useDocumentFlags } from '../hooks/use-document-flags';
 import { useIsRead, useToggleRead } from '../hooks/use-read-state';
 import { useSourceLabels } from '../hooks/use-source-labels';
+import { CardDetails } from './card-details';
 import { DocumentActions } from './document-actions';
 import { FileFacts } from './file-facts';
 import { MetadataChips } from './metadata-chips';
@@ -78,6 +79,7 @@ export function PreviewPage() {
       </p>
       {file && <FileFacts file={file} />}
       <MetadataChips metadata={doc.metadata} />
+      <CardDetails doc={doc} category={category} />
       <DocumentActions
         doc={doc}
         read={read}

@@ -1,5 +1,7 @@
 import { useId, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { useCardActions, type CardActionTarget } from '../../../lib/card-actions';
+import { useCardDetails } from '../../../lib/card-details';
 import { dateLine } from '../../../lib/format';
 import type { SearchHit } from '../api/search-api';
 import { stepHighlight } from '../pagination';
@@ -22,6 +24,7 @@ const onControl = (event: MouseEvent) => (event.target as HTMLElement).closest('
  * One search result: title (to the preview), source, date, and a highlight with its matches
  * marked; when there are several, a pager moves between them (← and → do too, from the title).
  * Clicking anywhere on the card opens the preview, at the shown highlight's page for a PDF.
+ * Below, what other features add to cards (src/lib/card-actions, src/lib/card-details).
  */
 export function ResultCard({ hit, now }: { hit: SearchHit; now?: Date }) {
   const titleId = useId();
@@ -32,6 +35,16 @@ export function ResultCard({ hit, now }: { hit: SearchHit; now?: Date }) {
   const href = resultHref(hit, highlight);
   const date = hitDate(hit);
   const step = (delta: number) => setIndex((i) => stepHighlight(i, delta, count));
+  const actions = useCardActions();
+  const details = useCardDetails();
+  const target: CardActionTarget = {
+    deeplink: hit.deeplink,
+    source: hit.source,
+    title: hit.title,
+    link: hit.link ?? null,
+    excerpt: highlight ? highlight.html.replace(/<[^>]*>/g, '') : (hit.summary ?? null),
+    previewPath: href,
+  };
 
   const onClick = (event: MouseEvent) => {
     if (event.defaultPrevented || onControl(event) || window.getSelection()?.toString()) return;
@@ -64,6 +77,16 @@ export function ResultCard({ hit, now }: { hit: SearchHit; now?: Date }) {
         hit.summary && <p className="doc-card-summary">{shortSummary(hit.summary)}</p>
       )}
       {count > 1 && <ParagraphPager index={index} count={count} onStep={step} subject={hit.title} />}
+      {details.map((Detail, i) => (
+        <Detail key={i} target={target} />
+      ))}
+      {actions.length > 0 && (
+        <div className="doc-card-actions">
+          {actions.map((Action, i) => (
+            <Action key={i} target={target} />
+          ))}
+        </div>
+      )}
     </article>
   );
 }

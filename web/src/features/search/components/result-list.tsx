@@ -1,6 +1,11 @@
 import type { KeyboardEvent } from 'react';
+import { CardScopeProvider } from '../../../lib/card-details';
 import type { SearchHit } from '../api/search-api';
+import { useSearchState } from '../hooks/use-search-state';
 import { ResultCard } from './result-card';
+
+const WEB_RESULT = { webResult: true };
+const MY_DATA = {};
 
 const MOVES: Record<string, (index: number, last: number) => number> = {
   ArrowDown: (i, last) => Math.min(last, i + 1),
@@ -11,9 +16,12 @@ const MOVES: Record<string, (index: number, last: number) => number> = {
 
 /**
  * A page of results. From a result's title, ↓ and ↑ move to the next and previous result, Home
- * and End to the first and last (Tab still goes through everything).
+ * and End to the first and last (Tab still goes through everything). Needl Web results are not
+ * the user's data: the cards are told so, and show no bookmark or tags.
  */
 export function ResultList({ hits, now }: { hits: SearchHit[]; now?: Date }) {
+  const { scope, state } = useSearchState();
+  const webResults = state.searchType === 'needl_web' || scope === 'needl_web' || scope === 'needlweb';
   const onKeyDown = (event: KeyboardEvent<HTMLOListElement>) => {
     const move = MOVES[event.key];
     const target = event.target as HTMLElement;
@@ -25,12 +33,14 @@ export function ResultList({ hits, now }: { hits: SearchHit[]; now?: Date }) {
     links[move(at, links.length - 1)]?.focus();
   };
   return (
-    <ol className="search-results doc-list" onKeyDown={onKeyDown}>
-      {hits.map((hit) => (
-        <li key={hit.deeplink}>
-          <ResultCard hit={hit} now={now} />
-        </li>
-      ))}
-    </ol>
+    <CardScopeProvider value={webResults ? WEB_RESULT : MY_DATA}>
+      <ol className="search-results doc-list" onKeyDown={onKeyDown}>
+        {hits.map((hit) => (
+          <li key={hit.deeplink}>
+            <ResultCard hit={hit} now={now} />
+          </li>
+        ))}
+      </ol>
+    </CardScopeProvider>
   );
 }

@@ -3,6 +3,7 @@ import { NavLink } from 'react-router';
 const PAGES = [
   { to: '/settings/user-settings', label: 'User Settings' },
   { to: '/settings/storage', label: 'Storage' },
+  { to: '/settings/manage-tags', label: 'Tags Manager' },
 ] as const;
 
 /** Tabs between the settings pages. */

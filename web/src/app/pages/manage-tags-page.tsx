@@ -1,0 +1,12 @@
+import { SettingsNav } from '../../features/settings';
+import { TagsManager } from '../../features/tags';
+
+/** settings/manage-tags: the settings tabs above the tags manager. */
+export function ManageTagsPage() {
+  return (
+    <div className="page-narrow stack-lg">
+      <SettingsNav />
+      <TagsManager />
+    </div>
+  );
+}

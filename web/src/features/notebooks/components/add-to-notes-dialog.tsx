@@ -1,0 +1,79 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { Modal } from '../../../components/ui/modal';
+import { Spinner } from '../../../components/ui/spinner';
+import type { CardActionTarget } from '../../../lib/card-actions';
+import { notebookQueries } from '../api/notebook-api';
+import { PENDING_ID_PREFIX } from '../hooks/use-notebook-mutations';
+import { useAddToNotes } from '../hooks/use-add-to-notes';
+import { CREATE_A_NOTEBOOK } from '../messages';
+import { CreateNotebookForm } from './create-notebook-form';
+
+export interface AddToNotesDialogProps {
+  target: CardActionTarget;
+  onClose: () => void;
+}
+
+/** Picks the notebook a card's document goes to (or makes one), then adds it as a snippet note. */
+export function AddToNotesDialog({ target, onClose }: AddToNotesDialogProps) {
+  const shelf = useQuery(notebookQueries.list());
+  const add = useAddToNotes();
+  const [chosen, setChosen] = useState<string | null>(null);
+  const legendId = useId();
+  const notebooks = (shelf.data ?? []).filter((n) => !n.notebook_id.startsWith(PENDING_ID_PREFIX));
+  const notebookId = chosen ?? notebooks[0]?.notebook_id ?? null;
+
+  let choices;
+  if (shelf.isPending) choices = <Spinner label="Loading notebooks" />;
+  else if (notebooks.length === 0) choices = <p className="muted">{CREATE_A_NOTEBOOK}</p>;
+  else {
+    choices = (
+      <div role="radiogroup" aria-labelledby={legendId} className="notebook-choices">
+        {notebooks.map((n) => (
+          <label key={n.notebook_id} className="checkbox-label">
+            <input
+              type="radio"
+              name="notebook"
+              value={n.notebook_id}
+              checked={n.notebook_id === notebookId}
+              onChange={() => setChosen(n.notebook_id)}
+            />
+            {n.notebook_name}
+          </label>
+        ))}
+      </div>
+    );
+  }
+
+  return (
+    <Modal
+      title="Add to Notes"
+      size="small"
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={!notebookId || add.isPending}
+            onClick={() => notebookId && add.mutate({ notebookId, target }, { onSettled: onClose })}
+          >
+            {add.isPending ? 'Adding…' : 'Add'}
+          </button>
+        </>
+      }
+    >
+      <div className="stack add-to-notes">
+        <p className="small muted">“{target.title}” goes to the notebook you pick, as a snippet with its source.</p>
+        <p id={legendId} className="field-label">
+          Notebook
+        </p>
+        {choices}
+        <CreateNotebookForm label="Or a new notebook" onCreated={(n) => setChosen(n.notebook_id)} />
+      </div>
+    </Modal>
+  );
+}
