@@ -254,8 +254,7 @@ impl Server {
             }
             None => ingest::Catalogue::seed(),
         });
-        let (search, indexer) =
-            crate::indexing::start(&db, data_dir, catalogue.clone(), &signal, shutdown_rx.clone())?;
+        let (search, indexer) = crate::indexing::start(&db, data_dir, catalogue.clone(), &signal, shutdown_rx.clone())?;
         runners.push(indexer);
         let state = AppState {
             bus: Arc::new(CommandBus::new(db.clone(), signal)),

@@ -3116,7 +3116,8 @@ async fn ingest_text(app: &TestApp, deeplink: &str, source_id: &str, title: &str
     use sha2::Digest;
     let hash = hex::encode(sha2::Sha256::digest(text.as_bytes()));
     api::ingestion::BlobStore::new(app._dir.path().join("blobs")).put(&hash, text).await.unwrap();
-    let cursor = record_document(app, deeplink, source_id, title, hash, owner).await.expect("a new document is an event");
+    let cursor =
+        record_document(app, deeplink, source_id, title, hash, owner).await.expect("a new document is an event");
     assert!(app.server.state.search.wait_for(cursor, Duration::from_secs(20)).await, "the index caught up");
 }
 
@@ -3169,8 +3170,7 @@ api_test!(search_ranks_highlights_groups_and_corrects_over_the_users_data, |app:
     assert!(html.contains("<em>tariffs</em>") && html.contains("<em>steel</em>"), "{html}");
     assert!(html.contains("&lt;b&gt;duties&lt;/b&gt;"), "the document's own markup is escaped: {html}");
 
-    let (_, drives) =
-        app.post("/api/search", Some(&s.token), json!({"q": "steel", "category_tab": "drives"})).await;
+    let (_, drives) = app.post("/api/search", Some(&s.token), json!({"q": "steel", "category_tab": "drives"})).await;
     assert_eq!(result_deeplinks(&drives), vec!["mine-1"]);
     assert_eq!(drives["results"][0]["owned"], true);
     let (_, feed_only) =
@@ -3234,7 +3234,16 @@ api_test!(nobody_finds_another_users_private_upload_by_any_query, |app: TestApp|
     let (_, mine) = app.post("/api/search", Some(&alice.token), json!({"q": "zanzibar"})).await;
     assert_eq!(result_deeplinks(&mine), vec!["secret-1"], "the owner finds it");
 
-    let queries = ["zanzibar", "Zanzibar acquisition", "zanzibr", "confidential OR board", "\"board approved\"", "", "NOT budget", "minutes"];
+    let queries = [
+        "zanzibar",
+        "Zanzibar acquisition",
+        "zanzibr",
+        "confidential OR board",
+        "\"board approved\"",
+        "",
+        "NOT budget",
+        "minutes",
+    ];
     let bodies: Vec<Value> = queries
         .iter()
         .flat_map(|q| {
@@ -3248,7 +3257,8 @@ api_test!(nobody_finds_another_users_private_upload_by_any_query, |app: TestApp|
             ]
         })
         .collect();
-    let paths = ["/api/search", "/api/search/drives", "/api/search/needldrive", "/api/search/today", "/api/search/secret-1"];
+    let paths =
+        ["/api/search", "/api/search/drives", "/api/search/needldrive", "/api/search/today", "/api/search/secret-1"];
     for path in paths {
         for body in &bodies {
             let (status, answer) = app.post(path, Some(&bob.token), body.clone()).await;
@@ -3295,12 +3305,27 @@ api_test!(bad_search_input_gets_a_clear_error_and_never_a_500, |app: TestApp| as
         assert!(status.is_client_error(), "{body} {status}");
         assert!(answer["message"].as_str().is_some_and(|m| !m.is_empty()), "{body} {answer}");
     }
-    let odd = ["*", "\\", "AND OR", "NOT", "🙂", "a\u{0}b", "' OR 1=1 --", "((a OR b) AND (c", "\u{201c}x\u{201d}", "-", "the of and"];
+    let odd = [
+        "*",
+        "\\",
+        "AND OR",
+        "NOT",
+        "🙂",
+        "a\u{0}b",
+        "' OR 1=1 --",
+        "((a OR b) AND (c",
+        "\u{201c}x\u{201d}",
+        "-",
+        "the of and",
+    ];
     for q in odd {
         for path in ["/api/search", "/api/search/exchanges", "/api/search/rss_news"] {
             for kind in ["category", "results", "filter"] {
                 let (status, answer) = app.post(path, Some(&s.token), json!({"q": q, "type": kind})).await;
-                assert!(status == StatusCode::OK || status == StatusCode::BAD_REQUEST, "{path} {q:?} {status} {answer}");
+                assert!(
+                    status == StatusCode::OK || status == StatusCode::BAD_REQUEST,
+                    "{path} {q:?} {status} {answer}"
+                );
             }
         }
     }
@@ -3333,7 +3358,11 @@ async fn the_search_index_rebuilds_from_the_feed() {
     server.stop().await.unwrap();
     let out = needl(&["rebuild", "search"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && stdout.contains("1 documents"), "{stdout} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success() && stdout.contains("1 documents"),
+        "{stdout} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let db = Db::open_sqlite(dir.path()).await.unwrap();
     let server = Server::start_with(db, dir.path(), ServeArgs::for_tests()).await.unwrap();
     let app = TestApp { server, client, _dir: dir };
@@ -3358,7 +3387,12 @@ api_test!(tag_facets_count_the_users_tagged_documents_they_can_read, |app: TestA
     // A document that goes away no longer counts.
     let bus = app.server.state.bus.clone();
     let cursor = bus
-        .execute(&bus.documents, "f-3", domain::document::DocumentCommand::Delete, &domain::EventMetadata::system("t", "r"))
+        .execute(
+            &bus.documents,
+            "f-3",
+            domain::document::DocumentCommand::Delete,
+            &domain::EventMetadata::system("t", "r"),
+        )
         .await
         .unwrap();
     app.server.state.settle(cursor).await;
@@ -3382,14 +3416,16 @@ api_test!(shared_data_finds_what_the_users_channels_share_and_nothing_else, |app
     let bob = app.sign_up("bob").await;
     let carol = app.sign_up("carol").await;
     let alice_id = id_of(&alice);
-    ingest_text(app, "memo-1", "needldrive", "Harbour memo", "The harbour dredging starts in May.", Some(&alice_id)).await;
+    ingest_text(app, "memo-1", "needldrive", "Harbour memo", "The harbour dredging starts in May.", Some(&alice_id))
+        .await;
     ingest_text(app, "memo-2", "needldrive", "Private memo", "The harbour budget is confidential.", Some(&alice_id))
         .await;
     let channel = create_channel(app, &alice.token, "Ports", &[&id_of(&bob)]).await;
     let (status, body) =
         app.post(&format!("/api/channels/{channel}/items"), Some(&alice.token), json!({"deeplink": "memo-1"})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    for body in [json!({"q": "harbour", "search_type": "shared_data"}), json!({"q": "harbour", "channel_id": channel})] {
+    for body in [json!({"q": "harbour", "search_type": "shared_data"}), json!({"q": "harbour", "channel_id": channel})]
+    {
         let (status, found) = app.post("/api/search", Some(&bob.token), body.clone()).await;
         assert_eq!(status, StatusCode::OK, "{found}");
         assert_eq!(result_deeplinks(&found), vec!["memo-1"], "{body}: the shared memo only");
