@@ -69,6 +69,25 @@ impl AppState {
             }
         }
     }
+
+    /// Runs a command and waits until the read models include its events, so the client's next
+    /// read sees its own write. Returns the command's cursor.
+    pub async fn command<A>(
+        &self,
+        framework: &commands::bus::Framework<A>,
+        id: &str,
+        command: A::Command,
+        metadata: &domain::EventMetadata,
+    ) -> Result<Option<Cursor>, commands::CommandError<A::Error>>
+    where
+        A: cqrs_es::Aggregate<Services = ()>,
+        A::Command: Clone,
+        A::Error: 'static,
+    {
+        let cursor = self.bus.execute(framework, id, command, metadata).await?;
+        self.settle(cursor).await;
+        Ok(cursor)
+    }
 }
 
 #[derive(OpenApi)]

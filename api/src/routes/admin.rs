@@ -70,11 +70,9 @@ async fn set_flag(
 ) -> ApiResult<ApiJson<crate::routes::platform::FeatureConfig>> {
     admin.require_admin()?;
     existing_user(&state, &user_id).await?;
-    let cursor = state
-        .bus
-        .execute(&state.bus.users, &user_id, UserCommand::SetFeatureFlag { flag, value: body.value }, &admin.metadata())
+    state
+        .command(&state.bus.users, &user_id, UserCommand::SetFeatureFlag { flag, value: body.value }, &admin.metadata())
         .await?;
-    state.settle(cursor).await;
     let values = queries::flag_values(&state.db, &user_id).await?;
     Ok(ApiJson(crate::routes::platform::FeatureConfig {
         features: values.into_iter().map(|(f, v)| (f, domain::flags::is_on(&v))).collect(),
@@ -98,8 +96,7 @@ async fn change_role(
 ) -> ApiResult<ApiJson<AdminUser>> {
     admin.require_admin()?;
     existing_user(state, user_id).await?;
-    let cursor = state.bus.execute(&state.bus.users, user_id, command, &admin.metadata()).await?;
-    state.settle(cursor).await;
+    state.command(&state.bus.users, user_id, command, &admin.metadata()).await?;
     let user = queries::user_by_id(&state.db, user_id).await?.ok_or_else(|| AppError::not_found("user not found"))?;
     Ok(ApiJson(user.into()))
 }

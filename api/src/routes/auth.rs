@@ -108,16 +108,14 @@ async fn start_session(
     let session_id = uuid::Uuid::new_v4().to_string();
     let (token, token_expires_at) = state.tokens.issue(user_id, &session_id)?;
     let expires_at = chrono::Utc::now() + chrono::Duration::days(state.config.session_days as i64);
-    let cursor = state
-        .bus
-        .execute(
+    state
+        .command(
             &state.bus.sessions,
             &session_id,
             SessionCommand::Start { user_id: user_id.to_string(), expires_at, rotated_from },
             &meta.metadata(user_id),
         )
         .await?;
-    state.settle(cursor).await;
     let user = queries::user_by_id(&state.db, user_id)
         .await?
         .ok_or_else(|| AppError::internal("a signed-up user is missing from users_view"))?;
@@ -217,15 +215,13 @@ async fn refresh(
 #[utoipa::path(post, path = "/auth/signout", tag = "auth", security(("token" = [])),
     responses((status = 204), (status = 401, body = ErrorBody)))]
 async fn sign_out(State(state): State<AppState>, user: AuthUser) -> ApiResult<StatusCode> {
-    let cursor = state
-        .bus
-        .execute(
+    state
+        .command(
             &state.bus.sessions,
             &user.session_id,
             SessionCommand::Revoke { reason: RevokeReason::SignedOut },
             &user.metadata(),
         )
         .await?;
-    state.settle(cursor).await;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -369,8 +369,7 @@ async fn create_channel(
         can_publish: user.is_admin,
         members,
     };
-    let cursor = state.bus.execute(&state.bus.channels, &channel_id, command, &metadata).await?;
-    state.settle(cursor).await;
+    state.command(&state.bus.channels, &channel_id, command, &metadata).await?;
     Ok(ApiJson(channel_answer(&state, &user, &channel_id).await?))
 }
 
@@ -485,8 +484,7 @@ async fn add_members(
     }
     let user_ids = existing_users(&state, body.user_ids).await?;
     let command = ChannelCommand::AddMembers { actor: user.user_id.clone(), user_ids, role };
-    let cursor = state.bus.execute(&state.bus.channels, &channel_id, command, &user.metadata()).await?;
-    state.settle(cursor).await;
+    state.command(&state.bus.channels, &channel_id, command, &user.metadata()).await?;
     Ok(ApiJson(MemberList { results: members_of(&state, &channel_id).await? }))
 }
 
@@ -644,8 +642,7 @@ async fn remove(state: &AppState, user: &AuthUser, channel_id: &str, user_id: &s
         access.require_owner()?;
     }
     let command = ChannelCommand::RemoveMember { actor: user.user_id.clone(), user_id: user_id.to_string() };
-    let cursor = state.bus.execute(&state.bus.channels, channel_id, command, &user.metadata()).await?;
-    state.settle(cursor).await;
+    state.command(&state.bus.channels, channel_id, command, &user.metadata()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -685,8 +682,7 @@ async fn change_role(
     access.require_owner()?;
     let role = role_of(Some(&body.role))?;
     let command = ChannelCommand::ChangeRole { actor: user.user_id.clone(), user_id, role };
-    let cursor = state.bus.execute(&state.bus.channels, &channel_id, command, &user.metadata()).await?;
-    state.settle(cursor).await;
+    state.command(&state.bus.channels, &channel_id, command, &user.metadata()).await?;
     Ok(ApiJson(MemberList { results: members_of(&state, &channel_id).await? }))
 }
 
@@ -842,11 +838,9 @@ async fn share_item(
         deeplink: deeplink.clone(),
         actor: access.actor(&user.user_id),
     };
-    let cursor = state
-        .bus
-        .execute(&state.bus.channel_documents, &channel_document_id(&channel_id, &deeplink), command, &user.metadata())
+    state
+        .command(&state.bus.channel_documents, &channel_document_id(&channel_id, &deeplink), command, &user.metadata())
         .await?;
-    state.settle(cursor).await;
     let rows: Vec<ItemRow> = state
         .db
         .fetch_all(&format!("{ITEMS} AND i.deeplink = $2"), args![channel_id.as_str(), deeplink.as_str()])
@@ -870,11 +864,9 @@ async fn unshare_item(
         deeplink: deeplink.clone(),
         actor: access.actor(&user.user_id),
     };
-    let cursor = state
-        .bus
-        .execute(&state.bus.channel_documents, &channel_document_id(&channel_id, &deeplink), command, &user.metadata())
+    state
+        .command(&state.bus.channel_documents, &channel_document_id(&channel_id, &deeplink), command, &user.metadata())
         .await?;
-    state.settle(cursor).await;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -1066,8 +1058,7 @@ async fn unshare_board(
     let access = visible_channel(&state, &user.user_id, &channel_id).await?;
     access.require_owner()?;
     let command = ChannelCommand::UnshareBoard { actor: user.user_id.clone(), board_id };
-    let cursor = state.bus.execute(&state.bus.channels, &channel_id, command, &user.metadata()).await?;
-    state.settle(cursor).await;
+    state.command(&state.bus.channels, &channel_id, command, &user.metadata()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

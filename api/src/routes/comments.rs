@@ -302,11 +302,9 @@ async fn add_comment(
         mentions,
         context,
     };
-    let cursor = state
-        .bus
-        .execute(&state.bus.channel_documents, &channel_document_id(&channel_id, &deeplink), command, &user.metadata())
+    state
+        .command(&state.bus.channel_documents, &channel_document_id(&channel_id, &deeplink), command, &user.metadata())
         .await?;
-    state.settle(cursor).await;
     Ok(ApiJson(CommentResult {
         results: one_comment(&state, &user.user_id, &channel_id, &deeplink, &comment_id).await?,
     }))
@@ -340,11 +338,9 @@ async fn edit_comment(
         mentions,
         context,
     };
-    let cursor = state
-        .bus
-        .execute(&state.bus.channel_documents, &channel_document_id(&channel_id, &deeplink), command, &user.metadata())
+    state
+        .command(&state.bus.channel_documents, &channel_document_id(&channel_id, &deeplink), command, &user.metadata())
         .await?;
-    state.settle(cursor).await;
     Ok(ApiJson(CommentResult {
         results: one_comment(&state, &user.user_id, &channel_id, &deeplink, &comment_id).await?,
     }))
@@ -367,11 +363,9 @@ async fn delete_comment(
         comment_id,
         actor: access.actor(&user.user_id),
     };
-    let cursor = state
-        .bus
-        .execute(&state.bus.channel_documents, &channel_document_id(&channel_id, &deeplink), command, &user.metadata())
+    state
+        .command(&state.bus.channel_documents, &channel_document_id(&channel_id, &deeplink), command, &user.metadata())
         .await?;
-    state.settle(cursor).await;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -474,8 +468,7 @@ async fn mark_seen(
             at: newest,
         };
         let id = reader_id(&channel_id, &user.user_id);
-        let cursor = state.bus.execute(&state.bus.channel_readers, &id, command, &user.metadata()).await?;
-        state.settle(cursor).await;
+        state.command(&state.bus.channel_readers, &id, command, &user.metadata()).await?;
     }
     let c = counts(&state, &user.user_id, &channel_id, &deeplink).await?;
     Ok(ApiJson(LastSeenResult { results: LastSeen { last_seen: c.seen_at, unseen: c.unseen } }))

@@ -122,7 +122,7 @@ pub(crate) const VISIBLE: &str = concat!(card_select!(), "WHERE ", visible_condi
 
 /// The documents a user may open: those of [`VISIBLE`], and those shared into a channel the user
 /// sees (a member of it, or it is published to the organisation). `$1` is the user.
-const READABLE: &str = concat!(
+pub(crate) const READABLE: &str = concat!(
     card_select!(),
     "WHERE (",
     visible_condition!(),
@@ -246,9 +246,7 @@ async fn delete_document(
     if !card.owned {
         return Err(AppError::forbidden("only documents you uploaded can be deleted"));
     }
-    let cursor =
-        state.bus.execute(&state.bus.documents, &card.deeplink, DocumentCommand::Delete, &user.metadata()).await?;
-    state.settle(cursor).await;
+    state.command(&state.bus.documents, &card.deeplink, DocumentCommand::Delete, &user.metadata()).await?;
     if let Some(key) = card.internal.get("object_key") {
         if let Err(error) = state.storage.delete(key).await {
             tracing::warn!(%key, error = %format!("{error:#}"), "a deleted document's file stays in storage");
@@ -451,15 +449,13 @@ async fn set_read_status(
     ApiJson(body): ApiJson<ReadStatusBody>,
 ) -> ApiResult<ApiJson<ReadStatus>> {
     readable(&state, &user.user_id, &deeplink, query.public_access_key.as_deref()).await?;
-    let cursor = state
-        .bus
-        .execute(
+    state
+        .command(
             &state.bus.read_marks,
             &read_mark_id(&user.user_id, &deeplink),
             MarkDocument { user_id: user.user_id.clone(), deeplink: deeplink.clone(), state: body.status },
             &user.metadata(),
         )
         .await?;
-    state.settle(cursor).await;
     Ok(ApiJson(ReadStatus { deeplink, status: body.status }))
 }

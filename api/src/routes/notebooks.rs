@@ -295,8 +295,7 @@ async fn create_notebook(
             channel_id: scope_id("channelId", body.channel_id)?,
         }
     };
-    let cursor = state.bus.execute(&state.bus.notebook_shelves, &user.user_id, command, &user.metadata()).await?;
-    state.settle(cursor).await;
+    state.command(&state.bus.notebook_shelves, &user.user_id, command, &user.metadata()).await?;
     let notebook = if bot {
         let row: Option<NotebookRow> = state
             .db
@@ -412,8 +411,7 @@ async fn rename_notebook(
     require_flag(&state, &user, "notebooks", FLAG_OFF).await?;
     let command =
         NotebookCommand::Rename { user_id: user.user_id.clone(), notebook_id: notebook_id.clone(), name: body.name };
-    let cursor = state.bus.execute(&state.bus.notebook_shelves, &user.user_id, command, &user.metadata()).await?;
-    state.settle(cursor).await;
+    state.command(&state.bus.notebook_shelves, &user.user_id, command, &user.metadata()).await?;
     Ok(ApiJson(NotebookResult { results: own_notebook(&state, &user.user_id, &notebook_id).await? }))
 }
 
@@ -428,8 +426,7 @@ async fn delete_notebook(
 ) -> ApiResult<StatusCode> {
     require_flag(&state, &user, "notebooks", FLAG_OFF).await?;
     let command = NotebookCommand::Delete { user_id: user.user_id.clone(), notebook_id };
-    let cursor = state.bus.execute(&state.bus.notebook_shelves, &user.user_id, command, &user.metadata()).await?;
-    state.settle(cursor).await;
+    state.command(&state.bus.notebook_shelves, &user.user_id, command, &user.metadata()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -458,8 +455,7 @@ async fn add_note(
         body,
         snippet,
     };
-    let cursor = state.bus.execute(&state.bus.notes, &note_id, command, &user.metadata()).await?;
-    state.settle(cursor).await;
+    state.command(&state.bus.notes, &note_id, command, &user.metadata()).await?;
     Ok(NoteResult { results: own_note(state, &user.user_id, &note_id).await? })
 }
 
@@ -572,8 +568,7 @@ async fn edit_note(
         name: body.name,
         body: body_text(body.body),
     };
-    let cursor = state.bus.execute(&state.bus.notes, &note_id, command, &user.metadata()).await?;
-    state.settle(cursor).await;
+    state.command(&state.bus.notes, &note_id, command, &user.metadata()).await?;
     Ok(ApiJson(NoteResult { results: own_note(&state, &user.user_id, &note_id).await? }))
 }
 
@@ -589,8 +584,7 @@ async fn delete_note(
     require_flag(&state, &user, "notebooks", FLAG_OFF).await?;
     own_note_row(&state, &user.user_id, &note_id, false).await?;
     let command = NoteCommand::Delete { user_id: user.user_id.clone() };
-    let cursor = state.bus.execute(&state.bus.notes, &note_id, command, &user.metadata()).await?;
-    state.settle(cursor).await;
+    state.command(&state.bus.notes, &note_id, command, &user.metadata()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -109,9 +109,8 @@ async fn update_user(
     user: AuthUser,
     ApiJson(patch): ApiJson<ProfilePatch>,
 ) -> ApiResult<ApiJson<UserProfile>> {
-    let cursor = state
-        .bus
-        .execute(
+    state
+        .command(
             &state.bus.users,
             &user.user_id,
             UserCommand::UpdateProfile(ProfileChange {
@@ -123,7 +122,6 @@ async fn update_user(
             &user.metadata(),
         )
         .await?;
-    state.settle(cursor).await;
     Ok(ApiJson(current_user(&state, &user).await?.into()))
 }
 
@@ -173,16 +171,14 @@ async fn update_preferences(
     user: AuthUser,
     ApiJson(patch): ApiJson<PreferencesPatch>,
 ) -> ApiResult<ApiJson<Preferences>> {
-    let cursor = state
-        .bus
-        .execute(
+    state
+        .command(
             &state.bus.users,
             &user.user_id,
             UserCommand::ChangePreferences { nav_state: patch.nav_state, askneedl_pro: patch.askneedl_pro },
             &user.metadata(),
         )
         .await?;
-    state.settle(cursor).await;
     Ok(ApiJson(preferences_of(&current_user(&state, &user).await?)))
 }
 
@@ -270,9 +266,7 @@ async fn onboarding_attributes(
             &user.metadata(),
         )
         .await?;
-    let cursor =
-        state.bus.execute(&state.bus.users, &user.user_id, UserCommand::CompleteOnboarding, &user.metadata()).await?;
-    state.settle(cursor).await;
+    state.command(&state.bus.users, &user.user_id, UserCommand::CompleteOnboarding, &user.metadata()).await?;
     Ok(ApiJson(UserStatus { user_status: "active".to_string() }))
 }
 

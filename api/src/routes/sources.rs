@@ -393,16 +393,14 @@ async fn set_rss_priority(
     Path(source_id): Path<String>,
     ApiJson(body): ApiJson<PriorityBody>,
 ) -> ApiResult<ApiJson<RssSource>> {
-    let cursor = state
-        .bus
-        .execute(
+    state
+        .command(
             &state.bus.subscriptions,
             &subscription_id(&user.user_id, &source_id),
             SubscriptionCommand::SetPriority(body.priority),
             &user.metadata(),
         )
         .await?;
-    state.settle(cursor).await;
     rss_sources(&state, &user.user_id, Some(&source_id))
         .await?
         .pop()

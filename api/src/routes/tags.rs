@@ -200,16 +200,14 @@ async fn create_tag(
 ) -> ApiResult<ApiJson<TagResult>> {
     require_flag(&state, &user, "tags", "tags are turned off for you").await?;
     let tag_id = uuid::Uuid::now_v7().to_string();
-    let cursor = state
-        .bus
-        .execute(
+    state
+        .command(
             &state.bus.tag_books,
             &user.user_id,
             TagCommand::Create { user_id: user.user_id.clone(), tag_id: tag_id.clone(), name: body.tag },
             &user.metadata(),
         )
         .await?;
-    state.settle(cursor).await;
     Ok(ApiJson(TagResult { results: own_tag(&state, &user.user_id, &tag_id).await? }))
 }
 
@@ -239,16 +237,14 @@ async fn rename_tag(
     ApiJson(body): ApiJson<RenameTagBody>,
 ) -> ApiResult<ApiJson<TagResult>> {
     require_flag(&state, &user, "tags", "tags are turned off for you").await?;
-    let cursor = state
-        .bus
-        .execute(
+    state
+        .command(
             &state.bus.tag_books,
             &user.user_id,
             TagCommand::Rename { user_id: user.user_id.clone(), tag_id: tag_id.clone(), name: body.name },
             &user.metadata(),
         )
         .await?;
-    state.settle(cursor).await;
     Ok(ApiJson(TagResult { results: own_tag(&state, &user.user_id, &tag_id).await? }))
 }
 
@@ -269,16 +265,14 @@ async fn delete_tags(
     ApiJson(body): ApiJson<DeleteTagsBody>,
 ) -> ApiResult<StatusCode> {
     require_flag(&state, &user, "tags", "tags are turned off for you").await?;
-    let cursor = state
-        .bus
-        .execute(
+    state
+        .command(
             &state.bus.tag_books,
             &user.user_id,
             TagCommand::Delete { user_id: user.user_id.clone(), tag_ids: body.tag_ids },
             &user.metadata(),
         )
         .await?;
-    state.settle(cursor).await;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -346,8 +340,7 @@ async fn tag_document(
         feed_id,
         change,
     };
-    let cursor = state.bus.execute(&state.bus.document_tags, &id, command, &user.metadata()).await?;
-    state.settle(cursor).await;
+    state.command(&state.bus.document_tags, &id, command, &user.metadata()).await?;
     let results = index_of(&state, &user.user_id, &deeplink, channel_id.as_deref()).await?;
     Ok(ApiJson(DocumentTagIndex { results }))
 }
@@ -459,11 +452,9 @@ async fn set_bookmark(state: &AppState, user: &AuthUser, deeplink: String, on: b
         feed_id: None,
         change,
     };
-    let cursor = state
-        .bus
-        .execute(&state.bus.document_tags, &document_tags_id(&user.user_id, &deeplink), command, &user.metadata())
+    state
+        .command(&state.bus.document_tags, &document_tags_id(&user.user_id, &deeplink), command, &user.metadata())
         .await?;
-    state.settle(cursor).await;
     Ok(BookmarkResult { results: BookmarkState { deeplink, bookmarked: on } })
 }
 
