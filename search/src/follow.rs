@@ -123,7 +123,7 @@ impl Follower {
         } else {
             let n = changes.len();
             self.index.apply(changes, last).await?;
-            metrics_note(n);
+            tracing::debug!(changes = n, "search index committed");
         }
         Ok(events.len())
     }
@@ -223,8 +223,4 @@ impl Follower {
 
 fn kind_name(kind: &SourceKind) -> String {
     serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
-}
-
-fn metrics_note(changes: usize) {
-    tracing::debug!(changes, "search index committed");
 }

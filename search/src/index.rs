@@ -10,14 +10,15 @@ use anyhow::Context;
 use commands::feed::Cursor;
 use serde::{Deserialize, Serialize};
 use tantivy::schema::Value;
+use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term};
 use tokio::sync::watch;
 
 use crate::passages::{passages, PageText};
-use crate::schema::{self, Fields, DOCUMENT, PASSAGE, SHARED};
+use crate::schema::{self, Fields, ENGLISH, SHARED, WORDS};
 
 /// Bumped whenever the schema or the analysis changes: an index of another version is rebuilt.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// What the index holds of one document.
 #[derive(Debug, Clone, Default)]
@@ -151,8 +152,14 @@ impl SearchIndex {
         self.passages.reader.searcher()
     }
 
-    pub fn documents_index(&self) -> &Index {
-        &self.documents.index
+    /// The English analyzer, as registered: queries are read with what documents were indexed with.
+    pub(crate) fn english(&self) -> TextAnalyzer {
+        self.documents.index.tokenizers().get(ENGLISH).expect("registered when the index opens")
+    }
+
+    /// The analyzer of the typed words spelling correction draws from.
+    pub(crate) fn words(&self) -> TextAnalyzer {
+        self.documents.index.tokenizers().get(WORDS).expect("registered when the index opens")
     }
 
     /// The feed position the index includes.
@@ -241,7 +248,6 @@ impl SearchIndex {
         let owner = d.owner.as_deref().unwrap_or(SHARED);
         let body: String = d.pages.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join("\n\n");
         let mut document = doc!(
-            f.kind => DOCUMENT,
             f.deeplink => d.deeplink.as_str(),
             f.source_id => d.source_id.as_str(),
             f.owner => owner,
@@ -265,7 +271,6 @@ impl SearchIndex {
         let mut out = Vec::new();
         for p in passages(&d.pages) {
             let mut passage = doc!(
-                f.kind => PASSAGE,
                 f.deeplink => d.deeplink.as_str(),
                 f.source_id => d.source_id.as_str(),
                 f.owner => owner,
@@ -287,24 +292,14 @@ impl SearchIndex {
         (document, out)
     }
 
-    /// Number of document entries (not passages) in the last commit.
+    /// Number of documents in the last commit.
     pub fn documents(&self) -> u64 {
-        let searcher = self.searcher();
-        let query = tantivy::query::TermQuery::new(
-            Term::from_field_text(self.fields.kind, DOCUMENT),
-            tantivy::schema::IndexRecordOption::Basic,
-        );
-        searcher.search(&query, &tantivy::collector::Count).unwrap_or(0) as u64
+        self.searcher().num_docs()
     }
 
-    /// Number of passage entries in the last commit.
+    /// Number of passages in the last commit.
     pub fn passages(&self) -> u64 {
-        let searcher = self.passage_searcher();
-        let query = tantivy::query::TermQuery::new(
-            Term::from_field_text(self.fields.kind, PASSAGE),
-            tantivy::schema::IndexRecordOption::Basic,
-        );
-        searcher.search(&query, &tantivy::collector::Count).unwrap_or(0) as u64
+        self.passage_searcher().num_docs()
     }
 
     /// Reads a stored text field of a stored document.

@@ -18,7 +18,7 @@ use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Order, Searcher, TantivyDocument, Term};
 
 use crate::index::SearchIndex;
-use crate::schema::{self, DOCUMENT, PASSAGE, SHARED};
+use crate::schema::{self, SHARED};
 
 /// Longest query accepted, in characters.
 pub const MAX_QUERY_CHARS: usize = 1000;
@@ -182,7 +182,7 @@ impl SearchIndex {
     /// With `bag`, a word of several tokens (`non-homologous`, `40mg/day`) ranks by each of them
     /// instead of requiring them side by side.
     fn words_query(&self, field: Field, text: &str, bag: bool) -> Option<Box<dyn Query>> {
-        let mut analyzer = schema::english();
+        let mut analyzer = self.english();
         let tokens = schema::tokens(&mut analyzer, text);
         let term = |t: &str| -> Box<dyn Query> {
             Box::new(TermQuery::new(Term::from_field_text(field, t), IndexRecordOption::WithFreqsAndPositions))
@@ -286,10 +286,10 @@ impl SearchIndex {
         }
     }
 
-    /// The clauses every query of `req` carries: entry kind, access and the request's filters.
-    fn filters(&self, req: &Request, kind: &str) -> Vec<(Occur, Box<dyn Query>)> {
+    /// The clauses every query of `req` carries: access and the request's filters.
+    fn filters(&self, req: &Request) -> Vec<(Occur, Box<dyn Query>)> {
         let f = self.fields();
-        let mut clauses = vec![filter(term(f.kind, kind)), filter(self.access_query(&req.access))];
+        let mut clauses = vec![filter(self.access_query(&req.access))];
         if !req.categories.is_empty() {
             clauses.push(filter(term_set(f.category, &req.categories)));
         }
@@ -310,7 +310,7 @@ impl SearchIndex {
 
     /// The document-level query of `req`, or `None` when it can match nothing.
     fn document_query(&self, req: &Request, parsed: Option<&Parsed>) -> Option<BooleanQuery> {
-        let mut clauses = self.filters(req, DOCUMENT);
+        let mut clauses = self.filters(req);
         if let Some(p) = parsed {
             clauses.push((Occur::Must, self.text_query(&p.expr, self.fields().content, p.plain)?));
             if req.title_boost > 0.0 {
@@ -395,7 +395,6 @@ impl SearchIndex {
             return Ok(out);
         };
         let clauses = vec![
-            filter(term(f.kind, PASSAGE)),
             filter(term_set(f.deeplink, deeplinks)),
             filter(self.access_query(&req.access)),
             (Occur::Must, text_query),
@@ -484,7 +483,7 @@ impl SearchIndex {
         collect_words(&parsed.expr, &mut words);
         let mut corrected = q.to_string();
         let mut changed = false;
-        let mut analyzer = schema::words();
+        let mut analyzer = self.words();
         for word in words {
             let tokens = schema::tokens(&mut analyzer, &word);
             let [(_, typed)] = tokens.as_slice() else {
@@ -508,7 +507,6 @@ impl SearchIndex {
     fn scoped_frequency(&self, access: &Access, word: &str) -> Result<usize, SearchError> {
         let f = self.fields();
         let query = BooleanQuery::new(vec![
-            filter(term(f.kind, DOCUMENT)),
             filter(self.access_query(access)),
             (Occur::Must, term(f.words, word)),
         ]);

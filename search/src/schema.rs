@@ -1,10 +1,10 @@
 //! The index's fields and text analysis.
 //!
-//! One index holds two kinds of entries, told apart by `kind`: a *document* entry per document
+//! Both parts of the index share one schema: the *documents* part holds an entry per document
 //! (title and whole text in one flat field, the way the BM25 baselines index them; ranking,
-//! counts, sorting and facets run on these) and a *passage* entry per paragraph-sized chunk
-//! (stored text, page and offsets; highlights and the assistant's retrieval run on these). Both
-//! carry the document's deeplink, so one delete term removes a document with its passages.
+//! counts, sorting and facets run on these), the *passages* part an entry per paragraph-sized
+//! chunk (stored text, page and offsets; highlights and the assistant's retrieval run on these).
+//! Both carry the document's deeplink, so one delete term removes a document with its passages.
 
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, FAST, STORED, STRING,
@@ -19,14 +19,11 @@ pub const ENGLISH: &str = "needl_english";
 /// Words as typed, lowercased and folded: the vocabulary spelling correction draws from.
 pub const WORDS: &str = "needl_words";
 
-pub const DOCUMENT: &str = "d";
-pub const PASSAGE: &str = "p";
 /// The `owner` of documents of shared sources (feeds, websites, the public catalogue).
 pub const SHARED: &str = "*";
 
 #[derive(Clone, Copy)]
 pub struct Fields {
-    pub kind: Field,
     pub deeplink: Field,
     pub source_id: Field,
     /// The user who owns the document, or [`SHARED`].
@@ -74,7 +71,6 @@ pub fn schema() -> (Schema, Fields) {
     );
     let number = || NumericOptions::default().set_fast().set_indexed();
     let fields = Fields {
-        kind: b.add_text_field("kind", STRING),
         deeplink: b.add_text_field("deeplink", STRING | STORED | FAST),
         source_id: b.add_text_field("source_id", STRING | STORED | FAST),
         owner: b.add_text_field("owner", STRING),

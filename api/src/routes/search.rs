@@ -47,6 +47,36 @@ const HIDDEN_TABS: &[&str] = &["today", "links", "media"];
 /// Below this many hits a query is worth a spelling check.
 const FEW_HITS: usize = 3;
 
+/// The categories the `exchanges` scope covers: filings by country, and those of neither.
+const EXCHANGE_TABS: [&str; 3] = [category::INDIA, category::US, category::EXCHANGES];
+
+fn exchange_categories() -> Vec<String> {
+    EXCHANGE_TABS.iter().map(|c| c.to_string()).collect()
+}
+
+/// Runs `run` on `req`; when `spell` is on and it counted fewer than [`FEW_HITS`], runs it again
+/// on the spelling-corrected query and keeps that answer (with the correction) if it finds more.
+fn with_correction<T>(
+    index: &SearchIndex,
+    req: &search::Request,
+    spell: bool,
+    run: impl Fn(&search::Request) -> Result<T, SearchError>,
+    count: impl Fn(&T) -> usize,
+) -> Result<(T, Option<String>), SearchError> {
+    let first = run(req)?;
+    if spell && count(&first) < FEW_HITS {
+        if let Some(better) = index.correct(&req.q, &req.access)? {
+            let mut again = req.clone();
+            again.q = better.clone();
+            let second = run(&again)?;
+            if count(&second) > count(&first) {
+                return Ok((second, Some(better)));
+            }
+        }
+    }
+    Ok((first, None))
+}
+
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(default)]
 pub struct SearchBody {
@@ -203,7 +233,7 @@ async fn exchange_facets(
     }
     let access = access_for(&state, &user.user_id, body.search_type.as_deref()).await?;
     let mut req = search::Request::new(body.q.clone(), access);
-    req.categories = vec![category::INDIA.into(), category::US.into(), category::EXCHANGES.into()];
+    req.categories = exchange_categories();
     let countries = body
         .filter
         .as_ref()
@@ -424,7 +454,7 @@ fn scope(req: &mut search::Request, source: Option<&str>, board_id: Option<&str>
                 req.sources = vec![board.to_string()];
             }
         }
-        "exchanges" => req.categories = vec![category::INDIA.into(), category::US.into(), category::EXCHANGES.into()],
+        "exchanges" => req.categories = exchange_categories(),
         DRIVE_SOURCE => req.categories = vec![category::DRIVES.into()],
         ASK_SOURCE => req.categories = vec![category::ATTACHMENTS.into()],
         key if TABS.iter().any(|(k, _, _)| *k == key) => req.categories = vec![key.to_string()],
@@ -479,7 +509,7 @@ async fn run(state: &AppState, user: &AuthUser, source: Option<&str>, body: Sear
     if !tabs {
         if let Some(tab) = body.category_tab.as_deref().filter(|t| !t.is_empty() && *t != "all") {
             req.categories = match tab {
-                "exchanges" => vec![category::INDIA.into(), category::US.into(), category::EXCHANGES.into()],
+                "exchanges" => exchange_categories(),
                 tab => vec![tab.to_string()],
             };
         }
@@ -488,19 +518,8 @@ async fn run(state: &AppState, user: &AuthUser, source: Option<&str>, body: Sear
     let q = body.q.clone();
     let show = num_docs > 0;
     if tabs {
-        let (count, by_category, corrected) = blocking(&state.search, move |index| {
-            let (count, by) = index.counts(&req, "category")?;
-            if spell && count < FEW_HITS {
-                if let Some(better) = index.correct(&req.q, &req.access)? {
-                    let mut again = req.clone();
-                    again.q = better.clone();
-                    let (n, by2) = index.counts(&again, "category")?;
-                    if n > count {
-                        return Ok((n, by2, Some(better)));
-                    }
-                }
-            }
-            Ok((count, by, None))
+        let ((count, by_category), corrected) = blocking(&state.search, move |index| {
+            with_correction(index, &req, spell, |r| index.counts(r, "category"), |(n, _)| *n)
         })
         .await?;
         let counts: HashMap<String, u64> = by_category.into_iter().collect();
@@ -527,21 +546,9 @@ async fn run(state: &AppState, user: &AuthUser, source: Option<&str>, body: Sear
             query_params: QueryParams { q, corrected_q: corrected },
         });
     }
-    let (found, corrected) = blocking(&state.search, move |index| {
-        let found = index.search(&req)?;
-        if spell && found.count < FEW_HITS {
-            if let Some(better) = index.correct(&req.q, &req.access)? {
-                let mut again = req.clone();
-                again.q = better.clone();
-                let second = index.search(&again)?;
-                if second.count > found.count {
-                    return Ok((second, Some(better)));
-                }
-            }
-        }
-        Ok((found, None))
-    })
-    .await?;
+    let (found, corrected) =
+        blocking(&state.search, move |index| with_correction(index, &req, spell, |r| index.search(r), |f| f.count))
+            .await?;
     let results = if show { hydrate(state, &user.user_id, &access, found.hits).await? } else { vec![] };
     Ok(SearchAnswer {
         category_tabs: None,
