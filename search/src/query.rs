@@ -62,6 +62,9 @@ pub struct Request {
     pub categories: Vec<String>,
     /// Sources to keep; empty keeps all.
     pub sources: Vec<String>,
+    /// Documents (deeplinks) to keep; empty keeps all. Narrows `access`, never widens it: the
+    /// assistant asks over a channel's or a notebook's documents within what the user may read.
+    pub deeplinks: Vec<String>,
     /// Published between (unix seconds, inclusive).
     pub published: Option<(i64, i64)>,
     /// Countries (exchange filings) to keep; empty keeps all.
@@ -84,6 +87,7 @@ impl Request {
             access,
             categories: vec![],
             sources: vec![],
+            deeplinks: vec![],
             published: None,
             countries: vec![],
             sort: Sort::Relevance,
@@ -295,6 +299,9 @@ impl SearchIndex {
         }
         if !req.sources.is_empty() {
             clauses.push(filter(term_set(f.source_id, &req.sources)));
+        }
+        if !req.deeplinks.is_empty() {
+            clauses.push(filter(term_set(f.deeplink, &req.deeplinks)));
         }
         if !req.countries.is_empty() {
             clauses.push(filter(term_set(f.country, &req.countries)));

@@ -1,0 +1,678 @@
+//! The assistant over a real tantivy index (the search crate's, in memory) holding short real-world
+//! news texts, and the chat-completions engine against a small streaming server on port 0.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use assistant::text::normalize;
+use assistant::{
+    retrieve, Answer, AnswerEngine, AnswerQuality, Assistant, AssistantError, Event, Events, ExtractiveEngine,
+    OpenAiCompatibleEngine, OpenAiConfig, Question, Retrieval, Scope, Settings,
+};
+use search::{Access, Change, IndexedDocument, Line, PageText, SearchIndex};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+fn doc(deeplink: &str, owner: Option<&str>, source: &str, category: &str, title: &str, text: &str) -> IndexedDocument {
+    IndexedDocument {
+        deeplink: deeplink.into(),
+        source_id: source.into(),
+        owner: owner.map(str::to_string),
+        category: category.into(),
+        title: title.into(),
+        pages: vec![PageText { text: text.into(), lines: vec![] }],
+        published: Some(1_700_000_000),
+        updated: 1_700_000_000,
+        size: text.len() as u64,
+        attachments: 0,
+        company: None,
+        country: None,
+    }
+}
+
+const TARIFFS: &str = "The United States imposed a 25 percent tariff on imported steel in March 2018, citing national \
+security under Section 232 of the Trade Expansion Act.\n\nCarmakers warned that the duties would raise vehicle \
+prices, because steel accounts for a large share of the cost of a car body. Ford said the tariffs cost the company \
+about $1 billion in higher metal costs.\n\nThe European Union responded with retaliatory duties on American whiskey, \
+motorcycles and orange juice.";
+
+const TARIFF_HISTORY: [&str; 6] = [
+    "Tariffs on steel have a long history in American trade policy. In 2002 President George W. Bush imposed \
+     safeguard tariffs of up to 30 percent on imported steel, which were withdrawn after the World Trade \
+     Organization ruled against them.",
+    "Economists at the Peterson Institute estimated that the 2002 steel tariffs cost more jobs in steel-using \
+     industries than the total employment of the steel mills they protected.",
+    "Steel tariffs raise input costs for manufacturers of appliances, machinery and cans, who pass part of the \
+     increase on to consumers in the form of higher prices.",
+    "Domestic steel producers, by contrast, reported higher capacity utilisation after the tariffs, and several \
+     idled furnaces were restarted in Ohio and Illinois.",
+    "Trading partners challenged the steel tariffs at the World Trade Organization, arguing that the national \
+     security justification was a disguised form of protectionism.",
+    "Some tariffs were later replaced by quotas for allies such as South Korea, Brazil and Argentina, which \
+     agreed to limit their steel exports to the United States.",
+];
+
+fn corpus() -> Arc<SearchIndex> {
+    let index = Arc::new(SearchIndex::in_memory(1).unwrap());
+    let mut annual = doc("annual-report", Some("bob"), "needldrive", "drives", "Harbor Foods annual report 2023", "");
+    let page2 =
+        "Net revenue rose to 4.2 billion dollars in 2023, up 12 percent.\nOperating margin widened to 9 percent.";
+    annual.pages = vec![
+        PageText { text: "Chairman's letter.\n\nWe thank our shareholders for their patience.".into(), lines: vec![] },
+        PageText {
+            text: page2.into(),
+            lines: vec![
+                Line {
+                    text: "Net revenue rose to 4.2 billion dollars in 2023, up 12 percent.".into(),
+                    bbox: [72.0, 100.0, 520.0, 114.0],
+                },
+                Line { text: "Operating margin widened to 9 percent.".into(), bbox: [72.0, 116.0, 300.0, 130.0] },
+            ],
+        },
+    ];
+    let docs = vec![
+        doc("tariffs", None, "reuters", "rss_news", "Steel tariffs raise costs for carmakers", TARIFFS),
+        // The same wire story in a second feed: a duplicate passage.
+        doc("tariffs-copy", None, "wire", "rss_news", "Steel tariffs raise costs for carmakers", TARIFFS),
+        doc(
+            "ford-earnings",
+            None,
+            "ft",
+            "rss_news",
+            "Ford trims outlook",
+            "Ford cut its full-year profit outlook on Wednesday. Ford said the tariffs cost the company about $1 \
+             billion in higher metal costs. The carmaker also flagged weaker demand for sedans in China, where sales \
+             dropped for a fourth straight quarter.",
+        ),
+        doc(
+            "tariff-history",
+            None,
+            "reuters",
+            "rss_news",
+            "A short history of steel tariffs",
+            &TARIFF_HISTORY.join("\n\n"),
+        ),
+        doc(
+            "rbi-rates",
+            None,
+            "reuters",
+            "rss_news",
+            "RBI holds repo rate",
+            "The Reserve Bank of India kept its benchmark repo rate unchanged at 6.5 percent on Thursday, citing \
+             sticky food inflation. Governor Shaktikanta Das said the monetary policy committee voted 4-2 to hold \
+             rates.",
+        ),
+        doc(
+            "kestrel",
+            None,
+            "mining-weekly",
+            "rss_news",
+            "Kestrel Mining results",
+            "Kestrel Mining reported that its annual profit fell by 40 percent. Management blamed the cobalt glut \
+             for the decline, saying cobalt prices had collapsed.",
+        ),
+        doc(
+            "cobalt",
+            None,
+            "metals-daily",
+            "rss_news",
+            "Why the cobalt glut happened",
+            "The cobalt glut began when Congolese producers expanded output faster than battery makers could absorb \
+             it. Prices of the metal halved within a year, and traders expect the surplus to last until 2026.",
+        ),
+        doc(
+            "zanzibar",
+            Some("alice"),
+            "needldrive",
+            "drives",
+            "Project Falcon board minutes",
+            "Confidential. The board approved the acquisition of Zanzibar Shipping for 2.3 billion dollars, to be \
+             announced after the steel tariffs ruling.",
+        ),
+        doc(
+            "bob-attachment",
+            Some("bob"),
+            "ask_needl",
+            "attachments",
+            "Supplier memo",
+            "Our supplier in Pune raised steel coil prices by 8 percent after the tariffs took effect.",
+        ),
+        annual,
+    ];
+    index.apply_blocking(docs.into_iter().map(|d| Change::Upsert(Box::new(d))).collect(), None).unwrap();
+    index
+}
+
+fn bob() -> Access {
+    Access::Mine {
+        user_id: "bob".into(),
+        sources: ["reuters", "wire", "ft", "mining-weekly", "metals-daily"].map(String::from).to_vec(),
+    }
+}
+
+fn retrieval(index: &SearchIndex, question: &str, scope: Scope, pro: bool) -> Retrieval {
+    retrieve(index, question, &scope, &bob(), &Settings::for_mode(pro)).unwrap()
+}
+
+fn extractive(index: &SearchIndex, question: &str) -> (Retrieval, Answer) {
+    let r = retrieval(index, question, Scope::Home, false);
+    let answer = assistant::extractive::compose(&r, false);
+    (r, answer)
+}
+
+/// Every sentence of the answer is, whitespace aside, text of a passage it cites.
+fn assert_nothing_invented(answer: &Answer) {
+    for s in &answer.generated_answer.sentences {
+        assert!(!s.citations.is_empty(), "{:?} cites nothing", s.sentence);
+        let found = s.citations.iter().any(|n| {
+            let cited = &answer.retrieved_results[*n as usize - 1];
+            assert_eq!(cited.id, *n);
+            normalize(&cited.context).contains(&normalize(&s.sentence))
+        });
+        assert!(found, "{:?} is in none of its cited passages {:?}", s.sentence, s.citations);
+    }
+}
+
+#[test]
+fn the_extractive_answer_cites_the_passage_that_holds_the_answer() {
+    let index = corpus();
+    let (r, answer) = extractive(&index, "How much did the tariffs cost Ford?");
+    let first = &answer.generated_answer.sentences[0];
+    assert!(first.sentence.contains("$1 billion"), "{:?}", answer.generated_answer);
+    for n in &first.citations {
+        assert!(answer.retrieved_results[*n as usize - 1].context.contains("$1 billion"));
+    }
+    assert!(answer.generated_answer.answer.starts_with(&format!("{} [", first.sentence)));
+    assert_eq!(answer.answer_quality, AnswerQuality::High);
+    assert_eq!(answer.answer_quality_message, None);
+    assert_nothing_invented(&answer);
+    assert!(r.passages.iter().all(|p| p.title.len() > 3 && p.published == Some(1_700_000_000)));
+    // The cited sentence is what the source highlights.
+    let cited = &answer.retrieved_results[first.citations[0] as usize - 1];
+    let (s, e) = cited.highlight_indexes[0];
+    let marked: String = cited.context.chars().skip(s as usize).take((e - s) as usize).collect();
+    assert_eq!(normalize(&marked), first.sentence);
+}
+
+#[test]
+fn a_repeated_sentence_appears_once_citing_every_passage_that_holds_it() {
+    let index = corpus();
+    let (_, answer) = extractive(&index, "How much did the tariffs cost Ford?");
+    let ford: Vec<_> =
+        answer.generated_answer.sentences.iter().filter(|s| s.sentence.starts_with("Ford said the tariffs")).collect();
+    assert_eq!(ford.len(), 1, "{:#?}", answer.generated_answer.sentences);
+    let documents: HashSet<&str> =
+        ford[0].citations.iter().map(|n| answer.retrieved_results[*n as usize - 1].document_id.as_str()).collect();
+    assert_eq!(documents.len(), 2, "both the wire story and the earnings story hold it: {documents:?}");
+}
+
+#[test]
+fn a_list_question_gets_a_heading_and_bullets() {
+    let index = corpus();
+    let (_, answer) = extractive(&index, "What are the effects of steel tariffs on manufacturers and consumers?");
+    let markdown = &answer.generated_answer.answer;
+    assert!(markdown.starts_with("### Effects of steel tariffs on manufacturers and consumers\n\n- "), "{markdown}");
+    let bullets = markdown.lines().filter(|l| l.starts_with("- ")).count();
+    assert_eq!(bullets, answer.generated_answer.sentences.len());
+    assert!(bullets >= 2, "{markdown}");
+    assert_nothing_invented(&answer);
+}
+
+#[test]
+fn a_comparison_gets_a_heading_per_document() {
+    let index = corpus();
+    let (_, answer) = extractive(&index, "Compare the steel tariffs of 2002 and 2018");
+    let headings = answer.generated_answer.answer.lines().filter(|l| l.starts_with("### ")).count();
+    assert!(headings >= 2, "{}", answer.generated_answer.answer);
+    assert_nothing_invented(&answer);
+}
+
+#[test]
+fn weak_evidence_is_labelled_low_with_the_specified_text() {
+    let index = corpus();
+    let (_, answer) = extractive(&index, "What did the European Union decide about tungsten export quotas?");
+    assert_eq!(answer.answer_quality, AnswerQuality::Low);
+    assert_eq!(
+        answer.answer_quality_message.as_deref(),
+        Some("We found that the answer may not be satisfactory. Please verify the information or rephrase your question.")
+    );
+    assert_nothing_invented(&answer);
+    let (_, nothing) = extractive(&index, "quasar spectroscopy");
+    assert_eq!((nothing.answer_quality, nothing.generated_answer.sentences.len()), (AnswerQuality::Low, 0));
+    assert!(nothing.generated_answer.answer.is_empty(), "no evidence, no text");
+}
+
+#[test]
+fn no_answer_sentence_is_invented_for_any_question() {
+    let index = corpus();
+    for q in [
+        "Why did the Reserve Bank of India hold rates?",
+        "What did the European Union do in response to the tariffs?",
+        "List the goods hit by retaliatory duties",
+        "How did domestic steel producers fare?",
+        "Who is the RBI governor?",
+        "tariffs",
+    ] {
+        let (_, answer) = extractive(&index, q);
+        assert!(!answer.generated_answer.sentences.is_empty(), "{q}");
+        assert_nothing_invented(&answer);
+        assert!(!answer.followup_questions.is_empty(), "{q}");
+    }
+}
+
+#[test]
+fn follow_up_questions_come_from_the_retrieved_material() {
+    let index = corpus();
+    let (r, answer) = extractive(&index, "Why did the Reserve Bank of India hold rates?");
+    let material: String = r.passages.iter().map(|p| format!("{} {} ", p.title, p.text)).collect();
+    for q in &answer.followup_questions {
+        let subject = q
+            .strip_prefix("What do the sources say about ")
+            .or_else(|| q.strip_prefix("What else does \u{201c}"))
+            .map(|s| s.trim_end_matches(['?', '\u{201d}']).trim_end_matches("\u{201d} report"))
+            .unwrap_or_else(|| panic!("unexpected follow-up {q}"));
+        assert!(material.contains(subject), "{subject:?} is not in the passages");
+    }
+    assert!(answer.followup_questions.iter().any(|q| q.contains("Shaktikanta Das")), "{:?}", answer.followup_questions);
+}
+
+#[test]
+fn selection_keeps_documents_diverse_and_drops_duplicate_passages() {
+    let index = corpus();
+    let r = retrieval(&index, "steel tariffs costs", Scope::Home, false);
+    let mut per_document = std::collections::HashMap::new();
+    for p in &r.passages {
+        *per_document.entry(p.deeplink.as_str()).or_insert(0) += 1;
+    }
+    assert!(per_document.values().all(|&n| n <= 2), "{per_document:?}");
+    assert!(per_document.len() >= 3, "{per_document:?}");
+    assert!(
+        !(per_document.contains_key("tariffs") && per_document.contains_key("tariffs-copy")),
+        "the same wire story twice: {per_document:?}"
+    );
+    let numbers: Vec<u32> = r.passages.iter().map(|p| p.number).collect();
+    assert_eq!(numbers, (1..=r.passages.len() as u32).collect::<Vec<_>>());
+    // The long history has more passages than it may contribute.
+    let mut only_history = Settings::standard();
+    only_history.diversity.keep = 10;
+    let history =
+        retrieve(&index, "steel tariffs", &Scope::Documents(vec!["tariff-history".into()]), &bob(), &only_history)
+            .unwrap();
+    assert_eq!(history.passages.len(), 2, "{:?}", history.passages.iter().map(|p| p.ordinal).collect::<Vec<_>>());
+}
+
+#[test]
+fn nobody_retrieves_a_passage_of_a_document_they_may_not_read() {
+    let index = corpus();
+    let q = "What did the board approve for Zanzibar Shipping after the steel tariffs ruling?";
+    let readable = [
+        "tariffs",
+        "tariffs-copy",
+        "ford-earnings",
+        "tariff-history",
+        "rbi-rates",
+        "kestrel",
+        "cobalt",
+        "bob-attachment",
+        "annual-report",
+    ];
+    for scope in [
+        Scope::Home,
+        Scope::Documents(vec!["zanzibar".into()]),
+        Scope::Documents(vec!["zanzibar".into(), "tariffs".into()]),
+        Scope::Sources(vec!["needldrive".into()]),
+        Scope::Attachments(vec![]),
+        Scope::Universe,
+    ] {
+        for pro in [false, true] {
+            let r = retrieval(&index, q, scope.clone(), pro);
+            for p in &r.passages {
+                assert!(readable.contains(&p.deeplink.as_str()), "{scope:?} pro={pro} reached {}", p.deeplink);
+            }
+            let answer = assistant::extractive::compose(&r, pro);
+            assert!(!answer.generated_answer.answer.contains("Zanzibar"), "{scope:?}");
+        }
+    }
+    // A channel's rule (exactly its shared documents) is kept too.
+    let channel = Access::Documents(vec!["rbi-rates".into()]);
+    let r = retrieve(&index, "steel tariffs inflation", &Scope::Home, &channel, &Settings::pro()).unwrap();
+    assert!(r.passages.iter().all(|p| p.deeplink == "rbi-rates"), "{:?}", r.passages);
+    // The owner finds it.
+    let alice = Access::Mine { user_id: "alice".into(), sources: vec![] };
+    let r = retrieve(&index, q, &Scope::Home, &alice, &Settings::standard()).unwrap();
+    assert_eq!(r.passages[0].deeplink, "zanzibar");
+}
+
+#[test]
+fn scopes_narrow_what_is_searched() {
+    let index = corpus();
+    let attachments = retrieval(&index, "steel prices", Scope::Attachments(vec![]), false);
+    assert_eq!(attachments.passages.iter().map(|p| p.deeplink.as_str()).collect::<Vec<_>>(), vec!["bob-attachment"]);
+    let feed = retrieval(&index, "steel prices", Scope::Sources(vec!["ft".into()]), false);
+    assert!(feed.passages.iter().all(|p| p.source_id == "ft"));
+    assert!(retrieval(&index, "steel prices", Scope::Sources(vec![]), false).passages.is_empty());
+    assert!(retrieval(&index, "steel prices", Scope::Documents(vec![]), false).passages.is_empty());
+    let universe = retrieval(&index, "steel prices", Scope::Universe, false);
+    assert!(!universe.passages.is_empty());
+    assert!(universe.passages.iter().all(|p| p.category == "rss_news"), "the public corpus holds no uploads");
+}
+
+#[test]
+fn pro_mode_reads_more_and_a_second_round_finds_what_the_first_missed() {
+    let index = corpus();
+    let q = "Why did Kestrel Mining's profit fall?";
+    let standard = retrieval(&index, q, Scope::Home, false);
+    assert!(standard.passages.iter().any(|p| p.deeplink == "kestrel"));
+    assert!(standard.passages.iter().all(|p| p.deeplink != "cobalt"), "the question's words are not in it");
+    let pro = retrieval(&index, q, Scope::Home, true);
+    assert!(pro.expansion.iter().any(|w| w == "cobalt"), "{:?}", pro.expansion);
+    let found = pro.passages.iter().find(|p| p.deeplink == "cobalt").expect("the second round finds the cobalt story");
+    assert_eq!(found.round, 2);
+    assert!(Settings::pro().diversity.keep > Settings::standard().diversity.keep);
+    let answer = assistant::extractive::compose(&pro, true);
+    assert!(answer.pro);
+    assert_nothing_invented(&answer);
+}
+
+#[test]
+fn pdf_passages_keep_their_page_and_line_boxes_in_the_citation() {
+    let index = corpus();
+    let (_, answer) = extractive(&index, "What was Harbor Foods net revenue in 2023?");
+    let n = answer.generated_answer.sentences[0].citations[0];
+    let citation = &answer.retrieved_results[n as usize - 1];
+    assert_eq!(citation.document_id, "annual-report");
+    let highlight = citation.document_highlight.as_ref().unwrap();
+    assert_eq!(highlight.page_number, 2);
+    assert_eq!(highlight.lines.len(), 2);
+    assert_eq!((highlight.coordinates[0].x, highlight.coordinates[0].y), (72.0, 100.0));
+    assert_eq!((highlight.coordinates[2].x, highlight.coordinates[2].y), (520.0, 130.0));
+    let json = serde_json::to_value(&answer).unwrap();
+    for key in ["answer_type", "generated_answer", "retrieved_results", "followup_questions", "answer_quality", "pro"] {
+        assert!(json.get(key).is_some(), "{key}");
+    }
+    assert_eq!(json["answer_type"], "ANSWER");
+    assert_eq!(json["retrieved_results"][0]["id"], 1);
+}
+
+#[tokio::test]
+async fn asking_streams_steps_and_chunks_then_the_answer() {
+    let assistant = Assistant::new(corpus(), Arc::new(ExtractiveEngine));
+    let question =
+        Question { text: "How much did the tariffs cost Ford?".into(), scope: Scope::Home, access: bob(), pro: false };
+    let mut rx = assistant.ask(question);
+    let mut kinds = Vec::new();
+    let mut text = String::new();
+    let mut done = None;
+    while let Some(event) = rx.recv().await {
+        match event.unwrap() {
+            Event::Step(_) => kinds.push("step"),
+            Event::Chunk(c) => {
+                kinds.push("chunk");
+                text.push_str(&c);
+            }
+            Event::Done(answer) => {
+                kinds.push("done");
+                done = Some(answer);
+            }
+        }
+    }
+    assert_eq!(kinds.first(), Some(&"step"));
+    assert_eq!(kinds.last(), Some(&"done"));
+    assert_eq!(text, done.unwrap().generated_answer.answer, "the chunks make the answer");
+}
+
+// --- The chat-completions engine against a local streaming server ---
+
+/// What the fake server answers.
+#[derive(Clone)]
+enum Reply {
+    /// A 200 event stream: each item one SSE event's content, each event split in two writes.
+    Stream(Vec<String>),
+    Status(u16, &'static str),
+    Raw(&'static str),
+}
+
+/// Starts a one-connection-at-a-time chat-completions server on port 0; returns its base URL
+/// and the request bodies it received.
+async fn fake_server(reply: Reply) -> (String, Arc<tokio::sync::Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let bodies = Arc::new(tokio::sync::Mutex::new(Vec::new()));
+    let seen = bodies.clone();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let body = read_request(&mut socket).await;
+            seen.lock().await.push(body);
+            match &reply {
+                Reply::Status(code, body) => {
+                    let head = format!(
+                        "HTTP/1.1 {code} Oops\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                        body.len()
+                    );
+                    let _ = socket.write_all(format!("{head}{body}").as_bytes()).await;
+                }
+                Reply::Raw(text) => {
+                    let _ = socket.write_all(stream_head().as_bytes()).await;
+                    let _ = socket.write_all(chunk(text).as_bytes()).await;
+                    let _ = socket.write_all(b"0\r\n\r\n").await;
+                }
+                Reply::Stream(pieces) => {
+                    let _ = socket.write_all(stream_head().as_bytes()).await;
+                    let role = "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}\n\n".to_string();
+                    let mut events = vec![role];
+                    for piece in pieces {
+                        let data = serde_json::json!({"choices": [{"index": 0, "delta": {"content": piece}}]});
+                        events.push(format!("data: {data}\n\n"));
+                    }
+                    events.push("data: [DONE]\n\n".into());
+                    for event in events {
+                        // Cut every event in two, so lines and UTF-8 are split across reads.
+                        let cut = event.char_indices().map(|(i, _)| i).nth(event.chars().count() / 2).unwrap_or(0);
+                        for part in [&event[..cut], &event[cut..]] {
+                            let _ = socket.write_all(chunk(part).as_bytes()).await;
+                            let _ = socket.flush().await;
+                            tokio::time::sleep(Duration::from_millis(2)).await;
+                        }
+                    }
+                    let _ = socket.write_all(b"0\r\n\r\n").await;
+                }
+            }
+            let _ = socket.shutdown().await;
+        }
+    });
+    (url, bodies)
+}
+
+fn stream_head() -> String {
+    "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n"
+        .into()
+}
+
+fn chunk(text: &str) -> String {
+    format!("{:x}\r\n{text}\r\n", text.len())
+}
+
+async fn read_request(socket: &mut tokio::net::TcpStream) -> String {
+    let mut buf = Vec::new();
+    let mut tmp = [0u8; 4096];
+    loop {
+        let n = socket.read(&mut tmp).await.unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&tmp[..n]);
+        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&buf[..end]).to_lowercase();
+            let length: usize = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse().unwrap_or(0)))
+                .unwrap_or(0);
+            while buf.len() < end + 4 + length {
+                let n = socket.read(&mut tmp).await.unwrap_or(0);
+                if n == 0 {
+                    break;
+                }
+                buf.extend_from_slice(&tmp[..n]);
+            }
+            return String::from_utf8_lossy(&buf[end + 4..]).into_owned();
+        }
+    }
+    String::new()
+}
+
+/// Runs the engine on `retrieval` against `url`, returning the answer and the streamed text.
+async fn run_engine(url: &str, retrieval: Retrieval) -> (Result<Answer, AssistantError>, String) {
+    let mut config = OpenAiConfig::new(url, "test-model");
+    config.api_key = Some("sk-test".into());
+    config.idle_timeout = Duration::from_secs(10);
+    let engine = OpenAiCompatibleEngine::new(config).unwrap();
+    let (events, mut rx) = Events::channel(256);
+    let collect = tokio::spawn(async move {
+        let mut text = String::new();
+        while let Some(Ok(event)) = rx.recv().await {
+            if let Event::Chunk(c) = event {
+                text.push_str(&c);
+            }
+        }
+        text
+    });
+    let result = engine.answer(Arc::new(retrieval), false, &events).await;
+    drop(events);
+    (result, collect.await.unwrap())
+}
+
+/// The Ford question's retrieval and the number of the passage holding the answer.
+fn ford() -> (Retrieval, u32) {
+    let index = corpus();
+    let r = retrieval(&index, "How much did the tariffs cost Ford?", Scope::Home, false);
+    let n = r.passages.iter().find(|p| p.deeplink == "tariffs").expect("the wire story is retrieved").number;
+    (r, n)
+}
+
+#[tokio::test]
+async fn the_chat_engine_reads_citations_split_across_chunks_and_drops_unknown_ones() {
+    let (r, n) = ford();
+    let pieces = vec![
+        "Ford said the tariffs cost the company about ".to_string(),
+        "$1 billion in higher metal costs [".into(),
+        format!("{n}"),
+        "]. Carmakers warned that the duties would raise vehicle prices [[".into(),
+        format!("{n}]] [9"),
+        "9].\n".into(),
+    ];
+    let (url, bodies) = fake_server(Reply::Stream(pieces)).await;
+    let (answer, streamed) = run_engine(&url, r.clone()).await;
+    let answer = answer.unwrap();
+    let sentences = &answer.generated_answer.sentences;
+    assert_eq!(sentences.len(), 2, "{sentences:#?}");
+    assert_eq!(sentences[0].sentence, "Ford said the tariffs cost the company about $1 billion in higher metal costs.");
+    assert_eq!(sentences[0].citations, vec![n]);
+    assert_eq!(sentences[1].citations, vec![n], "[99] names no source and is dropped");
+    assert!(!streamed.contains("99") && streamed.contains(&format!("[{n}]")), "{streamed}");
+    assert_eq!(streamed.trim(), answer.generated_answer.answer);
+    assert_eq!(answer.answer_quality, AnswerQuality::High);
+    assert_eq!(answer.retrieved_results.len(), r.passages.len());
+    // The request: streaming, the model, numbered sources and the question.
+    let body: serde_json::Value = serde_json::from_str(&bodies.lock().await[0]).unwrap();
+    assert_eq!((body["stream"].as_bool(), body["model"].as_str()), (Some(true), Some("test-model")));
+    let prompt = body["messages"][1]["content"].as_str().unwrap();
+    assert!(prompt.contains(&format!("[{n}] Steel tariffs raise costs for carmakers")), "{prompt}");
+    assert!(prompt.ends_with("Question: How much did the tariffs cost Ford?"));
+}
+
+#[tokio::test]
+async fn a_sentence_its_sources_do_not_bear_out_makes_the_answer_generative() {
+    let (r, n) = ford();
+    let pieces = vec![
+        format!("Ford said the tariffs cost the company about $1 billion [{n}]. "),
+        format!("Ford plans to open three battery factories in Kentucky next spring [{n}]."),
+    ];
+    let (url, _) = fake_server(Reply::Stream(pieces)).await;
+    let answer = run_engine(&url, r.clone()).await.0.unwrap();
+    assert_eq!(answer.answer_quality, AnswerQuality::Generative);
+    assert_eq!(
+        answer.answer_quality_message.as_deref(),
+        Some("This seems to be a generative response. If you were expecting facts, please rephrase or clarify in a follow-up.")
+    );
+    let (url, _) =
+        fake_server(Reply::Stream(vec!["Tariffs are a tax paid by importers and their customers.".into()])).await;
+    let uncited = run_engine(&url, r).await.0.unwrap();
+    assert_eq!(uncited.answer_quality, AnswerQuality::Generative, "an answer that cites nothing");
+}
+
+#[tokio::test]
+async fn engine_failures_are_typed_errors() {
+    let (r, _) = ford();
+    let (url, _) = fake_server(Reply::Status(500, r#"{"error":{"message":"model not loaded"}}"#)).await;
+    let error = run_engine(&url, r.clone()).await.0.unwrap_err();
+    assert!(
+        matches!(&error, AssistantError::Status { status: 500, message } if message == "model not loaded"),
+        "{error:?}"
+    );
+    assert_eq!(error.code(), "engine_status");
+
+    let (url, _) = fake_server(Reply::Raw("data: {not json\n\n")).await;
+    let error = run_engine(&url, r.clone()).await.0.unwrap_err();
+    assert_eq!(error.code(), "engine_malformed_stream", "{error:?}");
+
+    let (url, _) = fake_server(Reply::Raw("")).await;
+    let error = run_engine(&url, r.clone()).await.0.unwrap_err();
+    assert_eq!(error.code(), "engine_malformed_stream", "an empty stream: {error:?}");
+
+    let closed = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/v1", closed.local_addr().unwrap());
+    drop(closed);
+    let error = run_engine(&url, r).await.0.unwrap_err();
+    assert_eq!(error.code(), "engine_unreachable", "{error:?}");
+    assert!(error.to_string().to_lowercase().contains("refused"), "{error}");
+}
+
+// --- Real questions over real paragraphs (SQuAD/XQuAD), when the shared data is present ---
+
+#[test]
+fn extractive_answers_to_xquad_questions_cite_the_paragraph_holding_the_answer() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/qa/xquad-en/xquad.en.json");
+    let Ok(raw) = std::fs::read_to_string(&path) else {
+        eprintln!("skipped: {} is absent", path.display());
+        return;
+    };
+    let data: serde_json::Value = serde_json::from_str(&raw).unwrap();
+    let index = Arc::new(SearchIndex::in_memory(1).unwrap());
+    let mut docs = Vec::new();
+    let mut questions = Vec::new();
+    for (a, article) in data["data"].as_array().unwrap().iter().enumerate().take(12) {
+        for (p, paragraph) in article["paragraphs"].as_array().unwrap().iter().enumerate().take(4) {
+            let deeplink = format!("xquad-{a}-{p}");
+            let context = paragraph["context"].as_str().unwrap();
+            docs.push(doc(&deeplink, None, "xquad", "rss_news", &format!("Article {a}"), context));
+            if let Some(qa) = paragraph["qas"].as_array().and_then(|q| q.first()) {
+                questions.push((
+                    deeplink,
+                    qa["question"].as_str().unwrap().to_string(),
+                    qa["answers"][0]["text"].as_str().unwrap().to_string(),
+                ));
+            }
+        }
+    }
+    index.apply_blocking(docs.into_iter().map(|d| Change::Upsert(Box::new(d))).collect(), None).unwrap();
+    let (mut right_document, mut holds_answer) = (0, 0);
+    for (deeplink, question, expected) in &questions {
+        let r = retrieve(&index, question, &Scope::Universe, &Access::Public, &Settings::standard()).unwrap();
+        let answer = assistant::extractive::compose(&r, false);
+        assert_nothing_invented(&answer);
+        let Some(first) = answer.generated_answer.sentences.first() else { continue };
+        let cited = &answer.retrieved_results[first.citations[0] as usize - 1];
+        right_document += usize::from(&cited.document_id == deeplink);
+        holds_answer +=
+            usize::from(answer.generated_answer.sentences.iter().any(|s| s.sentence.contains(expected.as_str())));
+    }
+    let n = questions.len() as f32;
+    eprintln!(
+        "xquad: {} questions; first sentence from the right paragraph {:.2}; answer text in the answer {:.2}",
+        questions.len(),
+        right_document as f32 / n,
+        holds_answer as f32 / n
+    );
+    assert!(right_document as f32 / n >= 0.8, "{right_document} of {n}");
+}
