@@ -34,8 +34,9 @@ pub struct BenchArgs {
     pub postgres_url: String,
     /// Which figures to print: `store` (commands, projection lag, live delivery), `ingest` (feed
     /// items, PDF pages, import memory; see `bench_ingest`), `search` (retrieval quality and query
-    /// latency; see `bench_search`) or `all`.
-    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search"])]
+    /// latency; see `bench_search`), `collab` (comment delivery to channel members over many
+    /// sockets, tagging and commenting calls per second; see `bench_collab`) or `all`.
+    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search", "collab"])]
     pub only: String,
     /// The shared real-world data the ingest figures read (`feeds/`, `docs/`); synthetic files
     /// stand in when it is absent.
@@ -67,13 +68,27 @@ pub async fn run(storage: &StorageArgs, args: BenchArgs) -> anyhow::Result<()> {
     if args.only == "all" || args.only == "search" {
         crate::bench_search::run(&storage.data_dir, &args).await?;
     }
-    if args.only == "ingest" || args.only == "search" {
+    let store = matches!(args.only.as_str(), "all" | "store");
+    let collab = matches!(args.only.as_str(), "all" | "collab");
+    if !store && !collab {
         return Ok(());
     }
+    let figures = |backend: &'static str, db: Db, dir: std::path::PathBuf| {
+        let scale = &scale;
+        async move {
+            if store {
+                measure(backend, db.clone(), &dir, scale).await?;
+            }
+            if collab {
+                crate::bench_collab::measure(backend, db, &dir, args.quick).await?;
+            }
+            anyhow::Ok(())
+        }
+    };
     if args.backend == "sqlite" || args.backend == "both" {
         let dir = storage.data_dir.join(format!("bench-{}", uuid::Uuid::new_v4().simple()));
         let db = Db::open_sqlite(&dir).await?;
-        measure("sqlite", db, &dir, &scale).await?;
+        figures("sqlite", db, dir.clone()).await?;
         let _ = std::fs::remove_dir_all(&dir);
     }
     if args.backend == "postgres" || args.backend == "both" {
@@ -83,7 +98,7 @@ pub async fn run(storage: &StorageArgs, args: BenchArgs) -> anyhow::Result<()> {
         let options = PgConnectOptions::from_str(&args.postgres_url)?.options([("search_path", schema.as_str())]);
         let db = Db::open_postgres_with(options).await?;
         let dir = tempdir_in(&storage.data_dir)?;
-        let result = measure("postgres", db.clone(), &dir, &scale).await;
+        let result = figures("postgres", db.clone(), dir.clone()).await;
         db.close().await;
         sqlx::query(&format!("DROP SCHEMA {schema} CASCADE")).execute(&admin).await?;
         let _ = std::fs::remove_dir_all(&dir);

@@ -16,6 +16,8 @@
 //! - [`cli`]: rebuild, flags, roles, import and event export.
 //! - [`bench`]: throughput, lag and live-delivery measurements.
 //! - [`bench_ingest`]: feed items parsed and stored, PDF pages next to pdftotext, import memory.
+//! - [`bench_collab`]: comment delivery to channel members over many sockets; tagging and
+//!   commenting calls per second.
 //! - [`bench_search`]: SciFact nDCG@10 through the search path, query latency at 100k and 1M passages.
 //!
 //! This crate is the only one that knows HTTP; nothing depends on it.
@@ -24,6 +26,7 @@ pub mod access;
 pub mod app;
 pub mod auth;
 pub mod bench;
+pub mod bench_collab;
 pub mod bench_ingest;
 pub mod bench_search;
 pub mod cli;
