@@ -139,6 +139,8 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::notebooks::router())
         .merge(routes::channels::router())
         .merge(routes::comments::router())
+        .merge(routes::people::router())
+        .merge(routes::notifications::router())
         .split_for_parts()
 }
 

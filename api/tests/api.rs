@@ -3442,3 +3442,6 @@ api_test!(shared_data_finds_what_the_users_channels_share_and_nothing_else, |app
         app.post("/api/search/tags", Some(&carol.token), json!({"type": "filter", "channel_id": channel})).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 });
+
+#[path = "api/people_notifications.rs"]
+mod people_notifications;

@@ -13,6 +13,8 @@ use domain::document::{Document, ReadMark};
 use domain::email::EmailReservation;
 use domain::instance::Instance;
 use domain::notebook::{Note, NotebookShelf};
+use domain::notification::NotificationInbox;
+use domain::person::ContactBook;
 use domain::session::Session;
 use domain::source::{Source, Subscription};
 use domain::tag::{DocumentTags, TagBook};
@@ -94,6 +96,8 @@ pub struct CommandBus {
     pub channels: Framework<Channel>,
     pub channel_readers: Framework<ChannelReader>,
     pub channel_documents: Framework<ChannelDocument>,
+    pub contact_books: Framework<ContactBook>,
+    pub notification_inboxes: Framework<NotificationInbox>,
 }
 
 impl CommandBus {
@@ -116,6 +120,8 @@ impl CommandBus {
             channels: Framework::new(&db),
             channel_readers: Framework::new(&db),
             channel_documents: Framework::new(&db),
+            contact_books: Framework::new(&db),
+            notification_inboxes: Framework::new(&db),
             db,
             signal,
         }

@@ -24,6 +24,8 @@
 //!   publishing, shared feeds, and each member's starred status and last visit.
 //! - [`channel_document`]: a document in a channel: whether it is shared there, and its comments
 //!   with their mentions.
+//! - [`person`]: each user's contact book: the people behind contacts, their names and priorities.
+//! - [`notification`]: the kinds of notification, and each user's read marks on them.
 //!
 //! Every aggregate's `handle` delegates to a pure `decide` so tests can state
 //! given(events).when(command).then_expect_events(..).
@@ -58,6 +60,8 @@ pub mod instance;
 pub mod keywords;
 pub mod metadata;
 pub mod notebook;
+pub mod notification;
+pub mod person;
 pub mod session;
 pub mod source;
 pub mod tag;

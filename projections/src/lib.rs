@@ -12,6 +12,9 @@
 //! - [`notebooks`]: each user's notebooks, and their notes with plain-text previews.
 //! - [`channels`]: channels, their members, feeds and shared documents, comments, and each
 //!   member's starred status and last visits; who a channel's live events go to.
+//! - [`people`]: each user's contact book: people, their priorities and their contacts.
+//! - [`notifications`]: each user's notifications (mentions, comments on followed items, new
+//!   items of high-priority sources) and their read marks; who an event notified, for the live hub.
 //! - [`live`]: follows the feed behind the projections and fans events out to WebSocket
 //!   connections, each seeing only what its user may see.
 //! - [`queries`]: typed reads of the views for the api.
@@ -24,6 +27,8 @@ pub mod channels;
 pub mod library;
 pub mod live;
 pub mod notebooks;
+pub mod notifications;
+pub mod people;
 pub mod queries;
 pub mod runner;
 pub mod sessions;
@@ -45,5 +50,7 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(tags::Tags),
         Arc::new(notebooks::Notebooks),
         Arc::new(channels::Channels),
+        Arc::new(people::People),
+        Arc::new(notifications::Notifications),
     ]
 }

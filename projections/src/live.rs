@@ -9,6 +9,10 @@
 //! channel's members, read from `channel_members_view` when the event is published: one indexed
 //! read per channel, remembered until one of the channel's own events passes (the only events
 //! that change who its members are).
+//!
+//! An event that notified someone (a mention, a comment on a followed item, a new item of a
+//! high-priority source) also carries a `NotificationCreated` for its recipients alone, under the
+//! same cursor, so their bell refreshes; the event itself goes to its own audience as ever.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -20,6 +24,7 @@ use serde::Serialize;
 use tokio::sync::{broadcast, watch};
 
 use crate::channels::{self, ChannelAudience};
+use crate::notifications;
 use crate::runner::Projections;
 
 /// Who may see an event on the live socket.
@@ -89,7 +94,8 @@ impl Audience {
             },
             // Notebooks and notes are their owner's alone; so is a member's starred status and
             // when they last looked at a channel.
-            "notebook_shelf" | "note" | "channel_reader" => {
+            // So are a user's contact book and their notifications' read marks.
+            "notebook_shelf" | "note" | "channel_reader" | "contact_book" | "notification_inbox" => {
                 event.fields()["user_id"].as_str().map(|id| Audience::Owner(id.to_string())).unwrap_or(Audience::Admins)
             }
             "document" => match event.fields()["owner"].as_str().or(event.fields()["user_id"].as_str()) {
@@ -120,6 +126,26 @@ pub struct LiveEvent {
     pub audience: Audience,
     /// The [`LiveMessage`] as JSON.
     pub json: String,
+    /// The notification the event caused, for its recipients.
+    pub notice: Option<Notice>,
+}
+
+/// A `NotificationCreated` message and who it is for.
+#[derive(Debug)]
+pub struct Notice {
+    pub audience: Audience,
+    /// The [`LiveMessage`] as JSON; its id is the notification's.
+    pub json: String,
+}
+
+impl LiveEvent {
+    /// Returns the messages of this event `viewer` may see: the event, and the notification it
+    /// caused them, in that order.
+    pub fn messages_for<'a>(&'a self, viewer: &Viewer) -> impl Iterator<Item = &'a str> + 'a {
+        let event = self.audience.admits(viewer).then_some(self.json.as_str());
+        let notice = self.notice.as_ref().filter(|n| n.audience.admits(viewer)).map(|n| n.json.as_str());
+        event.into_iter().chain(notice)
+    }
 }
 
 impl LiveEvent {
@@ -144,6 +170,7 @@ impl LiveEvent {
             aggregate_id: event.aggregate_id.clone(),
             audience: Audience::of(event),
             json: serde_json::to_string(&message).expect("a live message serialises"),
+            notice: None,
         }
     }
 }
@@ -162,6 +189,17 @@ impl AudienceResolver {
     /// Returns `event` ready to forward, its audience resolved.
     pub async fn live_event(&mut self, db: &Db, event: &StoredEvent) -> sqlx::Result<LiveEvent> {
         let mut live = LiveEvent::from_stored(event);
+        if notifications::may_notify(event) {
+            let recipients = notifications::recipients(db, event.cursor.pos).await?;
+            if !recipients.is_empty() {
+                let id = domain::notification::notification_id(event.cursor.pos);
+                let message = LiveMessage { cursor: event.cursor, event_type: "NotificationCreated", ids: vec![&id] };
+                live.notice = Some(Notice {
+                    audience: Audience::Members(Arc::new(recipients)),
+                    json: serde_json::to_string(&message).expect("a live message serialises"),
+                });
+            }
+        }
         if event.aggregate_type == "channel" {
             self.channels.remove(&event.aggregate_id);
         }
@@ -310,7 +348,7 @@ pub async fn page(
     for event in events.iter().take_while(|e| e.cursor <= upto) {
         let live = resolver.live_event(db, event).await?;
         reached = event.cursor;
-        if live.audience.admits(viewer) {
+        if live.messages_for(viewer).next().is_some() {
             out.push(live);
         }
     }

@@ -99,7 +99,9 @@ async fn page_missed(
         }
         let (events, reached) = live::page(&state.db, viewer, *sent, upto, 500).await?;
         for event in events {
-            socket.send(Message::Text(event.json.clone().into())).await?;
+            for message in event.messages_for(viewer) {
+                socket.send(Message::Text(message.to_string().into())).await?;
+            }
         }
         if reached == *sent {
             return Ok(());
@@ -127,8 +129,8 @@ async fn run(
                         continue;
                     }
                     sent = event.cursor;
-                    if event.audience.admits(&viewer) {
-                        socket.send(Message::Text(event.json.clone().into())).await?;
+                    for message in event.messages_for(&viewer) {
+                        socket.send(Message::Text(message.to_string().into())).await?;
                     }
                     if event.event_type == "SessionRevoked" && event.aggregate_id == session_id {
                         let frame = CloseFrame { code: 4001, reason: "signed out".into() };
