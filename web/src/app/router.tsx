@@ -2,8 +2,10 @@ import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { Spinner } from '../components/ui/spinner';
 import { SignInPage, SignUpPage } from '../features/auth';
+import { GroupSettingsPage, GroupsPage, GroupsSettingsPage } from '../features/channels';
 import { DocumentsPage, MyDataLanding, MyDataLayout, PreviewPage, SubCategoryPage } from '../features/documents';
 import { NotebooksPage, NotePreviewPage } from '../features/notebooks';
+import { NotificationsPage } from '../features/notifications';
 import { SearchPage } from '../features/search';
 import { StoragePage, UserSettingsPage } from '../features/settings';
 import {
@@ -14,8 +16,11 @@ import {
   RssTopicsPage,
 } from '../features/sources';
 import { BookmarksPage } from './pages/bookmarks-page';
+import { ChannelPage } from './pages/channel-page';
 import { ComingSoonPage } from './pages/coming-soon-page';
+import { CommentsPage } from './pages/comments-page';
 import { LandingRedirect } from './pages/landing-redirect';
+import { ContactsPage } from './pages/contacts-page';
 import { ManageTagsPage } from './pages/manage-tags-page';
 import { NeedlboxSourcePage } from './pages/needlbox-page';
 import { TaggedDocumentsPage } from './pages/tagged-documents-page';
@@ -46,6 +51,17 @@ export function AppRoutes() {
           <Route path="/settings/user-settings" element={<UserSettingsPage />} />
           <Route path="/settings/storage" element={<StoragePage />} />
           <Route path="/settings/manage-tags" element={<ManageTagsPage />} />
+          <Route path="/settings/contacts" element={<ContactsPage />} />
+          <Route path="/settings/contacts/:peopleId" element={<ContactsPage />} />
+          <Route path="/notifications" element={<NotificationsPage />} />
+          {/* Group settings; the pseudo id `create group` (URL-encoded) makes a new group. */}
+          <Route path="/settings/channels" element={<GroupsSettingsPage />} />
+          <Route path="/settings/channels/:channelId" element={<GroupSettingsPage />} />
+          <Route path="/settings/channels/:channelId/members" element={<GroupSettingsPage tab="members" />} />
+          <Route path="/settings/channels/:channelId/feeds" element={<GroupSettingsPage tab="feeds" />} />
+          <Route path="/channels" element={<GroupsPage />} />
+          <Route path="/channels/:source" element={<ChannelPage />} />
+          <Route path="/channels/:source/:subCategory" element={<ChannelPage />} />
           <Route path="/feeds/home" element={<MyDataLayout />}>
             <Route index element={<MyDataLanding />} />
             <Route path="drives" element={drive('feeds')} />
@@ -67,12 +83,14 @@ export function AppRoutes() {
           <Route path="/apps/needldrive" element={drive('apps')} />
           {/* /apps/{source}/{subCategory}: the drive is the one app so far; others fall to coming soon. */}
           <Route path="/apps/needldrive/:subCategory" element={drive('apps')} />
-          {/* Bookmarks and tags (the tags feature); comments come with the organising features. */}
+          {/* Bookmarks and tags (the tags feature); comments (the channels feature). */}
           <Route path="/needlbox/bookmarks/all" element={<BookmarksPage />} />
           <Route path="/needlbox/bookmarks/*" element={<Navigate to="/needlbox/bookmarks/all" replace />} />
           <Route path="/needlbox/tags/all" element={<TaggedDocumentsPage />} />
           <Route path="/needlbox/tags/*" element={<Navigate to="/needlbox/tags/all" replace />} />
-          <Route path="/needlbox/comments/*" element={<ComingSoonPage />} />
+          <Route path="/needlbox/comments" element={<CommentsPage />} />
+          <Route path="/needlbox/comments/all" element={<CommentsPage />} />
+          <Route path="/needlbox/comments/*" element={<Navigate to="/needlbox/comments/all" replace />} />
           <Route path="/needlbox/:source" element={<NeedlboxSourcePage drive={drive('needlbox')} />} />
           <Route path="/needlbox/:source/:subCategory" element={<NeedlboxSourcePage drive={drive('needlbox')} />} />
           <Route path="*" element={<ComingSoonPage />} />

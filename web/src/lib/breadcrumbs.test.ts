@@ -55,7 +55,12 @@ describe('pageTitle', () => {
     expect(pageTitle('/needlbox/tags/all')).toBe('Tags');
     expect(pageTitle('/settings/manage-tags')).toBe('Tags Manager');
   });
+  it('titles the comments view, and names a group from the labels given', () => {
+    expect(pageTitle('/needlbox/comments/all')).toBe('Comments');
+    expect(pageTitle('/channels/c1', { c1: 'Credit desk' })).toBe('Credit desk');
+    expect(pageTitle('/settings/channels/create%20group', { 'create group': 'Create group' })).toBe('Create group');
+  });
   it('falls back to the last segment', () => {
-    expect(pageTitle('/needlbox/comments/all')).toBe('All');
+    expect(pageTitle('/needlbox/clips/all')).toBe('All');
   });
 });

@@ -27,16 +27,27 @@ const SEGMENT_LABELS: Record<string, string> = {
 /** Segments that are part of the path but get no crumb of their own. */
 const SKIPPED_SEGMENTS = new Set(['settings']);
 
-const labelFor = (segment: string) =>
-  SEGMENT_LABELS[segment] ?? titleFromSourceKey(decodeURIComponent(segment).replace(/-/g, ' '));
+/** Names for segments that are ids (a group's id names the group), keyed by the decoded segment. */
+export type SegmentLabels = Readonly<Record<string, string>>;
+
+const decoded = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
+const labelFor = (segment: string, labels: SegmentLabels = {}) =>
+  labels[decoded(segment)] ?? SEGMENT_LABELS[segment] ?? titleFromSourceKey(decoded(segment).replace(/-/g, ' '));
 
 /** Returns the crumbs for `pathname`: Home first, then one per segment; the last has no link. */
-export function buildBreadcrumbs(pathname: string): Crumb[] {
+export function buildBreadcrumbs(pathname: string, labels: SegmentLabels = {}): Crumb[] {
   const segments = pathname.split('/').filter(Boolean);
   const crumbs: Crumb[] = [{ label: 'Home', to: '/' }];
   segments.forEach((segment, index) => {
     if (SKIPPED_SEGMENTS.has(segment)) return;
-    crumbs.push({ label: labelFor(segment), to: `/${segments.slice(0, index + 1).join('/')}` });
+    crumbs.push({ label: labelFor(segment, labels), to: `/${segments.slice(0, index + 1).join('/')}` });
   });
   const last = crumbs[crumbs.length - 1];
   crumbs[crumbs.length - 1] = { label: last.label };
@@ -55,6 +66,10 @@ const TITLES: Array<[RegExp, string]> = [
   [/^\/needlbox\/needldrive/, 'Needl Drive'],
   [/^\/needlbox\/bookmarks/, 'Bookmarks'],
   [/^\/needlbox\/tags/, 'Tags'],
+  [/^\/needlbox\/comments/, 'Comments'],
+  [/^\/settings\/channels\/?$/, 'Group Settings'],
+  [/^\/settings\/channels\/[^/]+\/members$/, 'Members'],
+  [/^\/settings\/channels\/[^/]+\/feeds$/, 'Feeds'],
   [/^\/connect\/rssTopics/, 'Suggested feeds'],
   [/^\/connect\/website\/followed/, 'Followed websites'],
   [/^\/connect\/website/, 'Follow a website'],
@@ -63,10 +78,16 @@ const TITLES: Array<[RegExp, string]> = [
   [/^\/settings/, 'Settings'],
 ];
 
-/** Returns the header title for a path; other pages are titled after their last segment. */
-export function pageTitle(pathname: string): string {
+/**
+ * Returns the header title for a path: the label of its last segment when `labels` names it (a
+ * group's id), else a fixed title; other pages are titled after their last segment.
+ */
+export function pageTitle(pathname: string, labels: SegmentLabels = {}): string {
+  const segments = pathname.split('/').filter(Boolean);
+  const last = segments.length ? decoded(segments[segments.length - 1]) : '';
+  // A page named after an id (a group's) takes that name.
+  if (labels[last]) return labels[last];
   const match = TITLES.find(([pattern]) => pattern.test(pathname));
   if (match) return match[1];
-  const segments = pathname.split('/').filter(Boolean);
-  return segments.length ? labelFor(segments[segments.length - 1]) : 'Home';
+  return segments.length ? labelFor(segments[segments.length - 1], labels) : 'Home';
 }

@@ -16,6 +16,8 @@ export interface CardActionTarget {
   excerpt: string | null;
   /** Where the document opens in the app: its preview, with the card's keys. */
   previewPath: string;
+  /** Who wrote or sent it, when the source says (the card's contact). */
+  author?: string | null;
 }
 
 export type CardAction = ComponentType<{ target: CardActionTarget }>;

@@ -3,11 +3,14 @@
  * tells us what changed; the affected queries are invalidated and refetch if someone shows them.
  */
 import type { InvalidateQueryFilters, QueryClient, QueryKey } from '@tanstack/react-query';
+import { channelKeys, commentKeys } from './queries/channel-keys';
 import { documentKeys } from './queries/document-keys';
 import { featureQueries } from './queries/feature-queries';
 import { libraryKeys } from './queries/library-keys';
 import { notebookKeys } from './queries/notebook-keys';
+import { notificationKeys } from './queries/notification-keys';
 import { onboardingQueries, organizationQueries } from './queries/organization-queries';
+import { peopleKeys } from './queries/people-keys';
 import { searchKeys } from './queries/search-keys';
 import { sourceKeys } from './queries/source-keys';
 import { tagKeys } from './queries/tag-keys';
@@ -59,12 +62,43 @@ export function taggedDeeplink(id: string | undefined): string | null {
  * A document's tags or bookmark changed (the event does not say which tag): that document's tags,
  * and the lists chosen by tag, bookmarks included. Every document's tags when the id is unclear.
  */
-const documentTagsChanged = ([id]: string[]): QueryKey[] => {
+const documentTagsChanged = ([id, channelId]: string[]): QueryKey[] => {
   const deeplink = taggedDeeplink(id);
-  return [deeplink ? tagKeys.document(deeplink) : tagKeys.indexes(), tagKeys.listings()];
+  const keys: QueryKey[] = [deeplink ? tagKeys.document(deeplink) : tagKeys.indexes(), tagKeys.listings()];
+  // A channel's shared tags (ids: `channel:{channel_id}/{deeplink}`, the channel): its tag list and filtered documents.
+  if (id?.startsWith('channel:') && channelId) keys.push(channelKeys.tags(channelId), channelKeys.items(channelId));
+  return keys;
 };
 /** A tag was renamed or deleted (ids: its user): their tags, every document's, and the lists chosen by tag. */
 const tagChanged = (): QueryKey[] => [tagKeys.all(), tagKeys.listings()];
+
+/**
+ * A channel's membership, publishing or feeds changed (ids: the channel): the channel lists, that
+ * channel's facts and documents, and the comment pages (who sees which comments may have changed).
+ */
+const channelChanged = ([channelId]: string[]): QueryKey[] => [
+  channelKeys.list(),
+  ...(channelId ? [channelKeys.channel(channelId), channelKeys.items(channelId)] : []),
+  commentKeys.pages(),
+];
+/** A channel was named or renamed (ids: the organisation's directory): every channel fact and comment page. */
+const channelRenamed = (): QueryKey[] => [channelKeys.all(), commentKeys.pages()];
+/** A document was shared into a channel or taken out (ids: the item, the channel, the deeplink). */
+const channelItemsChanged = ([, channelId]: string[]): QueryKey[] =>
+  channelId ? [channelKeys.items(channelId), channelKeys.tags(channelId)] : [channelKeys.itemLists()];
+/**
+ * A comment was added, edited or deleted (ids: the item, the channel, the deeplink, the comment):
+ * that document's thread and count in the channel, and the comment pages.
+ */
+const commentChanged = ([, channelId, deeplink]: string[]): QueryKey[] => [
+  channelId && deeplink ? commentKeys.document(channelId, deeplink) : commentKeys.all(),
+  commentKeys.pages(),
+];
+/** The user starred, unstarred or looked at a channel (ids: the reader, the channel). */
+const readerChanged = ([, channelId]: string[]): QueryKey[] =>
+  channelId ? [channelKeys.list(), channelKeys.channel(channelId)] : [channelKeys.all()];
+/** The user saw a document's comments (ids: the reader, the channel): the channel's comment counts. */
+const commentsSeen = ([, channelId]: string[]): QueryKey[] => [channelId ? commentKeys.inChannel(channelId) : commentKeys.all()];
 
 const INVALIDATIONS: Record<string, (ids: string[]) => QueryKey[]> = {
   PreferencesChanged: () => [userQueries.preferences().queryKey],
@@ -97,6 +131,34 @@ const INVALIDATIONS: Record<string, (ids: string[]) => QueryKey[]> = {
   TagDeleted: tagChanged,
   DocumentTagged: documentTagsChanged,
   DocumentUntagged: documentTagsChanged,
+  ChannelCreated: channelChanged,
+  ChannelPublished: channelChanged,
+  ChannelUnpublished: channelChanged,
+  MemberAdded: channelChanged,
+  MemberRoleChanged: channelChanged,
+  MemberRemoved: channelChanged,
+  BoardShared: channelChanged,
+  BoardUnshared: channelChanged,
+  ChannelNameReserved: channelRenamed,
+  ChannelRenamed: channelRenamed,
+  DocumentShared: channelItemsChanged,
+  DocumentUnshared: channelItemsChanged,
+  CommentAdded: commentChanged,
+  CommentEdited: commentChanged,
+  CommentDeleted: commentChanged,
+  ChannelStarred: readerChanged,
+  ChannelUnstarred: readerChanged,
+  ChannelSeen: readerChanged,
+  CommentsSeen: commentsSeen,
+  // A notification arrived for this user (ids: its id), or they read some: the badge and the list.
+  NotificationCreated: () => [notificationKeys.all()],
+  NotificationRead: () => [notificationKeys.all()],
+  NotificationsAllRead: () => [notificationKeys.all()],
+  // The user's contact book changed (ids: the user).
+  PersonAdded: () => [peopleKeys.all()],
+  ContactsLinked: () => [peopleKeys.all()],
+  PersonRenamed: () => [peopleKeys.all()],
+  PersonPriorityChanged: () => [peopleKeys.all()],
 };
 
 /**

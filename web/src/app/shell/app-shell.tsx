@@ -1,7 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { CardComments, ShareToGroup } from '../../features/channels';
 import { AddToNotesButton } from '../../features/notebooks';
+import { CardContact } from '../../features/people';
 import { CardTagActions, CardTags } from '../../features/tags';
 import { UploadsProvider } from '../../features/uploads';
 import { CardActionsProvider, type CardAction } from '../../lib/card-actions';
@@ -17,9 +19,9 @@ import { NavProvider } from './nav-provider';
 import { SideNav } from './side-nav';
 
 /** What other features add to document cards. */
-const CARD_ACTIONS: readonly CardAction[] = [CardTagActions, AddToNotesButton];
+const CARD_ACTIONS: readonly CardAction[] = [CardTagActions, AddToNotesButton, ShareToGroup, CardComments];
 /** What other features show under a document card's text. */
-const CARD_DETAILS: readonly CardDetail[] = [CardTags];
+const CARD_DETAILS: readonly CardDetail[] = [CardTags, CardContact];
 
 /**
  * The signed-in layout: side navigation, header, the page, and the overlay. Uploads are held

@@ -1,10 +1,13 @@
 import { Link, useLocation } from 'react-router';
-import { buildBreadcrumbs } from '../../lib/breadcrumbs';
+import { buildBreadcrumbs, type SegmentLabels } from '../../lib/breadcrumbs';
 
-/** The trail from Home to the current page; the current page is bold and not a link. */
-export function Breadcrumbs() {
+/**
+ * The trail from Home to the current page; the current page is bold and not a link. `labels`
+ * name segments that are ids (a group's).
+ */
+export function Breadcrumbs({ labels }: { labels?: SegmentLabels }) {
   const { pathname } = useLocation();
-  const crumbs = buildBreadcrumbs(pathname);
+  const crumbs = buildBreadcrumbs(pathname, labels);
   return (
     <nav aria-label="Breadcrumb" className="breadcrumbs">
       <ol>

@@ -1,4 +1,6 @@
 import { Link, useLocation } from 'react-router';
+import { useChannelLabels } from '../../features/channels';
+import { NotificationBell } from '../../features/notifications';
 import { HeaderSearch, isSearchPath, SearchTitle } from '../../features/search';
 import { UploadIndicator } from '../../features/uploads';
 import { pageTitle } from '../../lib/breadcrumbs';
@@ -14,16 +16,18 @@ import { NavToggle } from './side-nav';
 export function Header({ liveStatus }: { liveStatus: LiveStatus }) {
   const { pathname } = useLocation();
   const searching = isSearchPath(pathname);
+  const labels = useChannelLabels();
   return (
     <header className="app-header">
       {showsSideNav(pathname) && <NavToggle />}
       <div className="app-header-titles">
-        <Breadcrumbs />
-        {searching ? <SearchTitle /> : <h1 className="page-title">{pageTitle(pathname)}</h1>}
+        <Breadcrumbs labels={labels} />
+        {searching ? <SearchTitle /> : <h1 className="page-title">{pageTitle(pathname, labels)}</h1>}
       </div>
       <div className="app-header-actions">
         {!searching && <HeaderSearch />}
         <UploadIndicator />
+        <NotificationBell />
         <span
           className={`live-dot live-${liveStatus}`}
           data-testid="live-status"

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { NavLink, useLocation } from 'react-router';
+import { ChannelNavList } from '../../features/channels';
 import { matches, TABLET_QUERY } from '../../lib/media';
 import { carryOverlayParams } from '../../lib/overlay/overlay-params';
 import { NavContext } from '../nav-context';
@@ -12,6 +13,7 @@ const LINKS: ReadonlyArray<{ to: string; label: string; nested?: boolean }> = [
   { to: '/needlbox/bookmarks/all', label: 'Needlbox' },
   { to: '/needlbox/bookmarks/all', label: 'Bookmarks', nested: true },
   { to: '/needlbox/tags/all', label: 'Tags', nested: true },
+  { to: '/needlbox/comments/all', label: 'Comments', nested: true },
   { to: '/apps', label: 'Apps' },
   { to: '/notebooks', label: 'Notebooks' },
   { to: '/connect', label: 'Connect' },
@@ -52,6 +54,12 @@ export function SideNav() {
               >
                 {link.label}
               </NavLink>
+              {link.to === '/channels' && (
+                <ChannelNavList
+                  linkTo={(path) => carryOverlayParams(path, search)}
+                  onNavigate={() => matches(TABLET_QUERY) && nav.send({ type: 'nav.close' })}
+                />
+              )}
             </li>
           ))}
         </ul>

@@ -13,6 +13,7 @@ export function CardDetails({ doc, category }: { doc: DocumentCard; category?: s
     link: doc.link,
     excerpt: doc.summary,
     previewPath: previewPath(doc, category),
+    author: doc.author,
   };
   return (
     <>

@@ -4,6 +4,8 @@ const PAGES = [
   { to: '/settings/user-settings', label: 'User Settings' },
   { to: '/settings/storage', label: 'Storage' },
   { to: '/settings/manage-tags', label: 'Tags Manager' },
+  { to: '/settings/contacts', label: 'Manage Contacts' },
+  { to: '/settings/channels', label: 'Groups' },
 ] as const;
 
 /** Tabs between the settings pages. */

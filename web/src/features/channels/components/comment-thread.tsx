@@ -1,0 +1,93 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Spinner } from '../../../components/ui/spinner';
+import { userQueries } from '../../../lib/queries/user-queries';
+import { channelQueries } from '../api/channel-api';
+import { commentQueries } from '../api/comment-api';
+import { isChatSource } from '../chat-sources';
+import { failureText } from '../failure-text';
+import { useAddComment, useMarkCommentsSeen } from '../hooks/use-comment-mutations';
+import { CHAT_CARD_NOT_COMMENTABLE, MENTIONS_ONLY_UNPUBLISHED } from '../messages';
+import { CommentEditor } from './comment-editor';
+import { CommentItem } from './comment-item';
+
+export interface CommentThreadProps {
+  channelId: string;
+  deeplink: string;
+  /** The card's source: cards from chats cannot be commented upon. */
+  source: string;
+  /** The document's title, naming the thread. */
+  title: string;
+}
+
+/**
+ * A document's comments in a group, the oldest first, and the box to add one. Opening it (and
+ * each new comment while it is open) records the user's last sight of the thread. New comments
+ * from others arrive through the live socket, which refreshes the thread.
+ */
+export function CommentThread({ channelId, deeplink, source, title }: CommentThreadProps) {
+  const thread = useQuery(commentQueries.thread(channelId, deeplink));
+  const channel = useQuery(channelQueries.info(channelId));
+  const self = useQuery(userQueries.profile()).data?.id ?? null;
+  const add = useAddComment(channelId, deeplink);
+  const seen = useMarkCommentsSeen(channelId, deeplink);
+  const newest = thread.data?.at(-1)?.comment_id ?? null;
+  const markSeen = seen.mutate;
+
+  useEffect(() => {
+    if (thread.isSuccess) markSeen();
+  }, [thread.isSuccess, newest, markSeen]);
+
+  const published = channel.data?.publish ?? true;
+  const members = channel.data && !published ? (channel.data.members ?? []) : null;
+  const chat = isChatSource(source);
+
+  const save = async (text: string, mentions: string[]) => {
+    try {
+      await add.mutateAsync({ text, mentions });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  return (
+    <section className="comment-thread" aria-label={`Comments on ${title}`}>
+      {thread.isPending ? (
+        <Spinner label="Loading comments" />
+      ) : thread.isError ? (
+        <p className="field-error" role="alert">
+          Comments could not be loaded.{' '}
+          <button type="button" className="button button-quiet button-small" onClick={() => void thread.refetch()}>
+            Try again
+          </button>
+        </p>
+      ) : thread.data.length === 0 ? (
+        <p className="small muted">No comments yet.</p>
+      ) : (
+        <ol className="comment-list" aria-label="Comments">
+          {thread.data.map((comment) => (
+            <CommentItem key={comment.comment_id} comment={comment} channelId={channelId} deeplink={deeplink} members={members} selfId={self} />
+          ))}
+        </ol>
+      )}
+      {chat ? (
+        <p className="small muted" role="note">
+          {CHAT_CARD_NOT_COMMENTABLE}
+        </p>
+      ) : (
+        <>
+          <CommentEditor
+            label={`Comment on ${title}`}
+            members={members}
+            selfId={self}
+            onSave={save}
+            pending={add.isPending}
+            error={add.error ? failureText(add.error) : null}
+          />
+          {channel.data && published && <p className="small muted">{MENTIONS_ONLY_UNPUBLISHED}</p>}
+        </>
+      )}
+    </section>
+  );
+}
