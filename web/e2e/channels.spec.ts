@@ -2,8 +2,8 @@
  * Groups and comments against the real server, with two people in two browsers: A makes a group
  * with B in it, shares an uploaded document into it and comments with an @mention of B; B's open
  * group page shows the comment without a reload. An edit discarded with Escape changes nothing; a
- * saved one reaches B. A shared tag and a bookmark made in the group, the group's tags page and
- * the global comments view follow.
+ * saved one reaches B, and so does the mention's notification. A shared tag and a bookmark made in
+ * the group, the group's tags page, the global comments view and B's notifications page follow.
  */
 import { randomBytes } from 'node:crypto';
 import { AppShell } from './pages/app-shell';
@@ -99,6 +99,10 @@ test('a comment with a mention made in a group reaches the other member live; ed
     await expect(cardB.comments().first()).toContainText(`Please review @${other.username} today`);
     await expect(cardB.comments().first().locator('mark.mention')).toHaveText(`@${other.username}`);
     await expect(cardB.thread().getByRole('button', { name: 'Edit your comment' })).toHaveCount(0);
+    // The mention is a notification for B, counted on the bell without a reload.
+    const bellB = pageB.getByTestId('notification-bell');
+    await expect(bellB).toHaveAccessibleName('Notifications, 1 unread', { timeout: 10_000 });
+    await expect(pageA.getByTestId('notification-bell')).toHaveAccessibleName('Notifications');
 
     // A's edit discarded with Escape changes nothing; a saved edit reaches B.
     await cardA.comments().first().getByRole('button', { name: 'Edit your comment' }).click();
@@ -137,6 +141,15 @@ test('a comment with a mention made in a group reaches the other member live; ed
     const entry = pageB.getByTestId('comment-entry').filter({ hasText: 'thanks please' });
     await expect(entry).toBeVisible();
     await expect(entry).toContainText(group);
+
+    // B's notifications page says who mentioned them where; marking it read clears the bell.
+    await bellB.click();
+    await expect(pageB).toHaveURL(/\/notifications$/);
+    const mention = pageB.getByTestId('notification').filter({ hasText: `${user.username} mentioned you in ${group}` });
+    await expect(mention).toBeVisible();
+    await mention.getByRole('button', { name: /^Mark as read/ }).click();
+    await expect(mention).toHaveAttribute('data-read', 'true');
+    await expect(bellB).toHaveAccessibleName('Notifications');
     expect(errors).toEqual([]);
   } finally {
     await first.close();
