@@ -54,6 +54,10 @@ pub struct AppState {
     pub search: Arc<search::SearchIndex>,
     /// Flips to true when the server shuts down, so live sockets close and let it finish.
     pub shutdown: watch::Receiver<bool>,
+    /// AskNeedl: retrieval over the search index and the configured answer engine.
+    pub assistant: assistant::Assistant,
+    /// The answers being written in this process, so a new question or a stop ends them.
+    pub asks: Arc<routes::ask::RunningAsks>,
 }
 
 /// How long a command's answer waits for the read models to include its events, so the next
@@ -141,6 +145,7 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::comments::router())
         .merge(routes::people::router())
         .merge(routes::notifications::router())
+        .merge(routes::ask::router())
         .split_for_parts()
 }
 
@@ -277,6 +282,7 @@ impl Server {
         });
         let (search, indexer) = crate::indexing::start(&db, data_dir, catalogue.clone(), &signal, shutdown_rx.clone())?;
         runners.push(indexer);
+        let assistant = routes::ask::assistant(&config, search.clone())?;
         let state = AppState {
             bus: Arc::new(CommandBus::new(db.clone(), signal)),
             db,
@@ -290,6 +296,8 @@ impl Server {
             upload_wake: Arc::new(tokio::sync::Notify::new()),
             data_dir: data_dir.to_path_buf(),
             access: Arc::new(crate::access::AccessKeys::new(&secret)),
+            assistant,
+            asks: Arc::default(),
             config: Arc::new(config),
             shutdown: shutdown_rx.clone(),
         };

@@ -19,7 +19,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     };
     init_tracing(&log_format);
     match cli.command {
-        Command::Serve(args) => crate::app::serve(cli.storage, args).await,
+        Command::Serve(args) => crate::app::serve(cli.storage, *args).await,
         Command::Rebuild { name, all } => rebuild(&cli.storage, name, all).await,
         Command::Flags(FlagsCommand::Set { user, flag, value }) => {
             let (db, bus) = open(&cli.storage).await?;

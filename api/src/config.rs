@@ -27,7 +27,7 @@ pub struct StorageArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the server: the API, the live socket and the web app.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Reset read models and replay the event store into them.
     Rebuild {
         /// The read model to rebuild (see `needl rebuild --all` for every one).
@@ -151,6 +151,17 @@ pub struct ServeArgs {
     /// Log as JSON lines (the default) or as human-readable text.
     #[arg(long, env = "NEEDL_LOG_FORMAT", default_value = "json")]
     pub log_format: String,
+    /// The base URL of a chat-completions server for AskNeedl answers (OpenAI clients' base URL,
+    /// e.g. `http://localhost:11434/v1`). Unset: answers are composed offline from the retrieved
+    /// sentences themselves.
+    #[arg(long, env = "NEEDL_ASSISTANT_URL")]
+    pub assistant_url: Option<String>,
+    /// The model the chat-completions server answers with.
+    #[arg(long, env = "NEEDL_ASSISTANT_MODEL", default_value = "llama3.1")]
+    pub assistant_model: String,
+    /// The key sent to the chat-completions server as a bearer token (local servers need none).
+    #[arg(long, env = "NEEDL_ASSISTANT_KEY", hide_env_values = true)]
+    pub assistant_key: Option<String>,
 }
 
 impl ServeArgs {
@@ -176,6 +187,9 @@ impl ServeArgs {
             upload_max_mb: 50,
             extract_worker: None,
             log_format: "text".into(),
+            assistant_url: None,
+            assistant_model: "llama3.1".into(),
+            assistant_key: None,
         }
     }
 }

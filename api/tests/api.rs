@@ -3445,3 +3445,6 @@ api_test!(shared_data_finds_what_the_users_channels_share_and_nothing_else, |app
 
 #[path = "api/people_notifications.rs"]
 mod people_notifications;
+
+#[path = "api/ask.rs"]
+mod ask;

@@ -7,6 +7,7 @@
 use std::time::Duration;
 
 use cqrs_es::{Aggregate, AggregateError};
+use domain::ask::AskSession;
 use domain::channel::{Channel, ChannelDirectory, ChannelReader};
 use domain::channel_document::ChannelDocument;
 use domain::document::{Document, ReadMark};
@@ -98,6 +99,7 @@ pub struct CommandBus {
     pub channel_documents: Framework<ChannelDocument>,
     pub contact_books: Framework<ContactBook>,
     pub notification_inboxes: Framework<NotificationInbox>,
+    pub ask_sessions: Framework<AskSession>,
 }
 
 impl CommandBus {
@@ -122,6 +124,7 @@ impl CommandBus {
             channel_documents: Framework::new(&db),
             contact_books: Framework::new(&db),
             notification_inboxes: Framework::new(&db),
+            ask_sessions: Framework::new(&db),
             db,
             signal,
         }

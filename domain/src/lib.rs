@@ -26,6 +26,8 @@
 //!   with their mentions.
 //! - [`person`]: each user's contact book: the people behind contacts, their names and priorities.
 //! - [`notification`]: the kinds of notification, and each user's read marks on them.
+//! - [`ask`]: AskNeedl sessions: their turns (asked, then completed, stopped or failed), titles
+//!   and feedback.
 //!
 //! Every aggregate's `handle` delegates to a pure `decide` so tests can state
 //! given(events).when(command).then_expect_events(..).
@@ -49,6 +51,7 @@ macro_rules! handle_by_deciding {
     };
 }
 
+pub mod ask;
 pub mod channel;
 pub mod channel_document;
 pub mod date_range;

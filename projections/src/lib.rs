@@ -15,6 +15,7 @@
 //! - [`people`]: each user's contact book: people, their priorities and their contacts.
 //! - [`notifications`]: each user's notifications (mentions, comments on followed items, new
 //!   items of high-priority sources) and their read marks; who an event notified, for the live hub.
+//! - [`ask`]: each user's AskNeedl sessions and their turns (question, answer, feedback).
 //! - [`live`]: follows the feed behind the projections and fans events out to WebSocket
 //!   connections, each seeing only what its user may see.
 //! - [`queries`]: typed reads of the views for the api.
@@ -23,6 +24,7 @@
 //! errors and never run if the process dies in between.
 
 pub mod accounts;
+pub mod ask;
 pub mod channels;
 pub mod library;
 pub mod live;
@@ -52,5 +54,6 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(channels::Channels),
         Arc::new(people::People),
         Arc::new(notifications::Notifications),
+        Arc::new(ask::AskSessions),
     ]
 }

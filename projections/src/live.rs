@@ -94,8 +94,9 @@ impl Audience {
             },
             // Notebooks and notes are their owner's alone; so is a member's starred status and
             // when they last looked at a channel.
-            // So are a user's contact book and their notifications' read marks.
-            "notebook_shelf" | "note" | "channel_reader" | "contact_book" | "notification_inbox" => {
+            // So are a user's contact book and their notifications' read marks, and their
+            // assistant sessions.
+            "notebook_shelf" | "note" | "channel_reader" | "contact_book" | "notification_inbox" | "ask_session" => {
                 event.fields()["user_id"].as_str().map(|id| Audience::Owner(id.to_string())).unwrap_or(Audience::Admins)
             }
             "document" => match event.fields()["owner"].as_str().or(event.fields()["user_id"].as_str()) {
@@ -158,6 +159,10 @@ impl LiveEvent {
         // A channel's pages refetch on changes to it, its documents and their comments.
         if matches!(event.aggregate_type.as_str(), "channel_document" | "channel_reader" | "document_tags") {
             ids.extend(event.fields()["channel_id"].as_str());
+        }
+        // A session's page refetches the turn that changed.
+        if event.aggregate_type == "ask_session" {
+            ids.extend(event.fields()["message_id"].as_str());
         }
         if event.aggregate_type == "channel_document" {
             ids.extend(event.fields()["deeplink"].as_str());

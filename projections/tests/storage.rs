@@ -716,3 +716,90 @@ async fn the_postgres_feed_gives_every_event_once_in_commit_order_under_concurre
         }
     }
 }
+
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+struct AskMessageViewRow {
+    message_id: String,
+    session_id: String,
+    prompt: String,
+    status: String,
+    answer: Option<String>,
+    error_code: Option<String>,
+    feedback: Option<String>,
+}
+
+async fn ask_views(db: &Db) -> (Vec<(String, String)>, Vec<AskMessageViewRow>) {
+    #[derive(sqlx::FromRow)]
+    struct SessionViewRow {
+        session_id: String,
+        title: String,
+    }
+    let sessions: Vec<SessionViewRow> =
+        db.fetch_all("SELECT session_id, title FROM ask_sessions_view ORDER BY session_id", vec![]).await.unwrap();
+    let messages = db
+        .fetch_all(
+            "SELECT message_id, session_id, prompt, status, answer, error_code, feedback FROM ask_messages_view \
+             ORDER BY message_id",
+            vec![],
+        )
+        .await
+        .unwrap();
+    (sessions.into_iter().map(|s| (s.session_id, s.title)).collect(), messages)
+}
+
+on_both_backends!(ask_sessions_keep_each_turns_ending_and_rebuild_the_same, |db: Db| async move {
+    use domain::ask::{AskCommand, AskScope, Feedback};
+    use projections::ask::AskSessions;
+    let bus = CommandBus::new(db.clone(), FeedSignal::default());
+    let run = |session: &'static str, command: AskCommand| {
+        let bus = &bus;
+        async move { bus.execute(&bus.ask_sessions, session, command, &meta("u1")).await.unwrap() }
+    };
+    let ask = |session: &str, message: &str, prompt: &str| AskCommand::Ask {
+        user_id: "u1".into(),
+        session_id: session.into(),
+        message_id: message.into(),
+        prompt: prompt.into(),
+        scope: AskScope::Home,
+        pro: false,
+        web_search: false,
+        search_mode: false,
+        at: chrono::Utc::now(),
+    };
+    let answer = serde_json::json!({"answer_type": "ANSWER", "generated_answer": {"answer": "Up [1]."}});
+    run("s1", ask("s1", "m1", "Where did steel go?")).await;
+    run("s1", AskCommand::Complete { user_id: "u1".into(), message_id: "m1".into(), answer: answer.clone() }).await;
+    run(
+        "s1",
+        AskCommand::GiveFeedback {
+            user_id: "u1".into(),
+            message_id: "m1".into(),
+            feedback: Feedback::Correct,
+            text: None,
+        },
+    )
+    .await;
+    run("s1", ask("s1", "m2", "And wheat?")).await;
+    // A new question stops the running one.
+    run("s1", ask("s1", "m3", "And coffee?")).await;
+    run("s1", AskCommand::Fail { user_id: "u1".into(), message_id: "m3".into(), code: "engine_status".into() }).await;
+    run("s2", ask("s2", "m4", "Other")).await;
+    let last = run("s1", AskCommand::Rename { user_id: "u1".into(), title: "Commodities".into() }).await.unwrap();
+    settle_feed(&db, last).await;
+    runner::catch_up(&db, &AskSessions, 4).await.unwrap();
+    let (sessions, messages) = ask_views(&db).await;
+    assert_eq!(sessions, [("s1".to_string(), "Commodities".to_string()), ("s2".to_string(), "Other".to_string())]);
+    let status: Vec<(&str, &str)> = messages.iter().map(|m| (m.message_id.as_str(), m.status.as_str())).collect();
+    assert_eq!(status, [("m1", "COMPLETED"), ("m2", "STOPPED"), ("m3", "FAILED"), ("m4", "RUNNING")]);
+    assert_eq!(
+        messages[0].answer.as_deref().map(|a| serde_json::from_str::<serde_json::Value>(a).unwrap()),
+        Some(answer)
+    );
+    assert_eq!(messages[0].feedback.as_deref(), Some("CORRECT"));
+    assert_eq!(messages[2].error_code.as_deref(), Some("engine_status"));
+
+    runner::reset(&db, &AskSessions).await.unwrap();
+    assert_eq!(ask_views(&db).await, (vec![], vec![]), "reset empties the views");
+    runner::catch_up(&db, &AskSessions, 3).await.unwrap();
+    assert_eq!(ask_views(&db).await, (sessions, messages), "a rebuild gives the same views");
+});

@@ -355,7 +355,7 @@ fn search_error(error: SearchError) -> AppError {
 }
 
 /// The documents shared into `channel_id`, if the user sees the channel.
-async fn channel_deeplinks(state: &AppState, user_id: &str, channel_id: &str) -> ApiResult<Vec<String>> {
+pub(crate) async fn channel_deeplinks(state: &AppState, user_id: &str, channel_id: &str) -> ApiResult<Vec<String>> {
     crate::routes::channels::visible_channel(state, user_id, channel_id).await?;
     #[derive(sqlx::FromRow)]
     struct Row {
@@ -367,7 +367,7 @@ async fn channel_deeplinks(state: &AppState, user_id: &str, channel_id: &str) ->
 }
 
 /// The documents `search_type` reaches for this user.
-async fn access_for(state: &AppState, user_id: &str, search_type: Option<&str>) -> ApiResult<Access> {
+pub(crate) async fn access_for(state: &AppState, user_id: &str, search_type: Option<&str>) -> ApiResult<Access> {
     match search_type.unwrap_or("") {
         "" | "my_data" => {
             // The same rule as reading a document: own uploads, followed sources, the public catalogue.
@@ -611,7 +611,7 @@ async fn hydrate(
         .collect())
 }
 
-fn fallback_label(source_id: &str) -> String {
+pub(crate) fn fallback_label(source_id: &str) -> String {
     match source_id {
         DRIVE_SOURCE => "Needl Drive".to_string(),
         ASK_SOURCE => "AskNeedl attachments".to_string(),
