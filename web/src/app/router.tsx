@@ -15,6 +15,7 @@ import {
   FollowedWebsitesPage,
   RssTopicsPage,
 } from '../features/sources';
+import { AskNeedlFullPage, AskNeedlHistory } from './pages/ask-needl-pages';
 import { BookmarksPage } from './pages/bookmarks-page';
 import { ChannelPage } from './pages/channel-page';
 import { ComingSoonPage } from './pages/coming-soon-page';
@@ -72,6 +73,8 @@ export function AppRoutes() {
           <Route path="/notebooks" element={<NotebooksPage />} />
           <Route path="/preview/needl_notebooks/:noteId" element={<NotePreviewPage />} />
           <Route path="/preview/:category/:deeplink" element={<PreviewPage />} />
+          <Route path="/ask-needl/full" element={<AskNeedlFullPage />} />
+          <Route path="/ask-needl/history" element={<AskNeedlHistory />} />
           {/* /search/{subCategory}, /search/today (the current feed) and /search/{source}: one page reads the scope. */}
           <Route path="/search" element={<SearchPage />} />
           <Route path="/search/:scope" element={<SearchPage />} />

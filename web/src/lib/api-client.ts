@@ -45,6 +45,8 @@ export interface ApiClient {
   get<T>(path: string, options?: RequestOptions): Promise<T>;
   /** GETs a file (not JSON), with the same headers, retries and errors as the other calls. */
   getFile(path: string, options?: RequestOptions): Promise<FileDownload>;
+  /** POSTs and returns the response itself once it is ok, for a body read as a stream (server-sent events). */
+  postStream(path: string, options?: RequestOptions): Promise<Response>;
   post<T>(path: string, options?: RequestOptions): Promise<T>;
   put<T>(path: string, options?: RequestOptions): Promise<T>;
   patch<T>(path: string, options?: RequestOptions): Promise<T>;
@@ -139,6 +141,7 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
       return { blob: await response.blob(), fileName: fileNameOf(response.headers.get('content-disposition')) };
     },
     post: (path, options) => request('POST', path, options),
+    postStream: (path, options) => respond('POST', path, options),
     put: (path, options) => request('PUT', path, options),
     patch: (path, options) => request('PATCH', path, options),
     delete: (path, options) => request('DELETE', path, options),

@@ -18,15 +18,6 @@ export function PreviewOverlay({ params }: OverlayBodyProps<PreviewParams>) {
   );
 }
 
-export function AskNeedlOverlay() {
-  return (
-    <section className="overlay-body">
-      <h2>AskNeedl</h2>
-      <p className="muted">Ask questions over your data. The assistant arrives in a later release.</p>
-    </section>
-  );
-}
-
 export function PortfolioOverlay({ close }: OverlayBodyProps<{ type: 'portfolio' }>) {
   return (
     <section className="overlay-body">

@@ -1,6 +1,7 @@
 /** Registers the app's overlay kinds with their schemas, sizes and width limits. */
 import type { OverlayRegistry } from '../../lib/overlay/overlay-registry';
-import { AskNeedlOverlay, CustomFeedOverlay, PortfolioOverlay, PreviewOverlay, ReportOverlay } from './overlay-bodies';
+import { AskNeedlOverlay } from '../pages/ask-needl-pages';
+import { CustomFeedOverlay, PortfolioOverlay, PreviewOverlay, ReportOverlay } from './overlay-bodies';
 import {
   askNeedlParamsSchema,
   customFeedParamsSchema,

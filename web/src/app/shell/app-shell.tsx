@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { AskButton, AskNeedlProvider } from '../../features/ask-needl';
 import { CardComments, ShareToGroup } from '../../features/channels';
 import { AddToNotesButton } from '../../features/notebooks';
 import { CardContact } from '../../features/people';
@@ -39,27 +40,30 @@ export function AppShell() {
 
   return (
     <UploadsProvider>
-      <NavProvider>
-        <a href="#main" className="skip-link">
-          Skip to content
-        </a>
-        <div className="shell">
-          {showsSideNav(pathname) && <SideNav />}
-          <div className="shell-main">
-            <Header liveStatus={live} />
-            <main id="main" className="content" tabIndex={-1}>
-              <ErrorBoundary key={pathname}>
-                <CardActionsProvider value={CARD_ACTIONS}>
-                  <CardDetailsProvider value={CARD_DETAILS}>
-                    <Outlet />
-                  </CardDetailsProvider>
-                </CardActionsProvider>
-              </ErrorBoundary>
-            </main>
+      <AskNeedlProvider>
+        <NavProvider>
+          <a href="#main" className="skip-link">
+            Skip to content
+          </a>
+          <div className="shell">
+            {showsSideNav(pathname) && <SideNav />}
+            <div className="shell-main">
+              <Header liveStatus={live} />
+              <main id="main" className="content" tabIndex={-1}>
+                <ErrorBoundary key={pathname}>
+                  <CardActionsProvider value={CARD_ACTIONS}>
+                    <CardDetailsProvider value={CARD_DETAILS}>
+                      <Outlet />
+                    </CardDetailsProvider>
+                  </CardActionsProvider>
+                </ErrorBoundary>
+              </main>
+            </div>
+            <OverlayHost />
+            <AskButton />
           </div>
-          <OverlayHost />
-        </div>
-      </NavProvider>
+        </NavProvider>
+      </AskNeedlProvider>
     </UploadsProvider>
   );
 }

@@ -11,4 +11,5 @@
  */
 export { UploadIndicator } from './components/upload-indicator';
 export { UploadsProvider } from './components/uploads-provider';
+export { useFileUpload } from './hooks/use-file-upload';
 export const DRIVE_SOURCE = 'needldrive';

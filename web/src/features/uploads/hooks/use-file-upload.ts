@@ -22,16 +22,16 @@ export function useFileUpload(source: string) {
   const items = useMemo(() => all.filter((item) => item.source === source), [all, source]);
 
   const limits = config.data;
+  /** Returns the upload ids of the files accepted. */
   const upload = useCallback(
-    (files: File[]) => {
-      if (!limits || files.length === 0) return;
+    (files: File[]): string[] => {
+      if (!limits || files.length === 0) return [];
       const { accepted, errors } = validateFiles(files, limits);
       errors.forEach(refuse);
-      if (accepted.length === 0) return;
-      start(
-        source,
-        accepted.map((file) => ({ id: newFileId(), file, mimeType: mimeTypeOf(file) })),
-      );
+      if (accepted.length === 0) return [];
+      const pending = accepted.map((file) => ({ id: newFileId(), file, mimeType: mimeTypeOf(file) }));
+      start(source, pending);
+      return pending.map((p) => p.id);
     },
     [limits, source, start],
   );

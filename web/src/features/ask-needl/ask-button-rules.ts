@@ -1,0 +1,33 @@
+/**
+ * Where the floating Ask button shows, per the spec: hidden on mobile, settings, notebooks, the
+ * assistant manager, dashboards, the full-page report, needlbox and the full-screen pages (and
+ * while the copilot flag is loading or off); disabled on bookmarks, clipped reports, tags,
+ * comments, assistants, app sources and the connect pages.
+ */
+
+export type AskButtonState = 'hidden' | 'disabled' | 'enabled';
+
+const HIDDEN_PREFIXES = ['/settings', '/notebooks', '/managers', '/report', '/dashboard', '/ask-needl', '/search/full', '/preview/needl_notebooks'];
+const DISABLED_SEGMENTS = new Set(['bookmarks', 'clipped_reports', 'tags', 'comments', 'assistants']);
+const DISABLED_PREFIXES = ['/apps', '/connect'];
+
+const under = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
+
+export interface AskButtonContext {
+  pathname: string;
+  mobile: boolean;
+  /** The ask_needl_copilot flag: undefined while loading. */
+  copilot: boolean | undefined;
+  /** Whether the assistant overlay is already open. */
+  overlayOpen: boolean;
+}
+
+export function askButtonState({ pathname, mobile, copilot, overlayOpen }: AskButtonContext): AskButtonState {
+  if (mobile || !copilot || overlayOpen) return 'hidden';
+  if (HIDDEN_PREFIXES.some((prefix) => under(pathname, prefix))) return 'hidden';
+  const segments = pathname.split('/').filter(Boolean);
+  if (segments.some((segment) => DISABLED_SEGMENTS.has(segment))) return 'disabled';
+  if (under(pathname, '/needlbox')) return 'hidden';
+  if (DISABLED_PREFIXES.some((prefix) => under(pathname, prefix))) return 'disabled';
+  return 'enabled';
+}

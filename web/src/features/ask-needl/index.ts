@@ -1,0 +1,18 @@
+/**
+ * AskNeedl feature: the assistant's chat — the conversation machine (`chat.machine.ts`: ask,
+ * stream, stop, new chat, web search and PRO, the thinking phrases, saving the session), the
+ * answer stream read as server-sent events over POST (`sse.ts`), answers as sanitised markdown
+ * with citation buttons, popovers and previews at the cited passage (`citations.ts`), search-
+ * mode results, copy, feedback, follow-ups, save to note; the full page (/ask-needl/full), the
+ * overlay body, the floating Ask button and the history page (/ask-needl/history?sessionId=).
+ * The conversation lives in `AskNeedlProvider`, above the pages. Attachments come from the app,
+ * which joins this feature with uploads through `AskUploaderContext`.
+ * It owns the calls under /ml/ask-needl and saves notes through the notebook routes.
+ * Depends on: src/lib, src/components/ui.
+ */
+export { AskButton } from './components/ask-button';
+export { AskNeedlOverlayBody } from './components/ask-needl-overlay';
+export { AskNeedlPage } from './components/ask-needl-page';
+export { AskNeedlProvider } from './components/ask-needl-provider';
+export { AskNeedlHistoryPage } from './components/history-page';
+export { ASK_UPLOAD_SOURCE, AskUploaderContext, type AskUploader, type Attachment } from './attachments';
