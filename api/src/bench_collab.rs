@@ -39,7 +39,13 @@ struct Api {
 }
 
 impl Api {
-    async fn call(&self, method: reqwest::Method, path: &str, token: Option<&str>, body: Value) -> anyhow::Result<Value> {
+    async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: Option<&str>,
+        body: Value,
+    ) -> anyhow::Result<Value> {
         let mut request = self.client.request(method, format!("{}/api{path}", self.base)).json(&body);
         if let Some(token) = token {
             request = request.bearer_auth(token);
@@ -235,7 +241,12 @@ async fn sign_up(api: &Api, count: usize) -> anyhow::Result<Vec<Member>> {
 
 /// Channels of `scale.members` members each (the first is the owner), with an upload of the
 /// owner's shared into each.
-async fn set_up_channels(server: &Server, api: &Api, members: &[Member], scale: &Scale) -> anyhow::Result<Vec<Channel>> {
+async fn set_up_channels(
+    server: &Server,
+    api: &Api,
+    members: &[Member],
+    scale: &Scale,
+) -> anyhow::Result<Vec<Channel>> {
     let mut channels = Vec::new();
     for c in 0..scale.channels {
         let indexes: Vec<usize> = (c * scale.members..(c + 1) * scale.members).collect();
@@ -255,7 +266,12 @@ async fn set_up_channels(server: &Server, api: &Api, members: &[Member], scale: 
         };
         let bus = server.state.bus.clone();
         let cursor = bus
-            .execute(&bus.documents, &deeplink, DocumentCommand::Ingest(fields), &EventMetadata::system("bench", "collab"))
+            .execute(
+                &bus.documents,
+                &deeplink,
+                DocumentCommand::Ingest(fields),
+                &EventMetadata::system("bench", "collab"),
+            )
             .await
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         server.state.settle(cursor).await;

@@ -513,10 +513,7 @@ impl SearchIndex {
     /// In how many documents `access` reaches the word appears.
     fn scoped_frequency(&self, access: &Access, word: &str) -> Result<usize, SearchError> {
         let f = self.fields();
-        let query = BooleanQuery::new(vec![
-            filter(self.access_query(access)),
-            (Occur::Must, term(f.words, word)),
-        ]);
+        let query = BooleanQuery::new(vec![filter(self.access_query(access)), (Occur::Must, term(f.words, word))]);
         Ok(self.searcher().search(&query, &Count)?)
     }
 
