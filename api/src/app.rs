@@ -92,6 +92,11 @@ impl AppState {
         self.settle(cursor).await;
         Ok(cursor)
     }
+
+    /// How long a session revoked by rotation keeps working (`--session-grace-seconds`).
+    pub fn session_grace(&self) -> Duration {
+        Duration::from_secs(self.config.session_grace_seconds)
+    }
 }
 
 #[derive(OpenApi)]

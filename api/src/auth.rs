@@ -3,6 +3,8 @@
 //!
 //! A token is an HS256 JWT naming the user and the session. It is honoured only while it is
 //! unexpired and its session is live in `sessions_view`, so signing out (an event) revokes it.
+//! A session revoked by rotation (token refresh) stays live for `--session-grace-seconds`
+//! after it, because the browser may not have stored the new token yet.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
@@ -14,6 +16,7 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
+use domain::session::RevokeReason;
 use domain::EventMetadata;
 use jsonwebtoken::{decode, encode, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
@@ -210,6 +213,9 @@ pub struct AuthUser {
     pub is_admin: bool,
     pub is_auditor: bool,
     pub meta: RequestMeta,
+    /// When the session was rotated (refreshed) and its token is honoured only until then: the
+    /// end of its grace. `None` while the session has not been rotated.
+    pub grace_ends_at: Option<DateTime<Utc>>,
 }
 
 impl AuthUser {
@@ -232,6 +238,58 @@ struct LiveSession {
     is_auditor: bool,
     expires_at: String,
     revoked_at: Option<String>,
+    revoked_reason: Option<String>,
+}
+
+/// Whether a session is still honoured, read from `sessions_view`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionState {
+    Live,
+    /// Rotated by a token refresh: honoured until the end of its grace.
+    InGrace {
+        until: DateTime<Utc>,
+    },
+    /// Signed out, expired, rotated longer ago than the grace, or unknown.
+    Ended,
+}
+
+/// Returns a session's state at `now` from its `sessions_view` columns. A rotation whose time
+/// cannot be read counts as ended.
+pub fn session_state(
+    expires_at: &str,
+    revoked_at: Option<&str>,
+    revoked_reason: Option<&str>,
+    grace: Duration,
+    now: DateTime<Utc>,
+) -> SessionState {
+    let parse = |at: &str| DateTime::parse_from_rfc3339(at).ok().map(|at| at.with_timezone(&Utc));
+    if parse(expires_at).is_none_or(|at| at <= now) {
+        return SessionState::Ended;
+    }
+    let Some(revoked_at) = revoked_at else {
+        return SessionState::Live;
+    };
+    let until = parse(revoked_at).zip(chrono::Duration::from_std(grace).ok()).map(|(at, grace)| at + grace);
+    match until {
+        Some(until) if revoked_reason == Some(RevokeReason::Rotated.as_str()) && until > now => {
+            SessionState::InGrace { until }
+        }
+        _ => SessionState::Ended,
+    }
+}
+
+/// Returns the state of `session_id` now, with the configured grace.
+pub async fn current_session_state(state: &AppState, session_id: &str) -> Result<SessionState, AppError> {
+    let row = projections::queries::session(&state.db, session_id).await?;
+    Ok(row.map_or(SessionState::Ended, |s| {
+        session_state(
+            &s.expires_at,
+            s.revoked_at.as_deref(),
+            s.revoked_reason.as_deref(),
+            state.session_grace(),
+            Utc::now(),
+        )
+    }))
 }
 
 /// Returns the token from the `token` header, or an `Authorization: Bearer` header.
@@ -240,7 +298,8 @@ pub fn token_of(parts: &Parts) -> Option<&str> {
 }
 
 /// Checks a token and its session; returns the user it belongs to. With `allow_expired`, an
-/// expired token is taken as long as its session is live (that is what refresh needs).
+/// expired token is taken as long as its session is live (that is what refresh needs). A session
+/// rotated within the grace period counts as live.
 pub async fn authenticate_with(
     state: &AppState,
     token: &str,
@@ -251,26 +310,33 @@ pub async fn authenticate_with(
     let row: Option<LiveSession> = state
         .db
         .fetch_optional(
-            "SELECT u.is_admin, u.is_auditor, s.expires_at, s.revoked_at FROM sessions_view s \
+            "SELECT u.is_admin, u.is_auditor, s.expires_at, s.revoked_at, s.revoked_reason FROM sessions_view s \
              JOIN users_view u ON u.user_id = s.user_id \
              WHERE s.session_id = $1 AND s.user_id = $2",
             commands::args![claims.sid.as_str(), claims.sub.as_str()],
         )
         .await?;
-    let now = Utc::now();
-    let live = |s: &LiveSession| {
-        s.revoked_at.is_none() && DateTime::parse_from_rfc3339(&s.expires_at).is_ok_and(|at| at > now)
+    let ended = || AppError::unauthorized("session_revoked", "this session has ended; sign in again");
+    let session = row.ok_or_else(ended)?;
+    let grace_ends_at = match session_state(
+        &session.expires_at,
+        session.revoked_at.as_deref(),
+        session.revoked_reason.as_deref(),
+        state.session_grace(),
+        Utc::now(),
+    ) {
+        SessionState::Live => None,
+        SessionState::InGrace { until } => Some(until),
+        SessionState::Ended => return Err(ended()),
     };
-    match row {
-        Some(session) if live(&session) => Ok(AuthUser {
-            user_id: claims.sub,
-            session_id: claims.sid,
-            is_admin: session.is_admin,
-            is_auditor: session.is_auditor,
-            meta,
-        }),
-        _ => Err(AppError::unauthorized("session_revoked", "this session has ended; sign in again")),
-    }
+    Ok(AuthUser {
+        user_id: claims.sub,
+        session_id: claims.sid,
+        is_admin: session.is_admin,
+        is_auditor: session.is_auditor,
+        meta,
+        grace_ends_at,
+    })
 }
 
 /// Checks an unexpired token and its session.

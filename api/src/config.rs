@@ -109,6 +109,11 @@ pub struct ServeArgs {
     /// How long a sign-in lasts, in days: an expired token can be refreshed within it.
     #[arg(long, env = "NEEDL_SESSION_DAYS", default_value_t = 7)]
     pub session_days: u64,
+    /// How long a token refresh leaves the old token working, in seconds, so a browser that
+    /// reloaded before storing the new token is not signed out (it may refresh the old one again
+    /// meanwhile). Sign-out has no grace.
+    #[arg(long, env = "NEEDL_SESSION_GRACE_SECONDS", default_value_t = domain::session::ROTATION_GRACE_SECONDS)]
+    pub session_grace_seconds: u64,
     /// Extra origins allowed to open the live socket (comma-separated), besides the server's own.
     #[arg(long, env = "NEEDL_ALLOWED_ORIGINS", value_delimiter = ',')]
     pub allowed_origins: Vec<String>,
@@ -165,7 +170,8 @@ pub struct ServeArgs {
 }
 
 impl ServeArgs {
-    /// Settings for tests and benchmarks: port 0, no web app, a fixed secret.
+    /// Settings for tests and benchmarks: port 0, no web app, a fixed secret, and no grace for
+    /// rotated tokens (tests of the grace set one).
     pub fn for_tests() -> Self {
         ServeArgs {
             host: "127.0.0.1".into(),
@@ -174,6 +180,7 @@ impl ServeArgs {
             token_secret: Some("test-secret-test-secret-test-secret".into()),
             token_ttl_minutes: 60,
             session_days: 7,
+            session_grace_seconds: 0,
             allowed_origins: vec![],
             org_name: "Needl".into(),
             max_body_bytes: 64 * 1024,

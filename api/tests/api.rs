@@ -3448,3 +3448,6 @@ mod people_notifications;
 
 #[path = "api/ask.rs"]
 mod ask;
+
+#[path = "api/auth_refresh.rs"]
+mod auth_refresh;

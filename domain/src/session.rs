@@ -1,10 +1,23 @@
 //! One sign-in: started when a user signs in or refreshes, revoked at sign-out or rotation.
+//!
+//! A rotation (token refresh) does not end a session outright: the browser may never receive the
+//! new token (a reload, a closed tab, a dropped connection), so the rotated session stays usable,
+//! and may be rotated again, for a short grace period. Sign-out ends it at once.
+
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use cqrs_es::{Aggregate, DomainEvent};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{DomainError, ErrorKind};
+
+/// How long, in seconds, a session revoked by rotation keeps working. A refresh revokes the old
+/// session before the browser has stored the new token; if the page reloads, the tab closes or
+/// the response is lost in between, the browser still holds the old token. Within this period
+/// that token still works and can be refreshed again (into another successor), so the user is
+/// not signed out; a stolen token gains at most this long.
+pub const ROTATION_GRACE_SECONDS: u64 = 30;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SessionCommand {
@@ -14,9 +27,11 @@ pub enum SessionCommand {
         /// The session this one replaces, when started by a token refresh.
         rotated_from: Option<String>,
     },
-    Revoke {
-        reason: RevokeReason,
-    },
+    /// Replaces the session by a successor (token refresh) at `at`. A session already rotated
+    /// may be rotated again until `grace` after its first rotation, never later.
+    Rotate { at: DateTime<Utc>, grace: Duration },
+    /// Ends the session at once (sign-out), even one rotated but still in its grace.
+    SignOut { at: DateTime<Utc> },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,10 +41,31 @@ pub enum RevokeReason {
     Rotated,
 }
 
+impl RevokeReason {
+    /// The name stored in `sessions_view.revoked_reason`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RevokeReason::SignedOut => "signed_out",
+            RevokeReason::Rotated => "rotated",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SessionEvent {
-    SessionStarted { user_id: String, expires_at: DateTime<Utc>, rotated_from: Option<String> },
-    SessionRevoked { user_id: String, reason: RevokeReason },
+    SessionStarted {
+        user_id: String,
+        expires_at: DateTime<Utc>,
+        rotated_from: Option<String>,
+    },
+    SessionRevoked {
+        user_id: String,
+        reason: RevokeReason,
+        /// When the session was revoked: a rotation's grace is measured from it. Absent from
+        /// events recorded before it was kept.
+        #[serde(default)]
+        at: Option<DateTime<Utc>>,
+    },
 }
 
 impl DomainEvent for SessionEvent {
@@ -74,10 +110,19 @@ impl DomainError for SessionError {
     }
 }
 
+/// Why and when a session was revoked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Revocation {
+    reason: RevokeReason,
+    /// Unknown for events recorded before the time was kept: such a rotation has no grace left.
+    at: Option<DateTime<Utc>>,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Session {
     user_id: Option<String>,
-    revoked: bool,
+    /// The first rotation, or the sign-out (which replaces it: nothing comes after).
+    revoked: Option<Revocation>,
 }
 
 impl Session {
@@ -89,18 +134,34 @@ impl Session {
                 }
                 Ok(vec![SessionEvent::SessionStarted { user_id, expires_at, rotated_from }])
             }
-            SessionCommand::Revoke { reason } => {
-                let Some(user_id) = self.user_id.clone() else {
-                    return Err(SessionError::NotFound);
-                };
-                if self.revoked {
-                    // Rotating a revoked session would hand out a live token for a dead one.
-                    return match reason {
-                        RevokeReason::SignedOut => Ok(vec![]),
-                        RevokeReason::Rotated => Err(SessionError::Revoked),
-                    };
+            SessionCommand::Rotate { at, grace } => {
+                let user_id = self.user_id.clone().ok_or(SessionError::NotFound)?;
+                match &self.revoked {
+                    None => {
+                        Ok(vec![SessionEvent::SessionRevoked { user_id, reason: RevokeReason::Rotated, at: Some(at) }])
+                    }
+                    // Rotated again within the grace: the first rotation stands (its time is not
+                    // moved, so the grace never stretches); the successor's start records this one.
+                    Some(Revocation { reason: RevokeReason::Rotated, at: Some(first) })
+                        if chrono::Duration::from_std(grace).is_ok_and(|grace| at < *first + grace) =>
+                    {
+                        Ok(vec![])
+                    }
+                    // Rotating a dead session would hand out a live token for it.
+                    Some(_) => Err(SessionError::Revoked),
                 }
-                Ok(vec![SessionEvent::SessionRevoked { user_id, reason }])
+            }
+            SessionCommand::SignOut { at } => {
+                let user_id = self.user_id.clone().ok_or(SessionError::NotFound)?;
+                match &self.revoked {
+                    Some(Revocation { reason: RevokeReason::SignedOut, .. }) => Ok(vec![]),
+                    // Live, or rotated and perhaps still in its grace: either way it ends now.
+                    _ => Ok(vec![SessionEvent::SessionRevoked {
+                        user_id,
+                        reason: RevokeReason::SignedOut,
+                        at: Some(at),
+                    }]),
+                }
             }
         }
     }
@@ -118,7 +179,11 @@ impl Aggregate for Session {
     fn apply(&mut self, event: Self::Event) {
         match event {
             SessionEvent::SessionStarted { user_id, .. } => self.user_id = Some(user_id),
-            SessionEvent::SessionRevoked { .. } => self.revoked = true,
+            SessionEvent::SessionRevoked { reason, at, .. } => {
+                if self.revoked.is_none() || reason == RevokeReason::SignedOut {
+                    self.revoked = Some(Revocation { reason, at });
+                }
+            }
         }
     }
 }
@@ -128,6 +193,12 @@ mod tests {
     use super::*;
     use cqrs_es::test::TestFramework;
 
+    const GRACE: Duration = Duration::from_secs(ROTATION_GRACE_SECONDS);
+
+    fn at(seconds: i64) -> DateTime<Utc> {
+        DateTime::from_timestamp(1_900_000_000 + seconds, 0).unwrap()
+    }
+
     fn started() -> SessionEvent {
         SessionEvent::SessionStarted {
             user_id: "u1".into(),
@@ -136,36 +207,86 @@ mod tests {
         }
     }
 
+    fn revoked(reason: RevokeReason, seconds: i64) -> SessionEvent {
+        SessionEvent::SessionRevoked { user_id: "u1".into(), reason, at: Some(at(seconds)) }
+    }
+
     #[test]
     fn signing_out_revokes_the_session() {
         TestFramework::<Session>::with(())
             .given(vec![started()])
-            .when(SessionCommand::Revoke { reason: RevokeReason::SignedOut })
-            .then_expect_events(vec![SessionEvent::SessionRevoked {
-                user_id: "u1".into(),
-                reason: RevokeReason::SignedOut,
-            }]);
+            .when(SessionCommand::SignOut { at: at(0) })
+            .then_expect_events(vec![revoked(RevokeReason::SignedOut, 0)]);
     }
 
     #[test]
     fn signing_out_twice_records_one_revocation() {
         TestFramework::<Session>::with(())
-            .given(vec![
-                started(),
-                SessionEvent::SessionRevoked { user_id: "u1".into(), reason: RevokeReason::SignedOut },
-            ])
-            .when(SessionCommand::Revoke { reason: RevokeReason::SignedOut })
+            .given(vec![started(), revoked(RevokeReason::SignedOut, 0)])
+            .when(SessionCommand::SignOut { at: at(1) })
             .then_expect_events(vec![]);
     }
 
     #[test]
-    fn a_revoked_session_cannot_be_rotated() {
+    fn rotating_a_live_session_revokes_it_with_the_time() {
         TestFramework::<Session>::with(())
-            .given(vec![
-                started(),
-                SessionEvent::SessionRevoked { user_id: "u1".into(), reason: RevokeReason::Rotated },
-            ])
-            .when(SessionCommand::Revoke { reason: RevokeReason::Rotated })
+            .given(vec![started()])
+            .when(SessionCommand::Rotate { at: at(0), grace: GRACE })
+            .then_expect_events(vec![revoked(RevokeReason::Rotated, 0)]);
+    }
+
+    #[test]
+    fn a_rotated_session_may_be_rotated_again_within_the_grace_without_moving_its_time() {
+        TestFramework::<Session>::with(())
+            .given(vec![started(), revoked(RevokeReason::Rotated, 0)])
+            .when(SessionCommand::Rotate { at: at(ROTATION_GRACE_SECONDS as i64 - 1), grace: GRACE })
+            .then_expect_events(vec![]);
+    }
+
+    #[test]
+    fn a_rotated_session_cannot_be_rotated_after_the_grace() {
+        TestFramework::<Session>::with(())
+            .given(vec![started(), revoked(RevokeReason::Rotated, 0)])
+            .when(SessionCommand::Rotate { at: at(ROTATION_GRACE_SECONDS as i64), grace: GRACE })
+            .then_expect_error(SessionError::Revoked);
+    }
+
+    #[test]
+    fn with_no_grace_a_rotated_session_cannot_be_rotated_again() {
+        TestFramework::<Session>::with(())
+            .given(vec![started(), revoked(RevokeReason::Rotated, 0)])
+            .when(SessionCommand::Rotate { at: at(0), grace: Duration::ZERO })
+            .then_expect_error(SessionError::Revoked);
+    }
+
+    #[test]
+    fn a_signed_out_session_cannot_be_rotated_even_at_once() {
+        TestFramework::<Session>::with(())
+            .given(vec![started(), revoked(RevokeReason::SignedOut, 0)])
+            .when(SessionCommand::Rotate { at: at(0), grace: GRACE })
+            .then_expect_error(SessionError::Revoked);
+    }
+
+    #[test]
+    fn signing_out_a_rotated_session_ends_its_grace() {
+        TestFramework::<Session>::with(())
+            .given(vec![started(), revoked(RevokeReason::Rotated, 0)])
+            .when(SessionCommand::SignOut { at: at(1) })
+            .then_expect_events(vec![revoked(RevokeReason::SignedOut, 1)]);
+        TestFramework::<Session>::with(())
+            .given(vec![started(), revoked(RevokeReason::Rotated, 0), revoked(RevokeReason::SignedOut, 1)])
+            .when(SessionCommand::Rotate { at: at(2), grace: GRACE })
+            .then_expect_error(SessionError::Revoked);
+    }
+
+    #[test]
+    fn a_rotation_recorded_before_its_time_was_kept_has_no_grace() {
+        let old: SessionEvent =
+            serde_json::from_str(r#"{"SessionRevoked":{"user_id":"u1","reason":"rotated"}}"#).unwrap();
+        assert_eq!(old, SessionEvent::SessionRevoked { user_id: "u1".into(), reason: RevokeReason::Rotated, at: None });
+        TestFramework::<Session>::with(())
+            .given(vec![started(), old])
+            .when(SessionCommand::Rotate { at: at(0), grace: GRACE })
             .then_expect_error(SessionError::Revoked);
     }
 
@@ -173,7 +294,11 @@ mod tests {
     fn a_session_that_never_started_cannot_be_revoked() {
         TestFramework::<Session>::with(())
             .given_no_previous_events()
-            .when(SessionCommand::Revoke { reason: RevokeReason::SignedOut })
+            .when(SessionCommand::SignOut { at: at(0) })
+            .then_expect_error(SessionError::NotFound);
+        TestFramework::<Session>::with(())
+            .given_no_previous_events()
+            .when(SessionCommand::Rotate { at: at(0), grace: GRACE })
             .then_expect_error(SessionError::NotFound);
     }
 }

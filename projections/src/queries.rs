@@ -48,24 +48,22 @@ pub struct SessionRow {
     pub started_at: String,
     pub expires_at: String,
     pub revoked_at: Option<String>,
+    /// `rotated` or `signed_out` once revoked: a rotated session lasts a grace period longer.
+    pub revoked_reason: Option<String>,
+    /// The session a refresh replaced with this one.
+    pub rotated_from: Option<String>,
 }
 
+/// The columns of [`SessionRow`].
+const SESSION_COLUMNS: &str = "session_id, user_id, started_at, expires_at, revoked_at, revoked_reason, rotated_from";
+
 pub async fn session(db: &Db, session_id: &str) -> sqlx::Result<Option<SessionRow>> {
-    db.fetch_optional(
-        "SELECT session_id, user_id, started_at, expires_at, revoked_at FROM sessions_view \
-         WHERE session_id = $1",
-        args![session_id],
-    )
-    .await
+    db.fetch_optional(&format!("SELECT {SESSION_COLUMNS} FROM sessions_view WHERE session_id = $1"), args![session_id])
+        .await
 }
 
 pub async fn all_sessions(db: &Db) -> sqlx::Result<Vec<SessionRow>> {
-    db.fetch_all(
-        "SELECT session_id, user_id, started_at, expires_at, revoked_at FROM sessions_view \
-         ORDER BY session_id",
-        vec![],
-    )
-    .await
+    db.fetch_all(&format!("SELECT {SESSION_COLUMNS} FROM sessions_view ORDER BY session_id"), vec![]).await
 }
 
 #[derive(sqlx::FromRow)]

@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use domain::email::{self, EmailCommand};
 use domain::instance::{InstanceCommand, INSTANCE_ID};
-use domain::session::{RevokeReason, SessionCommand};
+use domain::session::SessionCommand;
 use domain::user::UserCommand;
 use projections::queries::{self, UserRow};
 use serde::{Deserialize, Serialize};
@@ -15,7 +15,8 @@ use utoipa_axum::routes;
 
 use crate::app::AppState;
 use crate::auth::{
-    hash_password, verify_password, AuthUser, RefreshingUser, RequestMeta, MAX_PASSWORD_LEN, MIN_PASSWORD_LEN,
+    hash_password, session_state, verify_password, AuthUser, RefreshingUser, RequestMeta, SessionState,
+    MAX_PASSWORD_LEN, MIN_PASSWORD_LEN,
 };
 use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
 
@@ -187,41 +188,61 @@ async fn sign_in(
     Ok(ApiJson(start_session(&state, &user.user_id, &meta, None).await?))
 }
 
-/// Swaps a token for a fresh one; the old one stops working. An expired token is taken while
-/// its session lasts (`--session-days`), so a tab left overnight picks up where it was.
+/// Swaps a token for a fresh one. An expired token is taken while its session lasts
+/// (`--session-days`), so a tab left overnight picks up where it was. The old token keeps
+/// working for `--session-grace-seconds` and can be refreshed again meanwhile (each time into
+/// another successor), so a page that reloaded before it stored the new token stays signed in;
+/// after that it stops.
 #[utoipa::path(post, path = "/auth/refresh", tag = "auth", security(("token" = [])),
     responses((status = 200, body = TokenResponse), (status = 401, body = ErrorBody)))]
 async fn refresh(
     State(state): State<AppState>,
     RefreshingUser(user): RefreshingUser,
 ) -> ApiResult<ApiJson<TokenResponse>> {
-    let revoked = state
+    let metadata = user.metadata();
+    let rotated = state
         .bus
         .execute(
             &state.bus.sessions,
             &user.session_id,
-            SessionCommand::Revoke { reason: RevokeReason::Rotated },
-            &user.metadata(),
+            SessionCommand::Rotate { at: metadata.time, grace: state.session_grace() },
+            &metadata,
         )
         .await;
-    if let Err(commands::CommandError::Domain(_)) = revoked {
+    if let Err(commands::CommandError::Domain(_)) = rotated {
         return Err(AppError::unauthorized("session_revoked", "this session has ended; sign in again"));
     }
-    revoked?;
+    rotated?;
     Ok(ApiJson(start_session(&state, &user.user_id, &user.meta, Some(user.session_id.clone())).await?))
 }
 
-/// Ends the session: its token stops working at once.
+/// How many sessions back along its refreshes a sign-out looks for ones still in their grace.
+const SIGN_OUT_CHAIN_LIMIT: usize = 16;
+
+/// Ends the session: its token stops working at once, and so do the tokens it was refreshed
+/// from that are still in their grace.
 #[utoipa::path(post, path = "/auth/signout", tag = "auth", security(("token" = [])),
     responses((status = 204), (status = 401, body = ErrorBody)))]
 async fn sign_out(State(state): State<AppState>, user: AuthUser) -> ApiResult<StatusCode> {
-    state
-        .command(
-            &state.bus.sessions,
-            &user.session_id,
-            SessionCommand::Revoke { reason: RevokeReason::SignedOut },
-            &user.metadata(),
-        )
-        .await?;
+    let metadata = user.metadata();
+    let sign_out = SessionCommand::SignOut { at: metadata.time };
+    state.command(&state.bus.sessions, &user.session_id, sign_out.clone(), &metadata).await?;
+    let mut previous = queries::session(&state.db, &user.session_id).await?.and_then(|s| s.rotated_from);
+    for _ in 0..SIGN_OUT_CHAIN_LIMIT {
+        let Some(id) = previous else { break };
+        let Some(row) = queries::session(&state.db, &id).await?.filter(|row| row.user_id == user.user_id) else {
+            break;
+        };
+        // Older sessions along the chain were rotated earlier still: their grace is over too.
+        let now = chrono::Utc::now();
+        let grace = state.session_grace();
+        let row_state =
+            session_state(&row.expires_at, row.revoked_at.as_deref(), row.revoked_reason.as_deref(), grace, now);
+        if row_state == SessionState::Ended {
+            break;
+        }
+        state.command(&state.bus.sessions, &id, sign_out.clone(), &metadata).await?;
+        previous = row.rotated_from;
+    }
     Ok(StatusCode::NO_CONTENT)
 }

@@ -4,6 +4,11 @@
 //! A client reconnecting with `?after=CURSOR` first gets what it missed, paged from the store; the
 //! connection subscribes to the hub before paging, so nothing falls between the two. A client
 //! that falls behind the hub's buffer is paged from the store too, never dropped.
+//!
+//! A socket ends with its session: at once when the session signs out (close code 4001), and for
+//! a session rotated by a token refresh, when its grace ends. The page has its new token by then
+//! and reconnects with it after its cursor, so a refresh neither drops the socket mid-page nor
+//! loses an event, and no socket outlives its session's grace.
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
@@ -19,7 +24,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::app::AppState;
-use crate::auth::{authenticate, RequestMeta};
+use crate::auth::{authenticate, current_session_state, RequestMeta, SessionState};
 use crate::error::{ApiQuery, ApiResult, AppError, ErrorBody};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -75,10 +80,10 @@ async fn live_socket(
         return Err(AppError::bad_request("not_websocket", "this route only speaks WebSocket"));
     };
     let viewer = Viewer { user_id: user.user_id, is_admin: user.is_admin };
-    let session_id = user.session_id;
+    let session = SocketSession { id: user.session_id, grace_ends_at: user.grace_ends_at };
     Ok(ws.on_upgrade(move |socket| async move {
         metrics::gauge!("needl_live_connections").increment(1.0);
-        if let Err(error) = run(socket, state, viewer, session_id, after).await {
+        if let Err(error) = run(socket, state, viewer, session, after).await {
             tracing::debug!(%error, "live socket ended");
         }
         metrics::gauge!("needl_live_connections").decrement(1.0);
@@ -110,11 +115,24 @@ async fn page_missed(
     }
 }
 
+/// The session a socket was opened with.
+struct SocketSession {
+    id: String,
+    /// Set once the session was rotated: the socket closes then, as its token stops working.
+    grace_ends_at: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+/// The close frame for a socket whose session ended; the client reconnects with the token it
+/// holds now, if any.
+fn session_ended(reason: &'static str) -> Message {
+    Message::Close(Some(CloseFrame { code: 4001, reason: reason.into() }))
+}
+
 async fn run(
     mut socket: WebSocket,
     state: AppState,
     viewer: Viewer,
-    session_id: String,
+    mut session: SocketSession,
     after: Option<Cursor>,
 ) -> anyhow::Result<()> {
     let mut events = state.hub.subscribe();
@@ -132,10 +150,16 @@ async fn run(
                     for message in event.messages_for(&viewer) {
                         socket.send(Message::Text(message.to_string().into())).await?;
                     }
-                    if event.event_type == "SessionRevoked" && event.aggregate_id == session_id {
-                        let frame = CloseFrame { code: 4001, reason: "signed out".into() };
-                        let _ = socket.send(Message::Close(Some(frame))).await;
-                        return Ok(());
+                    if event.event_type == "SessionRevoked" && event.aggregate_id == session.id {
+                        // A rotation leaves the socket open until its grace ends; a sign-out
+                        // (or a rotation with no grace) closes it now.
+                        match current_session_state(&state, &session.id).await {
+                            Ok(SessionState::InGrace { until }) => session.grace_ends_at = Some(until),
+                            _ => {
+                                let _ = socket.send(session_ended("signed out")).await;
+                                return Ok(());
+                            }
+                        }
                     }
                 }
                 Err(RecvError::Lagged(_)) => {
@@ -148,11 +172,22 @@ async fn run(
                 None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return Ok(()),
                 Some(Ok(_)) => {}
             },
+            _ = grace_over(session.grace_ends_at), if session.grace_ends_at.is_some() => {
+                let _ = socket.send(session_ended("session rotated")).await;
+                return Ok(());
+            }
             _ = async { shutdown.wait_for(|stop| *stop).await.is_ok() } => {
                 let frame = CloseFrame { code: 1001, reason: "server shutting down".into() };
                 let _ = socket.send(Message::Close(Some(frame))).await;
                 return Ok(());
             }
         }
+    }
+}
+
+/// Resolves when `until` has passed.
+async fn grace_over(until: Option<chrono::DateTime<chrono::Utc>>) {
+    if let Some(until) = until {
+        tokio::time::sleep((until - chrono::Utc::now()).to_std().unwrap_or_default()).await;
     }
 }

@@ -56,10 +56,25 @@ function readStored(storage: Storage): Pick<Session, 'token' | 'user'> {
   }
 }
 
-/** Returns a session store backed by `storage` (local storage in the app). */
-export function createSessionStore(storage: Storage = localStorage): SessionStore {
+/**
+ * Returns a session store backed by `storage` (local storage in the app). A token another tab
+ * stored there (its refresh) is adopted while this page is signed in, so this page does not go on
+ * with the token that refresh replaced, which stops working once its grace is over.
+ */
+export function createSessionStore(
+  storage: Storage = localStorage,
+  events: Pick<Window, 'addEventListener'> | null = typeof window === 'undefined' ? null : window,
+): SessionStore {
   let session: Session = { ...readStored(storage), verified: false, expired: false, expiredElsewhere: false, signedOut: false };
   const listeners = new Set<SessionListener>();
+
+  events?.addEventListener('storage', (event: StorageEvent) => {
+    if (event.key !== SESSION_STORAGE_KEY || event.storageArea !== storage || !session.token) return;
+    const stored = readStored(storage);
+    if (!stored.token || stored.token === session.token) return;
+    session = { ...session, token: stored.token, user: stored.user ?? session.user };
+    listeners.forEach((l) => l(session));
+  });
 
   const set = (next: Session) => {
     session = next;
