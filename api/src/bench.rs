@@ -35,8 +35,9 @@ pub struct BenchArgs {
     /// Which figures to print: `store` (commands, projection lag, live delivery), `ingest` (feed
     /// items, PDF pages, import memory; see `bench_ingest`), `search` (retrieval quality and query
     /// latency; see `bench_search`), `collab` (comment delivery to channel members over many
-    /// sockets, tagging and commenting calls per second; see `bench_collab`) or `all`.
-    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search", "collab"])]
+    /// sockets, tagging and commenting calls per second; see `bench_collab`), `ask` (cited-answer
+    /// quality on the QA set and answer latency through the HTTP API; see `bench_ask`) or `all`.
+    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search", "collab", "ask"])]
     pub only: String,
     /// The shared real-world data the ingest figures read (`feeds/`, `docs/`); synthetic files
     /// stand in when it is absent.
@@ -67,6 +68,9 @@ pub async fn run(storage: &StorageArgs, args: BenchArgs) -> anyhow::Result<()> {
     }
     if args.only == "all" || args.only == "search" {
         crate::bench_search::run(&storage.data_dir, &args).await?;
+    }
+    if args.only == "all" || args.only == "ask" {
+        crate::bench_ask::run(&storage.data_dir, &args).await?;
     }
     let store = matches!(args.only.as_str(), "all" | "store");
     let collab = matches!(args.only.as_str(), "all" | "collab");

@@ -19,6 +19,7 @@
 //! - [`bench_collab`]: comment delivery to channel members over many sockets; tagging and
 //!   commenting calls per second.
 //! - [`bench_search`]: SciFact nDCG@10 through the search path, query latency at 100k and 1M passages.
+//! - [`bench_ask`]: AskNeedl's citation and answer recall on the QA set, answer latency at 100k passages.
 //!
 //! This crate is the only one that knows HTTP; nothing depends on it.
 
@@ -26,6 +27,7 @@ pub mod access;
 pub mod app;
 pub mod auth;
 pub mod bench;
+pub mod bench_ask;
 pub mod bench_collab;
 pub mod bench_ingest;
 pub mod bench_search;
