@@ -3451,3 +3451,6 @@ mod ask;
 
 #[path = "api/auth_refresh.rs"]
 mod auth_refresh;
+
+#[path = "api/notes_search.rs"]
+mod notes_search;

@@ -1,5 +1,10 @@
 //! The index as a projection: a task that follows the global feed from the index's checkpoint and
-//! turns document events into index changes.
+//! turns document events, and users' notes, into index changes.
+//!
+//! A note is indexed as an entry only its author reaches (`owner`), in the `notes` tab, under the
+//! deeplink [`note_deeplink`] and with its notebook as `source_id`, so a question or a search can
+//! narrow to one notebook. An edit carries only what changed, so the note is read back from its
+//! own events up to the edit.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -11,6 +16,7 @@ use commands::feed::{self, Cursor, FeedSignal, StoredEvent};
 use commands::store::Db;
 use cqrs_es::Aggregate;
 use domain::document::{DocumentEvent, DocumentFields};
+use domain::notebook::{plain_text, Note, NoteEvent, NotebookEvent, NotebookShelf, SnippetSource};
 use domain::source::{SourceEvent, SourceKind};
 use tokio::sync::watch;
 
@@ -39,6 +45,87 @@ pub mod category {
     pub const EXCHANGES: &str = "exchanges";
     pub const DRIVES: &str = "drives";
     pub const ATTACHMENTS: &str = "attachments";
+    /// Users' notes, each reached by its author only.
+    pub const NOTES: &str = "notes";
+}
+
+/// What a note's deeplink in the index starts with: notes are no documents, and their ids must
+/// never meet a document's.
+pub const NOTE_PREFIX: &str = "note:";
+
+/// Returns the index deeplink of a note.
+pub fn note_deeplink(note_id: &str) -> String {
+    format!("{NOTE_PREFIX}{note_id}")
+}
+
+/// Returns the note id of an index deeplink, if it is a note's.
+pub fn note_id_of(deeplink: &str) -> Option<&str> {
+    deeplink.strip_prefix(NOTE_PREFIX)
+}
+
+/// A note as of one of its events: what the index needs of it.
+struct NoteState {
+    owner: String,
+    notebook_id: String,
+    note_id: String,
+    name: String,
+    body: Option<String>,
+    snippet: Option<SnippetSource>,
+    created: i64,
+}
+
+impl NoteState {
+    /// Applies one of the note's events; `None` once the note is deleted.
+    fn apply(state: Option<NoteState>, event: NoteEvent, time: i64) -> Option<NoteState> {
+        match event {
+            NoteEvent::NoteCreated { user_id, notebook_id, note_id, name, body, snippet } => {
+                Some(NoteState { owner: user_id, notebook_id, note_id, name, body, snippet, created: time })
+            }
+            NoteEvent::NoteEdited { name, body, .. } => state.map(|mut note| {
+                if let Some(name) = name {
+                    note.name = name;
+                }
+                if body.is_some() {
+                    note.body = body;
+                }
+                note
+            }),
+            NoteEvent::NoteDeleted { .. } => None,
+        }
+    }
+
+    /// The index entry: the body's text (one block a line), then the snippet's title when it is
+    /// not the note's name; titled by the name, else the first line of the text.
+    fn indexed(self, updated: i64) -> IndexedDocument {
+        let mut text = self.body.as_deref().map(plain_text).unwrap_or_default();
+        if let Some(title) = self.snippet.and_then(|s| s.title).filter(|t| *t != self.name) {
+            text = if text.is_empty() { title } else { format!("{text}\n{title}") };
+        }
+        let title = match self.name.trim() {
+            "" => text.lines().next().unwrap_or_default().to_string(),
+            name => name.to_string(),
+        };
+        IndexedDocument {
+            deeplink: note_deeplink(&self.note_id),
+            source_id: self.notebook_id,
+            owner: Some(self.owner),
+            category: category::NOTES.to_string(),
+            title,
+            size: text.len() as u64,
+            pages: vec![PageText { text, lines: vec![] }],
+            published: Some(self.created),
+            updated,
+            attachments: 0,
+            company: None,
+            country: None,
+        }
+    }
+}
+
+/// The time an event happened, as unix seconds.
+fn event_time(event: &StoredEvent) -> i64 {
+    let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at);
+    chrono::DateTime::parse_from_rfc3339(time).map(|t| t.timestamp()).unwrap_or(0)
 }
 
 #[derive(Clone)]
@@ -136,12 +223,23 @@ impl Follower {
             }
             return Ok(None);
         }
+        if event.aggregate_type == Note::TYPE {
+            return self.note_change(event).await;
+        }
+        if event.aggregate_type == NotebookShelf::TYPE {
+            // A deleted notebook takes its notes with it, without an event for each.
+            if let Ok(NotebookEvent::NotebookDeleted { notebook_id, .. }) =
+                serde_json::from_value(event.payload.clone())
+            {
+                return Ok(Some(Change::DeleteAll { source_id: notebook_id, category: category::NOTES.to_string() }));
+            }
+            return Ok(None);
+        }
         if event.aggregate_type != domain::document::Document::TYPE {
             return Ok(None);
         }
         let deeplink = event.aggregate_id.clone();
-        let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at);
-        let updated = chrono::DateTime::parse_from_rfc3339(time).map(|t| t.timestamp()).unwrap_or(0);
+        let updated = event_time(event);
         match serde_json::from_value::<DocumentEvent>(event.payload.clone())? {
             DocumentEvent::DocumentIngested(fields) | DocumentEvent::DocumentUpdated(fields) => {
                 let document = self.describe(deeplink, fields, updated).await?;
@@ -150,6 +248,28 @@ impl Follower {
             DocumentEvent::DocumentDeleted { .. } => Ok(Some(Change::Delete(deeplink))),
             DocumentEvent::DocumentShared { .. } => Ok(None),
         }
+    }
+
+    /// The index change for a note's event: the note as of that event, or its removal.
+    async fn note_change(&self, event: &StoredEvent) -> anyhow::Result<Option<Change>> {
+        let updated = event_time(event);
+        let note = match serde_json::from_value::<NoteEvent>(event.payload.clone())? {
+            NoteEvent::NoteDeleted { note_id, .. } => return Ok(Some(Change::Delete(note_deeplink(&note_id)))),
+            created @ NoteEvent::NoteCreated { .. } => NoteState::apply(None, created, updated),
+            NoteEvent::NoteEdited { .. } => {
+                // Only what changed is carried: read the note back from its events up to this one.
+                let mut note = None;
+                for past in feed::read_aggregate(&self.db, Note::TYPE, &event.aggregate_id).await? {
+                    if past.sequence > event.sequence {
+                        break;
+                    }
+                    let time = event_time(&past);
+                    note = NoteState::apply(note, serde_json::from_value(past.payload)?, time);
+                }
+                note
+            }
+        };
+        Ok(note.map(|n| Change::Upsert(Box::new(n.indexed(updated)))))
     }
 
     async fn describe(

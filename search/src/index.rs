@@ -9,7 +9,8 @@ use std::time::Duration;
 use anyhow::Context;
 use commands::feed::Cursor;
 use serde::{Deserialize, Serialize};
-use tantivy::schema::Value;
+use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::schema::{IndexRecordOption, Value};
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term};
 use tokio::sync::watch;
@@ -17,8 +18,10 @@ use tokio::sync::watch;
 use crate::passages::{passages, PageText};
 use crate::schema::{self, Fields, ENGLISH, SHARED, WORDS};
 
-/// Bumped whenever the schema or the analysis changes: an index of another version is rebuilt.
-pub const SCHEMA_VERSION: u32 = 2;
+/// Bumped whenever the schema, the analysis or what the index holds changes: an index of another
+/// version is rebuilt from the feed. (3: users' notes are indexed, so notes written before are
+/// picked up by the rebuild.)
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// What the index holds of one document.
 #[derive(Debug, Clone, Default)]
@@ -43,6 +46,11 @@ pub struct IndexedDocument {
 pub enum Change {
     Upsert(Box<IndexedDocument>),
     Delete(String),
+    /// Removes every entry of one source in one category: a deleted notebook's notes.
+    DeleteAll {
+        source_id: String,
+        category: String,
+    },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -200,6 +208,15 @@ impl SearchIndex {
             let deeplink = match &change {
                 Change::Delete(deeplink) => deeplink.clone(),
                 Change::Upsert(document) => document.deeplink.clone(),
+                Change::DeleteAll { source_id, category } => {
+                    for writer in [&mut documents, &mut passages] {
+                        writer.delete_query(Box::new(BooleanQuery::new(vec![
+                            (Occur::Must, term_query(self.fields.source_id, source_id)),
+                            (Occur::Must, term_query(self.fields.category, category)),
+                        ])))?;
+                    }
+                    continue;
+                }
             };
             documents.delete_term(Term::from_field_text(self.fields.deeplink, &deeplink));
             passages.delete_term(Term::from_field_text(self.fields.deeplink, &deeplink));
@@ -310,6 +327,10 @@ impl SearchIndex {
     pub(crate) fn stored_u64(doc: &TantivyDocument, field: tantivy::schema::Field) -> Option<u64> {
         doc.get_first(field).and_then(|v| v.as_u64())
     }
+}
+
+fn term_query(field: tantivy::schema::Field, text: &str) -> Box<dyn Query> {
+    Box::new(TermQuery::new(Term::from_field_text(field, text), IndexRecordOption::Basic))
 }
 
 fn read_payload(index: &Index) -> anyhow::Result<Option<Payload>> {

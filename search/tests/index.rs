@@ -253,3 +253,21 @@ fn the_checkpoint_survives_a_reopen_and_a_reset_clears_it() {
     index.reset().unwrap();
     assert_eq!((index.checkpoint(), index.documents()), (Cursor::default(), 0));
 }
+
+#[test]
+fn deleting_a_source_in_a_category_removes_only_its_entries_there() {
+    let index = Arc::new(SearchIndex::in_memory(1).unwrap());
+    let notes = [
+        doc("note:1", Some("bob"), "notebook-1", "notes", "Plant", "Boiler corrosion near the flanges."),
+        doc("note:2", Some("bob"), "notebook-2", "notes", "Pumps", "Boiler pumps need gaskets."),
+        doc("drive-1", Some("bob"), "notebook-1", "drives", "Manual", "Boiler manual."),
+    ];
+    index.apply_blocking(notes.into_iter().map(|d| Change::Upsert(Box::new(d))).collect(), None).unwrap();
+    let before = index.passages();
+    let change = Change::DeleteAll { source_id: "notebook-1".into(), category: "notes".into() };
+    index.apply_blocking(vec![change], None).unwrap();
+    let mut left = deeplinks(&index, &Request::new("boiler", bob()));
+    left.sort();
+    assert_eq!(left, vec!["drive-1", "note:2"]);
+    assert_eq!(index.passages(), before - 1);
+}

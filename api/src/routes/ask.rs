@@ -1,14 +1,15 @@
 //! AskNeedl over HTTP: questions answered as server-sent events, the sessions they make (list,
 //! read, rename), feedback on answers and suggested questions.
 //!
-//! A question's scope comes from the request (home, a feed, a source, a channel, documents, the
-//! attachments feed, or the public corpus) and is checked before anything is recorded: a channel
-//! the user does not see or a document they may not read answers 404 and writes nothing. Then
-//! the turn is recorded (`QuestionAsked`), the answer streams as `{status, data}` events
-//! (INTERMEDIATE_STEP, GENERATED_ANSWER, DONE, or ERROR whose data starts with [`ERROR_MARKER`]),
-//! and the turn ends recorded as completed, failed or stopped. The work runs in its own task,
-//! so a client that goes away (a stop, a closed tab) still ends its turn as stopped; a new
-//! question in the same session stops the one running there.
+//! A question's scope comes from the request (home, a feed, a source, a notebook, a channel,
+//! documents, the attachments feed, or the public corpus) and is checked before anything is
+//! recorded: a channel the user does not see, a document they may not read or another user's
+//! notebook answers 404 and writes nothing. Then the turn is recorded (`QuestionAsked`), the
+//! answer streams as `{status, data}` events (INTERMEDIATE_STEP, GENERATED_ANSWER, DONE, or
+//! ERROR whose data starts with [`ERROR_MARKER`]), and the turn ends recorded as completed,
+//! failed or stopped. The work runs in its own task, so a client that goes away (a stop, a closed
+//! tab) still ends its turn as stopped; a new question in the same session stops the one running
+//! there.
 //!
 //! Sessions are their owner's alone: another user's session id is simply not found (404).
 
@@ -134,7 +135,8 @@ pub struct AskBody {
     /// Pro mode: more passages, and a second round of retrieval. Needs the `ask_needl_pro` flag.
     pub pro: Option<bool>,
     /// `home`, `needl_universe` (the public corpus), `ask_needl` (the attachments feed, narrowed
-    /// to `board_id` when given), or a source id.
+    /// to `board_id` when given), a source id, or a notebook id (its notes; another user's
+    /// notebook answers 404).
     pub source: Option<String>,
     /// The session to continue; absent starts a new one.
     pub session_id: Option<String>,
@@ -292,7 +294,9 @@ async fn resolve(state: &AppState, user: &AuthUser, body: &AskBody) -> ApiResult
         }
         (None | Some(HOME), None) => (AskScope::Home, Scope::Home),
         (Some(source), None) => {
-            if !reaches(source) {
+            // A notebook (the spec's notebooks category, with the notebook as the source): its
+            // notes, which the index keeps to their author and files under their notebook.
+            if !reaches(source) && !own_notebook(state, user_id, source).await? {
                 return Err(unknown_scope(source));
             }
             (AskScope::Source { source: source.to_string() }, Scope::Sources(vec![source.to_string()]))
@@ -301,10 +305,28 @@ async fn resolve(state: &AppState, user: &AuthUser, body: &AskBody) -> ApiResult
     Ok(Resolved { scope, search_scope, access, channel_id: None })
 }
 
+/// Whether `id` is one of the user's notebooks: `false` when no notebook has that id, 404 when
+/// another user's has.
+async fn own_notebook(state: &AppState, user_id: &str, id: &str) -> ApiResult<bool> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        user_id: String,
+    }
+    let row: Option<Row> =
+        state.db.fetch_optional("SELECT user_id FROM notebooks_view WHERE notebook_id = $1", args![id]).await?;
+    match row {
+        None => Ok(false),
+        Some(row) if row.user_id == user_id => Ok(true),
+        Some(_) => Err(AppError::new(axum::http::StatusCode::NOT_FOUND, "notebook_not_found", "notebook not found")),
+    }
+}
+
 fn unknown_scope(id: &str) -> AppError {
     AppError::bad_request(
         "unknown_scope",
-        format!("Unknown scope {id}: ask over home, needl_universe, ask_needl, a feed or a source you follow."),
+        format!(
+            "Unknown scope {id}: ask over home, needl_universe, ask_needl, a feed, a source you follow or a notebook."
+        ),
     )
 }
 
@@ -568,10 +590,11 @@ impl Turn {
                     .filter(|h| !h.boxes.is_empty())
                     .map(|h| json!({"page_number": h.page, "lines": h.boxes}))
                     .collect();
+                let (deeplink, source) = doc.cited_as(&hit.deeplink, &hit.source_id);
                 Some(json!({
-                    "document_id": hit.deeplink,
-                    "access_key": self.state.access.key(Purpose::Access, &hit.deeplink),
-                    "source": hit.source_id,
+                    "access_key": self.state.access.key(Purpose::Access, &deeplink),
+                    "document_id": deeplink,
+                    "source": source,
                     "category_tab": hit.category,
                     "channel_id": self.channel_id,
                     "mime_type": doc.mime_type,
@@ -601,10 +624,13 @@ impl Turn {
         })
     }
 
-    /// What citations need of their documents, by deeplink.
+    /// What citations need of their documents (and of the asker's notes), by index deeplink.
     async fn documents(&self, deeplinks: &[&str]) -> Result<HashMap<String, CitedDocument>, AssistantError> {
+        let (notes, deeplinks): (Vec<&str>, Vec<&str>) =
+            deeplinks.iter().copied().partition(|d| search::follow::note_id_of(d).is_some());
+        let mut cited = self.notes(&notes).await?;
         if deeplinks.is_empty() {
-            return Ok(HashMap::new());
+            return Ok(cited);
         }
         #[derive(sqlx::FromRow)]
         struct Row {
@@ -629,18 +655,68 @@ impl Turn {
             )
             .await
             .map_err(|e| AssistantError::Internal(format!("reading cited documents: {e}")))?;
+        cited.extend(rows.into_iter().map(|row| {
+            let metadata: HashMap<String, String> = serde_json::from_str(&row.metadata).unwrap_or_default();
+            let doc = CitedDocument {
+                mime_type: metadata.get("mime_type").cloned(),
+                has_file: metadata.contains_key("object_key"),
+                link: row.link.filter(|l| l.starts_with("http://") || l.starts_with("https://")),
+                title: row.title,
+                source_label: row.label.unwrap_or_else(|| crate::routes::search::fallback_label(&row.source_id)),
+                note_id: None,
+            };
+            (row.deeplink, doc)
+        }));
+        Ok(cited)
+    }
+
+    /// What citations need of the asker's notes, by index deeplink (`note:{id}`): another user's
+    /// note, or one deleted since the index saw it, is left out.
+    async fn notes(&self, deeplinks: &[&str]) -> Result<HashMap<String, CitedDocument>, AssistantError> {
+        if deeplinks.is_empty() {
+            return Ok(HashMap::new());
+        }
+        #[derive(sqlx::FromRow)]
+        struct Row {
+            note_id: String,
+            name: String,
+            preview: String,
+            snippet_link: Option<String>,
+            notebook_name: String,
+        }
+        let placeholders: Vec<String> = (0..deeplinks.len()).map(|i| format!("${}", i + 2)).collect();
+        let mut args = args![self.user.user_id.as_str()];
+        args.extend(deeplinks.iter().filter_map(|d| search::follow::note_id_of(d)).map(|id| id.into()));
+        let rows: Vec<Row> = self
+            .state
+            .db
+            .fetch_all(
+                &format!(
+                    "SELECT n.note_id, n.name, n.preview, n.snippet_link, b.name AS notebook_name FROM notes_view n \
+                     JOIN notebooks_view b ON b.notebook_id = n.notebook_id AND b.user_id = n.user_id \
+                     WHERE n.user_id = $1 AND n.note_id IN ({})",
+                    placeholders.join(", ")
+                ),
+                args,
+            )
+            .await
+            .map_err(|e| AssistantError::Internal(format!("reading cited notes: {e}")))?;
         Ok(rows
             .into_iter()
             .map(|row| {
-                let metadata: HashMap<String, String> = serde_json::from_str(&row.metadata).unwrap_or_default();
-                let doc = CitedDocument {
-                    mime_type: metadata.get("mime_type").cloned(),
-                    has_file: metadata.contains_key("object_key"),
-                    link: row.link.filter(|l| l.starts_with("http://") || l.starts_with("https://")),
-                    title: row.title,
-                    source_label: row.label.unwrap_or_else(|| crate::routes::search::fallback_label(&row.source_id)),
+                let title = match row.name.trim() {
+                    "" => row.preview.lines().next().unwrap_or_default().to_string(),
+                    name => name.to_string(),
                 };
-                (row.deeplink, doc)
+                let doc = CitedDocument {
+                    mime_type: None,
+                    has_file: false,
+                    link: row.snippet_link.filter(|l| l.starts_with("http://") || l.starts_with("https://")),
+                    title,
+                    source_label: row.notebook_name,
+                    note_id: Some(row.note_id.clone()),
+                };
+                (search::follow::note_deeplink(&row.note_id), doc)
             })
             .collect())
     }
@@ -657,7 +733,12 @@ impl Turn {
         if let Some(citations) = data["retrieved_results"].as_array_mut() {
             for citation in citations {
                 let Some(doc) = citation["document_id"].as_str().and_then(|d| documents.get(d)) else { continue };
-                let deeplink = citation["document_id"].as_str().unwrap_or_default().to_string();
+                let (deeplink, source) = doc.cited_as(
+                    citation["document_id"].as_str().unwrap_or_default(),
+                    citation["source"].as_str().unwrap_or_default(),
+                );
+                citation["document_id"] = json!(deeplink);
+                citation["source"] = json!(source);
                 citation["access_key"] = json!(self.state.access.key(Purpose::Access, &deeplink));
                 citation["channel_id"] = json!(self.channel_id);
                 citation["mime_type"] = json!(doc.mime_type);
@@ -682,6 +763,19 @@ struct CitedDocument {
     link: Option<String>,
     title: String,
     source_label: String,
+    /// A note's id: the note is cited as the preview opens it, `needl_notebooks` and its id,
+    /// rather than by its index deeplink.
+    note_id: Option<String>,
+}
+
+impl CitedDocument {
+    /// The `document_id` and `source` a citation of this document carries.
+    fn cited_as(&self, deeplink: &str, source: &str) -> (String, String) {
+        match &self.note_id {
+            Some(note_id) => (note_id.clone(), crate::routes::search::NOTES_SOURCE.to_string()),
+            None => (deeplink.to_string(), source.to_string()),
+        }
+    }
 }
 
 /// The link that opens a citation: `/redirect?...` for a web page of the public corpus,

@@ -10,12 +10,14 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::access::Purpose;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::drive::DRIVE_SOURCE;
 use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
 use crate::routes::documents::{DocumentCard, DocumentRow, ANY, PUBLIC, VISIBLE};
 use crate::routes::uploads::ASK_SOURCE;
+use search::follow::note_id_of;
 use search::{category, Access, SearchError, SearchIndex, Sort};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -457,6 +459,7 @@ fn scope(req: &mut search::Request, source: Option<&str>, board_id: Option<&str>
         "exchanges" => req.categories = exchange_categories(),
         DRIVE_SOURCE => req.categories = vec![category::DRIVES.into()],
         ASK_SOURCE => req.categories = vec![category::ATTACHMENTS.into()],
+        NOTES_SOURCE => req.categories = vec![category::NOTES.into()],
         key if TABS.iter().any(|(k, _, _)| *k == key) => req.categories = vec![key.to_string()],
         id => req.sources = vec![id.to_string()],
     }
@@ -560,8 +563,9 @@ async fn run(state: &AppState, user: &AuthUser, source: Option<&str>, body: Sear
     })
 }
 
-/// The hits as cards (read state, access keys, metadata from the read model), in hit order. A
-/// hit whose document left the read model since the index saw it is dropped.
+/// The hits as cards (read state, access keys, metadata from the read model), in hit order: a
+/// note's from the notes read model (see [`note_cards`]). A hit whose document or note left the
+/// read model since the index saw it is dropped.
 async fn hydrate(
     state: &AppState,
     user_id: &str,
@@ -578,14 +582,26 @@ async fn hydrate(
         Access::Documents(_) => ANY,
         Access::Mine { .. } => VISIBLE,
     };
-    let placeholders: Vec<String> = (0..hits.len()).map(|i| format!("${}", i + 2)).collect();
-    let mut args = args![user_id];
-    args.extend(hits.iter().map(|h| h.deeplink.as_str().into()));
-    let rows: Vec<DocumentRow> =
-        state.db.fetch_all(&format!("{base} AND d.deeplink IN ({})", placeholders.join(", ")), args).await?;
-    let mut cards: HashMap<String, DocumentCard> =
-        rows.into_iter().map(|r| DocumentCard::from_row(r, &state.access)).map(|c| (c.deeplink.clone(), c)).collect();
-    let labels = source_labels(state, &hits).await?;
+    let (note_hits, document_hits): (Vec<&search::Hit>, Vec<&search::Hit>) =
+        hits.iter().partition(|h| note_id_of(&h.deeplink).is_some());
+    let mut cards: HashMap<String, DocumentCard> = HashMap::new();
+    if !document_hits.is_empty() {
+        let placeholders: Vec<String> = (0..document_hits.len()).map(|i| format!("${}", i + 2)).collect();
+        let mut args = args![user_id];
+        args.extend(document_hits.iter().map(|h| h.deeplink.as_str().into()));
+        let rows: Vec<DocumentRow> =
+            state.db.fetch_all(&format!("{base} AND d.deeplink IN ({})", placeholders.join(", ")), args).await?;
+        cards.extend(
+            rows.into_iter().map(|r| DocumentCard::from_row(r, &state.access)).map(|c| (c.deeplink.clone(), c)),
+        );
+    }
+    let mut labels = HashMap::new();
+    if !note_hits.is_empty() {
+        let (notes, notebooks) = note_cards(state, user_id, &note_hits).await?;
+        cards.extend(notes);
+        labels.extend(notebooks);
+    }
+    labels.extend(source_labels(state, &hits).await?);
     Ok(hits
         .into_iter()
         .filter_map(|hit| {
@@ -609,6 +625,76 @@ async fn hydrate(
             })
         })
         .collect())
+}
+
+/// Where the app previews a note: `/preview/needl_notebooks/{note_id}`.
+pub(crate) const NOTES_SOURCE: &str = "needl_notebooks";
+
+/// Cards for note hits, by index deeplink, and the names of their notebooks (by id) for labels.
+/// Only the user's own notes: the index keeps a note to its author already, and a note deleted
+/// (or whose notebook was deleted) since the index saw it is left out. Outside the index a note
+/// is what the preview opens: source `needl_notebooks`, deeplink the note id.
+async fn note_cards(
+    state: &AppState,
+    user_id: &str,
+    hits: &[&search::Hit],
+) -> ApiResult<(HashMap<String, DocumentCard>, HashMap<String, String>)> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        note_id: String,
+        notebook_id: String,
+        notebook_name: String,
+        kind: String,
+        name: String,
+        preview: String,
+        snippet_title: Option<String>,
+        snippet_link: Option<String>,
+        created_at: String,
+        updated_at: String,
+    }
+    let placeholders: Vec<String> = (0..hits.len()).map(|i| format!("${}", i + 2)).collect();
+    let mut args = args![user_id];
+    args.extend(hits.iter().filter_map(|h| note_id_of(&h.deeplink)).map(|id| id.into()));
+    let rows: Vec<Row> = state
+        .db
+        .fetch_all(
+            &format!(
+                "SELECT n.note_id, n.notebook_id, b.name AS notebook_name, n.kind, n.name, n.preview, \
+                 n.snippet_title, n.snippet_link, n.created_at, n.updated_at \
+                 FROM notes_view n JOIN notebooks_view b ON b.notebook_id = n.notebook_id AND b.user_id = n.user_id \
+                 WHERE n.user_id = $1 AND n.note_id IN ({})",
+                placeholders.join(", ")
+            ),
+            args,
+        )
+        .await?;
+    let mut cards = HashMap::new();
+    let mut notebooks = HashMap::new();
+    for row in rows {
+        let title = [Some(row.name.trim()), row.snippet_title.as_deref(), row.preview.lines().next()]
+            .into_iter()
+            .flatten()
+            .find(|t| !t.trim().is_empty())
+            .unwrap_or_default()
+            .to_string();
+        let card = serde_json::json!({
+            "deeplink": row.note_id,
+            "source": NOTES_SOURCE,
+            "link": row.snippet_link,
+            "title": title,
+            "published_at": row.created_at,
+            "summary": row.preview,
+            "metadata": {"notebook_id": &row.notebook_id, "notebook_name": &row.notebook_name, "note_kind": row.kind},
+            "ingested_at": row.updated_at,
+            "read": false,
+            "owned": true,
+            "access_key": state.access.key(Purpose::Access, &row.note_id),
+        });
+        let card: DocumentCard = serde_json::from_value(card).map_err(AppError::internal)?;
+        cards.insert(search::follow::note_deeplink(&row.note_id), card);
+        notebooks.insert(row.notebook_id, row.notebook_name);
+    }
+    Ok((cards, notebooks))
 }
 
 pub(crate) fn fallback_label(source_id: &str) -> String {
