@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { COMMENT_EMPTY, COMMENT_PLACEHOLDER } from '../messages';
 import { insertMention, mentionedIds, mentionQueryAt, suggestMembers, type Mentionable, type MentionQuery } from '../mentions';
 
@@ -29,6 +29,8 @@ export interface CommentEditorProps {
 export function CommentEditor({ label, initialText = '', initialMentions = [], members, selfId, onSave, onCancel, pending = false, error, submitLabel = 'Comment' }: CommentEditorProps) {
   const id = useId();
   const box = useRef<HTMLTextAreaElement>(null);
+  /** Where the caret goes once a picked mention is in the box. */
+  const caret = useRef<number | null>(null);
   const [text, setText] = useState(initialText);
   const [chosen, setChosen] = useState<Mentionable[]>([...initialMentions]);
   const [at, setAt] = useState<MentionQuery | null>(null);
@@ -52,8 +54,16 @@ export function CommentEditor({ label, initialText = '', initialMentions = [], m
     setText(result.text);
     setChosen((list) => [...list, member]);
     setAt(null);
-    requestAnimationFrame(() => box.current?.setSelectionRange(result.caret, result.caret));
+    caret.current = result.caret;
   };
+
+  // Placed as soon as the new text is in the DOM, before any further keystroke is handled: a later
+  // frame could land between two typed characters and move the caret back.
+  useLayoutEffect(() => {
+    if (caret.current === null) return;
+    box.current?.setSelectionRange(caret.current, caret.current);
+    caret.current = null;
+  }, [text]);
 
   const save = async () => {
     if (pending) return;
