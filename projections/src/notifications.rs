@@ -81,6 +81,37 @@ struct Note<'a> {
     time: &'a str,
 }
 
+impl<'a> Note<'a> {
+    /// A mention in a comment (turned into a comment notification for followers by changing `kind`).
+    fn mention(
+        position: i64,
+        time: &'a str,
+        channel_id: &'a str,
+        deeplink: &'a str,
+        comment_id: &'a str,
+        author: &'a str,
+        text: &str,
+    ) -> Note<'a> {
+        Note {
+            kind: NotificationKind::Mention,
+            position,
+            channel_id: Some(channel_id),
+            deeplink: Some(deeplink),
+            comment_id: Some(comment_id),
+            source_id: None,
+            actor: Some(author),
+            title: None,
+            excerpt: Some(excerpt(text)),
+            time,
+        }
+    }
+}
+
+/// The members of a channel, as the notifications projection knows them.
+async fn members_of(tx: &mut Tx, channel_id: &str) -> anyhow::Result<BTreeSet<String>> {
+    users(tx, "SELECT user_id FROM notification_members WHERE channel_id = $1", args![channel_id]).await
+}
+
 async fn notify(tx: &mut Tx, note: &Note<'_>, recipients: impl IntoIterator<Item = &String>) -> anyhow::Result<()> {
     let own = |s: Option<&str>| s.map(str::to_string);
     for user_id in recipients {
@@ -263,9 +294,7 @@ async fn apply_comment(tx: &mut Tx, event: ChannelDocumentEvent, position: i64, 
             follow(tx, &channel_id, &deeplink, &shared_by).await?;
         }
         ChannelDocumentEvent::CommentAdded { channel_id, deeplink, comment_id, author, text, mentioned } => {
-            let members =
-                users(tx, "SELECT user_id FROM notification_members WHERE channel_id = $1", args![channel_id.as_str()])
-                    .await?;
+            let members = members_of(tx, &channel_id).await?;
             let published = tx
                 .fetch_optional::<PublishedRow>(
                     "SELECT published FROM notification_channels WHERE channel_id = $1",
@@ -285,18 +314,7 @@ async fn apply_comment(tx: &mut Tx, event: ChannelDocumentEvent, position: i64, 
                 .into_iter()
                 .filter(|u| *u != author && !mentioned.contains(u) && (published || members.contains(u)))
                 .collect();
-            let mut note = Note {
-                kind: NotificationKind::Mention,
-                position,
-                channel_id: Some(&channel_id),
-                deeplink: Some(&deeplink),
-                comment_id: Some(&comment_id),
-                source_id: None,
-                actor: Some(&author),
-                title: None,
-                excerpt: Some(excerpt(&text)),
-                time,
-            };
+            let mut note = Note::mention(position, time, &channel_id, &deeplink, &comment_id, &author, &text);
             notify(tx, &note, &mentioned).await?;
             note.kind = NotificationKind::Comment;
             notify(tx, &note, &following).await?;
@@ -305,23 +323,10 @@ async fn apply_comment(tx: &mut Tx, event: ChannelDocumentEvent, position: i64, 
         ChannelDocumentEvent::CommentEdited {
             channel_id, deeplink, comment_id, author, text, newly_mentioned, ..
         } => {
-            let members =
-                users(tx, "SELECT user_id FROM notification_members WHERE channel_id = $1", args![channel_id.as_str()])
-                    .await?;
+            let members = members_of(tx, &channel_id).await?;
             let mentioned: BTreeSet<String> =
                 newly_mentioned.into_iter().filter(|u| *u != author && members.contains(u)).collect();
-            let note = Note {
-                kind: NotificationKind::Mention,
-                position,
-                channel_id: Some(&channel_id),
-                deeplink: Some(&deeplink),
-                comment_id: Some(&comment_id),
-                source_id: None,
-                actor: Some(&author),
-                title: None,
-                excerpt: Some(excerpt(&text)),
-                time,
-            };
+            let note = Note::mention(position, time, &channel_id, &deeplink, &comment_id, &author, &text);
             notify(tx, &note, &mentioned).await?;
         }
         ChannelDocumentEvent::CommentDeleted { comment_id, .. } => {
