@@ -12,7 +12,6 @@ use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use axum::{Json, Router};
 use commands::feed::{Cursor, FeedSignal};
 use commands::{CommandBus, Db};
@@ -21,7 +20,6 @@ use projections::live::LiveHub;
 use projections::Projections;
 use tokio::sync::watch;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
-use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
@@ -174,15 +172,9 @@ pub fn router(state: AppState) -> Router {
         )
         .fallback(api_not_found)
         .method_not_allowed_fallback(method_not_allowed);
-    let web_dir = state.config.web_dir.clone();
-    let web = if web_dir.join("index.html").exists() {
-        Router::new()
-            .fallback_service(ServeDir::new(&web_dir).not_found_service(ServeFile::new(web_dir.join("index.html"))))
-    } else {
-        Router::new().fallback(web_not_built)
-    };
-    Router::new()
-        .nest("/api", api)
+    let web = crate::web::app(&state.config.web_dir).unwrap_or_else(|| Router::new().fallback(web_not_built));
+    let app = Router::new()
+        .nest("/api", crate::web::api_headers(api))
         .merge(routes::ops::router())
         .merge(web)
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
@@ -190,7 +182,26 @@ pub fn router(state: AppState) -> Router {
         .layer(PropagateRequestIdLayer::x_request_id())
         .layer(TraceLayer::new_for_http())
         .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
-        .with_state(state)
+        .layer(middleware::map_request(drop_unfit_request_id))
+        .with_state(state);
+    crate::web::security_headers(app)
+}
+
+/// The longest client-sent request id kept; a longer one is replaced.
+const MAX_REQUEST_ID_LEN: usize = 128;
+
+/// Drops a client's `x-request-id` that is long or holds anything but visible ASCII, so a fresh
+/// one is made: the id is echoed in the answer and written to every log line of the request.
+async fn drop_unfit_request_id(mut request: Request) -> Request {
+    let fit = |v: &axum::http::HeaderValue| {
+        let bytes = v.as_bytes();
+        !bytes.is_empty() && bytes.len() <= MAX_REQUEST_ID_LEN && bytes.iter().all(|b| b.is_ascii_graphic())
+    };
+    let headers = request.headers_mut();
+    if headers.get_all("x-request-id").iter().count() > 1 || headers.get("x-request-id").is_some_and(|v| !fit(v)) {
+        headers.remove("x-request-id");
+    }
+    request
 }
 
 async fn api_not_found() -> AppError {
@@ -256,9 +267,12 @@ fn fetch_policy(config: &ServeArgs) -> anyhow::Result<ingest::FetchPolicy> {
 /// A running server.
 pub struct Server {
     pub addr: SocketAddr,
+    /// The metrics listener's address, when `--metrics-addr` is set.
+    pub metrics_addr: Option<SocketAddr>,
     pub state: AppState,
     shutdown: watch::Sender<bool>,
     task: tokio::task::JoinHandle<anyhow::Result<()>>,
+    metrics_task: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
     /// The projection runners and the live tailer: stopped with the server so none outlives its
     /// database pool.
     runners: Vec<tokio::task::JoinHandle<()>>,
@@ -334,36 +348,39 @@ impl Server {
             .await
             .with_context(|| format!("binding {}:{}", state.config.host, state.config.port))?;
         let addr = listener.local_addr()?;
-        // Small writes (server-sent events, live messages, short JSON answers) go out at once:
-        // with Nagle's algorithm on, a kept-alive connection held each ~40 ms for the client's
-        // delayed ACK (AskNeedl's first event took 47 ms on a reused connection, 8 ms on a new one).
-        let listener = listener.tap_io(|tcp| {
-            if let Err(error) = tcp.set_nodelay(true) {
-                tracing::debug!(%error, "TCP_NODELAY not set");
+        let limits = crate::edge::EdgeLimits::from_config(&state.config);
+        let metrics = match state.config.metrics_addr {
+            Some(at) => {
+                let listener = tokio::net::TcpListener::bind(at).await.with_context(|| format!("binding {at}"))?;
+                let metrics_addr = listener.local_addr()?;
+                let app = routes::ops::metrics_router(state.clone());
+                let serving = crate::edge::serve(listener, app, limits.clone(), shutdown_rx.clone());
+                tracing::info!(addr = %metrics_addr, "metrics are served");
+                Some((metrics_addr, tokio::spawn(async move { serving.await.context("serving metrics") })))
             }
-        });
+            None => None,
+        };
         let app = router(state.clone());
-        let mut stop = shutdown_rx;
-        let task = tokio::spawn(async move {
-            axum::serve(listener, app)
-                .with_graceful_shutdown(async move {
-                    let _ = stop.wait_for(|s| *s).await;
-                })
-                .await
-                .context("serving")
-        });
+        let serving = crate::edge::serve(listener, app, limits, shutdown_rx);
+        let task = tokio::spawn(async move { serving.await.context("serving") });
+        let (metrics_addr, metrics_task) = metrics.unzip();
         tracing::info!(%addr, backend = ?state.db.backend(), "needl is listening");
-        Ok(Server { addr, state, shutdown, task, runners })
+        Ok(Server { addr, metrics_addr, state, shutdown, task, metrics_task, runners })
     }
 
     /// Stops accepting, closes live sockets, and waits for open requests to finish.
     pub async fn stop(self) -> anyhow::Result<()> {
         let _ = self.shutdown.send(true);
         let served = self.task.await;
+        let metrics_served = match self.metrics_task {
+            Some(task) => task.await,
+            None => Ok(Ok(())),
+        };
         for runner in &self.runners {
             runner.abort();
         }
         served??;
+        metrics_served??;
         Ok(())
     }
 }

@@ -123,6 +123,36 @@ pub struct ServeArgs {
     /// Largest request body accepted, in bytes.
     #[arg(long, env = "NEEDL_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
     pub max_body_bytes: usize,
+    /// How long a client has to send a request's headers, in seconds, counted from the
+    /// connection's start or, on a kept-alive connection, from the previous answer (so it also
+    /// bounds an idle keep-alive). A connection that has not sent its headers by then is closed.
+    #[arg(long, env = "NEEDL_HEADER_TIMEOUT_SECONDS", default_value_t = 20)]
+    pub header_timeout_seconds: u64,
+    /// Largest request head (request line and headers) accepted, in bytes (at least 8192);
+    /// larger heads get 431.
+    #[arg(long, env = "NEEDL_MAX_HEADER_BYTES", default_value_t = 32 * 1024)]
+    pub max_header_bytes: usize,
+    /// How long a request body may stall, in seconds; also the head start a body has before it
+    /// must keep to `--body-min-bytes-per-second` on average. A slower body fails (408 for API
+    /// calls; an upload is abandoned).
+    #[arg(long, env = "NEEDL_BODY_TIMEOUT_SECONDS", default_value_t = 30)]
+    pub body_timeout_seconds: u64,
+    /// The slowest average rate a request body may arrive at, in bytes per second, after its
+    /// head start: a 50 MB upload may take as long as it needs at this rate or faster.
+    #[arg(long, env = "NEEDL_BODY_MIN_BYTES_PER_SECOND", default_value_t = 4096)]
+    pub body_min_bytes_per_second: u64,
+    /// How many connections one client address may hold open at once (0: no cap). Behind a
+    /// reverse proxy every connection comes from the proxy: raise it or set 0 there.
+    #[arg(long, env = "NEEDL_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 256)]
+    pub max_connections_per_address: usize,
+    /// A separate address (e.g. 127.0.0.1:9090) serving `/metrics` to scrapers without a token.
+    /// Unset: no separate listener.
+    #[arg(long, env = "NEEDL_METRICS_ADDR")]
+    pub metrics_addr: Option<std::net::SocketAddr>,
+    /// A bearer token that opens `/metrics` on the public address
+    /// (`Authorization: Bearer TOKEN`). Unset: the public address does not serve metrics.
+    #[arg(long, env = "NEEDL_METRICS_TOKEN", hide_env_values = true)]
+    pub metrics_token: Option<String>,
     /// Live events held for slow sockets; a socket further behind pages from the store instead.
     #[arg(long, env = "NEEDL_LIVE_BUFFER", default_value_t = projections::live::DEFAULT_BUFFER)]
     pub live_buffer: usize,
@@ -184,6 +214,13 @@ impl ServeArgs {
             allowed_origins: vec![],
             org_name: "Needl".into(),
             max_body_bytes: 64 * 1024,
+            header_timeout_seconds: 20,
+            max_header_bytes: 32 * 1024,
+            body_timeout_seconds: 30,
+            body_min_bytes_per_second: 4096,
+            max_connections_per_address: 256,
+            metrics_addr: None,
+            metrics_token: None,
             live_buffer: projections::live::DEFAULT_BUFFER,
             catalogue: None,
             fetch_enabled: false,

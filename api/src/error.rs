@@ -134,6 +134,9 @@ impl From<JsonRejection> for AppError {
             JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
                 AppError::new(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", "the request body is too large")
             }
+            JsonRejection::BytesRejection(e) if crate::edge::is_body_too_slow(&e) => {
+                AppError::new(StatusCode::REQUEST_TIMEOUT, "request_timeout", "the request body arrived too slowly")
+            }
             other => AppError::bad_request("bad_request", other.body_text()),
         }
     }

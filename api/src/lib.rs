@@ -3,6 +3,8 @@
 //! A tour:
 //! - [`config`]: the command line and environment (one clap struct per command).
 //! - [`app`]: the composition root: storage, projections, live hub, router, graceful shutdown.
+//! - [`edge`]: the connection loop: header, body and per-address limits before the router.
+//! - [`web`]: the built web app (its pages 200, unknown addresses 404) and security headers.
 //! - [`access`]: document access keys and shared links' keys.
 //! - [`auth`]: password hashing, signed ID tokens, the extractors that authenticate requests.
 //! - [`error`]: `AppError`, the JSON error shape `{code, message}` every failure answers with.
@@ -34,6 +36,7 @@ pub mod bench_search;
 pub mod cli;
 pub mod config;
 pub mod drive;
+pub mod edge;
 pub mod error;
 pub mod import;
 pub mod indexing;
@@ -41,3 +44,4 @@ pub mod ingestion;
 pub mod routes;
 pub mod storage;
 pub mod uploads;
+pub mod web;

@@ -271,15 +271,13 @@ async fn document_file(
         state.storage.read(key).await.map_err(|_| AppError::not_found("this document's file is no longer stored"))?;
     let mime = card.metadata.get("mime_type").cloned().unwrap_or_else(|| "application/octet-stream".into());
     let name = card.metadata.get("original_file_name").cloned().unwrap_or_else(|| "document".into());
-    // The name goes into a quoted header value: keep it to safe characters.
-    let name: String =
-        name.chars().map(|c| if c.is_ascii_graphic() && c != '"' && c != '\\' { c } else { '_' }).collect();
-    axum::response::Response::builder()
-        .header(axum::http::header::CONTENT_TYPE, mime)
-        .header(axum::http::header::CONTENT_DISPOSITION, format!("inline; filename=\"{name}\""))
-        .header("x-content-type-options", "nosniff")
-        .body(axum::body::Body::from_stream(stream))
-        .map_err(AppError::internal)
+    // The app reads files through fetch; opened directly, a file must not act as a page of the
+    // app's origin (an uploaded HTML or SVG page with script would run as the signed-in user).
+    let mut response = axum::response::Response::builder();
+    for (header, value) in crate::web::user_file_headers(&mime, &name) {
+        response = response.header(header, value);
+    }
+    response.body(axum::body::Body::from_stream(stream)).map_err(AppError::internal)
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
