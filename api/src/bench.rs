@@ -276,6 +276,8 @@ async fn projection_lag(db: &Db, scale: &Scale) -> anyhow::Result<()> {
 async fn live_delivery(db: Db, dir: &std::path::Path, scale: &Scale) -> anyhow::Result<()> {
     let mut config = ServeArgs::for_tests();
     config.max_body_bytes = 1024 * 1024;
+    // Every socket comes from this one loopback address.
+    config.max_connections_per_address = 0;
     let server = Server::start_with(db.clone(), dir, config).await?;
     let client = reqwest::Client::new();
     let base = format!("http://{}", server.addr);

@@ -80,7 +80,9 @@ pub async fn measure(backend: &str, db: Db, dir: &std::path::Path, quick: bool) 
     } else {
         Scale { channels: 50, members: 20, comments: 200, calls: 2000, clients: 16 }
     };
-    let server = Server::start_with(db, dir, ServeArgs::for_tests()).await?;
+    // A thousand users' sockets all come from this one loopback address.
+    let config = ServeArgs { max_connections_per_address: 0, ..ServeArgs::for_tests() };
+    let server = Server::start_with(db, dir, config).await?;
     let api = Api { client: reqwest::Client::new(), base: format!("http://{}", server.addr) };
     let result = run(&server, &api, &scale).await;
     server.stop().await?;
