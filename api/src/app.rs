@@ -26,10 +26,11 @@ use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::auth::{SignInLimiter, TokenKeys};
+use crate::auth::TokenKeys;
 use crate::config::{ServeArgs, StorageArgs};
 use crate::error::AppError;
 use crate::routes;
+use crate::throttle::AuthThrottle;
 
 /// What every handler can reach. Cheap to clone.
 #[derive(Clone)]
@@ -39,7 +40,7 @@ pub struct AppState {
     pub projections: Projections,
     pub hub: LiveHub,
     pub tokens: Arc<TokenKeys>,
-    pub limiter: Arc<SignInLimiter>,
+    pub limiter: Arc<AuthThrottle>,
     pub config: Arc<ServeArgs>,
     /// The public source catalogue: the built-in entries and the operator's file.
     pub catalogue: Arc<ingest::Catalogue>,
@@ -295,7 +296,7 @@ impl Server {
             projections,
             hub,
             tokens: Arc::new(TokenKeys::new(&secret, Duration::from_secs(config.token_ttl_minutes * 60))),
-            limiter: Arc::new(SignInLimiter::default()),
+            limiter: Arc::new(AuthThrottle::from_config(&config)?),
             catalogue,
             search,
             storage: Arc::new(crate::storage::Storage::open(&config.storage, &data_dir.join("objects"), &secret)?),
@@ -345,7 +346,7 @@ impl Server {
         let app = router(state.clone());
         let mut stop = shutdown_rx;
         let task = tokio::spawn(async move {
-            axum::serve(listener, app)
+            axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
                 .with_graceful_shutdown(async move {
                     let _ = stop.wait_for(|s| *s).await;
                 })
