@@ -24,10 +24,11 @@ use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::auth::{SignInLimiter, TokenKeys};
+use crate::auth::TokenKeys;
 use crate::config::{ServeArgs, StorageArgs};
 use crate::error::AppError;
 use crate::routes;
+use crate::throttle::AuthThrottle;
 
 /// What every handler can reach. Cheap to clone.
 #[derive(Clone)]
@@ -37,7 +38,7 @@ pub struct AppState {
     pub projections: Projections,
     pub hub: LiveHub,
     pub tokens: Arc<TokenKeys>,
-    pub limiter: Arc<SignInLimiter>,
+    pub limiter: Arc<AuthThrottle>,
     pub config: Arc<ServeArgs>,
     /// The public source catalogue: the built-in entries and the operator's file.
     pub catalogue: Arc<ingest::Catalogue>,
@@ -309,7 +310,7 @@ impl Server {
             projections,
             hub,
             tokens: Arc::new(TokenKeys::new(&secret, Duration::from_secs(config.token_ttl_minutes * 60))),
-            limiter: Arc::new(SignInLimiter::default()),
+            limiter: Arc::new(AuthThrottle::from_config(&config)?),
             catalogue,
             search,
             storage: Arc::new(crate::storage::Storage::open(&config.storage, &data_dir.join("objects"), &secret)?),

@@ -6,15 +6,13 @@
 //! A session revoked by rotation (token refresh) stays live for `--session-grace-seconds`
 //! after it, because the browser may not have stored the new token yet.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::time::Duration;
 
 use argon2::password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
-use axum::extract::FromRequestParts;
+use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
-use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
 use domain::session::RevokeReason;
 use domain::EventMetadata;
@@ -64,7 +62,7 @@ pub async fn verify_password(password: String, hash: Option<String>) -> bool {
     .unwrap_or(false)
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Claims {
     /// The user id.
     pub sub: String,
@@ -76,6 +74,9 @@ pub struct Claims {
 }
 
 const ISSUER: &str = "needl";
+
+/// How far in the future a token's issue time may be (clocks of several nodes differ a little).
+pub const ISSUED_AT_LEEWAY_SECONDS: i64 = 60;
 
 /// Signs and checks ID tokens.
 pub struct TokenKeys {
@@ -103,68 +104,49 @@ impl TokenKeys {
         Ok((encode(&Header::default(), &claims, &self.encoding)?, exp))
     }
 
-    /// Checks the signature and issuer, and the expiry unless `allow_expired` (token refresh
-    /// takes an expired token whose session is still live).
+    /// Checks the signature and issuer, that the token was not issued in the future (beyond
+    /// [`ISSUED_AT_LEEWAY_SECONDS`]), and the expiry unless `allow_expired` (token refresh takes
+    /// an expired token whose session is still live).
     pub fn check(&self, token: &str, allow_expired: bool) -> Result<Claims, AppError> {
+        let invalid = || AppError::unauthorized("invalid_token", "the token is not valid; sign in again");
         let mut validation = Validation::default();
         validation.set_issuer(&[ISSUER]);
         validation.leeway = 0;
         validation.validate_exp = !allow_expired;
-        decode::<Claims>(token, &self.decoding, &validation).map(|data| data.claims).map_err(|e| match e.kind() {
-            jsonwebtoken::errors::ErrorKind::ExpiredSignature => AppError::token_expired(),
-            _ => AppError::unauthorized("invalid_token", "the token is not valid; sign in again"),
-        })
-    }
-}
-
-/// Remembers failed sign-ins per email and refuses more than a few in a window, whether or
-/// not the email has an account.
-pub struct SignInLimiter {
-    failures: Mutex<HashMap<String, VecDeque<Instant>>>,
-    pub max_failures: usize,
-    pub window: Duration,
-}
-
-impl Default for SignInLimiter {
-    fn default() -> Self {
-        Self { failures: Mutex::default(), max_failures: 5, window: Duration::from_secs(15 * 60) }
-    }
-}
-
-impl SignInLimiter {
-    /// Refuses when `key` has too many recent failures.
-    pub fn check(&self, key: &str) -> Result<(), AppError> {
-        let mut map = self.failures.lock().expect("limiter lock");
-        let Some(times) = map.get_mut(key) else {
-            return Ok(());
-        };
-        times.retain(|t| t.elapsed() < self.window);
-        if times.len() >= self.max_failures {
-            let wait = self.window.saturating_sub(times[0].elapsed()).as_secs().div_ceil(60);
-            return Err(AppError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too_many_attempts",
-                format!("too many failed sign-in attempts; try again in {wait} minutes"),
-            ));
+        let claims =
+            decode::<Claims>(token, &self.decoding, &validation).map(|data| data.claims).map_err(|e| {
+                match e.kind() {
+                    jsonwebtoken::errors::ErrorKind::ExpiredSignature => AppError::token_expired(),
+                    _ => invalid(),
+                }
+            })?;
+        if claims.iat > Utc::now().timestamp() + ISSUED_AT_LEEWAY_SECONDS {
+            return Err(invalid());
         }
-        Ok(())
-    }
-
-    pub fn record_failure(&self, key: &str) {
-        let mut map = self.failures.lock().expect("limiter lock");
-        if map.len() > 100_000 {
-            map.retain(|_, times| times.back().is_some_and(|t| t.elapsed() < self.window));
-        }
-        map.entry(key.to_string()).or_default().push_back(Instant::now());
-    }
-
-    pub fn clear(&self, key: &str) {
-        self.failures.lock().expect("limiter lock").remove(key);
+        Ok(claims)
     }
 }
 
 fn header<'a>(parts: &'a Parts, name: &str) -> Option<&'a str> {
     parts.headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// The address of the client a request came from: the TCP peer, or the address a trusted proxy
+/// names (`--trusted-proxies`). Unspecified (0.0.0.0) when the router runs without a socket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientAddr(pub IpAddr);
+
+impl FromRequestParts<AppState> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let Some(ConnectInfo(peer)) = parts.extensions.get::<ConnectInfo<SocketAddr>>() else {
+            return Ok(ClientAddr(IpAddr::V4(Ipv4Addr::UNSPECIFIED)));
+        };
+        let forwarded = parts.headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok());
+        let values: Vec<&str> = forwarded.collect();
+        Ok(ClientAddr(state.limiter.client_of(peer.ip(), values.into_iter())))
+    }
 }
 
 /// What every request says about itself: recorded on the events it causes.

@@ -117,6 +117,14 @@ pub struct ServeArgs {
     /// Extra origins allowed to open the live socket (comma-separated), besides the server's own.
     #[arg(long, env = "NEEDL_ALLOWED_ORIGINS", value_delimiter = ',')]
     pub allowed_origins: Vec<String>,
+    /// Reverse proxies (addresses or networks, comma-separated) whose `X-Forwarded-For` header
+    /// names the client, for the sign-in and sign-up throttles. Empty: the TCP peer is the client
+    /// and the header is ignored (set this behind a proxy, or every client shares its address).
+    #[arg(long, env = "NEEDL_TRUSTED_PROXIES", value_delimiter = ',')]
+    pub trusted_proxies: Vec<String>,
+    /// Accounts one client address may create in an hour (all at once after a quiet hour).
+    #[arg(long, env = "NEEDL_SIGNUPS_PER_HOUR", default_value_t = 20)]
+    pub signups_per_hour: u32,
     /// The organisation's name, shown by /api/organizations/self.
     #[arg(long, env = "NEEDL_ORG_NAME", default_value = "Needl")]
     pub org_name: String,
@@ -212,6 +220,9 @@ impl ServeArgs {
             session_days: 7,
             session_grace_seconds: 0,
             allowed_origins: vec![],
+            trusted_proxies: vec![],
+            // Tests and benchmarks sign many users up from 127.0.0.1; the throttle's test sets it.
+            signups_per_hour: 100_000,
             org_name: "Needl".into(),
             max_body_bytes: 64 * 1024,
             header_timeout_seconds: 20,

@@ -7,7 +7,7 @@ use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use commands::CommandError;
+use commands::{CommandError, CommitError};
 use domain::{DomainError, ErrorKind};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -29,6 +29,8 @@ pub struct AppError {
     /// Marks a 403 that a fresh token fixes: the answer carries [`BACKEND_ORIGIN_HEADER`], and
     /// the web app refreshes its token and retries (at most twice) instead of giving up.
     pub refreshable: bool,
+    /// Seconds until a throttled client may try again: sent as `Retry-After` with a 429.
+    pub retry_after: Option<u64>,
 }
 
 /// The header that tells the web app a 403 came from this backend and a token refresh may help.
@@ -36,7 +38,12 @@ pub const BACKEND_ORIGIN_HEADER: &str = "x-backend-origin";
 
 impl AppError {
     pub fn new(status: StatusCode, code: &str, message: impl Into<String>) -> Self {
-        Self { status, code: code.to_string(), message: message.into(), refreshable: false }
+        Self { status, code: code.to_string(), message: message.into(), refreshable: false, retry_after: None }
+    }
+
+    /// Adds `Retry-After: seconds` to the answer.
+    pub fn retry_after(self, seconds: u64) -> Self {
+        Self { retry_after: Some(seconds), ..self }
     }
 
     /// A 403 for a token that has expired while its session is still live: refreshing fixes it.
@@ -81,6 +88,9 @@ impl IntoResponse for AppError {
         if self.refreshable {
             response.headers_mut().insert(BACKEND_ORIGIN_HEADER, axum::http::HeaderValue::from_static("needl"));
         }
+        if let Some(seconds) = self.retry_after {
+            response.headers_mut().insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from(seconds));
+        }
         response
     }
 }
@@ -113,6 +123,15 @@ impl<E: DomainError + 'static> From<CommandError<E>> for AppError {
             }
             CommandError::Conflict => AppError::new(StatusCode::CONFLICT, "conflict", e.to_string()),
             CommandError::Store(detail) => AppError::internal(detail),
+        }
+    }
+}
+
+impl From<CommitError> for AppError {
+    fn from(e: CommitError) -> Self {
+        match e {
+            CommitError::Conflict => AppError::new(StatusCode::CONFLICT, "conflict", e.to_string()),
+            CommitError::Store(detail) => AppError::internal(detail),
         }
     }
 }

@@ -7,6 +7,8 @@
 //! - [`web`]: the built web app (its pages 200, unknown addresses 404) and security headers.
 //! - [`access`]: document access keys and shared links' keys.
 //! - [`auth`]: password hashing, signed ID tokens, the extractors that authenticate requests.
+//! - [`throttle`]: sign-in and sign-up throttles by client address and account, and who the
+//!   client is behind a trusted proxy.
 //! - [`error`]: `AppError`, the JSON error shape `{code, message}` every failure answers with.
 //! - [`routes`]: one router per feature, each handler documented for `/api/openapi.json`.
 //! - [`ingestion`]: the loop that fetches followed sources and records their items.
@@ -43,5 +45,6 @@ pub mod indexing;
 pub mod ingestion;
 pub mod routes;
 pub mod storage;
+pub mod throttle;
 pub mod uploads;
 pub mod web;

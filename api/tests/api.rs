@@ -247,12 +247,31 @@ api_test!(sign_in_failures_do_not_reveal_whether_the_email_exists_and_are_rate_l
         app.post("/api/auth/signin", None, json!({"email": "Bea@example.com", "password": "correct horse"})).await;
     assert_eq!(ok, StatusCode::OK);
     assert_eq!(body["user"]["username"], "bea");
-    for _ in 0..5 {
+    // The guessing address (this test's client, 127.0.0.1) is throttled, with Retry-After ...
+    for _ in 0..6 {
         app.post("/api/auth/signin", None, json!({"email": "bea@example.com", "password": "guess"})).await;
     }
-    let (status, body) =
-        app.post("/api/auth/signin", None, json!({"email": "bea@example.com", "password": "correct horse"})).await;
-    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    let res = app
+        .client
+        .post(app.url("/api/auth/signin"))
+        .json(&json!({"email": "bea@example.com", "password": "correct horse"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    let retry_after = res.headers().get("retry-after").and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    assert!(retry_after.is_some_and(|s| s >= 1), "Retry-After: {retry_after:?}");
+    assert_eq!(res.json::<Value>().await.unwrap()["code"], "too_many_attempts");
+    // ... but the owner, from an address that has not failed, is not locked out.
+    let owner =
+        reqwest::Client::builder().local_address("127.0.0.9".parse::<std::net::IpAddr>().unwrap()).build().unwrap();
+    let res = owner
+        .post(app.url("/api/auth/signin"))
+        .json(&json!({"email": "bea@example.com", "password": "correct horse"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
 });
 
 api_test!(calls_without_a_valid_token_are_unauthorized, |app: TestApp| async move {
@@ -3457,3 +3476,6 @@ mod notes_search;
 
 #[path = "api/edge.rs"]
 mod edge;
+
+#[path = "api/accounts.rs"]
+mod accounts;

@@ -4,6 +4,7 @@
 //! events twice before saving. No queries are registered on the frameworks; read models are
 //! built from the global feed by `projections`.
 
+use std::future::Future;
 use std::time::Duration;
 
 use cqrs_es::{Aggregate, AggregateError};
@@ -28,6 +29,7 @@ use sqlite_es::{sqlite_cqrs, SqliteCqrs};
 
 use crate::feed::{self, Cursor, FeedSignal};
 use crate::store::Db;
+use crate::unit::{CommitError, Unit};
 
 /// How many times a command is retried after losing a race on its aggregate.
 pub const CONFLICT_RETRIES: u32 = 6;
@@ -157,9 +159,7 @@ impl CommandBus {
                 }
                 Err(AggregateError::AggregateConflict) if attempt < CONFLICT_RETRIES => {
                     attempt += 1;
-                    let base = 4u64 << attempt.min(6);
-                    let jitter = rand::rng().random_range(0..=base);
-                    tokio::time::sleep(Duration::from_millis(base / 2 + jitter)).await;
+                    back_off(attempt).await;
                 }
                 Err(AggregateError::AggregateConflict) => return Err(CommandError::Conflict),
                 Err(AggregateError::UserError(e)) => return Err(CommandError::Domain(e)),
@@ -167,4 +167,49 @@ impl CommandBus {
             }
         }
     }
+
+    /// Runs `decide` on a fresh [`Unit`] and commits every event it decided, over however many
+    /// aggregates, in one transaction: all of them or none. When another writer appended to one
+    /// of the unit's aggregates first, the decision runs again on fresh state, with the same
+    /// backoff as [`CommandBus::execute`]. `decide` returns the unit with its own answer; it may
+    /// read, but writes through the bus would not be part of the unit.
+    /// Returns the answer and the cursor of the last event written (`None` when none was).
+    pub async fn execute_together<T, E, F, Fut>(
+        &self,
+        metadata: &EventMetadata,
+        mut decide: F,
+    ) -> Result<(T, Option<Cursor>), E>
+    where
+        F: FnMut(Unit) -> Fut,
+        Fut: Future<Output = Result<(Unit, T), E>>,
+        E: From<CommitError>,
+    {
+        let stored_metadata = serde_json::to_string(&metadata.to_map())
+            .map_err(|e| CommitError::Store(format!("serialising metadata: {e}")))?;
+        let mut attempt = 0;
+        loop {
+            let (unit, answer) = decide(Unit::new(self.db.clone())).await?;
+            match unit.commit(&stored_metadata).await {
+                Ok(cursor) => {
+                    if cursor.is_some() {
+                        self.signal.notify();
+                    }
+                    return Ok((answer, cursor));
+                }
+                Err(None) if attempt < CONFLICT_RETRIES => {
+                    attempt += 1;
+                    back_off(attempt).await;
+                }
+                Err(None) => return Err(CommitError::Conflict.into()),
+                Err(Some(detail)) => return Err(CommitError::Store(detail).into()),
+            }
+        }
+    }
+}
+
+/// Waits before retry `attempt` after a lost race: jittered, exponential, a few ms to ~0.4 s.
+async fn back_off(attempt: u32) {
+    let base = 4u64 << attempt.min(6);
+    let jitter = rand::rng().random_range(0..=base);
+    tokio::time::sleep(Duration::from_millis(base / 2 + jitter)).await;
 }

@@ -7,13 +7,17 @@
 //!   signal that wakes feed consumers.
 //! - [`bus`]: the cqrs-es frameworks (plain event-store mode, no snapshots) for every aggregate,
 //!   with bounded, jittered retries when two writers race on one aggregate.
+//! - [`unit`]: one decision over several aggregates, committed in one transaction (all or
+//!   nothing), for flows such as sign-up that must not stop half-way.
 //!
 //! Depends on `domain` only among our crates; `projections`, `ingest` and `api` build on it.
 
 pub mod bus;
 pub mod feed;
 pub mod store;
+pub mod unit;
 
 pub use bus::{CommandBus, CommandError};
 pub use feed::{Cursor, FeedSignal, StoredEvent};
 pub use store::{Arg, Db, Tx};
+pub use unit::{CommitError, Unit};

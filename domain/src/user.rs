@@ -2,6 +2,7 @@
 
 use cqrs_es::{Aggregate, DomainEvent};
 use serde::{Deserialize, Serialize};
+use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
 
 use crate::error::{DomainError, ErrorKind};
 use crate::flags;
@@ -106,6 +107,8 @@ pub enum UserError {
     NotFound,
     #[error("username must be 1 to 64 characters")]
     InvalidUsername,
+    #[error("username must not contain control or invisible characters")]
+    HiddenCharacters,
     #[error("unknown feature flag '{0}'")]
     UnknownFlag(String),
     #[error("a feature flag value must be 'on' or 'off'")]
@@ -127,7 +130,7 @@ impl DomainError for UserError {
         match self {
             UserError::AlreadySignedUp => "already_signed_up",
             UserError::NotFound => "user_not_found",
-            UserError::InvalidUsername => "invalid_username",
+            UserError::InvalidUsername | UserError::HiddenCharacters => "invalid_username",
             UserError::UnknownFlag(_) => "unknown_flag",
             UserError::InvalidFlagValue => "invalid_flag_value",
             UserError::FieldTooLong(_) => "field_too_long",
@@ -149,9 +152,56 @@ pub struct User {
     flags: Vec<(String, String)>,
 }
 
-fn valid_username(name: &str) -> bool {
+/// The longest username, in characters.
+pub const MAX_USERNAME_CHARS: usize = 64;
+
+/// Returns a username as it is kept (trimmed), or why it is refused: blank, longer than
+/// [`MAX_USERNAME_CHARS`], or carrying characters a reader cannot see (controls, format
+/// characters such as bidi overrides and zero-width spaces, separators other than the plain
+/// space, filler letters), or nothing visible at all. A zero-width joiner or non-joiner is kept
+/// between two visible characters, where emoji sequences and some scripts need it.
+pub fn clean_username(name: &str) -> Result<String, UserError> {
     let trimmed = name.trim();
-    !trimmed.is_empty() && trimmed.chars().count() <= 64
+    if trimmed.is_empty() || trimmed.chars().nth(MAX_USERNAME_CHARS).is_some() {
+        return Err(UserError::InvalidUsername);
+    }
+    let chars: Vec<char> = trimmed.chars().collect();
+    let hidden = chars.iter().enumerate().any(|(i, &c)| {
+        if matches!(c, '\u{200C}' | '\u{200D}') {
+            let visible_at = |j: Option<usize>| j.and_then(|j| chars.get(j)).is_some_and(|&n| is_visible(n));
+            return !(visible_at(i.checked_sub(1)) && visible_at(Some(i + 1)));
+        }
+        is_hidden(c)
+    });
+    if hidden || !chars.iter().any(|&c| is_visible(c)) {
+        return Err(UserError::HiddenCharacters);
+    }
+    Ok(trimmed.to_string())
+}
+
+/// Letters, digits, punctuation and symbols: what a reader sees.
+fn is_visible(c: char) -> bool {
+    matches!(
+        c.general_category_group(),
+        GeneralCategoryGroup::Letter
+            | GeneralCategoryGroup::Number
+            | GeneralCategoryGroup::Punctuation
+            | GeneralCategoryGroup::Symbol
+    ) && !is_filler(c)
+}
+
+/// Letters and symbols drawn as blank space.
+fn is_filler(c: char) -> bool {
+    matches!(c, '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' | '\u{2800}')
+}
+
+fn is_hidden(c: char) -> bool {
+    match c.general_category() {
+        GeneralCategory::Control | GeneralCategory::Format => true,
+        GeneralCategory::LineSeparator | GeneralCategory::ParagraphSeparator => true,
+        GeneralCategory::SpaceSeparator => c != ' ',
+        _ => is_filler(c),
+    }
 }
 
 fn bounded(field: &'static str, value: &Option<String>) -> Result<(), UserError> {
@@ -168,15 +218,8 @@ impl User {
             if self.signed_up {
                 return Err(UserError::AlreadySignedUp);
             }
-            if !valid_username(&username) {
-                return Err(UserError::InvalidUsername);
-            }
-            return Ok(vec![UserEvent::UserSignedUp {
-                email,
-                username: username.trim().to_string(),
-                password_hash,
-                is_admin,
-            }]);
+            let username = clean_username(&username)?;
+            return Ok(vec![UserEvent::UserSignedUp { email, username, password_hash, is_admin }]);
         }
         if !self.signed_up {
             return Err(UserError::NotFound);
@@ -184,16 +227,12 @@ impl User {
         match command {
             UserCommand::SignUp { .. } => unreachable!("handled above"),
             UserCommand::UpdateProfile(change) => {
-                if let Some(name) = &change.username {
-                    if !valid_username(name) {
-                        return Err(UserError::InvalidUsername);
-                    }
-                }
+                let username = change.username.as_deref().map(clean_username).transpose()?;
                 bounded("industry", &change.industry)?;
                 bounded("profession", &change.profession)?;
                 bounded("whatsapp_number", &change.whatsapp_number)?;
                 let next = UserEvent::ProfileUpdated {
-                    username: change.username.map(|n| n.trim().to_string()).unwrap_or_else(|| self.username.clone()),
+                    username: username.unwrap_or_else(|| self.username.clone()),
                     industry: change.industry.or_else(|| self.industry.clone()),
                     profession: change.profession.or_else(|| self.profession.clone()),
                     whatsapp_number: change.whatsapp_number.or_else(|| self.whatsapp_number.clone()),
@@ -329,6 +368,58 @@ mod tests {
                 is_admin: false,
             })
             .then_expect_error(UserError::InvalidUsername);
+    }
+
+    #[test]
+    fn a_username_with_control_or_invisible_characters_is_rejected() {
+        let hidden = [
+            "ada\u{0}",
+            "ad\na",
+            "ada\u{7}bell",
+            "\u{202E}ada",
+            "a\u{200B}da",
+            "ada\u{FEFF}x",
+            "a\u{2028}b",
+            "ada\u{00A0}bob",
+            "\u{3164}",
+            "\u{200D}ada",
+            "\u{0301}\u{0301}",
+        ];
+        for name in hidden {
+            assert_eq!(clean_username(name), Err(UserError::HiddenCharacters), "{name:?}");
+        }
+        assert_eq!(UserError::HiddenCharacters.code(), "invalid_username");
+        assert_eq!(
+            UserError::HiddenCharacters.to_string(),
+            "username must not contain control or invisible characters"
+        );
+        UserTest::with(())
+            .given_no_previous_events()
+            .when(UserCommand::SignUp {
+                email: "a@b.c".into(),
+                username: "ad\u{7}a".into(),
+                password_hash: "x".into(),
+                is_admin: false,
+            })
+            .then_expect_error(UserError::HiddenCharacters);
+        UserTest::with(())
+            .given(vec![signed_up()])
+            .when(UserCommand::UpdateProfile(ProfileChange {
+                username: Some("ada\u{202E}".into()),
+                ..Default::default()
+            }))
+            .then_expect_error(UserError::HiddenCharacters);
+    }
+
+    #[test]
+    fn usernames_in_any_script_with_emoji_and_joiners_are_kept_trimmed() {
+        for name in ["Ada Lovelace", "José", "李小龍", "محمد\u{200C}رضا", "👩\u{200D}💻 dev", "O'Brien-2"]
+        {
+            assert_eq!(clean_username(&format!("  {name}\t")), Ok(name.to_string()), "{name:?}");
+        }
+        assert_eq!(clean_username(&"a".repeat(MAX_USERNAME_CHARS)).map(|n| n.len()), Ok(MAX_USERNAME_CHARS));
+        assert_eq!(clean_username(&"a".repeat(MAX_USERNAME_CHARS + 1)), Err(UserError::InvalidUsername));
+        assert_eq!(clean_username(&"a".repeat(900_000)), Err(UserError::InvalidUsername));
     }
 
     #[test]

@@ -803,3 +803,115 @@ on_both_backends!(ask_sessions_keep_each_turns_ending_and_rebuild_the_same, |db:
     runner::catch_up(&db, &AskSessions, 3).await.unwrap();
     assert_eq!(ask_views(&db).await, (sessions, messages), "a rebuild gives the same views");
 });
+
+/// Signs `user` up with `email` as one unit: the reservation, the administrator claim when the
+/// instance has none, and the account. `interfere` runs once, between deciding and committing.
+async fn sign_up_together(
+    bus: &CommandBus,
+    email: &str,
+    user: &str,
+    username: &str,
+    interfere: impl AsyncFnOnce(),
+) -> anyhow::Result<Option<Cursor>> {
+    use domain::email::{EmailCommand, EmailReservation};
+    use domain::instance::{Instance, InstanceCommand, INSTANCE_ID};
+    use domain::user::User;
+    let mut interfere = Some(interfere);
+    let ((), cursor) = bus
+        .execute_together(&meta(user), |mut unit| {
+            let (email, user, username) = (email.to_string(), user.to_string(), username.to_string());
+            let interfere = interfere.take();
+            async move {
+                unit.execute::<EmailReservation>(&email, EmailCommand::Reserve { user_id: user.clone() }).await?;
+                let claim = InstanceCommand::ClaimAdministration { user_id: user.clone() };
+                let is_admin = unit.execute::<Instance>(INSTANCE_ID, claim).await.is_ok();
+                let password_hash = "$argon2id$test".to_string();
+                unit.execute::<User>(&user, UserCommand::SignUp { email, username, password_hash, is_admin }).await?;
+                if let Some(interfere) = interfere {
+                    interfere().await;
+                }
+                Ok::<_, anyhow::Error>((unit, ()))
+            }
+        })
+        .await?;
+    Ok(cursor)
+}
+
+on_both_backends!(a_unit_whose_second_command_is_refused_writes_nothing_of_the_first, |db: Db| async move {
+    let bus = CommandBus::new(db.clone(), FeedSignal::default());
+    let refused = sign_up_together(&bus, "ada@example.com", "u1", &"a".repeat(65), async || {}).await;
+    let error = refused.expect_err("a 65-character username is refused");
+    assert_eq!(
+        error.downcast_ref::<commands::CommandError<domain::user::UserError>>().map(ToString::to_string),
+        Some("username must be 1 to 64 characters".to_string())
+    );
+    assert!(feed::read_aggregate(&db, "email", "ada@example.com").await.unwrap().is_empty());
+    assert!(feed::read_aggregate(&db, "instance", "instance").await.unwrap().is_empty());
+    assert!(feed::read_after(&db, Cursor::START, 10).await.unwrap().is_empty(), "nothing was written");
+
+    let cursor = sign_up_together(&bus, "ada@example.com", "u1", "ada", async || {}).await.unwrap();
+    let cursor = cursor.expect("the sign-up wrote events");
+    settle_feed(&db, cursor).await;
+    let events = read_all(&db).await;
+    let types: Vec<&str> = events.iter().map(|e| e.event_type.as_str()).collect();
+    assert_eq!(types, ["EmailReserved", "AdministratorAppointed", "UserSignedUp"]);
+    assert_eq!(events.last().map(|e| e.cursor), Some(cursor), "the answer is the last event's cursor");
+    assert!(events.iter().all(|e| e.sequence == 1 && e.cursor.tx == cursor.tx), "one transaction: {events:?}");
+    assert_eq!(events[2].fields()["is_admin"], true);
+    assert_eq!(events[0].metadata["app_type"], "test");
+
+    // cqrs-es reads what the unit wrote and appends after it.
+    let again = bus
+        .execute(
+            &bus.emails,
+            "ada@example.com",
+            domain::email::EmailCommand::Reserve { user_id: "u2".into() },
+            &meta("u2"),
+        )
+        .await;
+    assert!(matches!(again, Err(commands::CommandError::Domain(domain::email::EmailError::Taken))));
+    let change = UserCommand::ChangePreferences { nav_state: Some(NavState::Closed), askneedl_pro: None };
+    bus.execute(&bus.users, "u1", change, &meta("u1")).await.unwrap();
+    let history = feed::read_aggregate(&db, "user", "u1").await.unwrap();
+    assert_eq!(history.iter().map(|e| e.sequence).collect::<Vec<_>>(), [1, 2]);
+});
+
+on_both_backends!(a_unit_that_loses_a_race_on_one_aggregate_writes_none_and_decides_again, |db: Db| async move {
+    let bus = CommandBus::new(db.clone(), FeedSignal::default());
+    // Between the unit's decision and its commit, another writer signs the same account up: the
+    // commit clashes on the account, rolls back the reservation with it, and the decision, taken
+    // again, is refused.
+    let outcome = sign_up_together(&bus, "bo@example.com", "u1", "bo", async || {
+        sign_up(&bus, "u1").await;
+    })
+    .await;
+    let error = outcome.expect_err("the second decision finds the account taken");
+    assert_eq!(
+        error.downcast_ref::<commands::CommandError<domain::user::UserError>>().map(ToString::to_string),
+        Some("this account already exists".to_string())
+    );
+    assert!(feed::read_aggregate(&db, "email", "bo@example.com").await.unwrap().is_empty(), "no reservation");
+    assert!(feed::read_aggregate(&db, "instance", "instance").await.unwrap().is_empty(), "no administrator");
+    assert_eq!(feed::read_aggregate(&db, "user", "u1").await.unwrap().len(), 1);
+});
+
+on_both_backends!(concurrent_units_claiming_one_address_leave_exactly_one_account, |db: Db| async move {
+    let bus = Arc::new(CommandBus::new(db.clone(), FeedSignal::default()));
+    let mut tasks = Vec::new();
+    for i in 0..6 {
+        let bus = bus.clone();
+        tasks.push(tokio::spawn(async move {
+            sign_up_together(&bus, "same@example.com", &format!("u{i}"), "same", async || {}).await.is_ok()
+        }));
+    }
+    let mut won = 0;
+    for task in tasks {
+        won += usize::from(task.await.unwrap());
+    }
+    assert_eq!(won, 1);
+    let reservations = feed::read_aggregate(&db, "email", "same@example.com").await.unwrap();
+    assert_eq!(reservations.len(), 1);
+    let owner = reservations[0].fields()["user_id"].as_str().unwrap().to_string();
+    assert_eq!(feed::read_aggregate(&db, "user", &owner).await.unwrap().len(), 1);
+    assert_eq!(feed::read_aggregate(&db, "instance", "instance").await.unwrap()[0].fields()["user_id"], owner);
+});

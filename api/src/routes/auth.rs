@@ -3,10 +3,12 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use domain::email::{self, EmailCommand};
-use domain::instance::{InstanceCommand, INSTANCE_ID};
+use commands::CommandError;
+use domain::email::{self, EmailCommand, EmailReservation};
+use domain::instance::{Instance, InstanceCommand, INSTANCE_ID};
 use domain::session::SessionCommand;
-use domain::user::UserCommand;
+use domain::user::{self, User, UserCommand};
+use domain::DomainError;
 use projections::queries::{self, UserRow};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -15,7 +17,7 @@ use utoipa_axum::routes;
 
 use crate::app::AppState;
 use crate::auth::{
-    hash_password, session_state, verify_password, AuthUser, RefreshingUser, RequestMeta, SessionState,
+    hash_password, session_state, verify_password, AuthUser, ClientAddr, RefreshingUser, RequestMeta, SessionState,
     MAX_PASSWORD_LEN, MIN_PASSWORD_LEN,
 };
 use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
@@ -74,7 +76,9 @@ pub struct TokenResponse {
     pub user: AuthUserBody,
 }
 
-fn validate_sign_up(body: &SignUpRequest) -> Result<(), AppError> {
+/// Checks everything a sign-up could be refused for but a taken address; returns the username as
+/// it is kept.
+fn validate_sign_up(body: &SignUpRequest) -> Result<String, AppError> {
     if body.email.trim().is_empty() {
         return Err(AppError::invalid("invalid_email", "email is a required field"));
     }
@@ -96,7 +100,7 @@ fn validate_sign_up(body: &SignUpRequest) -> Result<(), AppError> {
     if body.username.trim().is_empty() {
         return Err(AppError::invalid("invalid_username", "username is a required field"));
     }
-    Ok(())
+    user::clean_username(&body.username).map_err(|e| AppError::invalid(e.code(), e.to_string()))
 }
 
 /// Starts a session for `user_id` and returns its token, once the session is readable.
@@ -124,67 +128,72 @@ async fn start_session(
 }
 
 /// Creates an account and signs it in. The first account of an instance is its administrator.
+/// The address's reservation, the administrator claim and the account are one decision, committed
+/// together or not at all, so a refused or interrupted sign-up leaves the address free. Each
+/// client address may create `--signups-per-hour` accounts an hour (429 with `Retry-After`).
 #[utoipa::path(post, path = "/auth/signup", tag = "auth", request_body = SignUpRequest,
-    responses((status = 200, body = TokenResponse), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = TokenResponse), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody),
+        (status = 429, body = ErrorBody)))]
 async fn sign_up(
     State(state): State<AppState>,
     meta: RequestMeta,
+    ClientAddr(client): ClientAddr,
     ApiJson(body): ApiJson<SignUpRequest>,
 ) -> ApiResult<ApiJson<TokenResponse>> {
-    validate_sign_up(&body)?;
+    let username = validate_sign_up(&body)?;
+    state.limiter.sign_up(client).map_err(|t| t.sign_up())?;
     let email = email::normalise(&body.email);
     let user_id = uuid::Uuid::now_v7().to_string();
     let metadata = meta.metadata(&user_id);
     let password_hash = hash_password(body.password).await?;
-    state.bus.execute(&state.bus.emails, &email, EmailCommand::Reserve { user_id: user_id.clone() }, &metadata).await?;
-    let is_admin = match state
-        .bus
-        .execute(
-            &state.bus.instance,
-            INSTANCE_ID,
-            InstanceCommand::ClaimAdministration { user_id: user_id.clone() },
-            &metadata,
-        )
-        .await
-    {
-        Ok(_) => true,
-        Err(commands::CommandError::Domain(_)) => false,
-        Err(other) => return Err(other.into()),
-    };
     state
         .bus
-        .execute(
-            &state.bus.users,
-            &user_id,
-            UserCommand::SignUp { email, username: body.username, password_hash, is_admin },
-            &metadata,
-        )
+        .execute_together(&metadata, |mut unit| {
+            let (email, user_id, username, password_hash) =
+                (email.clone(), user_id.clone(), username.clone(), password_hash.clone());
+            async move {
+                let reserve = EmailCommand::Reserve { user_id: user_id.clone() };
+                unit.execute::<EmailReservation>(&email, reserve).await?;
+                let claim = InstanceCommand::ClaimAdministration { user_id: user_id.clone() };
+                let is_admin = match unit.execute::<Instance>(INSTANCE_ID, claim).await {
+                    Ok(()) => true,
+                    Err(CommandError::Domain(_)) => false,
+                    Err(other) => return Err(AppError::from(other)),
+                };
+                let sign_up = UserCommand::SignUp { email, username, password_hash, is_admin };
+                unit.execute::<User>(&user_id, sign_up).await?;
+                Ok((unit, ()))
+            }
+        })
         .await?;
     Ok(ApiJson(start_session(&state, &user_id, &meta, None).await?))
 }
 
-/// Signs in with email and password. A failure never tells whether the email has an account;
-/// repeated failures for one email are refused for a while.
+/// Signs in with email and password. A failure never tells whether the email has an account.
+/// Failures are throttled by client address and by account (429 with `Retry-After`); an address
+/// that has not failed on the account is let through even while others guess its password.
 #[utoipa::path(post, path = "/auth/signin", tag = "auth", request_body = SignInRequest,
     responses((status = 200, body = TokenResponse), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
 async fn sign_in(
     State(state): State<AppState>,
     meta: RequestMeta,
+    ClientAddr(client): ClientAddr,
     ApiJson(body): ApiJson<SignInRequest>,
 ) -> ApiResult<ApiJson<TokenResponse>> {
     let email = email::normalise(&body.email);
-    state.limiter.check(&email)?;
+    let attempt = state.limiter.begin_sign_in(&email, client).map_err(|t| t.sign_in())?;
+    let invalid = || AppError::unauthorized("invalid_credentials", "invalid email or password");
     if body.password.len() > MAX_PASSWORD_LEN {
-        state.limiter.record_failure(&email);
-        return Err(AppError::unauthorized("invalid_credentials", "invalid email or password"));
+        state.limiter.failed(attempt);
+        return Err(invalid());
     }
     let user = queries::user_by_email(&state.db, &email).await?;
     let ok = verify_password(body.password, user.as_ref().map(|u| u.password_hash.clone())).await;
     let Some(user) = user.filter(|_| ok) else {
-        state.limiter.record_failure(&email);
-        return Err(AppError::unauthorized("invalid_credentials", "invalid email or password"));
+        state.limiter.failed(attempt);
+        return Err(invalid());
     };
-    state.limiter.clear(&email);
+    state.limiter.succeeded(attempt);
     Ok(ApiJson(start_session(&state, &user.user_id, &meta, None).await?))
 }
 

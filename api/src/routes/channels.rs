@@ -16,8 +16,8 @@ use chrono::SecondsFormat;
 use commands::args;
 use commands::store::Arg;
 use domain::channel::{
-    directory_id, publish_title, reader_id, valid_name, BoardDefinition, ChannelCommand, ChannelError,
-    DirectoryCommand, ReaderCommand, Role, MAX_MEMBERS_PER_CHANNEL, ORGANIZATION_ID,
+    directory_id, publish_title, reader_id, valid_name, BoardDefinition, Channel, ChannelCommand, ChannelDirectory,
+    ChannelError, DirectoryCommand, ReaderCommand, Role, MAX_MEMBERS_PER_CHANNEL, ORGANIZATION_ID,
 };
 use domain::channel_document::{channel_document_id, Actor, ChannelDocumentCommand};
 use serde::{Deserialize, Serialize};
@@ -350,26 +350,35 @@ async fn create_channel(
         return Err(refused(ChannelError::TooManyMembers));
     }
     let members = existing_users(&state, body.members).await?;
+    if members.iter().filter(|m| **m != user.user_id).count() + 1 > MAX_MEMBERS_PER_CHANNEL {
+        return Err(refused(ChannelError::TooManyMembers));
+    }
     let channel_id = uuid::Uuid::now_v7().to_string();
     let metadata = user.metadata();
-    state
+    // The name's reservation and the channel are one decision: a channel that cannot be created
+    // leaves its name free.
+    let ((), cursor) = state
         .bus
-        .execute(
-            &state.bus.channel_directories,
-            &directory_id(ORGANIZATION_ID),
-            DirectoryCommand::Reserve { channel_id: channel_id.clone(), name: name.clone() },
-            &metadata,
-        )
+        .execute_together(&metadata, |mut unit| {
+            let (channel_id, name, members) = (channel_id.clone(), name.clone(), members.clone());
+            let (created_by, publish, can_publish) = (user.user_id.clone(), body.publish, user.is_admin);
+            async move {
+                let reserve = DirectoryCommand::Reserve { channel_id: channel_id.clone(), name: name.clone() };
+                unit.execute::<ChannelDirectory>(&directory_id(ORGANIZATION_ID), reserve).await?;
+                let create = ChannelCommand::Create {
+                    channel_id: channel_id.clone(),
+                    name,
+                    created_by,
+                    publish,
+                    can_publish,
+                    members,
+                };
+                unit.execute::<Channel>(&channel_id, create).await?;
+                Ok::<_, AppError>((unit, ()))
+            }
+        })
         .await?;
-    let command = ChannelCommand::Create {
-        channel_id: channel_id.clone(),
-        name,
-        created_by: user.user_id.clone(),
-        publish: body.publish,
-        can_publish: user.is_admin,
-        members,
-    };
-    state.command(&state.bus.channels, &channel_id, command, &metadata).await?;
+    state.settle(cursor).await;
     Ok(ApiJson(channel_answer(&state, &user, &channel_id).await?))
 }
 

@@ -1,0 +1,266 @@
+//! Accounts and sign-in, end to end on both backends: a refused sign-up or channel leaves its
+//! email or name free; sign-in and sign-up throttles by client address (each test's clients
+//! bind distinct loopback addresses, which Linux routes all to lo), with `Retry-After`; tokens
+//! issued in the future are refused.
+
+use std::net::IpAddr;
+
+use cqrs_es::Aggregate;
+use domain::channel::ChannelDirectory;
+use domain::user::{User, UserCommand};
+use domain::EventMetadata;
+
+use super::*;
+
+/// Like `api_test!`, with `$config` changing the test settings first.
+macro_rules! api_test_with {
+    ($name:ident, $config:expr, $body:expr) => {
+        mod $name {
+            use super::*;
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn on_sqlite() {
+                let mut config = ServeArgs::for_tests();
+                ($config)(&mut config);
+                ($body)(spawn_app_with("sqlite", config).await).await;
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn on_postgres() {
+                let mut config = ServeArgs::for_tests();
+                ($config)(&mut config);
+                ($body)(spawn_app_with("postgres", config).await).await;
+            }
+        }
+    };
+}
+
+/// The production body limit (1 MiB), so large usernames reach validation.
+fn production_body_limit(config: &mut ServeArgs) {
+    config.max_body_bytes = 1024 * 1024;
+}
+
+/// A client whose connections come from `ip` (a loopback address such as 127.0.0.2).
+fn client_from(ip: &str) -> reqwest::Client {
+    reqwest::Client::builder().local_address(ip.parse::<IpAddr>().unwrap()).build().unwrap()
+}
+
+/// Posts `body` with `client`; returns the status, the `Retry-After` header and the body.
+async fn post_with(
+    app: &TestApp,
+    client: &reqwest::Client,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Value,
+) -> (StatusCode, Option<u64>, Value) {
+    let mut request = client.post(app.url(path)).json(&body);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let res = request.send().await.unwrap();
+    let status = res.status();
+    let retry_after = res.headers().get("retry-after").map(|v| v.to_str().unwrap().parse::<u64>().unwrap());
+    (status, retry_after, res.json().await.unwrap_or(Value::Null))
+}
+
+fn sign_in_body(email: &str, password: &str) -> Value {
+    json!({"email": email, "password": password})
+}
+
+fn sign_up_body(email: &str, username: &str) -> Value {
+    json!({"email": email, "password": "correct horse", "username": username})
+}
+
+/// Signs up, expecting success; returns the answer.
+async fn signs_up(app: &TestApp, email: &str, username: &str) -> Value {
+    let (status, body) = app.post("/api/auth/signup", None, sign_up_body(email, username)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body
+}
+
+api_test_with!(
+    a_sign_up_refused_for_its_username_leaves_the_email_free,
+    production_body_limit,
+    |app: TestApp| async move {
+        let app = &app;
+        let cases = [
+            ("a".repeat(65), "username must be 1 to 64 characters"),
+            ("b".repeat(900_000), "username must be 1 to 64 characters"),
+            ("ada\u{7}".to_string(), "username must not contain control or invisible characters"),
+            ("\u{202E}ada".to_string(), "username must not contain control or invisible characters"),
+        ];
+        for (username, message) in cases {
+            let (status, body) = app.post("/api/auth/signup", None, sign_up_body("ada@example.com", &username)).await;
+            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+            assert_eq!((body["code"].as_str(), body["message"].as_str()), (Some("invalid_username"), Some(message)));
+        }
+        let events = commands::feed::read_after(&app.server.state.db, commands::Cursor::START, 10).await.unwrap();
+        assert!(events.is_empty(), "refused sign-ups write nothing: {events:?}");
+        let body = signs_up(app, "ada@example.com", "  ada  ").await;
+        assert_eq!(body["user"]["username"], "ada");
+        assert_eq!(body["user"]["is_admin"], true, "the refused sign-ups claimed nothing");
+        let (status, body) = app.post("/api/auth/signin", None, sign_in_body("ada@example.com", "correct horse")).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+);
+
+api_test!(a_username_too_large_for_the_body_limit_is_refused_and_strands_nothing, |app: TestApp| async move {
+    let app = &app;
+    let (status, body) = app.post("/api/auth/signup", None, sign_up_body("bo@example.com", &"b".repeat(900_000))).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(body["code"], "body_too_large");
+    signs_up(app, "bo@example.com", "bo").await;
+    let (status, _) = app.post("/api/auth/signin", None, sign_in_body("bo@example.com", "correct horse")).await;
+    assert_eq!(status, StatusCode::OK);
+});
+
+api_test_with!(
+    a_channel_that_cannot_be_created_leaves_its_name_free,
+    production_body_limit,
+    |app: TestApp| async move {
+        let app = &app;
+        let owner = app.sign_up("owner").await;
+        // As many other members as a channel may have in all: with its owner, one too many.
+        let others: Vec<String> =
+            (0..domain::channel::MAX_MEMBERS_PER_CHANNEL).map(|i| format!("member-{i}")).collect();
+        let bus = &app.server.state.bus;
+        let metadata = EventMetadata::system("test", uuid::Uuid::new_v4().to_string());
+        let ((), cursor) = bus
+            .execute_together(&metadata, |mut unit| {
+                let others = others.clone();
+                async move {
+                    for id in &others {
+                        let sign_up = UserCommand::SignUp {
+                            email: format!("{id}@example.com"),
+                            username: id.clone(),
+                            password_hash: "$argon2id$test".into(),
+                            is_admin: false,
+                        };
+                        unit.execute::<User>(id, sign_up).await.map_err(|e| anyhow::anyhow!("{e}"))?;
+                    }
+                    Ok::<_, anyhow::Error>((unit, ()))
+                }
+            })
+            .await
+            .unwrap();
+        // Thousands of accounts in one commit: more than the usual settle time on a busy machine.
+        let cursor = cursor.expect("the accounts were written");
+        assert!(app.server.state.projections.wait_for(cursor, Duration::from_secs(120)).await, "read models caught up");
+        let (status, body) =
+            app.post("/api/channels", Some(&owner.token), json!({"name": "Research", "members": others})).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert_eq!(body["code"], "too_many_channel_members");
+        let directory = domain::channel::directory_id(domain::channel::ORGANIZATION_ID);
+        let reserved =
+            commands::feed::read_aggregate(&app.server.state.db, ChannelDirectory::TYPE, &directory).await.unwrap();
+        assert!(reserved.is_empty(), "no name was reserved: {reserved:?}");
+        let (status, body) =
+            app.post("/api/channels", Some(&owner.token), json!({"name": "Research", "members": ["member-1"]})).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+);
+
+api_test!(a_stranger_guessing_a_password_is_throttled_and_the_owner_still_gets_in, |app: TestApp| async move {
+    let app = &app;
+    signs_up(app, "bea@example.com", "bea").await;
+    let attacker = client_from("127.0.0.2");
+    let owner = client_from("127.0.0.3");
+    let guess = sign_in_body("bea@example.com", "guess");
+    for _ in 0..6 {
+        let (status, _, _) = post_with(app, &attacker, "/api/auth/signin", &[], guess.clone()).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    let (status, retry_after, body) = post_with(app, &attacker, "/api/auth/signin", &[], guess.clone()).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    assert_eq!(body["code"], "too_many_attempts");
+    assert!(retry_after.is_some_and(|s| (1..=2).contains(&s)), "Retry-After: {retry_after:?}");
+    // Even the right password is refused to the throttled address, so it learns nothing.
+    let right = sign_in_body("bea@example.com", "correct horse");
+    let (status, retry_after, _) = post_with(app, &attacker, "/api/auth/signin", &[], right.clone()).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(retry_after.is_some());
+    let (status, _, body) = post_with(app, &owner, "/api/auth/signin", &[], right).await;
+    assert_eq!(status, StatusCode::OK, "the owner, from a clean address, gets in: {body}");
+    assert_eq!(body["user"]["username"], "bea");
+});
+
+api_test!(an_address_guessing_many_accounts_is_throttled_whatever_forwarded_for_it_sends, |app: TestApp| async move {
+    let app = &app;
+    let attacker = client_from("127.0.0.4");
+    for i in 0..20 {
+        let spoofed = format!("198.51.100.{i}");
+        let body = sign_in_body(&format!("user{i}@example.com"), "guess");
+        let (status, _, _) =
+            post_with(app, &attacker, "/api/auth/signin", &[("x-forwarded-for", &spoofed)], body).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    let body = sign_in_body("user99@example.com", "guess");
+    let (status, _, _) = post_with(app, &attacker, "/api/auth/signin", &[], body.clone()).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "the 21st failure is still answered");
+    let (status, retry_after, _) = post_with(app, &attacker, "/api/auth/signin", &[], body.clone()).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(retry_after.is_some());
+    let (status, _, _) = post_with(app, &client_from("127.0.0.5"), "/api/auth/signin", &[], body).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "another address is not held back");
+});
+
+api_test_with!(
+    behind_a_trusted_proxy_forwarded_for_names_the_client,
+    |config: &mut ServeArgs| config.trusted_proxies = vec!["127.0.0.0/8".into()],
+    |app: TestApp| async move {
+        let app = &app;
+        signs_up(app, "cy@example.com", "cy").await;
+        let proxy = reqwest::Client::new();
+        let attacker = [("x-forwarded-for", "203.0.113.9")];
+        let guess = sign_in_body("cy@example.com", "guess");
+        for _ in 0..6 {
+            post_with(app, &proxy, "/api/auth/signin", &attacker, guess.clone()).await;
+        }
+        let (status, retry_after, _) = post_with(app, &proxy, "/api/auth/signin", &attacker, guess).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+        assert!(retry_after.is_some());
+        let owner = [("x-forwarded-for", "203.0.113.9, 198.51.100.7")];
+        let right = sign_in_body("cy@example.com", "correct horse");
+        let (status, _, body) = post_with(app, &proxy, "/api/auth/signin", &owner, right).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+);
+
+api_test_with!(
+    sign_ups_from_one_address_are_rate_limited,
+    |config: &mut ServeArgs| config.signups_per_hour = 3,
+    |app: TestApp| async move {
+        let app = &app;
+        let crowd = client_from("127.0.0.6");
+        for i in 0..3 {
+            let body = sign_up_body(&format!("bot{i}@example.com"), "bot");
+            let (status, _, body) = post_with(app, &crowd, "/api/auth/signup", &[], body).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+        }
+        let (status, retry_after, body) =
+            post_with(app, &crowd, "/api/auth/signup", &[], sign_up_body("bot3@example.com", "bot")).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+        assert_eq!(body["code"], "too_many_sign_ups");
+        assert!(retry_after.is_some_and(|s| s > 1000 && s <= 1200), "one sign-up back in 20 minutes: {retry_after:?}");
+        let (status, _, body) =
+            post_with(app, &client_from("127.0.0.7"), "/api/auth/signup", &[], sign_up_body("bot3@example.com", "bot"))
+                .await;
+        assert_eq!(status, StatusCode::OK, "another address signs up, and the address was not taken: {body}");
+    }
+);
+
+api_test!(a_token_issued_in_the_future_is_refused, |app: TestApp| async move {
+    let app = &app;
+    let session = app.sign_up("dee").await;
+    let keys = api::auth::TokenKeys::new(b"test-secret-test-secret-test-secret", Duration::from_secs(60));
+    let claims = keys.check(&session.token, false).unwrap();
+    let now = chrono::Utc::now().timestamp();
+    let signed = |issued_in: i64| {
+        let claims = api::auth::Claims { iat: now + issued_in, exp: now + issued_in + 600, ..claims.clone() };
+        let key = jsonwebtoken::EncodingKey::from_secret(b"test-secret-test-secret-test-secret");
+        jsonwebtoken::encode(&jsonwebtoken::Header::default(), &claims, &key).unwrap()
+    };
+    let (status, body) = app.get("/api/user", &signed(3600)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    assert_eq!(body["code"], "invalid_token");
+    let (status, body) = app.get("/api/user", &signed(30)).await;
+    assert_eq!(status, StatusCode::OK, "a clock 30 s ahead is tolerated: {body}");
+});
