@@ -7,11 +7,13 @@
 //!   signal that wakes feed consumers.
 //! - [`bus`]: the cqrs-es frameworks (plain event-store mode, no snapshots) for every aggregate,
 //!   with bounded, jittered retries when two writers race on one aggregate.
+//! - [`private`]: the data directory's folders and files made readable by the server's user only.
 //!
 //! Depends on `domain` only among our crates; `projections`, `ingest` and `api` build on it.
 
 pub mod bus;
 pub mod feed;
+pub mod private;
 pub mod store;
 
 pub use bus::{CommandBus, CommandError};
