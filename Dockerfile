@@ -1,7 +1,7 @@
 # Needl in a container: the web app built with Node, the server built in release, both copied into
 # a slim Debian that runs them as an unprivileged user with its data in the /data volume.
 #
-#   docker build -t needl .                       # the full build (about 15 minutes on 2 cores)
+#   docker build -t needl .                       # the full build (a release build of the workspace)
 #   docker run -p 8080:8080 -v needl-data:/data needl
 #
 # The runtime stage can also take a binary and a web app built outside (CI does, from its own
