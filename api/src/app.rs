@@ -233,13 +233,14 @@ async fn track_metrics(request: Request, next: Next) -> Response {
 }
 
 /// Reads the token secret from config, else from `token.secret` in the data directory, creating
-/// it on first start.
+/// it on first start. The data directory is made private first (whichever way the secret comes):
+/// it holds this secret and the instance's data.
 fn token_secret(config: &ServeArgs, data_dir: &Path) -> anyhow::Result<Vec<u8>> {
+    commands::private::secure_data_dir(data_dir)?;
     if let Some(secret) = &config.token_secret {
         anyhow::ensure!(secret.len() >= 32, "NEEDL_TOKEN_SECRET must be at least 32 characters");
         return Ok(secret.as_bytes().to_vec());
     }
-    std::fs::create_dir_all(data_dir)?;
     let path = data_dir.join("token.secret");
     if let Ok(secret) = std::fs::read(&path) {
         if secret.len() >= 32 {
@@ -248,7 +249,7 @@ fn token_secret(config: &ServeArgs, data_dir: &Path) -> anyhow::Result<Vec<u8>> 
     }
     use rand::Rng;
     let secret: String = rand::rng().sample_iter(rand::distr::Alphanumeric).take(64).map(char::from).collect();
-    std::fs::write(&path, &secret).with_context(|| format!("writing {}", path.display()))?;
+    commands::private::write_file(&path, secret.as_bytes())?;
     Ok(secret.into_bytes())
 }
 

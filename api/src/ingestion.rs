@@ -45,14 +45,28 @@ impl BlobStore {
 
     /// Stores `text` under `hash` unless it is there already (written whole, then renamed).
     pub async fn put(&self, hash: &str, text: &str) -> anyhow::Result<()> {
+        use tokio::io::AsyncWriteExt;
         let path = self.path(hash);
         if tokio::fs::try_exists(&path).await.unwrap_or(false) {
             return Ok(());
         }
         let dir = path.parent().expect("a blob path has a parent");
-        tokio::fs::create_dir_all(dir).await.with_context(|| format!("creating {}", dir.display()))?;
+        tokio::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(commands::private::DIR_MODE)
+            .create(dir)
+            .await
+            .with_context(|| format!("creating {}", dir.display()))?;
         let partial = dir.join(format!(".{hash}.{}", uuid::Uuid::new_v4().simple()));
-        tokio::fs::write(&partial, text).await?;
+        let mut file = tokio::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(commands::private::FILE_MODE)
+            .open(&partial)
+            .await?;
+        file.write_all(text.as_bytes()).await?;
+        file.flush().await?;
+        drop(file);
         tokio::fs::rename(&partial, &path).await?;
         Ok(())
     }

@@ -52,7 +52,7 @@ pub enum WriteError {
 impl Storage {
     /// Files under `root` on local disk; links signed with `secret`.
     pub fn local(root: &std::path::Path, secret: &[u8]) -> anyhow::Result<Self> {
-        std::fs::create_dir_all(root).with_context(|| format!("creating {}", root.display()))?;
+        commands::private::create_dir(root)?;
         let store = LocalFileSystem::new_with_prefix(root)?.with_automatic_cleanup(true);
         Ok(Self {
             store: Arc::new(store),
@@ -179,7 +179,13 @@ impl Storage {
     pub async fn download(&self, key: &str, to: &std::path::Path) -> anyhow::Result<u64> {
         use tokio::io::AsyncWriteExt;
         let mut stream = self.read(key).await?;
-        let mut file = tokio::fs::File::create(to).await?;
+        let mut file = tokio::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(commands::private::FILE_MODE)
+            .open(to)
+            .await?;
         let mut size = 0;
         while let Some(chunk) = stream.next().await {
             let chunk = chunk?;

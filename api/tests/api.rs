@@ -3479,3 +3479,6 @@ mod edge;
 
 #[path = "api/accounts.rs"]
 mod accounts;
+
+#[path = "api/data_permissions.rs"]
+mod data_permissions;

@@ -9,11 +9,13 @@
 //!   with bounded, jittered retries when two writers race on one aggregate.
 //! - [`unit`]: one decision over several aggregates, committed in one transaction (all or
 //!   nothing), for flows such as sign-up that must not stop half-way.
+//! - [`private`]: the data directory's folders and files made readable by the server's user only.
 //!
 //! Depends on `domain` only among our crates; `projections`, `ingest` and `api` build on it.
 
 pub mod bus;
 pub mod feed;
+pub mod private;
 pub mod store;
 pub mod unit;
 

@@ -112,10 +112,16 @@ pub trait PortableRow: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRo
 impl<T> PortableRow for T where T: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin {}
 
 impl Db {
-    /// Opens (creating if needed) `needl.db` in `data_dir`, in WAL mode, and migrates it.
+    /// Opens (creating if needed) `needl.db` in `data_dir`, in WAL mode, and migrates it. The
+    /// directory and the database are private to this user; SQLite gives its `-wal` and `-shm`
+    /// files the database's mode.
     pub async fn open_sqlite(data_dir: &Path) -> anyhow::Result<Db> {
-        std::fs::create_dir_all(data_dir).with_context(|| format!("creating data directory {}", data_dir.display()))?;
+        crate::private::create_dir(data_dir).context("creating the data directory")?;
         let file = data_dir.join("needl.db");
+        for companion in ["needl.db-wal", "needl.db-shm"] {
+            crate::private::tighten(&data_dir.join(companion), crate::private::FILE_MODE)?;
+        }
+        crate::private::create_file(&file)?;
         let options = SqliteConnectOptions::new()
             .filename(&file)
             .create_if_missing(true)

@@ -84,12 +84,12 @@ impl SearchIndex {
     /// Opens the index in `dir`, creating it, or recreating it empty when it was built with
     /// another schema version (the follower then replays the feed into it).
     pub fn open(dir: &Path, threads: usize) -> anyhow::Result<SearchIndex> {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating the search index folder {}", dir.display()))?;
+        commands::private::create_dir(dir).context("creating the search index folder")?;
         let (schema, _) = schema::schema();
         let parts = [dir.join("documents"), dir.join("passages")];
         let mut current = true;
         for part in &parts {
-            std::fs::create_dir_all(part)?;
+            commands::private::create_dir(part)?;
             let directory = tantivy::directory::MmapDirectory::open(part)?;
             if Index::exists(&directory)? {
                 let index = Index::open(directory)?;
@@ -102,7 +102,7 @@ impl SearchIndex {
         }
         let mut opened = Vec::new();
         for part in &parts {
-            std::fs::create_dir_all(part)?;
+            commands::private::create_dir(part)?;
             let directory = tantivy::directory::MmapDirectory::open(part)?;
             opened.push(if Index::exists(&directory)? {
                 Index::open(directory)?
