@@ -6,6 +6,7 @@
 //! - [`access`]: document access keys and shared links' keys.
 //! - [`auth`]: password hashing, signed ID tokens, the extractors that authenticate requests.
 //! - [`error`]: `AppError`, the JSON error shape `{code, message}` every failure answers with.
+//! - [`paging`]: the checked `page`/`limit` of every list that pages.
 //! - [`routes`]: one router per feature, each handler documented for `/api/openapi.json`.
 //! - [`ingestion`]: the loop that fetches followed sources and records their items.
 //! - [`storage`]: object storage for uploaded files (local disk or S3) and signed upload links.
@@ -38,6 +39,7 @@ pub mod error;
 pub mod import;
 pub mod indexing;
 pub mod ingestion;
+pub mod paging;
 pub mod routes;
 pub mod storage;
 pub mod uploads;

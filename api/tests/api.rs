@@ -3454,3 +3454,6 @@ mod auth_refresh;
 
 #[path = "api/notes_search.rs"]
 mod notes_search;
+
+#[path = "api/input_checks.rs"]
+mod input_checks;

@@ -29,6 +29,7 @@ use utoipa_axum::routes;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
+use crate::paging::Paging;
 use crate::routes::documents::{readable, DocumentCard, DocumentRow, ANY};
 use crate::routes::platform::organization_of;
 
@@ -703,10 +704,6 @@ async fn remove_member(
 pub struct ItemsQuery {
     /// Only documents carrying this shared tag of the channel.
     pub tag_id: Option<String>,
-    /// Page number from 0.
-    pub page: Option<i64>,
-    /// Page size, 1 to 100 (default 20).
-    pub limit: Option<i64>,
 }
 
 /// A document shared into a channel.
@@ -781,20 +778,17 @@ const ITEMS: &str = "SELECT i.deeplink, i.shared_by, i.shared_at, \
 /// The documents shared into a channel, the most recently shared first (with `tag_id`, those
 /// carrying that shared tag).
 #[utoipa::path(get, path = "/channels/{id}/items", tag = "channels", security(("token" = [])),
-    params(("id" = String, Path, description = "the channel's id"), ItemsQuery),
+    params(("id" = String, Path, description = "the channel's id"), ItemsQuery, Paging),
     responses((status = 200, body = ChannelItemPage), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn list_items(
     State(state): State<AppState>,
     user: AuthUser,
     Path(channel_id): Path<String>,
     ApiQuery(query): ApiQuery<ItemsQuery>,
+    paging: Paging,
 ) -> ApiResult<ApiJson<ChannelItemPage>> {
     visible_channel(&state, &user.user_id, &channel_id).await?;
-    let limit = query.limit.unwrap_or(20);
-    let page = query.page.unwrap_or(0);
-    if !(1..=100).contains(&limit) || page < 0 {
-        return Err(AppError::bad_request("bad_page", "page must be 0 or more and limit 1 to 100"));
-    }
+    let Paging { page, limit } = paging;
     let tag = query.tag_id.unwrap_or_default();
     let rows: Vec<ItemRow> = state
         .db
@@ -804,7 +798,7 @@ async fn list_items(
                  AND dt.scope_id = i.channel_id AND dt.deeplink = i.deeplink AND dt.tag_id = $2)) \
                  ORDER BY i.position DESC, i.deeplink LIMIT $3 OFFSET $4"
             ),
-            args![channel_id.as_str(), tag.trim(), limit + 1, page * limit],
+            args![channel_id.as_str(), tag.trim(), limit + 1, paging.offset()],
         )
         .await?;
     let has_more = rows.len() as i64 > limit;
