@@ -41,3 +41,21 @@ api_test!(a_page_out_of_range_or_not_a_number_is_refused_alike_on_every_list, |a
         }
     }
 });
+
+api_test!(a_snippet_link_that_leaves_the_app_is_refused_and_nothing_is_written, |app: TestApp| async move {
+    let app = &app;
+    let s = app.sign_up("clipper").await;
+    let notebook = create_notebook(app, &s.token, "Clips").await;
+    let path = format!("/api/note/snip/{notebook}");
+    for link in ["/\\evil.example/x", "//evil.example", "\\\\evil.example", "/\t/evil.example", "javascript:alert(1)"] {
+        let (status, answer) =
+            app.post(&path, Some(&s.token), json!({"document": doc("x"), "source": {"link": link}})).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{link:?}: {answer}");
+        assert_eq!(answer["code"], "snippet_source_invalid", "{link:?}: {answer}");
+    }
+    assert_eq!(app.get(&format!("/api/notebook/{notebook}"), &s.token).await.1["results"]["note_count"], 0);
+    let (status, answer) = app
+        .post(&path, Some(&s.token), json!({"document": doc("x"), "source": {"link": "/preview/rss_news/d1"}}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "a path of the app is still taken: {answer}");
+});
