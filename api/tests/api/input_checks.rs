@@ -59,3 +59,91 @@ api_test!(a_snippet_link_that_leaves_the_app_is_refused_and_nothing_is_written, 
         .await;
     assert_eq!(status, StatusCode::OK, "a path of the app is still taken: {answer}");
 });
+
+api_test!(
+    following_an_address_the_server_never_fetches_or_one_with_credentials_is_refused,
+    |app: TestApp| async move {
+        let app = &app;
+        let s = app.sign_up("follower").await;
+        let t = Some(s.token.as_str());
+        for (url, host, kind) in [
+            ("http://127.0.0.1:8080/feed.xml", "127.0.0.1", "loopback"),
+            ("http://localhost/feed.xml", "localhost", "loopback"),
+            ("http://[::1]/feed.xml", "::1", "loopback"),
+            ("http://10.1.2.3/rss", "10.1.2.3", "private network"),
+            ("http://169.254.169.254/latest/meta-data", "169.254.169.254", "cloud metadata"),
+        ] {
+            let (status, body) = app.post("/api/connect/rss", t, json!({ "url": url })).await;
+            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{url}: {body}");
+            assert_eq!(body["code"], "address_not_allowed", "{url}: {body}");
+            assert_eq!(body["message"], format!("this server does not fetch {host}: it is a {kind} address"));
+        }
+        let (status, body) = app.post("/api/connect/website", t, json!({"url": "localhost:3000"})).await;
+        assert_eq!(
+            (status, &body["code"]),
+            (StatusCode::UNPROCESSABLE_ENTITY, &json!("address_not_allowed")),
+            "{body}"
+        );
+
+        for (path, url) in [
+            ("/api/connect/rss", "https://reader:s3cret@news.example.org/feed.xml"),
+            ("/api/connect/rss", "https://reader@news.example.org/feed.xml"),
+            ("/api/connect/website", "https://reader:s3cret@news.example.org/"),
+        ] {
+            let (status, body) = app.post(path, t, json!({ "url": url })).await;
+            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{url}: {body}");
+            assert_eq!(body["code"], "credentials_in_url", "{url}: {body}");
+            assert_eq!(body["message"], "the address must not contain a user name or password");
+        }
+        assert!(app.get("/api/source/rss", &s.token).await.1["results"].as_array().unwrap().is_empty());
+        assert!(app.get("/api/connect/website", &s.token).await.1["results"].as_array().unwrap().is_empty());
+
+        let (status, body) = app.post("/api/connect/rss", t, json!({"url": "https://news.example.org/feed.xml"})).await;
+        assert_eq!(status, StatusCode::OK, "a public name is followed: {body}");
+    }
+);
+
+/// A source the fetcher refuses (here one recorded before follow-time checks existed; a public
+/// name resolving to a private address goes the same way) shows why, and its retries back off.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_source_whose_address_is_refused_when_fetched_shows_why_and_backs_off() {
+    use domain::source::{subscription_id, SourceCommand, SourceKind, SubscriptionCommand};
+    let (feed, hits) = serve_feed(FEED.to_string()).await;
+    let mut config = ServeArgs::for_tests();
+    config.fetch_enabled = true;
+    config.fetch_interval_seconds = 1;
+    let app = spawn_app_with("sqlite", config).await;
+    let s = app.sign_up("early").await;
+    let url = format!("http://{feed}/feed.xml");
+    let bus = app.server.state.bus.clone();
+    let meta = domain::EventMetadata::system("test", "r");
+    let register =
+        SourceCommand::Register { kind: SourceKind::Rss, key: url.clone(), url: Some(url), label: "Old".into() };
+    bus.execute(&bus.sources, "rss_old", register, &meta).await.unwrap();
+    let follow = SubscriptionCommand::Follow { user_id: id_of(&s), source_id: "rss_old".into() };
+    let cursor = bus.execute(&bus.subscriptions, &subscription_id(&id_of(&s), "rss_old"), follow, &meta).await.unwrap();
+    app.server.state.settle(cursor).await;
+
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
+    let source = loop {
+        let (_, sources) = app.get("/api/source/rss", &s.token).await;
+        if sources["results"][0]["last_error"].is_string() {
+            break sources["results"][0].clone();
+        }
+        assert!(tokio::time::Instant::now() < deadline, "no fetch error recorded: {sources}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let error = source["last_error"].as_str().unwrap();
+    assert!(error.contains("127.0.0.1") && error.contains("loopback"), "{error}");
+    let next = chrono::DateTime::parse_from_rfc3339(source["next_attempt_at"].as_str().unwrap()).unwrap();
+    let wait = next.with_timezone(&chrono::Utc) - chrono::Utc::now();
+    assert!(wait > chrono::Duration::seconds(50), "the next try waits a minute or so, not the 1 s interval: {wait}");
+    // While the fetcher polls every second, the refused source is not tried again.
+    let until = tokio::time::Instant::now() + Duration::from_secs(3);
+    while tokio::time::Instant::now() < until {
+        let (_, sources) = app.get("/api/source/rss", &s.token).await;
+        assert_eq!(sources["results"][0]["next_attempt_at"], source["next_attempt_at"], "no retry yet");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 0, "no request reached the server");
+}
