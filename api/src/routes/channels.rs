@@ -502,7 +502,9 @@ pub struct UsersQuery {
 pub struct OrganizationUser {
     pub user_id: String,
     pub username: String,
-    pub email: String,
+    /// Shown to administrators, to the person themselves and to people who share a channel with
+    /// them; `null` to everyone else, so no member can list the organisation's addresses.
+    pub email: Option<String>,
     /// Their role in the channel; `null` when they are not in it.
     pub role: Option<String>,
 }
@@ -531,14 +533,22 @@ async fn organization_users(
         return Err(AppError::bad_request("bad_page", "limit must be 1 to 200"));
     }
     let needle = format!("%{}%", query.q.unwrap_or_default().trim().to_lowercase());
+    // Whether the caller ($4, an administrator when $5) may see u's email; a hidden email is not
+    // searched either, or `q` would find it out a letter at a time.
+    let email_seen = "($5 OR u.user_id = $4 OR EXISTS (SELECT 1 FROM channel_members_view mine \
+         JOIN channel_members_view theirs ON theirs.channel_id = mine.channel_id \
+         WHERE mine.user_id = $4 AND theirs.user_id = u.user_id))";
     let mut users: Vec<OrganizationUser> = state
         .db
         .fetch_all(
-            "SELECT u.user_id, u.username, u.email, m.role FROM users_view u \
-             LEFT JOIN channel_members_view m ON m.user_id = u.user_id AND m.channel_id = $1 \
-             WHERE LOWER(u.username) LIKE $2 OR LOWER(u.email) LIKE $2 \
-             ORDER BY u.created_at, u.user_id LIMIT $3",
-            args![channel_id, needle, limit],
+            &format!(
+                "SELECT u.user_id, u.username, CASE WHEN {email_seen} THEN u.email END AS email, m.role \
+                 FROM users_view u \
+                 LEFT JOIN channel_members_view m ON m.user_id = u.user_id AND m.channel_id = $1 \
+                 WHERE LOWER(u.username) LIKE $2 OR ({email_seen} AND LOWER(u.email) LIKE $2) \
+                 ORDER BY u.created_at, u.user_id LIMIT $3"
+            ),
+            args![channel_id, needle, limit, user.user_id.as_str(), user.is_admin],
         )
         .await?;
     users.sort_by_cached_key(|u| (u.username.to_lowercase(), u.user_id.clone()));

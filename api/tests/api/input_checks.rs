@@ -147,3 +147,52 @@ async fn a_source_whose_address_is_refused_when_fetched_shows_why_and_backs_off(
     }
     assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 0, "no request reached the server");
 }
+
+/// The emails `/users/all` shows the caller, by username.
+async fn emails_seen(app: &TestApp, token: &str, query: &str) -> Vec<(String, Option<String>)> {
+    let (status, people) = app.get(&format!("/api/channels/create%20group/users/all{query}"), token).await;
+    assert_eq!(status, StatusCode::OK, "{people}");
+    people["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["username"].as_str().unwrap().to_string(), p["email"].as_str().map(str::to_string)))
+        .collect()
+}
+
+api_test!(
+    members_see_everyones_name_but_only_the_emails_of_people_they_share_a_channel_with,
+    |app: TestApp| async move {
+        let app = &app;
+        let admin = app.sign_up("admin").await;
+        let ann = app.sign_up("ann").await;
+        let bob = app.sign_up("bob").await;
+        let olga = app.sign_up("olga").await;
+        create_channel(app, &ann.token, "Desk", &[&id_of(&bob)]).await;
+        let email = |name: &str| Some(format!("{name}@example.com"));
+        let seen = |names: [(&str, bool); 4]| -> Vec<(String, Option<String>)> {
+            names.iter().map(|(n, shown)| (n.to_string(), if *shown { email(n) } else { None })).collect()
+        };
+
+        // A co-member's email, and one's own; nobody else's.
+        assert_eq!(
+            emails_seen(app, &ann.token, "").await,
+            seen([("admin", false), ("ann", true), ("bob", true), ("olga", false)])
+        );
+        // A stranger to everyone sees names only, but for their own email.
+        assert_eq!(
+            emails_seen(app, &olga.token, "").await,
+            seen([("admin", false), ("ann", false), ("bob", false), ("olga", true)])
+        );
+        // An administrator sees every email.
+        assert_eq!(
+            emails_seen(app, &admin.token, "").await,
+            seen([("admin", true), ("ann", true), ("bob", true), ("olga", true)])
+        );
+        // A hidden email cannot be found out by searching for it; a name can still be found.
+        assert!(emails_seen(app, &ann.token, "?q=olga%40example").await.is_empty());
+        assert_eq!(emails_seen(app, &ann.token, "?q=bob%40example").await, vec![("bob".to_string(), email("bob"))]);
+        assert_eq!(emails_seen(app, &ann.token, "?q=olg").await, vec![("olga".to_string(), None)]);
+        assert_eq!(emails_seen(app, &admin.token, "?q=olga%40example").await.len(), 1);
+    }
+);
