@@ -490,6 +490,7 @@ async fn add_members(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct UsersQuery {
     /// Only people whose name or email contains this, whatever its case.
     pub q: Option<String>,
@@ -711,6 +712,7 @@ async fn remove_member(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ItemsQuery {
     /// Only documents carrying this shared tag of the channel.
     pub tag_id: Option<String>,

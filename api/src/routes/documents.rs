@@ -170,11 +170,13 @@ async fn document_in(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct DocQuery {
     pub deeplink: String,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct SharedDocQuery {
     pub deeplink: String,
     /// A shared link's key, for someone who reads the document through the link.
@@ -182,6 +184,7 @@ pub struct SharedDocQuery {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct OpenQuery {
     pub deeplink: String,
     /// The card's `access_key`; a wrong one answers 404.
@@ -335,6 +338,7 @@ async fn document_layout(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Only this source's documents.
     pub source_id: Option<String>,
@@ -426,6 +430,7 @@ pub struct ReadStatus {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ReadKeyQuery {
     /// A shared link's key, for someone who reads the document through the link.
     pub public_access_key: Option<String>,

@@ -130,6 +130,7 @@ async fn own_person(state: &AppState, user_id: &str, people_id: &str) -> ApiResu
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PeopleQuery {
     /// Only people whose name contains this, whatever its case.
     pub q: Option<String>,
@@ -223,6 +224,7 @@ async fn edit_person(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ContactInfoQuery {
     /// The card's contacts as JSON: a list of `{contact_id, contact_name, contact_source}` (the
     /// name and source optional), or of plain ids.

@@ -53,6 +53,7 @@ async fn rss_topics(State(state): State<AppState>, _user: AuthUser) -> ApiResult
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct TopicQuery {
     pub topic: String,
 }
@@ -255,6 +256,7 @@ pub struct PublicKey {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct DelinkQuery {
     /// `true` unfollows instead.
     pub delink: Option<bool>,

@@ -155,6 +155,7 @@ async fn index_of(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct TagIndexQuery {
     /// The document's deeplink (`deeplink` works too).
     #[serde(alias = "deeplink")]
@@ -347,6 +348,7 @@ async fn tag_document(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct TaggedQuery {
     /// Only documents with this tag of the user's; without it, documents with any of them.
     pub tag_id: Option<String>,

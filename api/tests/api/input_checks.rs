@@ -196,3 +196,66 @@ api_test!(
         assert_eq!(emails_seen(app, &admin.token, "?q=olga%40example").await.len(), 1);
     }
 );
+
+/// The names between braces in an OpenAPI path template.
+fn template_names(path: &str) -> std::collections::BTreeSet<String> {
+    path.split('{').skip(1).filter_map(|rest| rest.split_once('}')).map(|(name, _)| name.to_string()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_openapi_document_declares_path_parameters_exactly_where_its_paths_have_them() {
+    let app = spawn_app("sqlite").await;
+    let doc: Value = app.client.get(app.url("/api/openapi.json")).send().await.unwrap().json().await.unwrap();
+    let mut wrong = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        let in_template = template_names(path);
+        for (method, op) in item.as_object().unwrap() {
+            let params = op["parameters"].as_array().cloned().unwrap_or_default();
+            let declared: std::collections::BTreeSet<String> =
+                params.iter().filter(|p| p["in"] == "path").map(|p| p["name"].as_str().unwrap().to_string()).collect();
+            for name in declared.difference(&in_template) {
+                wrong.push(format!("{method} {path}: `{name}` is declared in the path but is not in it"));
+            }
+            for name in in_template.difference(&declared) {
+                wrong.push(format!("{method} {path}: `{{{name}}}` has no path parameter"));
+            }
+            for p in params.iter().filter(|p| p["in"] == "path" && p["required"] != true) {
+                wrong.push(format!("{method} {path}: path parameter {} must be required", p["name"]));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{} problems:\n{}", wrong.len(), wrong.join("\n"));
+}
+
+/// Validates the served document with `openapi-spec-validator` (PyPI; `.ci/run` installs it), the
+/// reference validator of the OpenAPI JSON schemas and their rules (unique operation ids, path
+/// parameters matching templates, ...). Without it the test says so and passes, except in CI
+/// (`CI=true`), where a missing validator fails the run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_openapi_document_is_valid_for_a_real_validator() {
+    let available = std::process::Command::new("python3")
+        .args(["-c", "import openapi_spec_validator"])
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if !available {
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "CI must validate the OpenAPI document: python3 -m pip install openapi-spec-validator"
+        );
+        eprintln!("skipped: openapi-spec-validator is not installed (python3 -m pip install openapi-spec-validator)");
+        return;
+    }
+    let app = spawn_app("sqlite").await;
+    let doc = app.client.get(app.url("/api/openapi.json")).send().await.unwrap().text().await.unwrap();
+    let file = app._dir.path().join("openapi.json");
+    std::fs::write(&file, doc).unwrap();
+    let out = std::process::Command::new("python3")
+        .args(["-m", "openapi_spec_validator", "--validation-errors", "all"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let report = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "the OpenAPI document is invalid:\n{report}");
+    assert!(report.contains("OK"), "{report}");
+}
