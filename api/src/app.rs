@@ -254,7 +254,7 @@ fn token_secret(config: &ServeArgs, data_dir: &Path) -> anyhow::Result<Vec<u8>> 
 }
 
 /// The fetcher's limits and the operator's allow-list.
-fn fetch_policy(config: &ServeArgs) -> anyhow::Result<ingest::FetchPolicy> {
+pub(crate) fn fetch_policy(config: &ServeArgs) -> anyhow::Result<ingest::FetchPolicy> {
     let mut allow = Vec::new();
     for entry in config.fetch_allow.iter().map(|e| e.trim()).filter(|e| !e.is_empty()) {
         let net = entry

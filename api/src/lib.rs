@@ -10,6 +10,7 @@
 //! - [`throttle`]: sign-in and sign-up throttles by client address and account, and who the
 //!   client is behind a trusted proxy.
 //! - [`error`]: `AppError`, the JSON error shape `{code, message}` every failure answers with.
+//! - [`paging`]: the checked `page`/`limit` of every list that pages.
 //! - [`routes`]: one router per feature, each handler documented for `/api/openapi.json`.
 //! - [`ingestion`]: the loop that fetches followed sources and records their items.
 //! - [`storage`]: object storage for uploaded files (local disk or S3) and signed upload links.
@@ -43,6 +44,7 @@ pub mod error;
 pub mod import;
 pub mod indexing;
 pub mod ingestion;
+pub mod paging;
 pub mod routes;
 pub mod storage;
 pub mod throttle;

@@ -339,12 +339,8 @@ impl SnippetSource {
             }
         };
         let link = field("link", self.link, MAX_SOURCE_LINK_CHARS)?;
-        if let Some(link) = &link {
-            let lower = link.to_ascii_lowercase();
-            let app_path = link.starts_with('/') && !link.starts_with("//");
-            if !(lower.starts_with("https://") || lower.starts_with("http://") || app_path) {
-                return Err(NoteError::LinkNotWeb);
-            }
+        if link.as_deref().is_some_and(|link| !is_web_link(link) && !is_app_path(link)) {
+            return Err(NoteError::LinkNotWeb);
         }
         Ok(SnippetSource {
             deeplink: field("deeplink", self.deeplink, MAX_SOURCE_FIELD_CHARS)?,
@@ -353,6 +349,30 @@ impl SnippetSource {
             link,
         })
     }
+}
+
+/// An origin no real site has, that app paths are resolved against to see where they lead.
+const APP_BASE: &str = "http://app.invalid/";
+
+/// Returns whether `link` is an absolute http(s) URL with a host.
+fn is_web_link(link: &str) -> bool {
+    let lower = link.to_ascii_lowercase();
+    (lower.starts_with("https://") || lower.starts_with("http://"))
+        && url::Url::parse(link).is_ok_and(|url| url.host_str().is_some_and(|host| !host.is_empty()))
+}
+
+/// Returns whether `link` is a path of this app: it starts with one `/` and, read the way a
+/// browser reads it (`\` as `/`, tabs and newlines dropped), stays on the app's origin. So
+/// `/\evil.example` and `/\t/evil.example`, which browsers open as `//evil.example`, are not.
+pub fn is_app_path(link: &str) -> bool {
+    let Some(rest) = link.strip_prefix('/') else {
+        return false;
+    };
+    if rest.starts_with(['/', '\\']) {
+        return false;
+    }
+    let base = url::Url::parse(APP_BASE).expect("the app base is a valid URL");
+    base.join(link).is_ok_and(|resolved| resolved.origin() == base.origin())
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -1000,11 +1020,35 @@ mod tests {
             ("//evil.example/x", false),
             ("data:text/html,hi", false),
             ("HTTPS://example.org", true),
+            ("https://", false),
             ("/preview/rss_news/d1", true),
+            ("/preview/rss_news/d1?page=2#p", true),
         ] {
             let snippet = SnippetSource { link: Some(link.into()), ..Default::default() };
             assert_eq!(snippet.cleaned().is_ok(), ok, "{link}");
         }
+    }
+
+    #[test]
+    fn a_snippet_link_that_a_browser_reads_as_another_site_is_refused() {
+        for link in [
+            "//evil.example",
+            "/\\evil.example/x",
+            "\\\\evil.example",
+            "/\t/evil.example",
+            "/\n/evil.example",
+            "javascript:alert(1)",
+            "JaVaScRiPt:alert(1)",
+            " /\\evil.example",
+            "evil.example/x",
+        ] {
+            assert!(!is_app_path(link), "{link:?} is not a path of the app");
+            let snippet = SnippetSource { link: Some(link.into()), ..Default::default() };
+            assert!(snippet.cleaned().is_err(), "{link:?} is refused");
+        }
+        // A percent-encoded backslash is a character of the path, not a separator: it stays here.
+        assert!(is_app_path("/%5Cevil"));
+        assert!(is_app_path("/notebooks/a\\b"), "a backslash after the first segment stays on the app");
         let long = SnippetSource { title: Some("t".repeat(MAX_SOURCE_FIELD_CHARS + 1)), ..Default::default() };
         assert_eq!(long.cleaned(), Err(NoteError::SourceFieldTooLong { field: "title", max: MAX_SOURCE_FIELD_CHARS }));
     }

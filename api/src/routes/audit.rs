@@ -49,6 +49,7 @@ fn require_auditor(user: &AuthUser) -> Result<(), AppError> {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct EventsQuery {
     /// Start after this cursor; from the beginning when absent.
     pub after: Option<String>,

@@ -29,6 +29,7 @@ use utoipa_axum::routes;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
+use crate::paging::Paging;
 use crate::routes::documents::{readable, DocumentCard, DocumentRow, ANY};
 use crate::routes::platform::organization_of;
 
@@ -498,6 +499,7 @@ async fn add_members(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct UsersQuery {
     /// Only people whose name or email contains this, whatever its case.
     pub q: Option<String>,
@@ -510,7 +512,9 @@ pub struct UsersQuery {
 pub struct OrganizationUser {
     pub user_id: String,
     pub username: String,
-    pub email: String,
+    /// Shown to administrators, to the person themselves and to people who share a channel with
+    /// them; `null` to everyone else, so no member can list the organisation's addresses.
+    pub email: Option<String>,
     /// Their role in the channel; `null` when they are not in it.
     pub role: Option<String>,
 }
@@ -539,14 +543,22 @@ async fn organization_users(
         return Err(AppError::bad_request("bad_page", "limit must be 1 to 200"));
     }
     let needle = format!("%{}%", query.q.unwrap_or_default().trim().to_lowercase());
+    // Whether the caller ($4, an administrator when $5) may see u's email; a hidden email is not
+    // searched either, or `q` would find it out a letter at a time.
+    let email_seen = "($5 OR u.user_id = $4 OR EXISTS (SELECT 1 FROM channel_members_view mine \
+         JOIN channel_members_view theirs ON theirs.channel_id = mine.channel_id \
+         WHERE mine.user_id = $4 AND theirs.user_id = u.user_id))";
     let mut users: Vec<OrganizationUser> = state
         .db
         .fetch_all(
-            "SELECT u.user_id, u.username, u.email, m.role FROM users_view u \
-             LEFT JOIN channel_members_view m ON m.user_id = u.user_id AND m.channel_id = $1 \
-             WHERE LOWER(u.username) LIKE $2 OR LOWER(u.email) LIKE $2 \
-             ORDER BY u.created_at, u.user_id LIMIT $3",
-            args![channel_id, needle, limit],
+            &format!(
+                "SELECT u.user_id, u.username, CASE WHEN {email_seen} THEN u.email END AS email, m.role \
+                 FROM users_view u \
+                 LEFT JOIN channel_members_view m ON m.user_id = u.user_id AND m.channel_id = $1 \
+                 WHERE LOWER(u.username) LIKE $2 OR ({email_seen} AND LOWER(u.email) LIKE $2) \
+                 ORDER BY u.created_at, u.user_id LIMIT $3"
+            ),
+            args![channel_id, needle, limit, user.user_id.as_str(), user.is_admin],
         )
         .await?;
     users.sort_by_cached_key(|u| (u.username.to_lowercase(), u.user_id.clone()));
@@ -709,13 +721,10 @@ async fn remove_member(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ItemsQuery {
     /// Only documents carrying this shared tag of the channel.
     pub tag_id: Option<String>,
-    /// Page number from 0.
-    pub page: Option<i64>,
-    /// Page size, 1 to 100 (default 20).
-    pub limit: Option<i64>,
 }
 
 /// A document shared into a channel.
@@ -790,20 +799,17 @@ const ITEMS: &str = "SELECT i.deeplink, i.shared_by, i.shared_at, \
 /// The documents shared into a channel, the most recently shared first (with `tag_id`, those
 /// carrying that shared tag).
 #[utoipa::path(get, path = "/channels/{id}/items", tag = "channels", security(("token" = [])),
-    params(("id" = String, Path, description = "the channel's id"), ItemsQuery),
+    params(("id" = String, Path, description = "the channel's id"), ItemsQuery, Paging),
     responses((status = 200, body = ChannelItemPage), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn list_items(
     State(state): State<AppState>,
     user: AuthUser,
     Path(channel_id): Path<String>,
     ApiQuery(query): ApiQuery<ItemsQuery>,
+    paging: Paging,
 ) -> ApiResult<ApiJson<ChannelItemPage>> {
     visible_channel(&state, &user.user_id, &channel_id).await?;
-    let limit = query.limit.unwrap_or(20);
-    let page = query.page.unwrap_or(0);
-    if !(1..=100).contains(&limit) || page < 0 {
-        return Err(AppError::bad_request("bad_page", "page must be 0 or more and limit 1 to 100"));
-    }
+    let Paging { page, limit } = paging;
     let tag = query.tag_id.unwrap_or_default();
     let rows: Vec<ItemRow> = state
         .db
@@ -813,7 +819,7 @@ async fn list_items(
                  AND dt.scope_id = i.channel_id AND dt.deeplink = i.deeplink AND dt.tag_id = $2)) \
                  ORDER BY i.position DESC, i.deeplink LIMIT $3 OFFSET $4"
             ),
-            args![channel_id.as_str(), tag.trim(), limit + 1, page * limit],
+            args![channel_id.as_str(), tag.trim(), limit + 1, paging.offset()],
         )
         .await?;
     let has_more = rows.len() as i64 > limit;

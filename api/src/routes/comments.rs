@@ -16,13 +16,14 @@ use commands::store::Arg;
 use domain::channel::{reader_id, ReaderCommand, Role};
 use domain::channel_document::{channel_document_id, is_chat_source, ChannelDocumentCommand, CommentContext};
 use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::app::AppState;
 use crate::auth::AuthUser;
-use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
+use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
+use crate::paging::Paging;
 use crate::routes::channels::{placeholders, visible_channel, ChannelAccess};
 use crate::routes::documents::readable;
 use crate::routes::tags::require_flag;
@@ -474,14 +475,6 @@ async fn mark_seen(
     Ok(ApiJson(LastSeenResult { results: LastSeen { last_seen: c.seen_at, unseen: c.unseen } }))
 }
 
-#[derive(Debug, Deserialize, IntoParams)]
-pub struct CommentPageQuery {
-    /// Page number from 0.
-    pub page: Option<i64>,
-    /// Page size, 1 to 100 (default 20).
-    pub limit: Option<i64>,
-}
-
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CommentPage {
     /// The newest first.
@@ -495,18 +488,14 @@ async fn comment_page(
     user_id: &str,
     condition: &str,
     scope: &str,
-    query: CommentPageQuery,
+    paging: Paging,
 ) -> ApiResult<CommentPage> {
-    let limit = query.limit.unwrap_or(20);
-    let page = query.page.unwrap_or(0);
-    if !(1..=100).contains(&limit) || page < 0 {
-        return Err(AppError::bad_request("bad_page", "page must be 0 or more and limit 1 to 100"));
-    }
+    let Paging { page, limit } = paging;
     let rows: Vec<CommentRow> = state
         .db
         .fetch_all(
             &format!("{COMMENTS} WHERE {condition} ORDER BY cm.position DESC, cm.comment_id DESC LIMIT $3 OFFSET $4"),
-            args![user_id, scope, limit + 1, page * limit],
+            args![user_id, scope, limit + 1, paging.offset()],
         )
         .await?;
     let has_more = rows.len() as i64 > limit;
@@ -516,28 +505,28 @@ async fn comment_page(
 
 /// A channel's comments on all its documents, the newest first (the channel's comments tab).
 #[utoipa::path(get, path = "/channels/{id}/comments", tag = "comments", security(("token" = [])),
-    params(("id" = String, Path, description = "the channel's id"), CommentPageQuery),
+    params(("id" = String, Path, description = "the channel's id"), Paging),
     responses((status = 200, body = CommentPage), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn channel_comments(
     State(state): State<AppState>,
     user: AuthUser,
     Path(channel_id): Path<String>,
-    ApiQuery(query): ApiQuery<CommentPageQuery>,
+    paging: Paging,
 ) -> ApiResult<ApiJson<CommentPage>> {
     visible_channel(&state, &user.user_id, &channel_id).await?;
-    Ok(ApiJson(comment_page(&state, &user.user_id, "cm.channel_id = $2", &channel_id, query).await?))
+    Ok(ApiJson(comment_page(&state, &user.user_id, "cm.channel_id = $2", &channel_id, paging).await?))
 }
 
 /// The comments in every channel the caller sees, the newest first (`/needlbox/comments/all`).
-#[utoipa::path(get, path = "/comments", tag = "comments", security(("token" = [])), params(CommentPageQuery),
+#[utoipa::path(get, path = "/comments", tag = "comments", security(("token" = [])), params(Paging),
     responses((status = 200, body = CommentPage), (status = 400, body = ErrorBody)))]
 async fn all_comments(
     State(state): State<AppState>,
     user: AuthUser,
-    ApiQuery(query): ApiQuery<CommentPageQuery>,
+    paging: Paging,
 ) -> ApiResult<ApiJson<CommentPage>> {
     let condition = "(m.user_id IS NOT NULL OR c.published) AND CAST(c.organization_id AS TEXT) = $2";
     Ok(ApiJson(
-        comment_page(&state, &user.user_id, condition, &domain::channel::ORGANIZATION_ID.to_string(), query).await?,
+        comment_page(&state, &user.user_id, condition, &domain::channel::ORGANIZATION_ID.to_string(), paging).await?,
     ))
 }

@@ -14,6 +14,7 @@ use crate::access::{AccessKeys, Purpose};
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
+use crate::paging::Paging;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -169,11 +170,13 @@ async fn document_in(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct DocQuery {
     pub deeplink: String,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct SharedDocQuery {
     pub deeplink: String,
     /// A shared link's key, for someone who reads the document through the link.
@@ -181,6 +184,7 @@ pub struct SharedDocQuery {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct OpenQuery {
     pub deeplink: String,
     /// The card's `access_key`; a wrong one answers 404.
@@ -332,15 +336,12 @@ async fn document_layout(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Only this source's documents.
     pub source_id: Option<String>,
     /// Only one of My Data's sub-categories: rss_news, exchanges, drives, ...
     pub sub_category: Option<String>,
-    /// Page number from 0.
-    pub page: Option<i64>,
-    /// Page size, 1 to 100 (default 20).
-    pub limit: Option<i64>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -351,18 +352,15 @@ pub struct DocumentPage {
 }
 
 /// The user's documents, newest first: My Data, or one source's with `source_id`.
-#[utoipa::path(get, path = "/documents", tag = "documents", security(("token" = [])), params(ListQuery),
+#[utoipa::path(get, path = "/documents", tag = "documents", security(("token" = [])), params(ListQuery, Paging),
     responses((status = 200, body = DocumentPage), (status = 400, body = ErrorBody)))]
 async fn list_documents(
     State(state): State<AppState>,
     user: AuthUser,
     ApiQuery(query): ApiQuery<ListQuery>,
+    paging: Paging,
 ) -> ApiResult<ApiJson<DocumentPage>> {
-    let limit = query.limit.unwrap_or(20);
-    let page = query.page.unwrap_or(0);
-    if !(1..=100).contains(&limit) || page < 0 {
-        return Err(AppError::bad_request("bad_page", "page must be 0 or more and limit 1 to 100"));
-    }
+    let Paging { page, limit } = paging;
     // A sub-category no connector fills yet is simply empty.
     let sub_category = match query.sub_category.as_deref().filter(|c| !c.is_empty()) {
         None => "TRUE".to_string(),
@@ -378,7 +376,7 @@ async fn list_documents(
                 "{VISIBLE} AND ($2 = '' OR d.source_id = $2) AND ({sub_category}) \
                  ORDER BY COALESCE(d.published_at, d.ingested_at) DESC, d.deeplink LIMIT $3 OFFSET $4"
             ),
-            args![user.user_id.as_str(), query.source_id.unwrap_or_default(), limit + 1, page * limit],
+            args![user.user_id.as_str(), query.source_id.unwrap_or_default(), limit + 1, paging.offset()],
         )
         .await?;
     let has_more = rows.len() as i64 > limit;
@@ -430,6 +428,7 @@ pub struct ReadStatus {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ReadKeyQuery {
     /// A shared link's key, for someone who reads the document through the link.
     pub public_access_key: Option<String>,

@@ -32,6 +32,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct LiveQuery {
     /// The ID token (browsers cannot set headers on a WebSocket).
     pub token: Option<String>,

@@ -10,15 +10,16 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use commands::args;
 use domain::notification::{InboxCommand, NotificationKind};
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use serde::Serialize;
+use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::access::Purpose;
 use crate::app::AppState;
 use crate::auth::AuthUser;
-use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
+use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
+use crate::paging::PageNumber;
 use crate::routes::documents::READABLE;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -170,25 +171,15 @@ fn notification_of(state: &AppState, row: NotificationRow) -> Notification {
     }
 }
 
-#[derive(Debug, Deserialize, IntoParams)]
-pub struct NotificationQuery {
-    /// Page number from 0; each page holds 20.
-    pub page: Option<i64>,
-}
-
 /// The user's notifications, the newest first, 20 a page; a full page means more may exist.
 #[utoipa::path(get, path = "/notifications", tag = "notifications", security(("token" = [])),
-    params(NotificationQuery),
+    params(PageNumber),
     responses((status = 200, body = NotificationPage), (status = 400, body = ErrorBody)))]
 async fn list_notifications(
     State(state): State<AppState>,
     user: AuthUser,
-    ApiQuery(query): ApiQuery<NotificationQuery>,
+    PageNumber(page): PageNumber,
 ) -> ApiResult<ApiJson<NotificationPage>> {
-    let page = query.page.unwrap_or(0);
-    if !(0..=100_000).contains(&page) {
-        return Err(AppError::bad_request("bad_page", "page must be 0 or more"));
-    }
     let rows: Vec<NotificationRow> = state
         .db
         .fetch_all(

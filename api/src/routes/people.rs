@@ -19,6 +19,7 @@ use utoipa_axum::routes;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
+use crate::paging::Paging;
 use crate::routes::channels::placeholders;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -129,11 +130,8 @@ async fn own_person(state: &AppState, user_id: &str, people_id: &str) -> ApiResu
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PeopleQuery {
-    /// Page number from 0.
-    pub page: Option<i64>,
-    /// Page size, 1 to 100 (default 20).
-    pub limit: Option<i64>,
     /// Only people whose name contains this, whatever its case.
     pub q: Option<String>,
     /// Only people of this priority: HIGH, MEDIUM or LOW.
@@ -151,18 +149,15 @@ fn like_escaped(text: &str) -> String {
 }
 
 /// The user's people by name, a page at a time, optionally filtered by name and priority.
-#[utoipa::path(get, path = "/people", tag = "people", security(("token" = [])), params(PeopleQuery),
+#[utoipa::path(get, path = "/people", tag = "people", security(("token" = [])), params(PeopleQuery, Paging),
     responses((status = 200, body = PeoplePage), (status = 400, body = ErrorBody)))]
 async fn list_people(
     State(state): State<AppState>,
     user: AuthUser,
     ApiQuery(query): ApiQuery<PeopleQuery>,
+    paging: Paging,
 ) -> ApiResult<ApiJson<PeoplePage>> {
-    let limit = query.limit.unwrap_or(20);
-    let page = query.page.unwrap_or(0);
-    if !(1..=100).contains(&limit) || page < 0 {
-        return Err(AppError::bad_request("bad_page", "page must be 0 or more and limit 1 to 100"));
-    }
+    let Paging { page, limit } = paging;
     let priority = match query.priority.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
         None => String::new(),
         Some(p @ ("HIGH" | "MEDIUM" | "LOW")) => p.to_string(),
@@ -229,6 +224,7 @@ async fn edit_person(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ContactInfoQuery {
     /// The card's contacts as JSON: a list of `{contact_id, contact_name, contact_source}` (the
     /// name and source optional), or of plain ids.

@@ -20,6 +20,7 @@ use utoipa_axum::routes;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
+use crate::paging::Paging;
 use crate::routes::channels::visible_channel;
 use crate::routes::documents::{readable, DocumentCard, DocumentPage, DocumentRow, VISIBLE};
 
@@ -154,6 +155,7 @@ async fn index_of(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct TagIndexQuery {
     /// The document's deeplink (`deeplink` works too).
     #[serde(alias = "deeplink")]
@@ -346,37 +348,16 @@ async fn tag_document(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct TaggedQuery {
     /// Only documents with this tag of the user's; without it, documents with any of them.
     pub tag_id: Option<String>,
-    /// Page number from 0.
-    pub page: Option<i64>,
-    /// Page size, 1 to 100 (default 20).
-    pub limit: Option<i64>,
-}
-
-#[derive(Debug, Deserialize, IntoParams)]
-pub struct PageQuery {
-    /// Page number from 0.
-    pub page: Option<i64>,
-    /// Page size, 1 to 100 (default 20).
-    pub limit: Option<i64>,
 }
 
 /// A page of the documents the user can read that carry their tag `tag` (the empty string: any
 /// of their tags but the bookmark), the most recently tagged first.
-async fn documents_tagged(
-    state: &AppState,
-    user_id: &str,
-    tag: &str,
-    page: Option<i64>,
-    limit: Option<i64>,
-) -> ApiResult<DocumentPage> {
-    let limit = limit.unwrap_or(20);
-    let page = page.unwrap_or(0);
-    if !(1..=100).contains(&limit) || page < 0 {
-        return Err(AppError::bad_request("bad_page", "page must be 0 or more and limit 1 to 100"));
-    }
+async fn documents_tagged(state: &AppState, user_id: &str, tag: &str, paging: Paging) -> ApiResult<DocumentPage> {
+    let Paging { page, limit } = paging;
     let mine = "FROM document_tags_view t WHERE t.scope_kind = 'user' AND t.scope_id = $1 \
          AND t.deeplink = d.deeplink AND (t.tag_id = $2 OR ($2 = '' AND t.tag_id <> $5))";
     let rows: Vec<DocumentRow> = state
@@ -386,7 +367,7 @@ async fn documents_tagged(
                 "{VISIBLE} AND EXISTS (SELECT 1 {mine}) \
                  ORDER BY (SELECT MAX(t.position) {mine}) DESC, d.deeplink LIMIT $3 OFFSET $4"
             ),
-            args![user_id, tag, limit + 1, page * limit, BOOKMARK_TAG_ID],
+            args![user_id, tag, limit + 1, paging.offset(), BOOKMARK_TAG_ID],
         )
         .await?;
     let has_more = rows.len() as i64 > limit;
@@ -399,29 +380,26 @@ async fn documents_tagged(
 
 /// The documents under the user's tags (`/needlbox/tags/all`), or under one tag with `tag_id`,
 /// the most recently tagged first.
-#[utoipa::path(get, path = "/tag/documents", tag = "tags", security(("token" = [])), params(TaggedQuery),
+#[utoipa::path(get, path = "/tag/documents", tag = "tags", security(("token" = [])), params(TaggedQuery, Paging),
     responses((status = 200, body = DocumentPage), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn tagged_documents(
     State(state): State<AppState>,
     user: AuthUser,
     ApiQuery(query): ApiQuery<TaggedQuery>,
+    paging: Paging,
 ) -> ApiResult<ApiJson<DocumentPage>> {
     let tag = query.tag_id.filter(|t| !t.is_empty()).unwrap_or_default();
     if !tag.is_empty() && tag != BOOKMARK_TAG_ID {
         own_tag(&state, &user.user_id, &tag).await?;
     }
-    Ok(ApiJson(documents_tagged(&state, &user.user_id, &tag, query.page, query.limit).await?))
+    Ok(ApiJson(documents_tagged(&state, &user.user_id, &tag, paging).await?))
 }
 
 /// The documents the user bookmarked (`/needlbox/bookmarks/all`), the most recent first.
-#[utoipa::path(get, path = "/bookmarks", tag = "tags", security(("token" = [])), params(PageQuery),
+#[utoipa::path(get, path = "/bookmarks", tag = "tags", security(("token" = [])), params(Paging),
     responses((status = 200, body = DocumentPage), (status = 400, body = ErrorBody)))]
-async fn bookmarks(
-    State(state): State<AppState>,
-    user: AuthUser,
-    ApiQuery(query): ApiQuery<PageQuery>,
-) -> ApiResult<ApiJson<DocumentPage>> {
-    Ok(ApiJson(documents_tagged(&state, &user.user_id, BOOKMARK_TAG_ID, query.page, query.limit).await?))
+async fn bookmarks(State(state): State<AppState>, user: AuthUser, paging: Paging) -> ApiResult<ApiJson<DocumentPage>> {
+    Ok(ApiJson(documents_tagged(&state, &user.user_id, BOOKMARK_TAG_ID, paging).await?))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

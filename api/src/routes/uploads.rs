@@ -140,6 +140,7 @@ pub fn check_file(limits: &UploadLimits, name: &str, mime_type: &str, size: Opti
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ConfigQuery {
     /// `needldrive` or `ask_needl`.
     pub source: String,
@@ -590,6 +591,7 @@ async fn remove_upload(state: &AppState, user: &AuthUser, row: &UploadRow) -> Ap
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct StatusQuery {
     /// Comma-separated file ids (at most 100).
     pub ids: String,

@@ -12,7 +12,7 @@ use utoipa_axum::routes;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
-use crate::routes::sources::{canonical_feed_url, follow, unfollow, url_source_id, DelinkQuery};
+use crate::routes::sources::{canonical_feed_url, check_fetchable, follow, unfollow, url_source_id, DelinkQuery};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(connect_website, list_websites))
@@ -45,6 +45,9 @@ pub struct Website {
     pub last_fetched_at: Option<String>,
     /// Why the last reads failed, while they keep failing.
     pub last_error: Option<String>,
+    /// When the site is read next; while reads fail, later each time (from a minute up to six
+    /// hours).
+    pub next_attempt_at: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -56,7 +59,8 @@ async fn websites(state: &AppState, user_id: &str, only: Option<&str>) -> ApiRes
     Ok(state
         .db
         .fetch_all(
-            "SELECT s.source_id, s.label, s.url, sub.priority, sub.followed_at, f.last_fetched_at, f.last_error \
+            "SELECT s.source_id, s.label, s.url, sub.priority, sub.followed_at, f.last_fetched_at, f.last_error, \
+             f.next_attempt_at \
              FROM subscriptions_view sub JOIN sources_view s ON s.source_id = sub.source_id \
              LEFT JOIN source_fetch_state f ON f.source_id = s.source_id \
              WHERE sub.user_id = $1 AND s.kind = 'website' AND ($2 = '' OR s.source_id = $2) ORDER BY s.label",
@@ -107,8 +111,11 @@ async fn connect_website(
         .ok_or_else(|| AppError::invalid("url_required", "enter the website's address"))?;
     // People type `example.com`; a site without a scheme is taken as https.
     let raw = if raw.contains("://") { raw.trim().to_string() } else { format!("https://{}", raw.trim()) };
-    let url = canonical_feed_url(&raw)
-        .map_err(|_| AppError::invalid("invalid_url", "the website address must be a valid http(s) URL"))?;
+    let url = canonical_feed_url(&raw).map_err(|e| match e.code.as_str() {
+        "invalid_url" => AppError::invalid("invalid_url", "the website address must be a valid http(s) URL"),
+        _ => e,
+    })?;
+    check_fetchable(&state, &url)?;
     let source_id = website_source_id(&url);
     let label = body
         .label

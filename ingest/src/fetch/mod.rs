@@ -280,22 +280,31 @@ fn root_message(error: &(dyn std::error::Error + 'static)) -> String {
     last.to_string()
 }
 
-/// Refuses URLs the fetcher must never request: other schemes, and hosts given as a blocked IP
-/// literal (those never reach the resolver).
-fn check_url(url: &Url, guard: &AddressGuard) -> Result<(), FetchError> {
+/// Refuses URLs the fetcher must never request, judging by the URL alone: other schemes, hosts
+/// given as a blocked IP literal (those never reach the resolver), and `localhost` or a name under
+/// it (RFC 6761 reserves them for the loopback, whatever a resolver says). Names are checked
+/// again once resolved; this is also what can be told at once to someone adding the address.
+pub fn check_url(url: &Url, guard: &AddressGuard) -> Result<(), FetchError> {
     if !matches!(url.scheme(), "http" | "https") {
         return Err(FetchError::InvalidUrl { url: url.to_string(), reason: "only http and https are fetched".into() });
     }
-    let ip = match url.host() {
-        Some(Host::Ipv4(v4)) => IpAddr::V4(v4),
-        Some(Host::Ipv6(v6)) => IpAddr::V6(v6),
+    let (host, ip) = match url.host() {
+        Some(Host::Ipv4(v4)) => (v4.to_string(), IpAddr::V4(v4)),
+        Some(Host::Ipv6(v6)) => (v6.to_string(), IpAddr::V6(v6)),
+        Some(Host::Domain(name)) if is_localhost(name) => (name.to_owned(), IpAddr::V4(std::net::Ipv4Addr::LOCALHOST)),
         Some(Host::Domain(_)) => return Ok(()),
         None => return Err(FetchError::InvalidUrl { url: url.to_string(), reason: "no host".into() }),
     };
     match guard.check(ip) {
         None => Ok(()),
-        Some(reason) => Err(FetchError::Blocked { host: ip.to_string(), addr: ip, reason }),
+        Some(reason) => Err(FetchError::Blocked { host, addr: ip, reason }),
     }
+}
+
+/// Returns whether `name` is `localhost` or under it, a trailing dot or not.
+fn is_localhost(name: &str) -> bool {
+    let name = name.strip_suffix('.').unwrap_or(name).to_ascii_lowercase();
+    name == "localhost" || name.ends_with(".localhost")
 }
 
 /// Resolves names with the system resolver, then refuses the host if any of its addresses is

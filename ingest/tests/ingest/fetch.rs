@@ -204,3 +204,32 @@ async fn an_error_status_is_reported_with_its_code() {
     assert_eq!(err.to_string(), "the server answered 404");
     assert!(!err.is_transient());
 }
+
+#[test]
+fn an_address_is_judged_from_the_url_alone_when_its_host_is_a_literal_or_localhost() {
+    use ingest::fetch::{check_url, AddressGuard};
+    let none = AddressGuard::default();
+    let loopback_allowed = AddressGuard::new(vec!["127.0.0.1/32".parse().unwrap()]);
+    let judged = |raw: &str, guard: &AddressGuard| check_url(&url::Url::parse(raw).unwrap(), guard);
+    for (raw, reason) in [
+        ("http://127.0.0.1:8080/feed", BlockReason::Loopback),
+        ("http://[::1]/feed", BlockReason::Loopback),
+        ("http://localhost/feed", BlockReason::Loopback),
+        ("http://LOCALHOST./feed", BlockReason::Loopback),
+        ("http://feeds.localhost/feed", BlockReason::Loopback),
+        ("http://10.0.0.7/feed", BlockReason::Private),
+        ("http://169.254.169.254/latest", BlockReason::Metadata),
+        ("http://0x7f000001/feed", BlockReason::Loopback),
+    ] {
+        match judged(raw, &none) {
+            Err(FetchError::Blocked { reason: got, .. }) => assert_eq!(got, reason, "{raw}"),
+            other => panic!("{raw}: {other:?}"),
+        }
+    }
+    assert_eq!(judged("http://127.0.0.1:8080/feed", &loopback_allowed), Ok(()));
+    assert_eq!(judged("http://localhost/feed", &loopback_allowed), Ok(()));
+    assert!(judged("http://10.0.0.7/feed", &loopback_allowed).is_err());
+    // A name other than localhost is known only once resolved.
+    assert_eq!(judged("https://news.example.org/feed", &none), Ok(()));
+    assert!(matches!(judged("ftp://example.org/f", &none), Err(FetchError::InvalidUrl { .. })));
+}

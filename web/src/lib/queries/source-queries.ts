@@ -15,6 +15,8 @@ export interface RssSource {
   label: string;
   link_to_crawl: string;
   thumbnail_location: string | null;
+  /** Why the last fetches failed, while they keep failing (e.g. an address the server refuses). */
+  last_error?: string | null;
 }
 
 export interface RssSourceList {

@@ -61,7 +61,8 @@ export type Membership = z.infer<typeof membershipSchema>;
 const personSchema = z.object({
   user_id: z.string(),
   username: z.string(),
-  email: z.string(),
+  // Hidden (null) unless the caller is an administrator or shares a channel with them.
+  email: z.string().nullable(),
   role: z.enum(['member', 'owner']).nullable(),
 });
 

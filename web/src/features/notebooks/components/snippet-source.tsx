@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import type { SnippetSource as Source } from '../api/notebook-api';
-import { isSafeHref } from '../links';
+import { appPath, isSafeHref } from '../links';
 
 /**
  * Where a snippet note came from: its title, linking to the original (a web address opens in a
@@ -10,9 +10,11 @@ export function SnippetSource({ snippet }: { snippet: Source | null | undefined 
   if (!snippet) return null;
   const title = snippet.title || snippet.link || 'the original';
   const link = snippet.link && isSafeHref(snippet.link) ? snippet.link : null;
+  // A path of the app is followed as the browser reads it, the very path that was checked.
+  const path = link ? appPath(link) : null;
   let target;
   if (!link) target = <span>{title}</span>;
-  else if (link.startsWith('/')) target = <Link to={link}>{title}</Link>;
+  else if (path) target = <Link to={path}>{title}</Link>;
   else {
     target = (
       <a href={link} target="_blank" rel="noopener noreferrer">

@@ -23,6 +23,15 @@ function deferred<T>() {
 }
 
 describe('RssSourceList', () => {
+  it('says why a feed cannot be read while it fails', async () => {
+    const refused = 'refused to fetch intranet.example: it resolves to 10.0.0.5, a private network address';
+    stubApi({ 'GET /api/source/rss': () => json(200, { results: [{ ...source(1), last_error: refused }, source(2)] }) });
+    renderWithProviders(<RssSourceList />, { route: '/connect/rss' });
+    const [failing, fine] = await screen.findAllByTestId('rss-source');
+    expect(failing).toHaveTextContent(`Last fetch failed: ${refused}`);
+    expect(fine).not.toHaveTextContent('Last fetch failed');
+  });
+
   it('shows the new priority at once and keeps it when the server agrees', async () => {
     const answer = deferred<Response>();
     const calls = stubApi({

@@ -10,7 +10,7 @@ export interface RssSourceRowProps {
   unfollowing: boolean;
 }
 
-/** One followed feed: its selection box, label and address, priority and an unfollow button. */
+/** One followed feed: its selection box, label and address (and why it failed, while it does), priority and unfollow. */
 export function RssSourceRow({ source, selected, onToggleSelected, onPriority, onUnfollow, unfollowing }: RssSourceRowProps) {
   return (
     <li className="rss-row" data-testid="rss-source" data-source-id={source.source_id}>
@@ -26,6 +26,7 @@ export function RssSourceRow({ source, selected, onToggleSelected, onPriority, o
         <a className="small muted rss-row-url" href={source.link_to_crawl} target="_blank" rel="noopener noreferrer">
           {source.link_to_crawl}
         </a>
+        {source.last_error && <span className="small website-error">Last fetch failed: {source.last_error}</span>}
       </div>
       <PrioritySelect label={`Priority of ${source.label}`} value={source.priority} onChange={onPriority} />
       <button

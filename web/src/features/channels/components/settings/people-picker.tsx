@@ -52,7 +52,7 @@ export function PeoplePicker({ channelId, chosen, onChange }: PeoplePickerProps)
                     onChange={() => toggle(person)}
                   />
                   <span>
-                    {person.username} <span className="small muted">{person.email}</span>
+                    {person.username} {person.email && <span className="small muted">{person.email}</span>}
                     {inGroup && <span className="small muted"> — {person.user_id === self ? 'you' : 'in the group'}</span>}
                   </span>
                 </label>
