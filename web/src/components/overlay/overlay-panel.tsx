@@ -1,5 +1,6 @@
 import { useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { OVERLAY_SIZE_PX, type OverlaySize, type OverlayWidth } from '../../lib/overlay/overlay-registry';
+import { XIcon } from '../ui/icons';
 
 export interface OverlayPanelProps {
   title: string;
@@ -80,7 +81,7 @@ export function OverlayPanel({ title, size, width, closable = true, onClose, onW
         )}
         {closable && (
           <button type="button" className="icon-button" aria-label="Close overlay" onClick={onClose}>
-            ×
+            <XIcon size={20} />
           </button>
         )}
       </div>
