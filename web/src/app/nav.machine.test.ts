@@ -66,10 +66,17 @@ describe('side navigation machine', () => {
 
   describe('close', () => {
     it('closes only on routes that show the navigation', () => {
-      const nav = start({ pathname: '/settings/user-settings' });
+      const nav = start({ pathname: '/notifications' });
       nav.send({ type: 'nav.close' });
       expect(nav.getSnapshot().value).toBe('opened');
       nav.send({ type: 'nav.route', pathname: '/channels/c1' });
+      nav.send({ type: 'nav.close' });
+      expect(nav.getSnapshot().value).toBe('close');
+    });
+
+    it('closes on an unknown address, which the shell says shows the navigation', () => {
+      const nav = start({ pathname: '/notifications' });
+      nav.send({ type: 'nav.route', pathname: '/no/such/page', showsNav: true });
       nav.send({ type: 'nav.close' });
       expect(nav.getSnapshot().value).toBe('close');
     });

@@ -25,6 +25,8 @@ export interface NavInput {
 
 export interface NavContext {
   pathname: string;
+  /** Whether the page shows the navigation: its area does, or the address is unknown. */
+  showsNav: boolean;
   isLaptopUp: boolean;
   navWidth: number;
   overlayOpen: boolean;
@@ -40,7 +42,8 @@ export type NavEvent =
   | { type: 'nav.open' }
   | { type: 'nav.peek' }
   | { type: 'nav.hide'; x: number }
-  | { type: 'nav.route'; pathname: string }
+  /** `showsNav` defaults to whether the path's area shows the navigation. */
+  | { type: 'nav.route'; pathname: string; showsNav?: boolean }
   | { type: 'nav.viewport'; isLaptopUp: boolean }
   | { type: 'overlay.opened'; width: number }
   | { type: 'overlay.resized'; width: number }
@@ -58,7 +61,9 @@ export const navMachine = setup({
   actions: {
     /** Records the user's choice in the `nav_state` preference; provided by the app. */
     persistNavState: (_, _params: { navState: 'opened' | 'closed' }) => {},
-    setRoute: assign({ pathname: ({ event }) => (event.type === 'nav.route' ? event.pathname : '') }),
+    setRoute: assign(({ event }) =>
+      event.type === 'nav.route' ? { pathname: event.pathname, showsNav: event.showsNav ?? showsSideNav(event.pathname) } : {},
+    ),
     setViewport: assign({ isLaptopUp: ({ event }) => (event.type === 'nav.viewport' ? event.isLaptopUp : false) }),
     overlayOpened: assign({
       overlayOpen: true,
@@ -70,7 +75,7 @@ export const navMachine = setup({
     forgetOverlayClose: assign({ closedByOverlay: false }),
   },
   guards: {
-    routeShowsNav: ({ context }) => showsSideNav(context.pathname),
+    routeShowsNav: ({ context }) => context.showsNav,
     isLaptopUp: ({ context }) => context.isLaptopUp,
     mouseBeyondNav: ({ context, event }) =>
       event.type === 'nav.hide' && event.x > context.navWidth + PEEK_HIDE_MARGIN,
@@ -82,6 +87,7 @@ export const navMachine = setup({
   id: 'nav',
   context: ({ input }) => ({
     pathname: input.pathname,
+    showsNav: showsSideNav(input.pathname),
     isLaptopUp: input.isLaptopUp,
     navWidth: NAV_WIDTH,
     overlayOpen: false,
@@ -156,6 +162,7 @@ export function initialNavSnapshot(machine: typeof navMachine, input: NavInput):
     value: initialNavState(input),
     context: {
       pathname: input.pathname,
+      showsNav: showsSideNav(input.pathname),
       isLaptopUp: input.isLaptopUp,
       navWidth: NAV_WIDTH,
       overlayOpen: false,

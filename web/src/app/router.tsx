@@ -21,12 +21,40 @@ import { ChannelPage } from './pages/channel-page';
 import { ComingSoonPage } from './pages/coming-soon-page';
 import { CommentsPage } from './pages/comments-page';
 import { LandingRedirect } from './pages/landing-redirect';
+import { NotFoundPage } from './pages/not-found-page';
 import { ContactsPage } from './pages/contacts-page';
 import { ManageTagsPage } from './pages/manage-tags-page';
 import { NeedlboxSourcePage } from './pages/needlbox-page';
 import { TaggedDocumentsPage } from './pages/tagged-documents-page';
 import { PublicOnly, RequireAuth } from './session/require-auth';
 import { AppShell } from './shell/app-shell';
+
+/**
+ * Pages the spec names that are not built yet: each says it is coming soon. Any other unknown
+ * address is not found.
+ */
+const PLACEHOLDER_ROUTES = [
+  '/apps',
+  '/apps/:source',
+  '/apps/:source/:subCategory',
+  '/feeds',
+  '/custom-feed',
+  '/integrations',
+  '/connect/app',
+  '/connect/app/:app',
+  '/managers',
+  '/managers/assistants',
+  '/managers/assistants/dashboard',
+  '/managers/assistants/builder',
+  '/managers/report_generation/dashboard',
+  '/managers/report',
+  '/report',
+  '/report/:id',
+  '/settings/feeds',
+  '/settings/feeds/root',
+  '/settings/portfolios',
+  '/settings/portfolios/create-portfolio',
+] as const;
 
 /** The drive brings the upload panel; it loads when first opened. */
 const DrivePage = lazy(() => import('./pages/drive-page').then((m) => ({ default: m.DrivePage })));
@@ -84,7 +112,7 @@ export function AppRoutes() {
           <Route path="/connect/website" element={<ConnectWebsitePage />} />
           <Route path="/connect/website/followed" element={<FollowedWebsitesPage />} />
           <Route path="/apps/needldrive" element={drive('apps')} />
-          {/* /apps/{source}/{subCategory}: the drive is the one app so far; others fall to coming soon. */}
+          {/* /apps/{source}/{subCategory}: the drive is the one app so far; the others are placeholders below. */}
           <Route path="/apps/needldrive/:subCategory" element={drive('apps')} />
           {/* Bookmarks and tags (the tags feature); comments (the channels feature). */}
           <Route path="/needlbox/bookmarks/all" element={<BookmarksPage />} />
@@ -96,7 +124,10 @@ export function AppRoutes() {
           <Route path="/needlbox/comments/*" element={<Navigate to="/needlbox/comments/all" replace />} />
           <Route path="/needlbox/:source" element={<NeedlboxSourcePage drive={drive('needlbox')} />} />
           <Route path="/needlbox/:source/:subCategory" element={<NeedlboxSourcePage drive={drive('needlbox')} />} />
-          <Route path="*" element={<ComingSoonPage />} />
+          {PLACEHOLDER_ROUTES.map((path) => (
+            <Route key={path} path={path} element={<ComingSoonPage />} />
+          ))}
+          <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Route>
     </Routes>

@@ -1,8 +1,10 @@
 import { useEffect } from 'react';
 import { onNotice } from '../lib/notices';
 import { ToastContext } from './toast-context';
+import { CheckIcon, XIcon } from '../components/ui/icons';
 
-const ICONS = { success: '✓', error: '!', loading: '…', blank: '', custom: '' } as const;
+/** The mark before a toast's message; success is drawn, the others are plain characters every font has. */
+const ICONS = { success: <CheckIcon size={14} strokeWidth={3} />, error: '!', loading: '…', blank: '', custom: '' } as const;
 
 /**
  * Renders the visible toasts in a polite live region; each can be dismissed. Notices that
@@ -36,7 +38,7 @@ export function Toaster() {
             aria-label="Dismiss notification"
             onClick={() => actor.send({ type: 'toast.dismiss', id: toast.id })}
           >
-            ×
+            <XIcon size={18} />
           </button>
         </div>
       ))}

@@ -59,6 +59,7 @@ export function OverlayHost() {
       size={kind.size}
       width={kind.width}
       closable={kind.closable}
+      docked={kind.docked}
       onClose={close}
       onWidthChange={(width) => nav.send({ type: 'overlay.resized', width })}
     >

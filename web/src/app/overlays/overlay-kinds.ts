@@ -26,6 +26,7 @@ export function registerOverlayKinds(registry: OverlayRegistry): void {
     size: 'variable',
     width: { min: 35, max: 80, start: 35 },
     closable: false,
+    docked: true,
     requiresFlag: 'ask_needl_copilot',
     Component: AskNeedlOverlay,
   });

@@ -16,7 +16,7 @@ export function BookmarksPage() {
         hideDelete
         empty={
           <EmptyState title="No bookmarks yet">
-            <p>Bookmark a document from its card (☆ Bookmark) and it is kept here, the most recent first.</p>
+            <p>Bookmark a document from its card (its Bookmark button) and it is kept here, the most recent first.</p>
           </EmptyState>
         }
       />

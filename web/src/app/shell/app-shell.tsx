@@ -12,12 +12,12 @@ import { CardDetailsProvider, type CardDetail } from '../../lib/card-details';
 import { featureQueries } from '../../lib/queries/feature-queries';
 import { userQueries } from '../../lib/queries/user-queries';
 import { ErrorBoundary } from '../error-screen';
-import { showsSideNav } from '../nav-routes';
 import { OverlayHost } from '../overlays/overlay-host';
 import { useLiveUpdates } from '../session/use-live-updates';
 import { Header } from './header';
 import { NavProvider } from './nav-provider';
 import { SideNav } from './side-nav';
+import { UnknownAddressProvider, useShowsSideNav } from './unknown-address';
 
 /** What other features add to document cards. */
 const CARD_ACTIONS: readonly CardAction[] = [CardTagActions, AddToNotesButton, ShareToGroup, CardComments];
@@ -29,7 +29,16 @@ const CARD_DETAILS: readonly CardDetail[] = [CardTags, CardContact];
  * here, above the pages, so they go on (and show in the header) wherever the user goes.
  */
 export function AppShell() {
+  return (
+    <UnknownAddressProvider>
+      <ShellLayout />
+    </UnknownAddressProvider>
+  );
+}
+
+function ShellLayout() {
   const { pathname } = useLocation();
+  const withNav = useShowsSideNav();
   const live = useLiveUpdates();
   const queryClient = useQueryClient();
 
@@ -46,7 +55,7 @@ export function AppShell() {
             Skip to content
           </a>
           <div className="shell">
-            {showsSideNav(pathname) && <SideNav />}
+            {withNav && <SideNav />}
             <div className="shell-main">
               <Header liveStatus={live} />
               <main id="main" className="content" tabIndex={-1}>

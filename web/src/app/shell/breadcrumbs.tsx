@@ -3,11 +3,12 @@ import { buildBreadcrumbs, type SegmentLabels } from '../../lib/breadcrumbs';
 
 /**
  * The trail from Home to the current page; the current page is bold and not a link. `labels`
- * name segments that are ids (a group's).
+ * name segments that are ids (a group's). `current`, when given, is the whole trail after Home (an
+ * unknown address has no segments worth naming).
  */
-export function Breadcrumbs({ labels }: { labels?: SegmentLabels }) {
+export function Breadcrumbs({ labels, current }: { labels?: SegmentLabels; current?: string }) {
   const { pathname } = useLocation();
-  const crumbs = buildBreadcrumbs(pathname, labels);
+  const crumbs = current ? [{ label: 'Home', to: '/' }, { label: current }] : buildBreadcrumbs(pathname, labels);
   return (
     <nav aria-label="Breadcrumb" className="breadcrumbs">
       <ol>

@@ -5,9 +5,12 @@ import { HeaderSearch, isSearchPath, SearchTitle } from '../../features/search';
 import { UploadIndicator } from '../../features/uploads';
 import { pageTitle } from '../../lib/breadcrumbs';
 import type { LiveStatus } from '../session/use-live-updates';
-import { showsSideNav } from '../nav-routes';
 import { Breadcrumbs } from './breadcrumbs';
 import { NavToggle } from './side-nav';
+import { useShowsSideNav, useUnknownAddress } from './unknown-address';
+
+/** The title of an address the app has no page for. */
+export const NOT_FOUND_TITLE = 'Page not found';
 
 /**
  * The shell's header: navigation toggle, breadcrumbs and the page's title (a search page's is the
@@ -17,12 +20,14 @@ export function Header({ liveStatus }: { liveStatus: LiveStatus }) {
   const { pathname } = useLocation();
   const searching = isSearchPath(pathname);
   const labels = useChannelLabels();
+  const withNav = useShowsSideNav();
+  const unknown = useUnknownAddress();
   return (
     <header className="app-header">
-      {showsSideNav(pathname) && <NavToggle />}
+      {withNav && <NavToggle />}
       <div className="app-header-titles">
-        <Breadcrumbs labels={labels} />
-        {searching ? <SearchTitle /> : <h1 className="page-title">{pageTitle(pathname, labels)}</h1>}
+        <Breadcrumbs labels={labels} current={unknown ? NOT_FOUND_TITLE : undefined} />
+        {searching && !unknown ? <SearchTitle /> : <h1 className="page-title">{unknown ? NOT_FOUND_TITLE : pageTitle(pathname, labels)}</h1>}
       </div>
       <div className="app-header-actions">
         {!searching && <HeaderSearch />}

@@ -7,6 +7,7 @@ import { useUpdatePreferences } from '../../lib/queries/use-update-preferences';
 import { userQueries, type NavStatePreference } from '../../lib/queries/user-queries';
 import { NavContext } from '../nav-context';
 import { initialNavSnapshot, navMachine } from '../nav.machine';
+import { useShowsSideNav } from './unknown-address';
 
 /**
  * Starts the side-navigation actor once the saved `nav_state` is known, and saves each choice the
@@ -44,8 +45,9 @@ function NavActor({ initial, children }: { initial: NavStatePreference; children
 function NavSync() {
   const nav = NavContext.useActorRef();
   const { pathname } = useLocation();
+  const showsNav = useShowsSideNav();
   const isLaptopUp = useMediaQuery(LAPTOP_QUERY);
-  useEffect(() => nav.send({ type: 'nav.route', pathname }), [nav, pathname]);
+  useEffect(() => nav.send({ type: 'nav.route', pathname, showsNav }), [nav, pathname, showsNav]);
   useEffect(() => nav.send({ type: 'nav.viewport', isLaptopUp }), [nav, isLaptopUp]);
   return null;
 }

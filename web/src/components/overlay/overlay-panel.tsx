@@ -1,11 +1,16 @@
-import { useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { OVERLAY_SIZE_PX, type OverlaySize, type OverlayWidth } from '../../lib/overlay/overlay-registry';
+import { PanelRightCloseIcon, XIcon } from '../ui/icons';
+import { closesOverlayOnEscape } from './overlay-escape';
 
 export interface OverlayPanelProps {
   title: string;
   size: OverlaySize;
   width: OverlayWidth;
+  /** A close button (×); without it the panel has a collapse control. Escape closes either. */
   closable?: boolean;
+  /** Whether the page makes room for the panel: its width is set as `--overlay-docked` on the shell. */
+  docked?: boolean;
   onClose: () => void;
   /** Called with the new width, in percent of the screen, after each resize. */
   onWidthChange?: (percent: number) => void;
@@ -14,15 +19,36 @@ export interface OverlayPanelProps {
 
 const clamp = (value: number, { min, max }: OverlayWidth) => Math.min(max, Math.max(min, value));
 const KEYBOARD_STEP = 5;
+/** The custom property that tells the page (and the floating Ask button) how wide a docked panel is. */
+export const DOCKED_WIDTH_PROPERTY = '--overlay-docked';
 
 /**
  * The right-side overlay panel: its width is a percentage of the screen within the kind's limits,
  * set by dragging or the arrow keys on the left edge, or switched between the limits by Expand.
+ * Escape closes it (unless something inside or a dialog above takes the key first).
  */
-export function OverlayPanel({ title, size, width, closable = true, onClose, onWidthChange, children }: OverlayPanelProps) {
+export function OverlayPanel({ title, size, width, closable = true, docked = false, onClose, onWidthChange, children }: OverlayPanelProps) {
   const [percent, setPercent] = useState(() => clamp(width.start ?? width.min, width));
   const dragging = useRef(false);
+  const panel = useRef<HTMLElement>(null);
+  const close = useRef(onClose);
+  close.current = onClose;
   const resizable = width.min !== width.max && size !== 'small';
+
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (closesOverlayOnEscape(event, panel.current)) close.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  useLayoutEffect(() => {
+    const host = docked ? panel.current?.parentElement : null;
+    if (!host) return;
+    host.style.setProperty(DOCKED_WIDTH_PROPERTY, `${percent}vw`);
+    return () => void host.style.removeProperty(DOCKED_WIDTH_PROPERTY);
+  }, [docked, percent]);
 
   const resize = (next: number) => {
     const value = Math.round(clamp(next, width));
@@ -54,7 +80,7 @@ export function OverlayPanel({ title, size, width, closable = true, onClose, onW
       : { width: `${percent}vw`, maxWidth: size === 'variable' ? undefined : `${OVERLAY_SIZE_PX[size]}px` };
 
   return (
-    <aside className="overlay-panel" aria-label={title} data-size={size} data-width={percent} style={style}>
+    <aside ref={panel} className="overlay-panel" aria-label={title} data-size={size} data-width={percent} data-docked={docked || undefined} style={style}>
       {resizable && (
         <div
           className="overlay-resize"
@@ -78,9 +104,13 @@ export function OverlayPanel({ title, size, width, closable = true, onClose, onW
             {expanded ? 'Collapse' : 'Expand'}
           </button>
         )}
-        {closable && (
-          <button type="button" className="icon-button" aria-label="Close overlay" onClick={onClose}>
-            ×
+        {closable ? (
+          <button type="button" className="icon-button" aria-label="Close overlay" title="Close (Esc)" onClick={onClose}>
+            <XIcon size={20} />
+          </button>
+        ) : (
+          <button type="button" className="icon-button" aria-label={`Hide ${title}`} title={`Hide ${title} (Esc)`} onClick={onClose}>
+            <PanelRightCloseIcon size={20} />
           </button>
         )}
       </div>

@@ -2,7 +2,8 @@
  * Where the floating Ask button shows, per the spec: hidden on mobile, settings, notebooks, the
  * assistant manager, dashboards, the full-page report, needlbox and the full-screen pages (and
  * while the copilot flag is loading or off); disabled on bookmarks, clipped reports, tags,
- * comments, assistants, app sources and the connect pages.
+ * comments, assistants, app sources and the connect pages. While the assistant overlay is open the
+ * button stays, enabled, to close it again (it is a toggle).
  */
 
 export type AskButtonState = 'hidden' | 'disabled' | 'enabled';
@@ -18,13 +19,15 @@ export interface AskButtonContext {
   mobile: boolean;
   /** The ask_needl_copilot flag: undefined while loading. */
   copilot: boolean | undefined;
-  /** Whether the assistant overlay is already open. */
+  /** Whether the assistant overlay is open: the button then closes it. */
   overlayOpen: boolean;
 }
 
 export function askButtonState({ pathname, mobile, copilot, overlayOpen }: AskButtonContext): AskButtonState {
-  if (mobile || !copilot || overlayOpen) return 'hidden';
+  if (mobile || !copilot) return 'hidden';
   if (HIDDEN_PREFIXES.some((prefix) => under(pathname, prefix))) return 'hidden';
+  // Closing is always allowed, also where asking is not.
+  if (overlayOpen) return under(pathname, '/needlbox') ? 'hidden' : 'enabled';
   const segments = pathname.split('/').filter(Boolean);
   if (segments.some((segment) => DISABLED_SEGMENTS.has(segment))) return 'disabled';
   if (under(pathname, '/needlbox')) return 'hidden';

@@ -41,6 +41,16 @@ describe('the floating Ask button', () => {
     expect(at('/feeds/home')).toBe('enabled');
     expect(at('/search')).toBe('enabled');
   });
+
+  it('stays while the overlay is open, enabled so it can close it, also where asking is disabled', () => {
+    const open = { overlayOpen: true };
+    expect(at('/feeds/home', open)).toBe('enabled');
+    expect(at('/connect/rss', open)).toBe('enabled');
+    expect(at('/apps/needldrive', open)).toBe('enabled');
+    expect(at('/settings/user-settings', open)).toBe('hidden');
+    expect(at('/needlbox/needldrive', open)).toBe('hidden');
+    expect(at('/feeds/home', { ...open, mobile: true })).toBe('hidden');
+  });
 });
 
 describe('the scope of a question', () => {

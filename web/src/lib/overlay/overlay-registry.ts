@@ -41,8 +41,13 @@ export interface OverlayKind<P = Record<string, unknown>> {
   schema?: z.ZodType<P>;
   size: OverlaySize;
   width: OverlayWidth;
-  /** Whether the panel offers a close button (the AskNeedl overlay does not). */
+  /**
+   * Whether the panel offers a close button (the AskNeedl overlay does not: it has a collapse
+   * control instead). Escape closes every kind.
+   */
   closable?: boolean;
+  /** Whether the page makes room for the panel instead of lying under it (read beside the page). */
+  docked?: boolean;
   /** A feature flag that must be on for the overlay to show. */
   requiresFlag?: string;
   Component: ComponentType<OverlayBodyProps<P>>;

@@ -7,6 +7,7 @@ import { sendFeedback, type Feedback } from '../api/ask-api';
 import { citationLine } from '../citations';
 import { COPIED, FEEDBACK_THANKS, GENERIC_ERROR } from '../messages';
 import type { AnswerData } from '../types';
+import { ThumbsDownIcon, ThumbsUpIcon } from '../../../components/ui/icons';
 
 /** Returns an answer as copied: its text, then its sources as "label: link" lines. */
 export function copiedAnswer(data: AnswerData): string {
@@ -45,7 +46,7 @@ export function AnswerActions({ data }: { data: AnswerData }) {
             disabled={feedback.isPending}
             onClick={() => vote('CORRECT')}
           >
-            <span aria-hidden="true">👍</span>
+            <ThumbsUpIcon size={18} />
           </button>
           <button
             type="button"
@@ -55,7 +56,7 @@ export function AnswerActions({ data }: { data: AnswerData }) {
             disabled={feedback.isPending}
             onClick={() => vote('INCORRECT')}
           >
-            <span aria-hidden="true">👎</span>
+            <ThumbsDownIcon size={18} />
           </button>
         </>
       )}

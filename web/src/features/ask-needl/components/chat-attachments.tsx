@@ -4,6 +4,7 @@ import { allCompleted, canAttach, countRefusal, useAskUploader, type Attachment 
 import { AskNeedlChat } from '../chat-context';
 import { useAskFlags } from '../hooks/use-ask-flags';
 import { FOLDER_NOT_ALLOWED } from '../messages';
+import { XIcon } from '../../../components/ui/icons';
 
 const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
 const hasFolder = (data: DataTransfer) =>
@@ -152,7 +153,7 @@ export function useChatAttachments(): ChatAttachments | null {
                   uploader.dismiss(a.id);
                 }}
               >
-                ×
+                <XIcon size={18} />
               </button>
             )}
           </li>

@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState, type MouseEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { carryOverlayParams } from '../../../lib/overlay/overlay-params';
+import { placePopover, type Placement } from '../../../lib/popover-place';
 import { citationDate, citationSnippets, citationTarget } from '../citations';
 import { NO_CONTENT } from '../messages';
 import type { Citation } from '../types';
@@ -12,11 +13,15 @@ export const POPOVER_CLOSE_MS = 200;
  * A citation mark `[n]` drawn as a button. Hovering or focusing it shows a popover with a few
  * words around the cited passage, its source and date; pressing it opens the cited document's
  * preview at the passage (an external source opens in a new tab). The overlay stays open.
+ * The popover floats over everything and is kept inside the screen, wherever the mark sits.
  */
 export function CitationLink({ citation }: { citation: Citation }) {
   const [open, setOpen] = useState(false);
   const closing = useRef<ReturnType<typeof setTimeout> | null>(null);
   const popoverId = useId();
+  const mark = useRef<HTMLButtonElement>(null);
+  const popover = useRef<HTMLSpanElement>(null);
+  const [placement, setPlacement] = useState<Placement | null>(null);
   const navigate = useNavigate();
   const location = useLocation();
 
@@ -34,6 +39,27 @@ export function CitationLink({ citation }: { citation: Citation }) {
   };
   useEffect(() => cancelClose, []);
 
+  // Measured before the first paint and again as the page scrolls or the window resizes.
+  useLayoutEffect(() => {
+    if (!open) {
+      setPlacement(null);
+      return;
+    }
+    const place = () => {
+      if (!mark.current || !popover.current) return;
+      const { width, height } = popover.current.getBoundingClientRect();
+      setPlacement(placePopover(mark.current.getBoundingClientRect(), { width, height }, { width: window.innerWidth, height: window.innerHeight }));
+    };
+    place();
+    window.addEventListener('scroll', place, true);
+    window.addEventListener('resize', place);
+    return () => {
+      window.removeEventListener('scroll', place, true);
+      window.removeEventListener('resize', place);
+    };
+  }, [open]);
+  const popoverStyle: CSSProperties = placement ? { left: placement.left, top: placement.top } : { left: 0, top: 0, visibility: 'hidden' };
+
   const onClick = (event: MouseEvent) => {
     event.preventDefault();
     const target = citationTarget(citation, `${location.pathname}${location.search}`);
@@ -49,6 +75,7 @@ export function CitationLink({ citation }: { citation: Citation }) {
   return (
     <span className="citation" onMouseEnter={show} onMouseLeave={hideLater}>
       <button
+        ref={mark}
         type="button"
         className="citation-mark"
         aria-label={`Source ${citation.id}: ${label}`}
@@ -67,7 +94,15 @@ export function CitationLink({ citation }: { citation: Citation }) {
         {citation.id}
       </button>
       {open && (
-        <span id={popoverId} role="tooltip" className="citation-popover" data-testid="citation-popover">
+        <span
+          ref={popover}
+          id={popoverId}
+          role="tooltip"
+          className="citation-popover"
+          data-testid="citation-popover"
+          data-side={placement?.side}
+          style={popoverStyle}
+        >
           <span className="citation-popover-title">{label}</span>
           {snippets.length > 0 ? (
             snippets.map((runs, i) => (

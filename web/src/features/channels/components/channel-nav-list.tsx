@@ -3,6 +3,7 @@ import { NavLink } from 'react-router';
 import { userQueries } from '../../../lib/queries/user-queries';
 import { channelQueries } from '../api/channel-api';
 import { isUnread } from '../unread';
+import { StarIcon } from '../../../components/ui/icons';
 
 /**
  * The groups under "Groups" in the side navigation: starred first, then by name, each marked
@@ -26,9 +27,7 @@ export function ChannelNavList({ linkTo = (path) => path, onNavigate }: { linkTo
               onClick={onNavigate}
             >
               {channel.starred && (
-                <span className="nav-star" role="img" aria-label="Starred">
-                  ★
-                </span>
+                <StarIcon className="nav-star" size={14} fill="currentColor" role="img" aria-label="Starred" />
               )}
               <span className="side-nav-group-name">{channel.name}</span>
               {unread && <span className="unread-dot" role="img" aria-label="New activity" />}

@@ -1,4 +1,5 @@
 import { useStarChannel } from '../hooks/use-channel-mutations';
+import { StarIcon } from '../../../components/ui/icons';
 
 /** Stars or unstars a group for the user (starred groups come first in the lists). */
 export function StarToggle({ channelId, name, starred }: { channelId: string; name: string; starred: boolean }) {
@@ -12,7 +13,7 @@ export function StarToggle({ channelId, name, starred }: { channelId: string; na
       title={starred ? 'Starred' : 'Star this group'}
       onClick={() => star.mutate(!starred)}
     >
-      <span aria-hidden="true">{starred ? '★' : '☆'}</span>
+      <StarIcon size={18} fill={starred ? 'currentColor' : 'none'} />
     </button>
   );
 }

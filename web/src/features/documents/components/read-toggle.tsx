@@ -1,3 +1,5 @@
+import { CheckIcon, CircleIcon } from '../../../components/ui/icons';
+
 export interface ReadToggleProps {
   read: boolean;
   onToggle: () => void;
@@ -9,7 +11,7 @@ export interface ReadToggleProps {
 export function ReadToggle({ read, onToggle, subject }: ReadToggleProps) {
   return (
     <button type="button" className="button read-toggle" aria-pressed={read} onClick={onToggle}>
-      <span aria-hidden="true">{read ? '✓' : '○'}</span> Read<span className="visually-hidden"> {subject}</span>
+      {read ? <CheckIcon size={16} /> : <CircleIcon size={16} />} Read<span className="visually-hidden"> {subject}</span>
     </button>
   );
 }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { notificationQueries } from '../api/notification-api';
 import { badgeLabel } from '../notification-text';
+import { BellIcon } from '../../../components/ui/icons';
 
 /** The header's bell: to the notifications page, with the unread count (99+ past 99). */
 export function NotificationBell() {
@@ -15,7 +16,7 @@ export function NotificationBell() {
       aria-label={count > 0 ? `Notifications, ${count} unread` : 'Notifications'}
       data-testid="notification-bell"
     >
-      <span aria-hidden="true">🔔</span>
+      <BellIcon size={20} />
       {badge && (
         <span className="notification-badge" aria-hidden="true" data-testid="notification-badge">
           {badge}

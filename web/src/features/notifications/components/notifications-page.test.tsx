@@ -80,4 +80,12 @@ describe('NotificationBell', () => {
     expect(await screen.findByRole('link', { name: 'Notifications' })).toBeInTheDocument();
     expect(screen.queryByTestId('notification-badge')).not.toBeInTheDocument();
   });
+
+  it('draws the bell as an SVG icon, so it shows on a machine without an emoji font', async () => {
+    stubApi({ 'GET /api/notifications/unread_count': () => json(200, { results: { count: 0 } }) });
+    renderWithProviders(<NotificationBell />, { route: '/feeds/home' });
+    const bell = await screen.findByRole('link', { name: 'Notifications' });
+    expect(bell.querySelector('svg')).not.toBeNull();
+    expect(bell.textContent).toBe('');
+  });
 });

@@ -6,6 +6,7 @@ import { isApiError } from '../../../lib/api-client';
 import { peopleQueries, type Person } from '../api/people-api';
 import { useEditPerson } from '../hooks/use-edit-person';
 import { PersonPrioritySelect } from './priority-select';
+import { ArrowLeftIcon } from '../../../components/ui/icons';
 
 export const NAME_REQUIRED = 'Please enter a name';
 
@@ -52,7 +53,7 @@ export function ContactDetail({ peopleId }: { peopleId: string }) {
   return (
     <section className="card stack" aria-labelledby="contact-heading">
       <Link to="/settings/contacts" className="small">
-        ← All contacts
+        <ArrowLeftIcon size={14} /> All contacts
       </Link>
       <h2 id="contact-heading" className="card-title">
         {p.people_name}

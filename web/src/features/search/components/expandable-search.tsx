@@ -1,7 +1,7 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { searchBoxMachine } from '../search-box.machine';
-import { SearchIcon } from './search-icon';
+import { SearchIcon, XIcon } from '../../../components/ui/icons';
 
 export interface ExpandableSearchProps {
   /** What the box searches ("Search My Data"): the button's name, the input's label and placeholder. */
@@ -93,7 +93,7 @@ export function ExpandableSearch({ label, onSubmit, slashShortcut = true }: Expa
           <label className="visually-hidden" htmlFor={id}>
             {label}
           </label>
-          <SearchIcon />
+          <SearchIcon className="search-icon" size={18} />
           <input
             ref={input}
             id={id}
@@ -113,7 +113,7 @@ export function ExpandableSearch({ label, onSubmit, slashShortcut = true }: Expa
             aria-label="Clear and close search"
             onClick={() => send({ type: 'search.close' })}
           >
-            <span aria-hidden="true">×</span>
+            <XIcon size={18} />
           </button>
         </>
       ) : (
@@ -127,7 +127,7 @@ export function ExpandableSearch({ label, onSubmit, slashShortcut = true }: Expa
           title={slashShortcut ? `${label} (/)` : label}
           onClick={() => send({ type: 'search.open' })}
         >
-          <SearchIcon />
+          <SearchIcon className="search-icon" size={18} />
         </button>
       )}
     </form>

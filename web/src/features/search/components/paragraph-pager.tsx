@@ -1,4 +1,5 @@
 import { pagerText } from '../pagination';
+import { ChevronLeftIcon, ChevronRightIcon } from '../../../components/ui/icons';
 
 export interface ParagraphPagerProps {
   index: number;
@@ -13,13 +14,13 @@ export function ParagraphPager({ index, count, onStep, subject }: ParagraphPager
   return (
     <div className="paragraph-pager" role="group" aria-label={`Highlights in ${subject}`}>
       <button type="button" className="icon-button" aria-label="Previous highlight" disabled={index <= 0} onClick={() => onStep(-1)}>
-        <span aria-hidden="true">‹</span>
+        <ChevronLeftIcon size={18} />
       </button>
       <span className="paragraph-pager-text small" aria-live="polite" data-testid="paragraph-pager">
         {pagerText(index, count)}
       </span>
       <button type="button" className="icon-button" aria-label="Next highlight" disabled={index >= count - 1} onClick={() => onStep(1)}>
-        <span aria-hidden="true">›</span>
+        <ChevronRightIcon size={18} />
       </button>
     </div>
   );

@@ -1,3 +1,4 @@
+import { ChevronLeftIcon, ChevronRightIcon } from '../../../components/ui/icons';
 import { lastPage, paginationText } from '../pagination';
 
 export interface SearchPaginationProps {
@@ -17,10 +18,10 @@ export function SearchPagination({ page, shown, total, onPage }: SearchPaginatio
       </p>
       <div className="search-pagination-buttons">
         <button type="button" className="button" aria-label="Previous page" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-          <span aria-hidden="true">‹</span> Previous
+          <ChevronLeftIcon size={16} /> Previous
         </button>
         <button type="button" className="button" aria-label="Next page" disabled={page >= lastPage(total)} onClick={() => onPage(page + 1)}>
-          Next <span aria-hidden="true">›</span>
+          Next <ChevronRightIcon size={16} />
         </button>
       </div>
     </nav>

@@ -7,7 +7,7 @@ import {
   type SearchTarget,
 } from '../search-scope';
 import type { SearchState } from '../search-state';
-import { SearchIcon } from './search-icon';
+import { SearchIcon } from '../../../components/ui/icons';
 
 export interface SearchQueryBarProps {
   scope: string | null;
@@ -94,7 +94,7 @@ export function SearchQueryBar({ scope, state, here, error, onSearch }: SearchQu
           onChange={(event) => setText(event.target.value)}
         />
         <button type="submit" className="button button-primary">
-          <SearchIcon />
+          <SearchIcon className="search-icon" size={18} />
           Search
         </button>
       </div>

@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { Spinner } from '../../../components/ui/spinner';
 import { topicQueries, type SuggestedFeed, type Topic } from '../api/topic-api';
 import { useFollowSuggestedFeed } from '../hooks/use-follow-suggested-feed';
+import { CheckIcon } from '../../../components/ui/icons';
 
 /** One topic: its suggested feeds, each with Follow, or Following and Unfollow. */
 export function TopicSection({ topic }: { topic: Topic }) {
@@ -38,7 +39,7 @@ export function TopicSection({ topic }: { topic: Topic }) {
               {feed.following ? (
                 <>
                   <span className="following-mark">
-                    <span aria-hidden="true">✓ </span>Following
+                    <CheckIcon size={16} /> Following
                   </span>
                   <button
                     type="button"

@@ -1,4 +1,5 @@
 import { useToggleBookmark } from '../hooks/use-toggle-bookmark';
+import { StarIcon } from '../../../components/ui/icons';
 
 export interface BookmarkToggleProps {
   deeplink: string;
@@ -19,7 +20,7 @@ export function BookmarkToggle({ deeplink, bookmarked, subject }: BookmarkToggle
       disabled={bookmarked === undefined}
       onClick={() => toggle.mutate(!bookmarked)}
     >
-      <span aria-hidden="true">{bookmarked ? '★' : '☆'}</span> Bookmark<span className="visually-hidden"> {subject}</span>
+      <StarIcon size={16} fill={bookmarked ? 'currentColor' : 'none'} /> Bookmark<span className="visually-hidden"> {subject}</span>
     </button>
   );
 }

@@ -1,6 +1,7 @@
 import { formatFileSize, shortenFileName } from '../../../lib/format';
 import { isFinished, type UploadItem } from '../upload-state';
 import { UploadStatus } from './upload-status';
+import { XIcon } from '../../../components/ui/icons';
 
 export interface UploadListProps {
   items: UploadItem[];
@@ -25,7 +26,7 @@ export function UploadList({ items, onDismiss, onClearFinished, hasFinished }: U
             <UploadStatus item={item} />
             {isFinished(item) && (
               <button type="button" className="icon-button" aria-label={`Dismiss ${item.name}`} onClick={() => onDismiss(item.id)}>
-                ×
+                <XIcon size={18} />
               </button>
             )}
           </li>

@@ -1,5 +1,6 @@
 import { ProgressRing } from '../../../components/ui/progress-ring';
 import type { UploadItem } from '../upload-state';
+import { CheckIcon } from '../../../components/ui/icons';
 
 /**
  * What one file is doing: a progress ring while it uploads, a spinner while the server
@@ -25,7 +26,7 @@ export function UploadStatus({ item }: { item: UploadItem }) {
       return (
         <span className="upload-status upload-status-done">
           <span className="status-mark" aria-hidden="true">
-            ✓
+            <CheckIcon size={14} strokeWidth={3} />
           </span>
           <span className="small">Completed</span>
         </span>
