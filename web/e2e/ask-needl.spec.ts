@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AskNeedlPage } from './pages/ask-needl-page';
-import { writePdf } from './support/pdf';
+import { harbourReport } from './support/pdf';
 import { expect, test } from './fixtures';
 
 test('a question about an uploaded PDF is answered with a citation that opens the preview, and is kept in history', async ({
@@ -19,19 +19,13 @@ test('a question about an uploaded PDF is answered with a citation that opens th
 }) => {
   test.setTimeout(150_000);
   const ask = new AskNeedlPage(page);
-  const tag = randomBytes(3).toString('hex');
   // A made-up word only this file holds, so the answer can only come from it.
-  const word = `quillwort${tag}`;
-  const title = `Harbour report ${tag}`;
-  const file = {
-    name: `harbour-${tag}.pdf`,
-    buffer: writePdf(title, [title, `Imports of ${word} rose by forty percent in the second quarter.`, 'Shipping lines added two new routes.']),
-  };
+  const { file, word, title } = harbourReport(randomBytes(3).toString('hex'));
 
   await auth.signUp(user);
   await shell.expectSignedInAt('/feeds/home');
   await drive.open();
-  await drive.uploadFiles([{ ...file, origin: 'generated' }]);
+  await drive.uploadFiles([file]);
   await drive.expectUploadStatus(file.name, 'COMPLETED', 60_000);
 
   await page.goto('/feeds/home');

@@ -65,3 +65,18 @@ export function uploadPdf(tag: string): TestPdf {
   if (existsSync(SHARED_PDF)) return { name, buffer: readFileSync(SHARED_PDF), origin: SHARED_PDF };
   return generatedPdf(name, tag);
 }
+
+/**
+ * A generated harbour report whose text holds a made-up word only this file has, so an answer
+ * that quotes the word can only come from it. Returns the file, the word and the title.
+ */
+export function harbourReport(tag: string): { file: TestPdf; word: string; title: string } {
+  const word = `quillwort${tag}`;
+  const title = `Harbour report ${tag}`;
+  const file: TestPdf = {
+    name: `harbour-${tag}.pdf`,
+    buffer: writePdf(title, [title, `Imports of ${word} rose by forty percent in the second quarter.`, 'Shipping lines added two new routes.']),
+    origin: 'generated',
+  };
+  return { file, word, title };
+}
