@@ -59,13 +59,23 @@ fn metadata_of(file: &FileDocument<'_>, layout_hash: &str) -> BTreeMap<String, S
     if let Some(year) = m.year {
         out.insert("year".to_string(), year.to_string());
     }
-    if extracted.garbled {
-        out.insert("garbled".to_string(), "true".to_string());
-    }
+    // Whether the text looked garbled is not kept as a tag: it is the extractor's own judgement,
+    // not a fact about the document, and as a tag it showed to readers as a "Garbled: true" chip.
     // Detail tags read from the document's own text (ISIN, CIN, quarter, report type, ...) win
     // over the file's properties where both speak.
     out.extend(extract::tags::detail_tags(extracted));
     out
+}
+
+/// The document's own title, or else one read from its file name ("Annual_Report.pdf" is
+/// titled "Annual Report").
+fn title_of(extracted: &Extracted, file_name: &str) -> String {
+    extracted
+        .metadata
+        .title
+        .clone()
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or_else(|| extract::clean::title_from_file_name(file_name))
 }
 
 /// What recording a file did.
@@ -96,12 +106,7 @@ pub async fn record(
         source_id: file.source.to_string(),
         guid: guid.clone(),
         link: None,
-        title: extracted
-            .metadata
-            .title
-            .clone()
-            .filter(|t| !t.trim().is_empty())
-            .unwrap_or_else(|| file.file_name.to_string()),
+        title: title_of(extracted, file.file_name),
         author: extracted.metadata.author.clone(),
         published_at: extracted
             .metadata
@@ -121,4 +126,36 @@ pub async fn record(
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     Ok(Recorded { new: before != after, deeplink: id, pages: extracted.pages.len() as u32 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use extract::{DocMetadata, Extracted};
+
+    fn extracted(title: Option<&str>, garbled: bool) -> Extracted {
+        Extracted {
+            mime: "application/pdf".into(),
+            pages: vec![],
+            metadata: DocMetadata { title: title.map(str::to_string), ..DocMetadata::default() },
+            garbled,
+            warnings: vec![],
+        }
+    }
+
+    #[test]
+    fn a_garbled_document_gets_no_garbled_tag() {
+        let doc = extracted(None, true);
+        let file =
+            FileDocument { user_id: "u", source: DRIVE_SOURCE, file_name: "scan.pdf", extracted: &doc, original: None };
+        let tags = metadata_of(&file, "hash");
+        assert!(!tags.contains_key("garbled"), "{tags:?}");
+        assert_eq!(tags.get("original_file_name").map(String::as_str), Some("scan.pdf"));
+    }
+
+    #[test]
+    fn an_untitled_file_is_titled_from_its_name_with_spaces() {
+        assert_eq!(title_of(&extracted(None, false), "Annual_Report%202024.pdf"), "Annual Report 2024");
+        assert_eq!(title_of(&extracted(Some("Board minutes"), false), "minutes_v2.docx"), "Board minutes");
+    }
 }

@@ -83,6 +83,149 @@ pub fn looks_garbled(text: &str) -> bool {
     bad_share > 0.25 || alnum_share < 0.45
 }
 
+/// Returns a document property (author, title, subject, keywords, ...) as worth showing, or
+/// `None` when it says nothing: empty, a placeholder ("unknown", "untitled"), or a Perl reference
+/// printed by mistake (`ARRAY(0x2c7cf020)`), which some PDF producers write for lists.
+pub fn metadata_value(raw: &str) -> Option<String> {
+    let value = drop_replacements(&clean_text(raw)).trim().to_string();
+    let lower = value.to_lowercase();
+    let placeholder = matches!(
+        lower.as_str(),
+        "" | "unknown"
+            | "untitled"
+            | "none"
+            | "null"
+            | "undefined"
+            | "n/a"
+            | "na"
+            | "-"
+            | "anonymous"
+            | "author"
+            | "title"
+    );
+    if placeholder || is_perl_reference(&value) {
+        return None;
+    }
+    Some(value)
+}
+
+/// [`metadata_value`] for a title, which office converters also prefix with their own name
+/// ("Microsoft Word - Annual Report.docx"): the prefix and the file extension go, the name stays.
+pub fn title_value(raw: &str) -> Option<String> {
+    let value = metadata_value(raw)?;
+    const CONVERTERS: &[&str] = &["Microsoft Word - ", "Microsoft PowerPoint - ", "Microsoft Excel - "];
+    match CONVERTERS.iter().find_map(|prefix| value.strip_prefix(prefix)) {
+        Some(rest) => metadata_value(strip_extension(rest)),
+        None => Some(value),
+    }
+}
+
+/// `ARRAY(0x55d0c8a3e2a8)`, `HASH(0x...)` and the like: what Perl prints for a reference.
+fn is_perl_reference(value: &str) -> bool {
+    let Some((kind, rest)) = value.split_once("(0x") else { return false };
+    let Some(address) = rest.strip_suffix(')') else { return false };
+    matches!(kind, "ARRAY" | "HASH" | "SCALAR" | "CODE" | "REF" | "GLOB")
+        && !address.is_empty()
+        && address.chars().all(|c| c.is_ascii_hexdigit())
+}
+
+/// Drops a short trailing extension of letters and digits ("report.docx" → "report").
+fn strip_extension(name: &str) -> &str {
+    match name.rsplit_once('.') {
+        Some((stem, ext))
+            if !stem.trim().is_empty()
+                && (1..=5).contains(&ext.len())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                && ext.chars().any(|c| c.is_ascii_alphabetic()) =>
+        {
+            stem
+        }
+        _ => name,
+    }
+}
+
+/// A title made from an uploaded file's name, for documents that carry none: the extension
+/// dropped, percent-escapes decoded where they are valid UTF-8, underscores and runs of spaces
+/// read as one space ("Annual_Report%202024.pdf" → "Annual Report 2024"). Falls back to the name
+/// as given when nothing would be left.
+pub fn title_from_file_name(file_name: &str) -> String {
+    let decoded = percent_decode(strip_extension(file_name.trim()));
+    let spaced: String = decoded.chars().map(|c| if c == '_' { ' ' } else { c }).collect();
+    let title = clean_line(&spaced).trim().to_string();
+    if title.is_empty() {
+        file_name.to_string()
+    } else {
+        title
+    }
+}
+
+/// Decodes `%XX` escapes; the name stays as given when the escapes are not valid UTF-8.
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
+}
+
+/// Removes U+FFFD, the replacement character a decoder leaves where bytes made no character:
+/// it is never the author's text, only noise in search tokens and on screen.
+pub fn drop_replacements(text: &str) -> String {
+    if !text.contains('\u{FFFD}') {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\u{FFFD}' {
+            out.push(c);
+            continue;
+        }
+        // "a \u{FFFD} b" loses the character, not the words' separation, and gains no double space.
+        if out.ends_with(' ') && chars.peek() == Some(&' ') {
+            chars.next();
+        }
+    }
+    out
+}
+
+/// Joins words hyphenated across line ends, in place: when a line ends in a letter and `-` and
+/// the next starts with a lowercase letter, the next line's first word moves up to complete the
+/// word ("Lan-" + "guages are" → "Languages" + "are"). Moving the word, rather than merging the
+/// lines, keeps every line's text a piece of the page's text in order, so each line keeps its
+/// own box; a line left empty is for the caller to drop. A hyphen inside a line ("well-known")
+/// is never touched.
+pub fn join_hyphenated_lines(lines: &mut [String]) {
+    for i in 1..lines.len() {
+        let (before, after) = lines.split_at_mut(i);
+        let (previous, next) = (&mut before[i - 1], &mut after[0]);
+        let Some(stem) = previous.strip_suffix('-') else { continue };
+        if !stem.chars().next_back().is_some_and(char::is_alphabetic) {
+            continue;
+        }
+        if !next.chars().next().is_some_and(char::is_lowercase) {
+            continue;
+        }
+        let word_end = next.find(char::is_whitespace).unwrap_or(next.len());
+        let stem_len = stem.len();
+        let word = next[..word_end].to_string();
+        previous.truncate(stem_len);
+        previous.push_str(&word);
+        *next = next[word_end..].trim_start().to_string();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,5 +249,57 @@ mod tests {
         assert!(looks_garbled(soup));
         let pua = "\u{E012}".repeat(50);
         assert!(looks_garbled(&pua));
+    }
+
+    #[test]
+    fn placeholder_and_perl_reference_properties_are_dropped() {
+        assert_eq!(metadata_value("ARRAY(0x2c7cf020)"), None);
+        assert_eq!(metadata_value(" HASH(0x55d0c8a3e2a8) "), None);
+        assert_eq!(metadata_value("Unknown"), None);
+        assert_eq!(metadata_value("untitled"), None);
+        assert_eq!(metadata_value(" \u{FFFD}\t "), None);
+        assert_eq!(metadata_value("Acme Research"), Some("Acme Research".into()));
+        // A real value that merely mentions a pattern is kept.
+        assert_eq!(metadata_value("ARRAY(0xZZ) studies"), Some("ARRAY(0xZZ) studies".into()));
+    }
+
+    #[test]
+    fn an_office_converter_prefix_leaves_the_documents_own_title() {
+        assert_eq!(title_value("Microsoft Word - Annual Report 2019.docx"), Some("Annual Report 2019".into()));
+        assert_eq!(title_value("Microsoft Word - Untitled.doc"), None);
+        assert_eq!(title_value("Working Paper No. 12"), Some("Working Paper No. 12".into()));
+    }
+
+    #[test]
+    fn a_file_name_becomes_a_title_with_spaces_and_no_extension() {
+        assert_eq!(title_from_file_name("Annual_Report%202024.pdf"), "Annual Report 2024");
+        assert_eq!(title_from_file_name("q3  results__final.docx"), "q3 results final");
+        assert_eq!(title_from_file_name("notes"), "notes");
+        assert_eq!(title_from_file_name("100%.txt"), "100%");
+        assert_eq!(title_from_file_name(".pdf"), ".pdf");
+    }
+
+    #[test]
+    fn replacement_characters_are_dropped_without_doubling_spaces() {
+        assert_eq!(drop_replacements("caf\u{FFFD} au lait \u{FFFD} now"), "caf au lait now");
+        assert_eq!(drop_replacements("clean"), "clean");
+    }
+
+    #[test]
+    fn a_word_broken_at_a_line_end_is_joined_and_compounds_are_kept() {
+        let mut lines: Vec<String> = ["Programming Lan-", "guages are well-known tools for", "re-", "search"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        join_hyphenated_lines(&mut lines);
+        assert_eq!(lines, ["Programming Languages", "are well-known tools for", "research", ""]);
+    }
+
+    #[test]
+    fn a_hyphen_before_a_capital_a_digit_or_a_space_is_not_a_break() {
+        let original = ["North-", "South trade", "pages 10-", "12 and", "see -", "below"];
+        let mut lines: Vec<String> = original.iter().map(|s| s.to_string()).collect();
+        join_hyphenated_lines(&mut lines);
+        assert_eq!(lines, original);
     }
 }

@@ -7,7 +7,7 @@
 //! real byte count before and while inflating, and refuses any DOCTYPE, so entity expansion and
 //! external entities never happen. It read all real DOCX (8/8) and XLSX (11/11) of the test set.
 
-use crate::clean::clean_text;
+use crate::clean::{clean_text, drop_replacements, metadata_value, title_value};
 use crate::sniff::{MIME_DOCX, MIME_PPTX, MIME_XLSX};
 use crate::{DocMetadata, ExtractError, Page};
 use quick_xml::events::{BytesStart, Event};
@@ -219,7 +219,7 @@ pub fn extract_ooxml(bytes: &[u8], limits: ZipLimits, looks_like_office: bool) -
     };
     let mut warnings = Vec::new();
     for page in &mut pages {
-        page.text = clean_text(&page.text);
+        page.text = drop_replacements(&clean_text(&page.text));
     }
     if pages.iter().all(|p| p.text.is_empty()) {
         warnings.push("the document contains no text".to_string());
@@ -481,9 +481,9 @@ fn read_properties(package: &mut Package<'_>, warnings: &mut Vec<String>) -> Doc
             warnings.push(format!("document properties skipped: {e}"));
             continue;
         }
-        let mut take = |key: &str| fields.remove(key).map(|v| clean_text(&v)).filter(|v| !v.is_empty());
+        let mut take = |key: &str| fields.remove(key).and_then(|v| metadata_value(&v));
         if part.ends_with("core.xml") {
-            meta.title = take("title");
+            meta.title = take("title").and_then(|t| title_value(&t));
             meta.author = take("creator");
             meta.subject = take("subject");
             meta.keywords = take("keywords");

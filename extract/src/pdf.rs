@@ -7,7 +7,7 @@
 //! ran past 60 s on one crafted page; pdfium has no Debian package; the pure-Rust crates abort,
 //! stall or drop text. The cost is a C build (libclang for bindgen), paid once.
 
-use crate::clean::{clean_text, looks_garbled};
+use crate::clean::{clean_text, drop_replacements, join_hyphenated_lines, looks_garbled, metadata_value, title_value};
 use crate::sniff::MIME_PDF;
 use crate::{Block, DocMetadata, ExtractError, Page};
 use mupdf::{Document, MetadataName, TextPageFlags};
@@ -78,11 +78,12 @@ fn extract_page(doc: &Document, index: i32, number: u32) -> Result<Page, mupdf::
     let page = doc.load_page(index)?;
     let bounds = page.bounds()?;
     let text_page = page.to_text_page(TextPageFlags::empty())?;
-    let mut blocks = Vec::new();
-    let mut text = String::new();
-    // Image and vector blocks have no lines, so iterating lines keeps text blocks only.
+    // Lines per text block first, so cleanups that span lines (a word hyphenated at a line end)
+    // can change a line's text while it keeps its box. Image and vector blocks have no lines, so
+    // iterating lines keeps text blocks only.
+    let mut paragraphs: Vec<Vec<(String, [f32; 4])>> = Vec::new();
     for block in text_page.blocks() {
-        let mut paragraph = String::new();
+        let mut lines = Vec::new();
         for line in block.lines() {
             let raw: String = line.chars().filter_map(|c| c.char()).collect();
             let line_text = clean_text(&raw);
@@ -91,33 +92,44 @@ fn extract_page(doc: &Document, index: i32, number: u32) -> Result<Page, mupdf::
             }
             let r = line.bounds();
             // Boxes relative to the page's own origin, so a viewer needs only the page size.
-            blocks.push(Block {
-                text: line_text.clone(),
-                bbox: [r.x0 - bounds.x0, r.y0 - bounds.y0, r.x1 - bounds.x0, r.y1 - bounds.y0],
-            });
-            if !paragraph.is_empty() {
-                paragraph.push('\n');
-            }
-            paragraph.push_str(&line_text);
+            lines.push((line_text, [r.x0 - bounds.x0, r.y0 - bounds.y0, r.x1 - bounds.x0, r.y1 - bounds.y0]));
         }
-        if !paragraph.is_empty() {
-            if !text.is_empty() {
-                text.push_str("\n\n");
-            }
-            text.push_str(&paragraph);
+        if !lines.is_empty() {
+            paragraphs.push(lines);
         }
     }
-    let garbled = looks_garbled(&text);
+    // Judged before replacement characters go: a page of them is a font without a character map.
+    let garbled = looks_garbled(&join_page(&paragraphs));
+    let mut blocks = Vec::new();
+    for lines in &mut paragraphs {
+        let mut texts: Vec<String> = lines.iter().map(|(t, _)| drop_replacements(t).trim().to_string()).collect();
+        join_hyphenated_lines(&mut texts);
+        let kept: Vec<(String, [f32; 4])> =
+            texts.into_iter().zip(lines.iter().map(|(_, b)| *b)).filter(|(t, _)| !t.is_empty()).collect();
+        blocks.extend(kept.iter().map(|(text, bbox)| Block { text: text.clone(), bbox: *bbox }));
+        *lines = kept;
+    }
+    let text = join_page(&paragraphs);
     Ok(Page { number, text, blocks, width: bounds.x1 - bounds.x0, height: bounds.y1 - bounds.y0, garbled })
 }
 
+/// A page's text: lines of a block on lines of their own, blocks apart by a blank line.
+fn join_page(paragraphs: &[Vec<(String, [f32; 4])>]) -> String {
+    let joined: Vec<String> = paragraphs
+        .iter()
+        .filter(|p| !p.is_empty())
+        .map(|p| p.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join("\n"))
+        .collect();
+    joined.join("\n\n")
+}
+
 fn read_metadata(doc: &Document, page_count: u32) -> DocMetadata {
-    let get = |name| doc.metadata(name).ok().map(|s| clean_text(&s)).filter(|s| !s.is_empty());
+    let get = |name| doc.metadata(name).ok().and_then(|s| metadata_value(&s));
     let created = get(MetadataName::CreationDate).and_then(|d| parse_pdf_date(&d));
     DocMetadata {
         mime: MIME_PDF.into(),
         page_count,
-        title: get(MetadataName::Title),
+        title: doc.metadata(MetadataName::Title).ok().and_then(|s| title_value(&s)),
         author: get(MetadataName::Author),
         subject: get(MetadataName::Subject),
         keywords: get(MetadataName::Keywords),

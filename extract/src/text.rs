@@ -1,6 +1,6 @@
 //! Plain text, Markdown and HTML. Each is one page: they have no fixed layout.
 
-use crate::clean::clean_text;
+use crate::clean::{clean_text, drop_replacements, metadata_value, title_value};
 use crate::sniff::{MIME_HTML, MIME_MARKDOWN, MIME_TEXT};
 use crate::{DocMetadata, Page};
 use scraper::{Html, Node};
@@ -20,6 +20,10 @@ pub fn decode(bytes: &[u8], warnings: &mut Vec<String>) -> String {
     if let Ok(s) = std::str::from_utf8(bytes) {
         return s.to_owned();
     }
+    if let Some(text) = decode_mixed(bytes) {
+        warnings.push("the text is partly not UTF-8; the other bytes were decoded as windows-1252".into());
+        return text;
+    }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     detector.feed(bytes, true);
     let encoding = detector.guess(None, chardetng::Utf8Detection::Allow);
@@ -32,6 +36,24 @@ pub fn decode(bytes: &[u8], warnings: &mut Vec<String>) -> String {
     text.into_owned()
 }
 
+/// UTF-8 with stray single-byte characters, as when text pasted from Windows (a curly quote,
+/// 0x92) meets an editor that saves UTF-8: the valid UTF-8 stays, each invalid byte is read as
+/// windows-1252, which is what such bytes almost always are. A detector guessing one encoding
+/// for the whole file would mangle one half or the other. `None` when the file holds no
+/// non-ASCII UTF-8 at all: then it is wholly in some legacy encoding, for the detector to name.
+fn decode_mixed(bytes: &[u8]) -> Option<String> {
+    let chunks: Vec<_> = bytes.utf8_chunks().collect();
+    if !chunks.iter().any(|c| !c.valid().is_ascii()) {
+        return None;
+    }
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in chunks {
+        out.push_str(chunk.valid());
+        out.push_str(&encoding_rs::WINDOWS_1252.decode_without_bom_handling(chunk.invalid()).0);
+    }
+    Some(out)
+}
+
 /// Never flagged as garbled: that detector is for PDF fonts, and would misjudge tables of
 /// figures or code.
 fn single_page(text: String) -> Vec<Page> {
@@ -42,7 +64,7 @@ fn single_page(text: String) -> Vec<Page> {
 /// the punctuation), and its first heading becomes the title.
 pub fn extract_plain(bytes: &[u8], markdown: bool) -> TextOutput {
     let mut warnings = Vec::new();
-    let text = clean_text(&decode(bytes, &mut warnings));
+    let text = drop_replacements(&clean_text(&decode(bytes, &mut warnings)));
     let title = if markdown { markdown_title(&text) } else { None };
     let mime = if markdown { MIME_MARKDOWN } else { MIME_TEXT };
     TextOutput {
@@ -125,10 +147,10 @@ pub fn extract_html(bytes: &[u8]) -> TextOutput {
                 "title" if title.is_none() => {
                     let t: String =
                         node.descendants().filter_map(|n| n.value().as_text().map(|t| t.to_string())).collect();
-                    title = Some(clean_text(&t)).filter(|t| !t.is_empty());
+                    title = title_value(&t);
                 }
                 "meta" => {
-                    let content = e.attr("content").map(clean_text).filter(|c| !c.is_empty());
+                    let content = e.attr("content").and_then(metadata_value);
                     match e.attr("name").map(|n| n.to_ascii_lowercase()).as_deref() {
                         Some("author") => author = author.or(content),
                         Some("description") => subject = subject.or(content),
@@ -140,7 +162,7 @@ pub fn extract_html(bytes: &[u8]) -> TextOutput {
         }
     }
     visible_text(document.tree.root(), &mut text);
-    let text = clean_text(&text);
+    let text = drop_replacements(&clean_text(&text));
     TextOutput {
         pages: single_page(text),
         metadata: DocMetadata {
@@ -194,5 +216,33 @@ fn visible_text(root: ego_tree::NodeRef<'_, Node>, out: &mut String) {
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_with_stray_windows_1252_bytes_keeps_both_readable() {
+        let mut bytes = "Café report: ".as_bytes().to_vec();
+        bytes.extend_from_slice(b"the company\x92s \x93best\x94 year");
+        let mut warnings = Vec::new();
+        assert_eq!(decode(&bytes, &mut warnings), "Café report: the company\u{2019}s \u{201C}best\u{201D} year");
+        assert_eq!(warnings.len(), 1);
+    }
+
+    #[test]
+    fn replacement_characters_left_by_an_earlier_decoder_are_dropped_from_text() {
+        let out = extract_plain("Na\u{FFFD}ve \u{FFFD} results".as_bytes(), false);
+        assert_eq!(out.pages[0].text, "Nave results");
+    }
+
+    #[test]
+    fn html_metadata_placeholders_are_not_kept() {
+        let html = br#"<html><head><title>Untitled</title><meta name="author" content="ARRAY(0x2c7cf020)"></head><body><p>Body</p></body></html>"#;
+        let out = extract_html(html);
+        assert_eq!((out.metadata.title, out.metadata.author), (None, None));
+        assert_eq!(out.pages[0].text, "Body");
     }
 }

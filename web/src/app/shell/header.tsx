@@ -1,5 +1,6 @@
 import { Link, useLocation } from 'react-router';
 import { useChannelLabels } from '../../features/channels';
+import { useDocumentLabels } from '../../features/documents';
 import { NotificationBell } from '../../features/notifications';
 import { HeaderSearch, isSearchPath, SearchTitle } from '../../features/search';
 import { UploadIndicator } from '../../features/uploads';
@@ -20,13 +21,15 @@ export function Header({ liveStatus }: { liveStatus: LiveStatus }) {
   const { pathname } = useLocation();
   const searching = isSearchPath(pathname);
   const labels = useChannelLabels();
+  // Only the trail names the document: the page's own heading is its title already.
+  const documentLabels = useDocumentLabels();
   const withNav = useShowsSideNav();
   const unknown = useUnknownAddress();
   return (
     <header className="app-header">
       {withNav && <NavToggle />}
       <div className="app-header-titles">
-        <Breadcrumbs labels={labels} current={unknown ? NOT_FOUND_TITLE : undefined} />
+        <Breadcrumbs labels={{ ...labels, ...documentLabels }} current={unknown ? NOT_FOUND_TITLE : undefined} />
         {searching && !unknown ? <SearchTitle /> : <h1 className="page-title">{unknown ? NOT_FOUND_TITLE : pageTitle(pathname, labels)}</h1>}
       </div>
       <div className="app-header-actions">

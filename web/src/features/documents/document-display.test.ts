@@ -1,4 +1,4 @@
-import { dateLine, isWebsiteOrRss, keysFromParams, previewPath, shareLink } from './document-display';
+import { dateLine, detailTags, isWebsiteOrRss, keysFromParams, previewPath, shareLink } from './document-display';
 
 const doc = { deeplink: 'rss_1:a b', source: 'rss_1' };
 
@@ -51,5 +51,12 @@ describe('isWebsiteOrRss', () => {
     expect(isWebsiteOrRss({ source: 'web_12ab' })).toBe(true);
     expect(isWebsiteOrRss({ source: 'needldrive' })).toBe(false);
     expect(isWebsiteOrRss({ source: 'bse_filings' })).toBe(false);
+  });
+});
+
+describe('detailTags', () => {
+  it('never shows the extractor\'s garbled flag that older uploads carry as a chip', () => {
+    const tags = detailTags({ garbled: 'true', year: '2024', layout_blob: 'abc' });
+    expect(tags.map((t) => t.key)).toEqual(['year']);
   });
 });

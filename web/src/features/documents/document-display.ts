@@ -104,7 +104,7 @@ const DETAIL_TAGS: Array<[string, string]> = [
 ];
 
 /** Metadata keys shown elsewhere (source label, file facts) or internal, not as tags. */
-const HIDDEN = new Set(['source_label', 'feed_title', 'original_file_name', 'mime_type', 'layout_blob', 'bucket', 'object_key']);
+const HIDDEN = new Set(['source_label', 'feed_title', 'original_file_name', 'mime_type', 'layout_blob', 'bucket', 'object_key', 'garbled']);
 
 /** Returns a tag's value as shown: a size in bytes is formatted. */
 const shownValue = (key: string, value: string) => (key === 'size' && /^\d+$/.test(value) ? formatFileSize(Number(value)) : value);

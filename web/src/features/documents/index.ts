@@ -14,3 +14,4 @@ export { DocumentList } from './components/document-list';
 export { DocumentsPage } from './components/documents-page';
 export { MyDataLanding, MyDataLayout, SubCategoryPage } from './components/my-data-pages';
 export { PreviewPage } from './components/preview-page';
+export { useDocumentLabels } from './hooks/use-document-labels';
