@@ -3480,3 +3480,6 @@ mod data_permissions;
 
 #[path = "api/input_checks.rs"]
 mod input_checks;
+
+#[path = "api/my_data_counts.rs"]
+mod my_data_counts;

@@ -45,7 +45,7 @@ pub fn sub_category_condition(key: &str) -> Option<String> {
 pub struct SubCategory {
     pub key: String,
     pub label: String,
-    /// Documents the user can read in it.
+    /// Documents the user can read in it (for `notes`, the user's notes).
     pub count: i64,
     /// Whether the user has a source of this kind (followed feeds, uploads, ...).
     pub connected: bool,
@@ -83,6 +83,11 @@ async fn documents_in(state: &AppState, user_id: &str, condition: &str) -> ApiRe
     count(state, &sql, user_id).await
 }
 
+/// The user's notes, in all their notebooks (a deleted notebook's notes are gone with it).
+async fn notes_of(state: &AppState, user_id: &str) -> ApiResult<i64> {
+    count(state, "SELECT CAST(COUNT(*) AS BIGINT) AS n FROM notes_view WHERE user_id = $1", user_id).await
+}
+
 /// Whether the user follows a source of one of `kinds`.
 async fn follows_kind(state: &AppState, user_id: &str, kinds: &str) -> ApiResult<bool> {
     let sql = format!(
@@ -99,14 +104,16 @@ async fn follows_kind(state: &AppState, user_id: &str, kinds: &str) -> ApiResult
 async fn categories(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<CategoryIndex>> {
     let mut feeds = Vec::new();
     for (key, label) in SUB_CATEGORIES {
-        let count = match sub_category_condition(key) {
-            Some(condition) => documents_in(&state, &user.user_id, &condition).await?,
-            None => 0,
+        let count = match (*key, sub_category_condition(key)) {
+            // Notes are not documents: the tab counts the user's own notes.
+            ("notes", _) => notes_of(&state, &user.user_id).await?,
+            (_, Some(condition)) => documents_in(&state, &user.user_id, &condition).await?,
+            (_, None) => 0,
         };
         let connected = match *key {
             "rss_news" => follows_kind(&state, &user.user_id, "'rss', 'website'").await?,
             "exchanges" => follows_kind(&state, &user.user_id, "'public'").await?,
-            "drives" => count > 0,
+            "drives" | "notes" => count > 0,
             _ => false,
         };
         feeds.push(SubCategory { key: key.to_string(), label: label.to_string(), count, connected });

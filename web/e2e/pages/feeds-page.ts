@@ -11,7 +11,8 @@ export class FeedsPage {
 
   async expectTab(key: string, { connected, count }: { connected: boolean; count?: number }, timeout = 5_000) {
     await expect(this.tab(key)).toHaveAttribute('data-connected', String(connected), { timeout });
-    if (count !== undefined) await expect(this.tab(key)).toContainText(`${count} document`, { timeout });
+    // The Notes tab counts notes; every other tab documents.
+    if (count !== undefined) await expect(this.tab(key)).toContainText(`${count} ${key === 'notes' ? 'note' : 'document'}`, { timeout });
   }
 
   readonly cards = () => this.page.getByTestId('document-card');

@@ -15,6 +15,8 @@ export class NotebooksPage {
   readonly tool = (name: string) => this.editor().getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name });
   readonly saveStatus = () => this.editor().getByTestId('save-status');
   readonly conflict = () => this.editor().getByRole('alert');
+  /** A note's read-only preview (/preview/needl_notebooks/{id}). */
+  readonly notePreview = () => this.page.getByTestId('note-preview');
 
   async open() {
     await this.page.goto('/notebooks');

@@ -22,3 +22,9 @@ export function previewPath(doc: PreviewTarget, category = 'feeds', extra: Recor
   Object.entries(extra).forEach(([key, value]) => params.set(key, value));
   return `/preview/${encodeURIComponent(category)}/${encodeURIComponent(doc.deeplink)}?${params}`;
 }
+
+/** The source a note carries where documents carry theirs (search hits, AskNeedl citations). */
+export const NOTES_SOURCE = 'needl_notebooks';
+
+/** Returns the read-only preview address of a note: `/preview/needl_notebooks/{id}`. */
+export const notePreviewPath = (noteId: string): string => `/preview/${NOTES_SOURCE}/${encodeURIComponent(noteId)}`;

@@ -47,6 +47,11 @@ describe('where a citation leads', () => {
     });
   });
 
+  it("opens a cited note in the note's own preview", () => {
+    const note = citation({ document_id: 'n1', source: 'needl_notebooks', access_key: null, category_tab: 'notes' });
+    expect(citationTarget(note, '/notebooks')).toEqual({ kind: 'preview', to: '/preview/needl_notebooks/n1' });
+  });
+
   it('opens an external source only when it is http(s)', () => {
     expect(citationTarget(citation({ document_id: '', url: 'https://news.test/a' }))).toEqual({ kind: 'external', href: 'https://news.test/a' });
     expect(citationTarget(citation({ document_id: '', url: 'javascript:alert(1)' }))).toBeNull();

@@ -3,7 +3,7 @@
  * words around a cited passage's highlight for the popover, its date, and the address that
  * opens the cited document at the passage (the full-page preview, with `page` and `bbox`).
  */
-import { previewPath } from '../../lib/document-links';
+import { NOTES_SOURCE, notePreviewPath, previewPath } from '../../lib/document-links';
 import type { Citation } from './types';
 
 /** The link target a citation mark becomes inside the markdown; never a real address. */
@@ -151,6 +151,8 @@ const isHttp = (url: string | null | undefined): url is string => Boolean(url &&
 export function citationTarget(citation: Citation, redirect?: string): { kind: 'preview'; to: string } | { kind: 'external'; href: string } | null {
   // A web page of the public corpus opens the original; the server links it as /redirect.
   if (citation.needl_document_link?.startsWith('/redirect') && isHttp(citation.url)) return { kind: 'external', href: citation.url };
+  // A note (asked over a notebook) opens the note's own preview, where the server has it.
+  if (citation.document_id && citation.source === NOTES_SOURCE) return { kind: 'preview', to: notePreviewPath(citation.document_id) };
   if (citation.document_id && citation.source) {
     const extra: Record<string, string> = {};
     if (citation.category_tab) extra.category_tab = citation.category_tab;

@@ -40,6 +40,11 @@ describe('opening a search hit', () => {
     expect(previewCategory(web)).toBe('feeds');
   });
 
+  it("opens a note in the note's own preview, not a document's", () => {
+    const note = hit({ source: 'needl_notebooks', deeplink: 'n/1', metadata: { notebook_id: 'nb1' }, access_key: null });
+    expect(resultHref(note, note.highlights[0])).toBe('/preview/needl_notebooks/n%2F1');
+  });
+
   it('knows a PDF by its type, or by its file name when the type is missing', () => {
     expect(isPdfHit({ metadata: { mime_type: 'text/markdown', file_name: 'a.pdf' } })).toBe(false);
     expect(isPdfHit({ metadata: { original_file_name: 'A.PDF' } })).toBe(true);

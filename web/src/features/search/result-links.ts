@@ -1,5 +1,5 @@
-/** How a search hit opens: the full-page preview, at the passage of the highlight being shown. */
-import { previewPath } from '../../lib/document-links';
+/** How a search hit opens: the full-page preview, at the passage of the highlight being shown (a note: its own preview). */
+import { NOTES_SOURCE, notePreviewPath, previewPath } from '../../lib/document-links';
 import { titleFromSourceKey } from '../../lib/format';
 import type { SearchHighlight, SearchHit } from './api/search-api';
 
@@ -38,8 +38,12 @@ export function passageParams(highlight: SearchHighlight | undefined): Record<st
   return params;
 }
 
-/** Returns the preview address of a hit, with its access key, at the highlight's page for a PDF. */
+/**
+ * Returns the preview address of a hit, with its access key, at the highlight's page for a PDF.
+ * A note (source `needl_notebooks`, deeplink its id) opens the note's own preview, not a document's.
+ */
 export function resultHref(hit: SearchHit, highlight?: SearchHighlight): string {
+  if (hit.source === NOTES_SOURCE) return notePreviewPath(hit.deeplink);
   const target = { deeplink: hit.deeplink, source: hit.source, access_key: hit.access_key ?? undefined };
   return previewPath(target, previewCategory(hit), isPdfHit(hit) ? passageParams(highlight) : {});
 }

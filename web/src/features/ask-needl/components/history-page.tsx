@@ -42,7 +42,8 @@ function useOpenSession(sessionId: string | null) {
       cancelled = true;
     };
   }, [chat, current, queryClient, sessionId]);
-  return failed === sessionId;
+  // Only a session that was asked for can have failed: with none named, both are null.
+  return sessionId !== null && failed === sessionId;
 }
 
 /**

@@ -73,6 +73,20 @@ describe('My Data', () => {
     expect(within(tabs).getByRole('link', { name: /Exchanges/ })).toHaveAttribute('href', '/feeds/home/exchanges?overlay-type=ask-needl');
   });
 
+  it("counts the user's notes in the Notes tab, whose page leads to Notebooks", async () => {
+    stubApi({
+      ...common,
+      'GET /api/categories': () => categories(tab('drives', 'Drives', 0, false), tab('notes', 'Notes', 2, true)),
+      'GET /api/documents?page=0&limit=20&sub_category=notes': () => json(200, { results: [], page: 0, has_more: false }),
+    });
+    renderMyData('/feeds/home');
+    expect(await screen.findByRole('heading', { name: 'Your notes are in Notebooks' })).toBeInTheDocument();
+    expect(screen.getByTestId('where')).toHaveTextContent('/feeds/home/notes');
+    const tabs = screen.getByRole('navigation', { name: 'My Data sources' });
+    expect(within(tabs).getByRole('link', { name: /^Notes/ })).toHaveTextContent('Notes, 2 notes');
+    expect(screen.getByRole('link', { name: 'Open Notebooks' })).toHaveAttribute('href', '/notebooks');
+  });
+
   it('lands on a later sub-category when only that one is connected', async () => {
     stubApi({
       ...common,

@@ -80,6 +80,16 @@ function SubCategoryEmpty({ tab }: { tab: SubCategory | undefined }) {
       </EmptyState>
     );
   }
+  if (tab?.key === 'notes') {
+    // Notes are counted here but live in Notebooks, where they are written and read.
+    return (
+      <EmptyState title={tab.count > 0 ? 'Your notes are in Notebooks' : 'No notes yet'}>
+        <p>
+          <Link to="/notebooks">Open Notebooks</Link>
+        </p>
+      </EmptyState>
+    );
+  }
   return (
     <EmptyState title={`Nothing in ${tab?.label ?? 'this section'} yet`}>
       <p>

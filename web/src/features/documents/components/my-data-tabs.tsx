@@ -3,6 +3,12 @@ import { formatCount } from '../../../lib/format';
 import { carryOverlayParams } from '../../../lib/overlay/overlay-params';
 import { useMyDataTabs } from '../hooks/use-my-data-tabs';
 
+/** What a tab counts, for screen readers: notes in the Notes tab, documents elsewhere. */
+const countNoun = (key: string, count: number) => {
+  const noun = key === 'notes' ? 'note' : 'document';
+  return count === 1 ? ` ${noun}` : ` ${noun}s`;
+};
+
 /**
  * My Data's tabs, one per sub-category the server lists, in its order and with its labels,
  * each with how many documents it holds (1000 or more as Nk). Those with no connected source
@@ -29,7 +35,7 @@ export function MyDataTabs() {
               <span className="tab-count">
                 <span className="visually-hidden">, </span>
                 {formatCount(tab.count)}
-                <span className="visually-hidden">{tab.count === 1 ? ' document' : ' documents'}</span>
+                <span className="visually-hidden">{countNoun(tab.key, tab.count)}</span>
               </span>
               {!tab.connected && <span className="visually-hidden">, not connected</span>}
             </NavLink>

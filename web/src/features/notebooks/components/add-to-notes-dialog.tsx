@@ -4,7 +4,7 @@ import { Modal } from '../../../components/ui/modal';
 import { Spinner } from '../../../components/ui/spinner';
 import type { CardActionTarget } from '../../../lib/card-actions';
 import { notebookQueries } from '../api/notebook-api';
-import { PENDING_ID_PREFIX } from '../hooks/use-notebook-mutations';
+import { isPendingNotebookId } from '../hooks/use-notebook-mutations';
 import { useAddToNotes } from '../hooks/use-add-to-notes';
 import { CREATE_A_NOTEBOOK } from '../messages';
 import { CreateNotebookForm } from './create-notebook-form';
@@ -20,7 +20,7 @@ export function AddToNotesDialog({ target, onClose }: AddToNotesDialogProps) {
   const add = useAddToNotes();
   const [chosen, setChosen] = useState<string | null>(null);
   const legendId = useId();
-  const notebooks = (shelf.data ?? []).filter((n) => !n.notebook_id.startsWith(PENDING_ID_PREFIX));
+  const notebooks = (shelf.data ?? []).filter((n) => !isPendingNotebookId(n.notebook_id));
   const notebookId = chosen ?? notebooks[0]?.notebook_id ?? null;
 
   let choices;

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { notePreviewPath } from '../../../lib/document-links';
 import { formatRelative } from '../../../lib/format';
 import type { NotePreview } from '../api/notebook-api';
 import { UNTITLED_NOTE } from '../messages';
@@ -36,7 +37,7 @@ export function NoteList({ notes, selectedId, onSelect, now }: NoteListProps) {
           </button>
           {note.preview && <p className="note-item-preview small">{note.preview}</p>}
           <SnippetSource snippet={note.snippet} />
-          <Link className="small" to={`/preview/needl_notebooks/${encodeURIComponent(note.id)}`}>
+          <Link className="small" to={notePreviewPath(note.id)}>
             Preview<span className="visually-hidden"> {note.name || UNTITLED_NOTE}</span>
           </Link>
         </li>

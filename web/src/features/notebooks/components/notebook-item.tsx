@@ -3,7 +3,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextField } from '../../../components/ui/text-field';
 import type { Notebook } from '../api/notebook-api';
 import { refusalText } from '../failure-text';
-import { PENDING_ID_PREFIX, useDeleteNotebook, useRenameNotebook } from '../hooks/use-notebook-mutations';
+import { isPendingNotebookId, useDeleteNotebook, useRenameNotebook } from '../hooks/use-notebook-mutations';
 import { checkNotebookName } from '../notebook-name';
 
 export interface NotebookItemProps {
@@ -24,7 +24,7 @@ export function NotebookItem({ notebook, selected, onSelect, onDeleted, writable
   const [error, setError] = useState<string | undefined>();
   const rename = useRenameNotebook();
   const remove = useDeleteNotebook();
-  const pending = notebook.notebook_id.startsWith(PENDING_ID_PREFIX);
+  const pending = isPendingNotebookId(notebook.notebook_id);
   const label = notebook.notebook_name;
 
   const submit = (event: FormEvent) => {

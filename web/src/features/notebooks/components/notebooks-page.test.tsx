@@ -33,10 +33,15 @@ describe('NotebooksPage', () => {
     const shelf = await screen.findByRole('list', { name: 'Your notebooks' });
     expect(within(shelf).getByText('Research')).toBeInTheDocument();
     expect(calls.find((c) => c.key === 'PUT /api/notebook')?.body).toEqual({ name: 'Research' });
+    // Until the server names it, the new notebook is neither opened nor asked for by its stand-in id.
+    expect(screen.queryByRole('heading', { level: 2, name: 'Research' })).not.toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls.filter((c) => c.key.includes('pending-'))).toEqual([]);
 
     answer(json(200, { results: { notebookId: 'b9', notebook: notebook('b9', 'Research') } }));
     expect(await screen.findByRole('heading', { name: 'Research', level: 2 })).toBeInTheDocument();
     expect(screen.getByLabelText('New notebook')).toHaveValue('');
+    expect(calls.filter((c) => c.key.includes('pending-'))).toEqual([]);
   });
 
   it("shows the server's words for a name in use, and takes the notebook back out", async () => {

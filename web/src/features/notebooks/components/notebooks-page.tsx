@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Spinner } from '../../../components/ui/spinner';
 import { notebookQueries } from '../api/notebook-api';
+import { isPendingNotebookId } from '../hooks/use-notebook-mutations';
 import { useNotebookWrites } from '../hooks/use-notebook-writes';
 import { NotebookNotes } from './notebook-notes';
 import { NotebookShelf } from './notebook-shelf';
@@ -11,7 +12,7 @@ import { NotePane } from './note-pane';
 /**
  * /notebooks: the shelf, the open notebook's notes and the open note's editor. Which notebook
  * and note are open is in the address (`?notebook=…&note=…`), so a reload or a shared tab
- * opens the same; without one, the newest notebook is shown.
+ * opens the same; without one, the newest notebook is shown (never one still being created).
  */
 export function NotebooksPage() {
   const [params, setParams] = useSearchParams();
@@ -31,7 +32,12 @@ export function NotebooksPage() {
   }
 
   const notebooks = shelf.data;
-  const notebookId = params.get('notebook') ?? notebooks[0]?.notebook_id ?? null;
+  // The newest notebook the server has: one being created is only a stand-in until it answers.
+  const chosen = params.get('notebook');
+  const notebookId =
+    (chosen && !isPendingNotebookId(chosen) ? chosen : null) ??
+    notebooks.find((n) => !isPendingNotebookId(n.notebook_id))?.notebook_id ??
+    null;
   const open = (next: { notebook?: string | null; note?: string | null }) =>
     setParams((current) => {
       const updated = new URLSearchParams(current);

@@ -20,6 +20,12 @@ import { emptyDocument } from '../note-text';
 /** Marks a notebook that is only in the cache until the server answers. */
 export const PENDING_ID_PREFIX = 'pending-';
 
+/**
+ * Returns whether a notebook id is a stand-in the server has not replaced yet: nothing may be
+ * fetched or opened by it (the server would answer 404).
+ */
+export const isPendingNotebookId = (notebookId: string): boolean => notebookId.startsWith(PENDING_ID_PREFIX);
+
 let pendingCount = 0;
 
 const placeholder = (name: string): Notebook => {

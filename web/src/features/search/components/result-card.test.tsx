@@ -108,6 +108,29 @@ describe('ResultCard', () => {
     await userEvent.click(screen.getByTestId('search-highlight'));
     expect(screen.getByTestId('where')).toHaveTextContent('/preview/feeds/rss_1%3Aa?source=rss_1');
   });
+
+  it("opens a note found by search in the note's preview, from the title and from the card", async () => {
+    const note = hit({
+      source: 'needl_notebooks',
+      source_label: 'Plant visits',
+      category_tab: 'notes',
+      deeplink: 'note 7',
+      title: 'Visit to the Pune plant',
+      metadata: { notebook_id: 'nb1' },
+      access_key: null,
+      highlights: [{ html: 'Severe <em>corrosion</em>', page: null, boxes: [] }],
+    });
+    renderWithProviders(
+      <>
+        <Where />
+        <ResultCard hit={note} now={now} />
+      </>,
+      { route: '/search?q=corrosion' },
+    );
+    expect(screen.getByRole('link', { name: 'Visit to the Pune plant' })).toHaveAttribute('href', '/preview/needl_notebooks/note%207');
+    await userEvent.click(screen.getByTestId('search-highlight'));
+    expect(screen.getByTestId('where')).toHaveTextContent(/^\/preview\/needl_notebooks\/note%207$/);
+  });
 });
 
 describe('ResultList', () => {
