@@ -51,19 +51,9 @@ impl BlobStore {
             return Ok(());
         }
         let dir = path.parent().expect("a blob path has a parent");
-        tokio::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(commands::private::DIR_MODE)
-            .create(dir)
-            .await
-            .with_context(|| format!("creating {}", dir.display()))?;
+        commands::private::create_dir_async(dir).await.with_context(|| format!("creating {}", dir.display()))?;
         let partial = dir.join(format!(".{hash}.{}", uuid::Uuid::new_v4().simple()));
-        let mut file = tokio::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(commands::private::FILE_MODE)
-            .open(&partial)
-            .await?;
+        let mut file = commands::private::write_options().create_new(true).open(&partial).await?;
         file.write_all(text.as_bytes()).await?;
         file.flush().await?;
         drop(file);

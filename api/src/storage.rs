@@ -179,13 +179,7 @@ impl Storage {
     pub async fn download(&self, key: &str, to: &std::path::Path) -> anyhow::Result<u64> {
         use tokio::io::AsyncWriteExt;
         let mut stream = self.read(key).await?;
-        let mut file = tokio::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(commands::private::FILE_MODE)
-            .open(to)
-            .await?;
+        let mut file = commands::private::write_options().create(true).truncate(true).open(to).await?;
         let mut size = 0;
         while let Some(chunk) = stream.next().await {
             let chunk = chunk?;

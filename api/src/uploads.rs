@@ -221,7 +221,7 @@ impl UploadProcessor {
     /// Extracts the file; returns what to record of it: processed, or failed with the reason a
     /// person can act on.
     async fn extract_and_record(&self, job: &Job, metadata: &EventMetadata) -> anyhow::Result<UploadCommand> {
-        tokio::fs::DirBuilder::new().recursive(true).mode(commands::private::DIR_MODE).create(&self.scratch).await?;
+        commands::private::create_dir_async(&self.scratch).await?;
         let local = self.scratch.join(format!("{}-{}", uuid::Uuid::new_v4().simple(), safe_name(&job.name)));
         self.storage.download(&job.key, &local).await?;
         let input = Input {

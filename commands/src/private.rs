@@ -48,6 +48,19 @@ pub fn create_file(path: &Path) -> anyhow::Result<()> {
     tighten(path, FILE_MODE)
 }
 
+/// Creates `path` and any missing parents as private directories, from async code.
+pub async fn create_dir_async(path: &Path) -> std::io::Result<()> {
+    tokio::fs::DirBuilder::new().recursive(true).mode(DIR_MODE).create(path).await
+}
+
+/// Options that open a file for writing and create it private, from async code; the caller adds
+/// `create_new` or `create` and `truncate`.
+pub fn write_options() -> tokio::fs::OpenOptions {
+    let mut options = tokio::fs::OpenOptions::new();
+    options.write(true).mode(FILE_MODE);
+    options
+}
+
 /// Writes `bytes` to `path` as a private file, replacing any earlier content.
 pub fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let mut file = OpenOptions::new()
