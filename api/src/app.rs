@@ -42,6 +42,9 @@ pub struct AppState {
     pub config: Arc<ServeArgs>,
     /// The public source catalogue: the built-in entries and the operator's file.
     pub catalogue: Arc<ingest::Catalogue>,
+    /// The addresses the fetcher refuses, with the operator's allow-list: read once at start, so
+    /// an address can be judged when it is followed.
+    pub fetch_guard: Arc<ingest::fetch::AddressGuard>,
     /// Document access keys and shared links' keys.
     pub access: Arc<crate::access::AccessKeys>,
     /// The data directory (blobs, objects, scratch files).
@@ -254,15 +257,8 @@ fn token_secret(config: &ServeArgs, data_dir: &Path) -> anyhow::Result<Vec<u8>> 
 }
 
 /// The fetcher's limits and the operator's allow-list.
-pub(crate) fn fetch_policy(config: &ServeArgs) -> anyhow::Result<ingest::FetchPolicy> {
-    let mut allow = Vec::new();
-    for entry in config.fetch_allow.iter().map(|e| e.trim()).filter(|e| !e.is_empty()) {
-        let net = entry
-            .parse::<ipnet::IpNet>()
-            .or_else(|_| entry.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
-            .with_context(|| format!("NEEDL_FETCH_ALLOW: {entry} is not an IP address or network"))?;
-        allow.push(net);
-    }
+fn fetch_policy(config: &ServeArgs) -> anyhow::Result<ingest::FetchPolicy> {
+    let allow = crate::config::parse_networks(&config.fetch_allow, "NEEDL_FETCH_ALLOW")?;
     Ok(ingest::FetchPolicy { allow, ..Default::default() })
 }
 
@@ -305,7 +301,9 @@ impl Server {
         let (search, indexer) = crate::indexing::start(&db, data_dir, catalogue.clone(), &signal, shutdown_rx.clone())?;
         runners.push(indexer);
         let assistant = routes::ask::assistant(&config, search.clone())?;
+        let fetch_policy = fetch_policy(&config)?;
         let state = AppState {
+            fetch_guard: Arc::new(ingest::fetch::AddressGuard::new(fetch_policy.allow.clone())),
             bus: Arc::new(CommandBus::new(db.clone(), signal)),
             db,
             projections,
@@ -341,7 +339,7 @@ impl Server {
                 state.db.clone(),
                 state.bus.clone(),
                 data_dir,
-                fetch_policy(&state.config)?,
+                fetch_policy,
                 Duration::from_secs(state.config.fetch_interval_seconds.max(1)),
             )?;
             runners.push(tokio::spawn(Arc::new(ingestion).run(state.shutdown.clone())));

@@ -248,3 +248,20 @@ impl ServeArgs {
         }
     }
 }
+
+/// Parses a list of IP addresses and networks (`10.0.0.0/8`, `::1`) given to option `option`;
+/// blank entries are skipped.
+pub fn parse_networks(entries: &[String], option: &str) -> anyhow::Result<Vec<ipnet::IpNet>> {
+    use anyhow::Context;
+    entries
+        .iter()
+        .map(|e| e.trim())
+        .filter(|e| !e.is_empty())
+        .map(|entry| {
+            entry
+                .parse::<ipnet::IpNet>()
+                .or_else(|_| entry.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                .with_context(|| format!("{option}: {entry} is not an IP address or network"))
+        })
+        .collect()
+}

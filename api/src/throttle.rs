@@ -24,7 +24,6 @@ use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
 use axum::http::StatusCode;
 use ipnet::IpNet;
 
@@ -225,14 +224,7 @@ impl AuthThrottle {
 
     /// Builds the throttles from `--signups-per-hour` and `--trusted-proxies`.
     pub fn from_config(config: &ServeArgs) -> anyhow::Result<Self> {
-        let mut proxies = Vec::new();
-        for entry in config.trusted_proxies.iter().map(|e| e.trim()).filter(|e| !e.is_empty()) {
-            let net = entry
-                .parse::<IpNet>()
-                .or_else(|_| entry.parse::<IpAddr>().map(IpNet::from))
-                .with_context(|| format!("NEEDL_TRUSTED_PROXIES: {entry} is not an IP address or network"))?;
-            proxies.push(net);
-        }
+        let proxies = crate::config::parse_networks(&config.trusted_proxies, "NEEDL_TRUSTED_PROXIES")?;
         Ok(Self::new(config.signups_per_hour, proxies))
     }
 

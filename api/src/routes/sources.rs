@@ -175,8 +175,7 @@ pub fn canonical_feed_url(raw: &str) -> Result<url::Url, AppError> {
 /// (`NEEDL_FETCH_ALLOW`) lets it through. A name resolving to such an address is refused when
 /// fetched, and the source shows why.
 pub fn check_fetchable(state: &AppState, url: &url::Url) -> Result<(), AppError> {
-    let policy = crate::app::fetch_policy(&state.config).map_err(AppError::from)?;
-    match ingest::fetch::check_url(url, &ingest::fetch::AddressGuard::new(policy.allow)) {
+    match ingest::fetch::check_url(url, &state.fetch_guard) {
         Ok(()) => Ok(()),
         Err(ingest::FetchError::Blocked { host, reason, .. }) => Err(AppError::invalid(
             "address_not_allowed",
