@@ -73,23 +73,18 @@ impl Throttled {
 
     /// The sign-in refusal (its code and message as before), with `Retry-After`.
     pub fn sign_in(self) -> AppError {
-        let minutes = self.seconds().div_ceil(60);
-        AppError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_attempts",
-            format!("too many failed sign-in attempts; try again in {minutes} minutes"),
-        )
-        .retry_after(self.seconds())
+        self.refusal("too_many_attempts", "too many failed sign-in attempts")
     }
 
     pub fn sign_up(self) -> AppError {
+        self.refusal("too_many_sign_ups", "too many accounts were created from this address")
+    }
+
+    /// A 429 saying `what` and when to try again, in minutes and as `Retry-After`.
+    fn refusal(self, code: &'static str, what: &str) -> AppError {
         let minutes = self.seconds().div_ceil(60);
-        AppError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_sign_ups",
-            format!("too many accounts were created from this address; try again in {minutes} minutes"),
-        )
-        .retry_after(self.seconds())
+        AppError::new(StatusCode::TOO_MANY_REQUESTS, code, format!("{what}; try again in {minutes} minutes"))
+            .retry_after(self.seconds())
     }
 }
 
