@@ -144,8 +144,7 @@ impl FromRequestParts<AppState> for ClientAddr {
             return Ok(ClientAddr(IpAddr::V4(Ipv4Addr::UNSPECIFIED)));
         };
         let forwarded = parts.headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok());
-        let values: Vec<&str> = forwarded.collect();
-        Ok(ClientAddr(state.limiter.client_of(peer.ip(), values.into_iter())))
+        Ok(ClientAddr(state.limiter.client_of(peer.ip(), forwarded)))
     }
 }
 
