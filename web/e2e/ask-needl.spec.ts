@@ -24,9 +24,7 @@ test('a question about an uploaded PDF is answered with a citation that opens th
 
   await auth.signUp(user);
   await shell.expectSignedInAt('/feeds/home');
-  await drive.open();
-  await drive.uploadFiles([file]);
-  await drive.expectUploadStatus(file.name, 'COMPLETED', 60_000);
+  await drive.uploadAndWait([file]);
 
   await page.goto('/feeds/home');
   await ask.openOverlay();

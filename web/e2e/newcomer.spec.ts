@@ -90,9 +90,7 @@ test.describe('the AskNeedl panel', () => {
 
       await auth.signUp(user);
       await shell.expectSignedInAt('/feeds/home');
-      await drive.open();
-      await drive.uploadFiles([file]);
-      await drive.expectUploadStatus(file.name, 'COMPLETED', 60_000);
+      await drive.uploadAndWait([file]);
 
       await page.goto('/feeds/home');
       await ask.openOverlay();

@@ -24,6 +24,13 @@ export class DrivePage {
     await (await chooser).setFiles(files.map((f) => ({ name: f.name, mimeType: 'application/pdf', buffer: f.buffer })));
   }
 
+  /** Opens the drive, uploads `files` and waits until each is extracted. */
+  async uploadAndWait(files: TestPdf[]) {
+    await this.open();
+    await this.uploadFiles(files);
+    for (const file of files) await this.expectUploadStatus(file.name, 'COMPLETED', 60_000);
+  }
+
   async expectUploadStatus(name: string, status: string, timeout = 5_000) {
     await expect(this.upload(name)).toHaveAttribute('data-status', status, { timeout });
   }
