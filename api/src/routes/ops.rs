@@ -15,19 +15,17 @@ use crate::app::{self, AppState};
 use crate::error::AppError;
 
 pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/healthz", get(|| async { "ok" }))
-        .route("/readyz", get(app::ready))
-        .route("/metrics", get(guarded_metrics))
+    probes().route("/metrics", get(guarded_metrics))
 }
 
 /// What the separate metrics listener serves: metrics and the probes, no token.
 pub fn metrics_router(state: AppState) -> Router {
-    Router::new()
-        .route("/healthz", get(|| async { "ok" }))
-        .route("/readyz", get(app::ready))
-        .route("/metrics", get(metrics))
-        .with_state(state)
+    probes().route("/metrics", get(metrics)).with_state(state)
+}
+
+/// Liveness and readiness, served on both listeners.
+fn probes() -> Router<AppState> {
+    Router::new().route("/healthz", get(|| async { "ok" })).route("/readyz", get(app::ready))
 }
 
 /// Metrics on the public address: only for the bearer of `--metrics-token`.
