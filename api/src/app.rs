@@ -13,11 +13,12 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use commands::feed::{Cursor, FeedSignal};
+use commands::feed::FeedSignal;
 use commands::{CommandBus, Db};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use projections::live::LiveHub;
 use projections::Projections;
+
 use tokio::sync::watch;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
@@ -30,75 +31,23 @@ use crate::error::AppError;
 use crate::routes;
 use crate::throttle::AuthThrottle;
 
-/// What every handler can reach. Cheap to clone.
+/// What every handler can reach: the application layer's context (reached through `Deref`,
+/// so `state.db` is the context's) and what only HTTP needs. Cheap to clone.
 #[derive(Clone)]
 pub struct AppState {
-    pub db: Db,
-    pub bus: Arc<CommandBus>,
-    pub projections: Projections,
-    pub hub: LiveHub,
+    pub ctx: service::Context,
     pub tokens: Arc<TokenKeys>,
     pub limiter: Arc<AuthThrottle>,
     pub config: Arc<ServeArgs>,
-    /// The public source catalogue: the built-in entries and the operator's file.
-    pub catalogue: Arc<ingest::Catalogue>,
-    /// The addresses the fetcher refuses, with the operator's allow-list: read once at start, so
-    /// an address can be judged when it is followed.
-    pub fetch_guard: Arc<ingest::fetch::AddressGuard>,
-    /// Document access keys and shared links' keys.
-    pub access: Arc<crate::access::AccessKeys>,
-    /// The data directory (blobs, objects, scratch files).
-    pub data_dir: std::path::PathBuf,
-    /// Where uploaded files are kept.
-    pub storage: Arc<crate::storage::Storage>,
-    /// Wakes the upload processor when a transfer completes.
-    pub upload_wake: Arc<tokio::sync::Notify>,
-    /// The search index (a projection of the feed, on disk in the data directory).
-    pub search: Arc<search::SearchIndex>,
     /// Flips to true when the server shuts down, so live sockets close and let it finish.
     pub shutdown: watch::Receiver<bool>,
-    /// AskNeedl: retrieval over the search index and the configured answer engine.
-    pub assistant: assistant::Assistant,
-    /// The answers being written in this process, so a new question or a stop ends them.
-    pub asks: Arc<routes::ask::RunningAsks>,
 }
 
-/// How long a command's answer waits for the read models to include its events, so the next
-/// read by the same client sees its own write.
-pub const SETTLE_TIMEOUT: Duration = Duration::from_secs(5);
+impl std::ops::Deref for AppState {
+    type Target = service::Context;
 
-impl AppState {
-    /// Waits until every read model includes the event at `cursor`.
-    pub async fn settle(&self, cursor: Option<Cursor>) {
-        if let Some(cursor) = cursor {
-            if !self.projections.wait_for(cursor, SETTLE_TIMEOUT).await {
-                tracing::warn!(%cursor, "read models did not catch up within the settle timeout");
-            }
-        }
-    }
-
-    /// Runs a command and waits until the read models include its events, so the client's next
-    /// read sees its own write. Returns the command's cursor.
-    pub async fn command<A>(
-        &self,
-        framework: &commands::bus::Framework<A>,
-        id: &str,
-        command: A::Command,
-        metadata: &domain::EventMetadata,
-    ) -> Result<Option<Cursor>, commands::CommandError<A::Error>>
-    where
-        A: cqrs_es::Aggregate<Services = ()>,
-        A::Command: Clone,
-        A::Error: 'static,
-    {
-        let cursor = self.bus.execute(framework, id, command, metadata).await?;
-        self.settle(cursor).await;
-        Ok(cursor)
-    }
-
-    /// How long a session revoked by rotation keeps working (`--session-grace-seconds`).
-    pub fn session_grace(&self) -> Duration {
-        Duration::from_secs(self.config.session_grace_seconds)
+    fn deref(&self) -> &service::Context {
+        &self.ctx
     }
 }
 
@@ -298,26 +247,36 @@ impl Server {
             }
             None => ingest::Catalogue::seed(),
         });
-        let (search, indexer) = crate::indexing::start(&db, data_dir, catalogue.clone(), &signal, shutdown_rx.clone())?;
+        let (search, indexer) =
+            service::indexing::start(&db, data_dir, catalogue.clone(), &signal, shutdown_rx.clone())?;
         runners.push(indexer);
-        let assistant = routes::ask::assistant(&config, search.clone())?;
+        let engine = service::ask::EngineConfig {
+            url: config.assistant_url.clone(),
+            model: config.assistant_model.clone(),
+            key: config.assistant_key.clone(),
+        };
+        let assistant = service::ask::assistant(&engine, search.clone())?;
         let fetch_policy = fetch_policy(&config)?;
-        let state = AppState {
+        let ctx = service::Context {
             fetch_guard: Arc::new(ingest::fetch::AddressGuard::new(fetch_policy.allow.clone())),
             bus: Arc::new(CommandBus::new(db.clone(), signal)),
             db,
             projections,
             hub,
-            tokens: Arc::new(TokenKeys::new(&secret, Duration::from_secs(config.token_ttl_minutes * 60))),
-            limiter: Arc::new(AuthThrottle::from_config(&config)?),
+            settings: Arc::new(config.settings()),
             catalogue,
             search,
-            storage: Arc::new(crate::storage::Storage::open(&config.storage, &data_dir.join("objects"), &secret)?),
+            storage: Arc::new(service::storage::Storage::open(&config.storage, &data_dir.join("objects"), &secret)?),
             upload_wake: Arc::new(tokio::sync::Notify::new()),
             data_dir: data_dir.to_path_buf(),
-            access: Arc::new(crate::access::AccessKeys::new(&secret)),
+            access: Arc::new(service::access::AccessKeys::new(&secret)),
             assistant,
             asks: Arc::default(),
+        };
+        let state = AppState {
+            ctx,
+            tokens: Arc::new(TokenKeys::new(&secret, Duration::from_secs(config.token_ttl_minutes * 60))),
+            limiter: Arc::new(AuthThrottle::from_config(&config)?),
             config: Arc::new(config),
             shutdown: shutdown_rx.clone(),
         };
@@ -325,7 +284,7 @@ impl Server {
             Some(program) => program.clone(),
             None => std::env::current_exe().context("finding this program for extraction workers")?,
         };
-        let processor = crate::uploads::UploadProcessor::new(
+        let processor = service::uploads::UploadProcessor::new(
             state.db.clone(),
             state.bus.clone(),
             state.storage.clone(),
@@ -335,7 +294,7 @@ impl Server {
         );
         runners.push(tokio::spawn(Arc::new(processor).run(state.shutdown.clone())));
         if state.config.fetch_enabled {
-            let ingestion = crate::ingestion::Ingestion::new(
+            let ingestion = service::ingestion::Ingestion::new(
                 state.db.clone(),
                 state.bus.clone(),
                 data_dir,

@@ -15,9 +15,9 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use chrono::{DateTime, Utc};
 use domain::session::RevokeReason;
-use domain::EventMetadata;
 use jsonwebtoken::{decode, encode, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
+use service::{Origin, Viewer};
 
 use crate::app::AppState;
 use crate::error::AppError;
@@ -148,23 +148,16 @@ impl FromRequestParts<AppState> for ClientAddr {
     }
 }
 
-/// What every request says about itself: recorded on the events it causes.
+/// What every request says about itself (its id, app type and origin headers): recorded on the
+/// events it causes.
 #[derive(Debug, Clone)]
-pub struct RequestMeta {
-    pub request_id: String,
-    pub app_type: String,
-    pub request_origin: String,
-}
+pub struct RequestMeta(pub Origin);
 
-impl RequestMeta {
-    pub fn metadata(&self, user_id: &str) -> EventMetadata {
-        EventMetadata {
-            user_id: user_id.to_string(),
-            request_id: self.request_id.clone(),
-            app_type: self.app_type.clone(),
-            request_origin: self.request_origin.clone(),
-            time: Utc::now(),
-        }
+impl std::ops::Deref for RequestMeta {
+    type Target = Origin;
+
+    fn deref(&self) -> &Origin {
+        &self.0
     }
 }
 
@@ -177,39 +170,24 @@ impl<S: Send + Sync> FromRequestParts<S> for RequestMeta {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        Ok(RequestMeta {
+        Ok(RequestMeta(Origin {
             request_id: bounded(header(parts, "x-request-id"), "", 64),
             app_type: bounded(header(parts, "app-type"), "web", 32),
             request_origin: bounded(header(parts, "x-request-origin"), "", 512),
-        })
+        }))
     }
 }
 
-/// The signed-in user of a request. Extracting it answers 401 when the `token` header is
-/// missing, malformed, expired or names a revoked session.
+/// The signed-in user of a request: the [`Viewer`] its token names. Extracting it answers 401
+/// when the `token` header is missing, malformed, expired or names a revoked session.
 #[derive(Debug, Clone)]
-pub struct AuthUser {
-    pub user_id: String,
-    pub session_id: String,
-    pub is_admin: bool,
-    pub is_auditor: bool,
-    pub meta: RequestMeta,
-    /// When the session was rotated (refreshed) and its token is honoured only until then: the
-    /// end of its grace. `None` while the session has not been rotated.
-    pub grace_ends_at: Option<DateTime<Utc>>,
-}
+pub struct AuthUser(pub Viewer);
 
-impl AuthUser {
-    pub fn metadata(&self) -> EventMetadata {
-        self.meta.metadata(&self.user_id)
-    }
+impl std::ops::Deref for AuthUser {
+    type Target = Viewer;
 
-    pub fn require_admin(&self) -> Result<(), AppError> {
-        if self.is_admin {
-            Ok(())
-        } else {
-            Err(AppError::forbidden("only an administrator may do this"))
-        }
+    fn deref(&self) -> &Viewer {
+        &self.0
     }
 }
 
@@ -310,14 +288,14 @@ pub async fn authenticate_with(
         SessionState::InGrace { until } => Some(until),
         SessionState::Ended => return Err(ended()),
     };
-    Ok(AuthUser {
+    Ok(AuthUser(Viewer {
         user_id: claims.sub,
         session_id: claims.sid,
         is_admin: session.is_admin,
         is_auditor: session.is_auditor,
-        meta,
+        origin: meta.0,
         grace_ends_at,
-    })
+    }))
 }
 
 /// Checks an unexpired token and its session.

@@ -61,7 +61,7 @@ use sha2::Digest;
 use crate::app::Server;
 use crate::bench::BenchArgs;
 use crate::config::ServeArgs;
-use crate::ingestion::BlobStore;
+use service::ingestion::BlobStore;
 
 struct Scale {
     /// QA questions asked for the quality figures (all of them when larger than the set).
@@ -340,7 +340,7 @@ async fn record(
 ) -> anyhow::Result<String> {
     let hash = hex::encode(sha2::Sha256::digest(text.as_bytes()));
     blobs.put(&hash, text).await?;
-    let deeplink = crate::ingestion::deeplink(source_id, guid);
+    let deeplink = service::ingestion::deeplink(source_id, guid);
     let fields = DocumentFields {
         source_id: source_id.to_string(),
         guid: guid.to_string(),

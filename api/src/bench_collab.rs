@@ -259,7 +259,7 @@ async fn set_up_channels(
         let id = created["channel"]["id"].as_str().unwrap_or_default().to_string();
         let deeplink = format!("bench-upload-{}", uuid::Uuid::new_v4().simple());
         let fields = DocumentFields {
-            source_id: crate::drive::DRIVE_SOURCE.to_string(),
+            source_id: service::drive::DRIVE_SOURCE.to_string(),
             guid: deeplink.clone(),
             title: format!("Quarterly notes {c}"),
             content_hash: format!("hash-{deeplink}"),

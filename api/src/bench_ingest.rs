@@ -14,7 +14,7 @@
 //!   one worker process per file under the default limits ([`extract::extract_isolated`] running
 //!   `needl extract-worker`), one file at a time and [`PARALLEL_EXTRACTIONS`] at a time, next to
 //!   `pdftotext -layout` (poppler) on the same files in the same run at the same parallelism.
-//! - **Peak memory while importing**: `needl import`'s own path ([`crate::import::import`]) over
+//! - **Peak memory while importing**: `needl import`'s own path ([`service::import::import`]) over
 //!   1,000 copies of the real documents of `docs/` (PDF, DOCX, XLSX, TXT, MD; encrypted ones left
 //!   out) under distinct names: this process's peak resident set (VmHWM, reset when the import
 //!   starts), the largest extraction worker's (workers are separate processes; sampled from /proc,
@@ -52,9 +52,9 @@ use ingest::{FeedError, FeedLimits, FetchPolicy, IngestedItem, ParsedFeed};
 use sqlx::postgres::PgConnectOptions;
 
 use crate::bench::BenchArgs;
-use crate::ingestion::Ingestion;
-use crate::storage::Storage;
-use crate::uploads::PARALLEL_EXTRACTIONS;
+use service::ingestion::Ingestion;
+use service::storage::Storage;
+use service::uploads::PARALLEL_EXTRACTIONS;
 
 /// The document kinds the import figure cycles through.
 const IMPORT_KINDS: [&str; 5] = ["pdf", "docx", "xlsx", "txt", "md"];
@@ -138,7 +138,7 @@ fn feed_files(dir: &Path, scratch: &Path) -> anyhow::Result<Vec<FeedFile>> {
         write_synthetic_feeds(scratch)?;
         (scratch.to_path_buf(), "synthetic")
     };
-    let mut paths = crate::import::collect(std::slice::from_ref(&dir))?;
+    let mut paths = service::import::collect(std::slice::from_ref(&dir))?;
     paths.retain(|p| extension(p) != "md");
     paths.sort_by_key(|p| p.file_name().map(|n| n.to_os_string()));
     let (mut readable, mut skipped) = (Vec::new(), Vec::new());
@@ -356,7 +356,7 @@ async fn has_pdftotext() -> bool {
 fn unencrypted_pdfs(docs: &Path) -> anyhow::Result<(Vec<PathBuf>, usize)> {
     let mut pdfs = Vec::new();
     let mut encrypted = 0;
-    for path in crate::import::collect(&[docs.to_path_buf()])? {
+    for path in service::import::collect(&[docs.to_path_buf()])? {
         if extension(&path) != "pdf" {
             continue;
         }
@@ -408,7 +408,7 @@ fn import_files(docs: &Path, work: &Path, count: usize) -> anyhow::Result<Vec<Pa
 fn readable_documents(docs: &Path) -> anyhow::Result<(Vec<PathBuf>, usize)> {
     let mut readable = Vec::new();
     let mut encrypted = 0;
-    for path in crate::import::collect(&[docs.to_path_buf()])? {
+    for path in service::import::collect(&[docs.to_path_buf()])? {
         let catalogue = path.file_name().is_some_and(|n| n == "SOURCES.md" || n == "README.md");
         if catalogue || !IMPORT_KINDS.contains(&extension(&path).as_str()) {
             continue;
@@ -432,7 +432,7 @@ async fn import_memory(store: &FreshStore, files: &[PathBuf]) -> anyhow::Result<
     let reset = reset_peak();
     let workers = WorkerPeak::start();
     let started = Instant::now();
-    let report = crate::import::import(&store.bus, &storage, &store.dir, &user_id, files).await?;
+    let report = service::import::import(&store.bus, &storage, &store.dir, &user_id, files).await?;
     let elapsed = started.elapsed();
     let worker_peak = workers.stop();
     let after = Memory::read();

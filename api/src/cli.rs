@@ -10,7 +10,7 @@ use domain::EventMetadata;
 use projections::{queries, runner};
 
 use crate::config::{Cli, Command, EventsCommand, FlagsCommand, RolesCommand, StorageArgs};
-use crate::storage::Storage;
+use service::storage::Storage;
 
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     let log_format = match &cli.command {
@@ -51,7 +51,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 RolesCommand::Revoke { user, role } => (user, role, false),
             };
             let user_id = resolve_user(&db, &user).await?;
-            let parsed = crate::routes::admin::parse_role(&role).map_err(|e| anyhow::anyhow!(e.message))?;
+            let parsed = service::admin::parse_role(&role).map_err(|e| anyhow::anyhow!(e.message))?;
             let command = if grant { UserCommand::GrantRole(parsed) } else { UserCommand::RevokeRole(parsed) };
             bus.execute(&bus.users, &user_id, command, &operator()).await.map_err(|e| anyhow::anyhow!("{e}"))?;
             catch_up_all(&db).await?;
@@ -70,10 +70,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Import { user, paths, storage } => {
             let (db, bus) = open(&cli.storage).await?;
             let user_id = resolve_user(&db, &user).await?;
-            let files = crate::import::collect(&paths)?;
+            let files = service::import::collect(&paths)?;
             // Import hands out no upload links, so the storage needs no signing secret.
             let storage = Storage::open(&storage, &cli.storage.data_dir.join("objects"), &[])?;
-            let report = crate::import::import(&bus, &storage, &cli.storage.data_dir, &user_id, &files).await?;
+            let report = service::import::import(&bus, &storage, &cli.storage.data_dir, &user_id, &files).await?;
             catch_up_all(&db).await?;
             eprintln!("imported {}, unchanged {}, failed {}", report.imported, report.unchanged, report.failed.len());
             for (path, reason) in &report.failed {
@@ -171,11 +171,11 @@ async fn rebuild_search(db: &Db, data_dir: &std::path::Path) -> anyhow::Result<(
         None => ingest::Catalogue::seed(),
     };
     let index = std::sync::Arc::new(
-        search::SearchIndex::open(&crate::indexing::index_dir(data_dir), 2)
+        search::SearchIndex::open(&service::indexing::index_dir(data_dir), 2)
             .context("opening the search index (is a server still running on this data directory?)")?,
     );
     index.reset()?;
-    let library = crate::indexing::BlobLibrary::new(data_dir, std::sync::Arc::new(catalogue));
+    let library = service::indexing::BlobLibrary::new(data_dir, std::sync::Arc::new(catalogue));
     let mut follower = search::Follower::new(index.clone(), db.clone(), std::sync::Arc::new(library));
     let at = follower.catch_up().await?;
     println!(
@@ -196,7 +196,7 @@ pub async fn export(db: &Db, mut after: Cursor, out: &mut impl Write) -> anyhow:
         };
         after = last.cursor;
         for event in page {
-            serde_json::to_writer(&mut *out, &crate::routes::audit::redacted(event))?;
+            serde_json::to_writer(&mut *out, &service::audit::redacted(event))?;
             out.write_all(b"\n")?;
         }
         out.flush()?;

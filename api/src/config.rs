@@ -208,6 +208,17 @@ pub struct ServeArgs {
 }
 
 impl ServeArgs {
+    /// What the application layer reads of this configuration.
+    pub fn settings(&self) -> service::Settings {
+        service::Settings {
+            org_name: self.org_name.clone(),
+            session_days: self.session_days,
+            session_grace: std::time::Duration::from_secs(self.session_grace_seconds),
+            storage_quota_mb: self.storage_quota_mb,
+            upload_max_mb: self.upload_max_mb,
+        }
+    }
+
     /// Settings for tests and benchmarks: port 0, no web app, a fixed secret, and no grace for
     /// rotated tokens (tests of the grace set one).
     pub fn for_tests() -> Self {

@@ -1,15 +1,18 @@
-//! The one error type of the HTTP layer and its JSON shape `{code, message}`.
+//! Errors as HTTP answers: the JSON shape `{code, message}` every failure answers with.
 //!
-//! Domain errors map by kind to a status; storage and other internal failures are logged with
-//! their detail and answered with a 500 that says nothing internal.
+//! Below HTTP there is one error type, [`service::Error`]; [`status_of`] maps its kinds to
+//! statuses, here and nowhere else. [`AppError`] is that error on its way out, with what only
+//! HTTP has: the status, `Retry-After`, and the mark of a 403 a token refresh fixes. Internal
+//! failures are logged with their detail where they happen and say nothing internal.
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use commands::{CommandError, CommitError};
-use domain::{DomainError, ErrorKind};
+use domain::DomainError;
 use serde::Serialize;
+use service::Kind;
 use utoipa::ToSchema;
 
 /// The body of every error answer.
@@ -55,29 +58,56 @@ impl AppError {
     }
 
     pub fn invalid(code: &str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
+        service::Error::invalid(code, message).into()
     }
 
     pub fn bad_request(code: &str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, code, message)
+        service::Error::malformed(code, message).into()
     }
 
     pub fn unauthorized(code: &str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, code, message)
+        service::Error::unauthorised(code, message).into()
     }
 
     pub fn forbidden(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::FORBIDDEN, "forbidden", message)
+        service::Error::forbidden(message).into()
     }
 
     pub fn not_found(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+        service::Error::not_found(message).into()
     }
 
     /// Logs the detail and returns a 500 that reveals nothing of it.
     pub fn internal(detail: impl std::fmt::Display) -> Self {
-        tracing::error!(error = %detail, "internal error");
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "something went wrong on our side; please try again")
+        service::Error::internal(detail).into()
+    }
+}
+
+/// The status each kind of failure answers with.
+pub fn status_of(kind: Kind) -> StatusCode {
+    match kind {
+        Kind::Invalid => StatusCode::UNPROCESSABLE_ENTITY,
+        Kind::Malformed => StatusCode::BAD_REQUEST,
+        Kind::NotFound => StatusCode::NOT_FOUND,
+        Kind::Conflict => StatusCode::CONFLICT,
+        Kind::Forbidden => StatusCode::FORBIDDEN,
+        Kind::Unauthorised => StatusCode::UNAUTHORIZED,
+        Kind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        Kind::Throttled => StatusCode::TOO_MANY_REQUESTS,
+        Kind::Unavailable => StatusCode::BAD_GATEWAY,
+        Kind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+impl From<service::Error> for AppError {
+    fn from(e: service::Error) -> Self {
+        AppError {
+            status: status_of(e.kind),
+            code: e.code,
+            message: e.message,
+            refreshable: false,
+            retry_after: e.retry_after,
+        }
     }
 }
 
@@ -99,40 +129,31 @@ pub type ApiResult<T> = Result<T, AppError>;
 
 impl From<sqlx::Error> for AppError {
     fn from(e: sqlx::Error) -> Self {
-        AppError::internal(e)
+        service::Error::from(e).into()
     }
 }
 
 impl From<anyhow::Error> for AppError {
     fn from(e: anyhow::Error) -> Self {
-        AppError::internal(format!("{e:#}"))
+        service::Error::from(e).into()
     }
 }
 
 impl<E: DomainError + 'static> From<CommandError<E>> for AppError {
     fn from(e: CommandError<E>) -> Self {
-        match e {
-            CommandError::Domain(error) => {
-                let status = match error.kind() {
-                    ErrorKind::Invalid => StatusCode::UNPROCESSABLE_ENTITY,
-                    ErrorKind::NotFound => StatusCode::NOT_FOUND,
-                    ErrorKind::Conflict => StatusCode::CONFLICT,
-                    ErrorKind::Forbidden => StatusCode::FORBIDDEN,
-                };
-                AppError::new(status, error.code(), error.to_string())
-            }
-            CommandError::Conflict => AppError::new(StatusCode::CONFLICT, "conflict", e.to_string()),
-            CommandError::Store(detail) => AppError::internal(detail),
-        }
+        service::Error::from(e).into()
     }
 }
 
 impl From<CommitError> for AppError {
     fn from(e: CommitError) -> Self {
-        match e {
-            CommitError::Conflict => AppError::new(StatusCode::CONFLICT, "conflict", e.to_string()),
-            CommitError::Store(detail) => AppError::internal(detail),
-        }
+        service::Error::from(e).into()
+    }
+}
+
+impl From<search::SearchError> for AppError {
+    fn from(e: search::SearchError) -> Self {
+        service::Error::from(e).into()
     }
 }
 

@@ -28,7 +28,6 @@
 //!
 //! This crate is the only one that knows HTTP; nothing depends on it.
 
-pub mod access;
 pub mod app;
 pub mod auth;
 pub mod bench;
@@ -38,15 +37,13 @@ pub mod bench_ingest;
 pub mod bench_search;
 pub mod cli;
 pub mod config;
-pub mod drive;
+
 pub mod edge;
 pub mod error;
-pub mod import;
-pub mod indexing;
-pub mod ingestion;
+
 pub mod paging;
 pub mod routes;
-pub mod storage;
+
 pub mod throttle;
-pub mod uploads;
+
 pub mod web;

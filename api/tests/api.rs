@@ -1586,7 +1586,7 @@ async fn abandoned_uploads_are_given_up_and_their_bytes_deleted() {
     let key = init["upload_configs"][0]["metadata_fields"]["key"].as_str().unwrap().to_string();
     let state = &app.server.state;
     assert_eq!(state.storage.size(&key).await.unwrap(), Some(14));
-    let processor = api::uploads::UploadProcessor::new(
+    let processor = service::uploads::UploadProcessor::new(
         state.db.clone(),
         state.bus.clone(),
         state.storage.clone(),
@@ -3129,7 +3129,7 @@ api_test!(feeds_are_shared_into_channels_with_their_definitions, |app: TestApp| 
 async fn ingest_text(app: &TestApp, deeplink: &str, source_id: &str, title: &str, text: &str, owner: Option<&str>) {
     use sha2::Digest;
     let hash = hex::encode(sha2::Sha256::digest(text.as_bytes()));
-    api::ingestion::BlobStore::new(app._dir.path().join("blobs")).put(&hash, text).await.unwrap();
+    service::ingestion::BlobStore::new(app._dir.path().join("blobs")).put(&hash, text).await.unwrap();
     let cursor =
         record_document(app, deeplink, source_id, title, hash, owner).await.expect("a new document is an event");
     assert!(app.server.state.search.wait_for(cursor, Duration::from_secs(20)).await, "the index caught up");

@@ -11,6 +11,7 @@ use utoipa_axum::routes;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
+use service::admin::parse_role;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list_users)).routes(routes!(set_flag)).routes(routes!(grant_role, revoke_role))
@@ -61,33 +62,25 @@ async fn existing_user(state: &AppState, user_id: &str) -> ApiResult<()> {
 /// Sets one feature flag of one user.
 #[utoipa::path(put, path = "/admin/users/{user_id}/flags/{flag}", tag = "admin", security(("token" = [])),
     params(("user_id" = String, Path), ("flag" = String, Path)), request_body = FlagValue,
-    responses((status = 200, body = crate::routes::platform::FeatureConfig), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = service::platform::FeatureConfig), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn set_flag(
     State(state): State<AppState>,
     admin: AuthUser,
     Path((user_id, flag)): Path<(String, String)>,
     ApiJson(body): ApiJson<FlagValue>,
-) -> ApiResult<ApiJson<crate::routes::platform::FeatureConfig>> {
+) -> ApiResult<ApiJson<service::platform::FeatureConfig>> {
     admin.require_admin()?;
     existing_user(&state, &user_id).await?;
     state
         .command(&state.bus.users, &user_id, UserCommand::SetFeatureFlag { flag, value: body.value }, &admin.metadata())
         .await?;
     let values = queries::flag_values(&state.db, &user_id).await?;
-    Ok(ApiJson(crate::routes::platform::FeatureConfig {
+    Ok(ApiJson(service::platform::FeatureConfig {
         features: values.into_iter().map(|(f, v)| (f, domain::flags::is_on(&v))).collect(),
     }))
 }
 
 /// Parses a role name as the API and the command line take it.
-pub fn parse_role(role: &str) -> Result<Role, AppError> {
-    match role {
-        "admin" => Ok(Role::Admin),
-        "auditor" => Ok(Role::Auditor),
-        _ => Err(AppError::invalid("unknown_role", "a role is admin or auditor")),
-    }
-}
-
 async fn change_role(
     state: &AppState,
     admin: &AuthUser,

@@ -14,7 +14,6 @@
 //! Sessions are their owner's alone: another user's session id is simply not found (404).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::{Path, State};
@@ -30,16 +29,14 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::access::Purpose;
 use crate::app::AppState;
 use crate::auth::AuthUser;
-use crate::config::ServeArgs;
-use crate::drive::DRIVE_SOURCE;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
-use crate::routes::tags::require_flag;
-use crate::routes::uploads::ASK_SOURCE;
-use assistant::{AnswerEngine, Assistant, AssistantError, ErrorKind, Event, Question, Scope};
+use assistant::{AssistantError, ErrorKind, Event, Question, Scope};
 use search::Access;
+use service::access::Purpose;
+use service::documents::{ASK_SOURCE, DRIVE_SOURCE, NOTES_SOURCE};
+use service::policy::{channel_deeplinks, require_flag, search_access, SearchScope};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -65,49 +62,6 @@ const SEARCH_RESULTS: usize = 10;
 const KEEP_ALIVE: Duration = Duration::from_secs(3);
 /// Events held for a slow reader.
 const FRAME_BUFFER: usize = 64;
-
-/// The answer engine the configuration names: a chat-completions server when a URL is set,
-/// else the offline extractive engine.
-pub fn assistant(config: &ServeArgs, index: Arc<search::SearchIndex>) -> anyhow::Result<Assistant> {
-    let engine: Arc<dyn AnswerEngine> = match config.assistant_url.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
-        Some(url) => {
-            let mut openai = assistant::OpenAiConfig::new(url, config.assistant_model.clone());
-            openai.api_key = config.assistant_key.clone().filter(|k| !k.is_empty());
-            tracing::info!(url, model = %config.assistant_model, "AskNeedl answers through a chat-completions server");
-            Arc::new(assistant::OpenAiCompatibleEngine::new(openai)?)
-        }
-        None => Arc::new(assistant::ExtractiveEngine),
-    };
-    Ok(Assistant::new(index, engine))
-}
-
-/// The answers being written in this process, by session: the running message and the switch
-/// that stops it.
-#[derive(Default)]
-pub struct RunningAsks {
-    running: Mutex<HashMap<String, (String, oneshot::Sender<()>)>>,
-}
-
-impl RunningAsks {
-    /// Registers `message_id` as the session's running answer; the one it replaces is stopped.
-    fn start(&self, session_id: &str, message_id: &str) -> oneshot::Receiver<()> {
-        let (tx, rx) = oneshot::channel();
-        let previous =
-            self.running.lock().expect("running asks").insert(session_id.to_string(), (message_id.to_string(), tx));
-        if let Some((_, stop)) = previous {
-            let _ = stop.send(());
-        }
-        rx
-    }
-
-    /// Forgets the session's running answer if it is still `message_id`.
-    fn finish(&self, session_id: &str, message_id: &str) {
-        let mut running = self.running.lock().expect("running asks");
-        if running.get(session_id).is_some_and(|(m, _)| m == message_id) {
-            running.remove(session_id);
-        }
-    }
-}
 
 /// One value or several: `document_id` may be repeated or an array.
 fn one_or_many<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
@@ -215,7 +169,7 @@ async fn resolve(state: &AppState, user: &AuthUser, body: &AskBody) -> ApiResult
     if !documents.is_empty() {
         let mut readable = Vec::with_capacity(documents.len());
         for deeplink in &documents {
-            let card = crate::routes::documents::readable(state, user_id, deeplink, None).await?;
+            let card = service::policy::readable(state, user_id, deeplink, None).await?;
             if !readable.contains(&card.deeplink) {
                 readable.push(card.deeplink);
             }
@@ -229,7 +183,7 @@ async fn resolve(state: &AppState, user: &AuthUser, body: &AskBody) -> ApiResult
     }
     if let Some(channel) = &channel_id {
         // 404 for a channel the user does not see.
-        let deeplinks = crate::routes::search::channel_deeplinks(state, user_id, channel).await?;
+        let deeplinks = channel_deeplinks(state, user_id, channel).await?;
         return Ok(Resolved {
             scope: AskScope::Channel { channel_id: channel.clone() },
             search_scope: Scope::Documents(deeplinks.clone()),
@@ -252,7 +206,7 @@ async fn resolve(state: &AppState, user: &AuthUser, body: &AskBody) -> ApiResult
             channel_id: None,
         });
     }
-    let access = crate::routes::search::access_for(state, user_id, None).await?;
+    let access = search_access(state, user_id, SearchScope::MyData).await?;
     let reaches = |id: &str| match &access {
         Access::Mine { sources, .. } => id == DRIVE_SOURCE || sources.iter().any(|s| s == id),
         _ => false,
@@ -662,7 +616,7 @@ impl Turn {
                 has_file: metadata.contains_key("object_key"),
                 link: row.link.filter(|l| l.starts_with("http://") || l.starts_with("https://")),
                 title: row.title,
-                source_label: row.label.unwrap_or_else(|| crate::routes::search::fallback_label(&row.source_id)),
+                source_label: row.label.unwrap_or_else(|| service::documents::fallback_label(&row.source_id)),
                 note_id: None,
             };
             (row.deeplink, doc)
@@ -772,7 +726,7 @@ impl CitedDocument {
     /// The `document_id` and `source` a citation of this document carries.
     fn cited_as(&self, deeplink: &str, source: &str) -> (String, String) {
         match &self.note_id {
-            Some(note_id) => (note_id.clone(), crate::routes::search::NOTES_SOURCE.to_string()),
+            Some(note_id) => (note_id.clone(), NOTES_SOURCE.to_string()),
             None => (deeplink.to_string(), source.to_string()),
         }
     }

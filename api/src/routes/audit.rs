@@ -11,33 +11,10 @@ use utoipa_axum::routes;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
+use service::audit::redacted;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(events)).routes(routes!(aggregate_history))
-}
-
-/// Fields never shown outside the store.
-const REDACTED_FIELDS: &[&str] = &["password_hash"];
-
-/// Returns the event with secrets in its payload replaced.
-pub fn redacted(mut event: StoredEvent) -> StoredEvent {
-    fn walk(value: &mut serde_json::Value) {
-        match value {
-            serde_json::Value::Object(map) => {
-                for (key, v) in map.iter_mut() {
-                    if REDACTED_FIELDS.contains(&key.as_str()) {
-                        *v = serde_json::Value::String("[redacted]".into());
-                    } else {
-                        walk(v);
-                    }
-                }
-            }
-            serde_json::Value::Array(items) => items.iter_mut().for_each(walk),
-            _ => {}
-        }
-    }
-    walk(&mut event.payload);
-    event
 }
 
 fn require_auditor(user: &AuthUser) -> Result<(), AppError> {

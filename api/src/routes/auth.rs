@@ -107,7 +107,7 @@ fn validate_sign_up(body: &SignUpRequest) -> Result<String, AppError> {
 async fn start_session(
     state: &AppState,
     user_id: &str,
-    meta: &RequestMeta,
+    meta: &service::Origin,
     rotated_from: Option<String>,
 ) -> ApiResult<TokenResponse> {
     let session_id = uuid::Uuid::new_v4().to_string();
@@ -222,7 +222,7 @@ async fn refresh(
         return Err(AppError::unauthorized("session_revoked", "this session has ended; sign in again"));
     }
     rotated?;
-    Ok(ApiJson(start_session(&state, &user.user_id, &user.meta, Some(user.session_id.clone())).await?))
+    Ok(ApiJson(start_session(&state, &user.user_id, &user.origin, Some(user.session_id.clone())).await?))
 }
 
 /// How many sessions back along its refreshes a sign-out looks for ones still in their grace.

@@ -12,14 +12,13 @@ use std::collections::{BTreeSet, HashMap};
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use chrono::SecondsFormat;
 use commands::args;
 use commands::store::Arg;
 use domain::channel::{
     directory_id, publish_title, reader_id, valid_name, BoardDefinition, Channel, ChannelCommand, ChannelDirectory,
     ChannelError, DirectoryCommand, ReaderCommand, Role, MAX_MEMBERS_PER_CHANNEL, ORGANIZATION_ID,
 };
-use domain::channel_document::{channel_document_id, Actor, ChannelDocumentCommand};
+use domain::channel_document::{channel_document_id, ChannelDocumentCommand};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -30,8 +29,10 @@ use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
 use crate::paging::Paging;
-use crate::routes::documents::{readable, DocumentCard, DocumentRow, ANY};
-use crate::routes::platform::organization_of;
+use service::channels::{now, placeholders, ChannelRow, SEEN_CHANNELS};
+use service::documents::{DocumentCard, DocumentRow, ANY};
+use service::platform::organization_of;
+use service::policy::{readable, visible_channel};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -57,10 +58,6 @@ const MAX_ADDED_AT_ONCE: usize = 100;
 /// How many channels one `create_and_share_board` may share into.
 const MAX_CHANNELS_PER_SHARE: usize = 20;
 
-pub(crate) fn channel_not_found() -> AppError {
-    AppError::new(StatusCode::NOT_FOUND, "channel_not_found", "channel not found")
-}
-
 /// Answers what the channel aggregate would, for a refusal the api sees before sending a command.
 fn refused(error: ChannelError) -> AppError {
     AppError::from(commands::CommandError::Domain(error))
@@ -68,98 +65,6 @@ fn refused(error: ChannelError) -> AppError {
 
 fn user_not_found() -> AppError {
     AppError::new(StatusCode::NOT_FOUND, "user_not_found", "user not found")
-}
-
-/// Returns the current time as the views keep times (RFC 3339, milliseconds, UTC).
-pub(crate) fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true)
-}
-
-/// Returns `$start, $start+1, ...` for `n` parameters.
-pub(crate) fn placeholders(start: usize, n: usize) -> String {
-    (start..start + n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
-}
-
-/// A channel as the views hold it, with the viewer's role and reader state.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub(crate) struct ChannelRow {
-    pub channel_id: String,
-    pub name: String,
-    pub published: bool,
-    pub created_by: String,
-    pub created_at: String,
-    pub updated_at: String,
-    /// The viewer's role; `None` when they see a published channel without being in it.
-    pub role: Option<String>,
-    pub starred: Option<bool>,
-    pub seen_at: Option<String>,
-    pub member_count: i64,
-    pub board_count: i64,
-}
-
-/// The channels the user `$1` sees in organisation `$2`.
-const SEEN_CHANNELS: &str = "SELECT c.channel_id, c.name, c.published, c.created_by, c.created_at, c.updated_at, \
-     m.role, r.starred, r.seen_at, \
-     (SELECT COUNT(*) FROM channel_members_view x WHERE x.channel_id = c.channel_id) AS member_count, \
-     (SELECT COUNT(*) FROM channel_boards_view b WHERE b.channel_id = c.channel_id) AS board_count \
-     FROM channels_view c \
-     LEFT JOIN channel_members_view m ON m.channel_id = c.channel_id AND m.user_id = $1 \
-     LEFT JOIN channel_readers_view r ON r.channel_id = c.channel_id AND r.user_id = $1 \
-     WHERE c.organization_id = $2 AND (m.user_id IS NOT NULL OR c.published)";
-
-/// A channel the user sees, and what they are in it.
-#[derive(Debug, Clone)]
-pub(crate) struct ChannelAccess {
-    pub channel: ChannelRow,
-    /// The user's role; someone who sees a published channel without being in it acts as a member.
-    pub role: Role,
-    /// Whether the user is a member in their own right (not only through publishing).
-    pub member: bool,
-}
-
-impl ChannelAccess {
-    pub fn actor(&self, user_id: &str) -> Actor {
-        Actor { user_id: user_id.to_string(), role: self.role }
-    }
-
-    /// Answers 403 unless the user owns the channel.
-    pub fn require_owner(&self) -> ApiResult<()> {
-        if self.role == Role::Owner {
-            Ok(())
-        } else {
-            Err(refused(ChannelError::NotOwner))
-        }
-    }
-}
-
-/// Returns the channel if `user_id` sees it; 404 when they do not, whether or not it exists.
-pub(crate) async fn visible_channel(state: &AppState, user_id: &str, channel_id: &str) -> ApiResult<ChannelAccess> {
-    let row: Option<ChannelRow> = state
-        .db
-        .fetch_optional(&format!("{SEEN_CHANNELS} AND c.channel_id = $3"), args![user_id, ORGANIZATION_ID, channel_id])
-        .await?;
-    let channel = row.ok_or_else(channel_not_found)?;
-    let role = channel.role.as_deref().and_then(Role::parse);
-    Ok(ChannelAccess { member: role.is_some(), role: role.unwrap_or(Role::Member), channel })
-}
-
-/// The ids of the documents shared into the channels `user_id` sees (the `shared_data` search
-/// scope).
-pub async fn shared_deeplinks(state: &AppState, user_id: &str) -> ApiResult<Vec<String>> {
-    #[derive(sqlx::FromRow)]
-    struct Row {
-        deeplink: String,
-    }
-    let rows: Vec<Row> = state
-        .db
-        .fetch_all(
-            "SELECT DISTINCT i.deeplink FROM channel_items_view i JOIN channels_view c ON c.channel_id = i.channel_id \
-             WHERE c.published OR EXISTS \
-             (SELECT 1 FROM channel_members_view m WHERE m.channel_id = i.channel_id AND m.user_id = $1)",
-            args![user_id],
-        )
-        .await?;
-    Ok(rows.into_iter().map(|r| r.deeplink).collect())
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -228,7 +133,7 @@ pub struct ChannelList {
 
 fn info_of(
     row: ChannelRow,
-    organization: &crate::routes::platform::Organization,
+    organization: &service::platform::Organization,
     members: Option<Vec<Member>>,
 ) -> ChannelInfo {
     let role = row.role.as_deref().and_then(Role::parse);
@@ -1054,7 +959,7 @@ async fn share_board(
     let access = visible_channel(&state, &user.user_id, &channel_id).await?;
     access.require_owner()?;
     let board_id =
-        crate::routes::tags::scope_id("board_id", body.board_id)?.unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
+        service::input::scope_id("board_id", body.board_id)?.unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
     let cursor = share_board_into(&state, &user, &channel_id, &board_id, body.definition).await?;
     state.settle(cursor).await;
     let board = boards_of(&state, &channel_id, Some(&board_id)).await?.into_iter().next();

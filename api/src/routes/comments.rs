@@ -24,9 +24,9 @@ use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
 use crate::paging::Paging;
-use crate::routes::channels::{placeholders, visible_channel, ChannelAccess};
-use crate::routes::documents::readable;
-use crate::routes::tags::require_flag;
+use service::channels::{placeholders, ChannelAccess};
+use service::policy::require_flag;
+use service::policy::{readable, visible_channel};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -1,7 +1,5 @@
 //! Reading documents: one document, the user's document list, and read marks.
 
-use std::collections::BTreeMap;
-
 use axum::extract::{Path, State};
 use commands::args;
 use domain::document::{read_mark_id, DocumentCommand, MarkDocument, ReadState};
@@ -10,11 +8,13 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::access::{AccessKeys, Purpose};
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
 use crate::paging::Paging;
+use service::access::Purpose;
+use service::documents::{sub_category_condition, DocumentCard, DocumentRow, SUB_CATEGORIES, VISIBLE};
+use service::policy::readable;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -24,134 +24,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_document, delete_document))
         .routes(routes!(document_file))
         .routes(routes!(document_layout))
-}
-
-#[derive(Debug, sqlx::FromRow)]
-pub(crate) struct DocumentRow {
-    deeplink: String,
-    source_id: String,
-    link: Option<String>,
-    title: String,
-    author: Option<String>,
-    published_at: Option<String>,
-    summary: Option<String>,
-    metadata: String,
-    ingested_at: String,
-    is_read: bool,
-    is_owned: bool,
-}
-
-/// A document as cards and previews show it.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct DocumentCard {
-    pub deeplink: String,
-    pub source: String,
-    pub link: Option<String>,
-    pub title: String,
-    pub author: Option<String>,
-    pub published_at: Option<String>,
-    pub summary: Option<String>,
-    /// Detail tags and file metadata.
-    pub metadata: BTreeMap<String, String>,
-    /// Where the server keeps the file and its layout: never sent.
-    #[serde(skip)]
-    internal: BTreeMap<String, String>,
-    pub ingested_at: String,
-    pub read: bool,
-    /// Whether the user uploaded it (and so may delete it).
-    pub owned: bool,
-    /// Sent back with `deeplink` when the app opens the document.
-    pub access_key: String,
-    /// With `share=true`: the key of a link that lets any signed-in person read this document.
-    pub public_access_key: Option<String>,
-}
-
-impl DocumentCard {
-    pub(crate) fn from_row(row: DocumentRow, keys: &AccessKeys) -> Self {
-        let (internal, metadata): (BTreeMap<String, String>, BTreeMap<String, String>) =
-            serde_json::from_str::<BTreeMap<String, String>>(&row.metadata)
-                .unwrap_or_default()
-                .into_iter()
-                .partition(|(key, _)| INTERNAL_METADATA.contains(&key.as_str()));
-        DocumentCard {
-            access_key: keys.key(Purpose::Access, &row.deeplink),
-            public_access_key: None,
-            deeplink: row.deeplink,
-            source: row.source_id,
-            link: row.link,
-            title: row.title,
-            author: row.author,
-            published_at: row.published_at,
-            summary: row.summary,
-            metadata,
-            internal,
-            ingested_at: row.ingested_at,
-            read: row.is_read,
-            owned: row.is_owned,
-        }
-    }
-}
-
-/// Metadata keys that locate the stored file and layout: the server's business, not the reader's.
-const INTERNAL_METADATA: &[&str] = &["bucket", "object_key", "layout_blob"];
-
-/// A document card's columns and joins, for user `$1`.
-macro_rules! card_select {
-    () => {
-        "SELECT d.deeplink, d.source_id, d.link, d.title, d.author, d.published_at, d.summary, \
-         d.metadata, d.ingested_at, \
-         CASE WHEN r.deeplink IS NULL THEN FALSE ELSE TRUE END AS is_read, \
-         CASE WHEN d.owner = $1 THEN TRUE ELSE FALSE END AS is_owned \
-         FROM documents_view d \
-         LEFT JOIN read_marks_view r ON r.deeplink = d.deeplink AND r.user_id = $1 \
-         LEFT JOIN sources_view s ON s.source_id = d.source_id "
-    };
-}
-
-/// The condition that the user `$1` may see a document as part of their own data: their own, and
-/// those of shared sources that are public or that they follow.
-macro_rules! visible_condition {
-    () => {
-        "(d.owner = $1 OR (d.owner IS NULL AND (s.kind = 'public' OR EXISTS \
-          (SELECT 1 FROM subscriptions_view sub WHERE sub.user_id = $1 AND sub.source_id = d.source_id))))"
-    };
-}
-
-/// The documents a user may read: their own, and those of shared sources that are public or
-/// that they follow. `$1` is the user.
-pub(crate) const VISIBLE: &str = concat!(card_select!(), "WHERE ", visible_condition!());
-
-/// The documents a user may open: those of [`VISIBLE`], and those shared into a channel the user
-/// sees (a member of it, or it is published to the organisation). `$1` is the user.
-pub(crate) const READABLE: &str = concat!(
-    card_select!(),
-    "WHERE (",
-    visible_condition!(),
-    " OR EXISTS (SELECT 1 FROM channel_items_view i JOIN channels_view c ON c.channel_id = i.channel_id \
-      WHERE i.deeplink = d.deeplink AND (c.published OR EXISTS \
-      (SELECT 1 FROM channel_members_view m WHERE m.channel_id = i.channel_id AND m.user_id = $1))))"
-);
-
-/// Documents of shared sources, followed or not: the public corpus (needl web). `$1` is the user.
-pub(crate) const PUBLIC: &str = concat!(card_select!(), "WHERE d.owner IS NULL");
-
-/// Any document, whoever may read it: for shared links and a channel's shared items. `$1` is the
-/// user.
-pub(crate) const ANY: &str = concat!(card_select!(), "WHERE TRUE");
-
-/// The document if the user may read it: by the visibility rules, through a channel it is shared
-/// in, or with its shared link's key.
-pub(crate) async fn readable(
-    state: &AppState,
-    user_id: &str,
-    deeplink: &str,
-    public_access_key: Option<&str>,
-) -> ApiResult<DocumentCard> {
-    let shared = public_access_key.is_some_and(|k| state.access.verify(Purpose::Public, deeplink, k));
-    let rows = if shared { ANY } else { READABLE };
-    let row: Option<DocumentRow> =
-        state.db.fetch_optional(&format!("{rows} AND d.deeplink = $2"), args![user_id, deeplink]).await?;
-    row.map(|r| DocumentCard::from_row(r, &state.access)).ok_or_else(|| AppError::not_found("document not found"))
 }
 
 /// The document `deeplink` of `source` if the user may read it.
@@ -317,7 +189,7 @@ async fn document_layout(
     let card = document_in(&state, &user.user_id, &source, &query.deeplink, query.public_access_key.as_deref()).await?;
     let hash =
         card.internal.get("layout_blob").ok_or_else(|| AppError::not_found("this document has no page layout"))?;
-    let blobs = crate::ingestion::BlobStore::new(state.data_dir.join("blobs"));
+    let blobs = service::ingestion::BlobStore::new(state.data_dir.join("blobs"));
     let stored =
         blobs.get(hash).await.ok_or_else(|| AppError::not_found("this document's page layout is no longer stored"))?;
     let extracted: extract::Extracted = serde_json::from_str(&stored).map_err(AppError::internal)?;
@@ -364,8 +236,8 @@ async fn list_documents(
     // A sub-category no connector fills yet is simply empty.
     let sub_category = match query.sub_category.as_deref().filter(|c| !c.is_empty()) {
         None => "TRUE".to_string(),
-        Some(key) if crate::routes::library::SUB_CATEGORIES.iter().any(|(k, _)| *k == key) => {
-            crate::routes::library::sub_category_condition(key).unwrap_or_else(|| "FALSE".to_string())
+        Some(key) if SUB_CATEGORIES.iter().any(|(k, _)| *k == key) => {
+            sub_category_condition(key).unwrap_or_else(|| "FALSE".to_string())
         }
         Some(other) => return Err(AppError::bad_request("unknown_sub_category", format!("no sub-category {other}"))),
     };

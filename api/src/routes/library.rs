@@ -10,35 +10,11 @@ use utoipa_axum::routes;
 
 use crate::app::AppState;
 use crate::auth::AuthUser;
-use crate::drive::DRIVE_SOURCE;
 use crate::error::{ApiJson, ApiResult};
-use crate::routes::uploads::ASK_SOURCE;
+use service::documents::{sub_category_condition, ASK_SOURCE, DRIVE_SOURCE, SUB_CATEGORIES};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(categories)).routes(routes!(private_sources)).routes(routes!(needlbox_sources))
-}
-
-/// My Data's sub-categories, in the order the tabs show them, with their labels.
-pub const SUB_CATEGORIES: &[(&str, &str)] = &[
-    ("rss_news", "Website & RSS"),
-    ("exchanges", "Exchanges"),
-    ("webclips", "Web Clips"),
-    ("chats", "Chats"),
-    ("emails", "Emails"),
-    ("socialmedia", "Social Media"),
-    ("drives", "Drives"),
-    ("notes", "Notes"),
-];
-
-/// The SQL condition that puts a visible document (`d`, its source `s`) in a sub-category; `$1`
-/// is the user. `None` for sub-categories no connector fills yet.
-pub fn sub_category_condition(key: &str) -> Option<String> {
-    match key {
-        "rss_news" => Some("s.kind IN ('rss', 'website')".to_string()),
-        "exchanges" => Some("s.kind = 'public'".to_string()),
-        "drives" => Some(format!("d.owner = $1 AND d.source_id = '{DRIVE_SOURCE}'")),
-        _ => None,
-    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -24,7 +24,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::app::AppState;
-use crate::auth::{authenticate, current_session_state, RequestMeta, SessionState};
+use crate::auth::{authenticate, current_session_state, AuthUser, RequestMeta, SessionState};
 use crate::error::{ApiQuery, ApiResult, AppError, ErrorBody};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -80,6 +80,7 @@ async fn live_socket(
     let Ok(ws) = ws else {
         return Err(AppError::bad_request("not_websocket", "this route only speaks WebSocket"));
     };
+    let AuthUser(user) = user;
     let viewer = Viewer { user_id: user.user_id, is_admin: user.is_admin };
     let session = SocketSession { id: user.session_id, grace_ends_at: user.grace_ends_at };
     Ok(ws.on_upgrade(move |socket| async move {

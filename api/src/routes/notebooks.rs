@@ -19,7 +19,8 @@ use utoipa_axum::routes;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
-use crate::routes::tags::{require_flag, scope_id};
+use service::input::scope_id;
+use service::policy::require_flag;
 
 /// The largest request a note write takes: a 1 MB body with room to spare for a document sent as
 /// a JSON string (escaped) or pretty-printed, so a body just past the limit gets the clear 422

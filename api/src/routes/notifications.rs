@@ -15,12 +15,12 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::access::Purpose;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
 use crate::paging::PageNumber;
-use crate::routes::documents::READABLE;
+use service::access::Purpose;
+use service::documents::READABLE;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

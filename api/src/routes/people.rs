@@ -20,7 +20,7 @@ use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
 use crate::paging::Paging;
-use crate::routes::channels::placeholders;
+use service::channels::placeholders;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use domain::flags;
 use domain::user::{NavState, ProfileChange, UserCommand};
 use projections::queries::{self, UserRow};
 use serde::{Deserialize, Serialize};
@@ -16,6 +15,9 @@ use utoipa_axum::routes;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
+use service::platform::{
+    current_user, feature_config as feature_config_of, organization_of, FeatureConfig, Organization,
+};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -30,22 +32,11 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(debug_logs))
 }
 
-async fn current_user(state: &AppState, user: &AuthUser) -> ApiResult<UserRow> {
-    queries::user_by_id(&state.db, &user.user_id).await?.ok_or_else(|| AppError::not_found("user not found"))
-}
-
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct FeatureConfig {
-    /// Flag name to whether it is on (its stored value is exactly `on`).
-    pub features: BTreeMap<String, bool>,
-}
-
 /// The signed-in user's feature flags as booleans.
 #[utoipa::path(get, path = "/feature/config", tag = "platform", security(("token" = [])),
     responses((status = 200, body = FeatureConfig), (status = 401, body = ErrorBody)))]
 async fn feature_config(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<FeatureConfig>> {
-    let values = queries::flag_values(&state.db, &user.user_id).await?;
-    Ok(ApiJson(FeatureConfig { features: values.into_iter().map(|(f, v)| (f, flags::is_on(&v))).collect() }))
+    Ok(ApiJson(feature_config_of(&state, &user.user_id).await?))
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -182,39 +173,12 @@ async fn update_preferences(
     Ok(ApiJson(preferences_of(&current_user(&state, &user).await?)))
 }
 
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct OrganizationPermissions {
-    /// Whether the user may publish channels to the whole organisation.
-    pub can_publish_channels: bool,
-}
-
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct Organization {
-    pub id: i64,
-    pub name: String,
-    pub domain: String,
-    pub permissions: OrganizationPermissions,
-}
-
 /// The organisation of this instance and what the user may do in it. Administrators may
 /// publish channels to the organisation.
 #[utoipa::path(get, path = "/organizations/self", tag = "platform", security(("token" = [])),
     responses((status = 200, body = Organization)))]
 async fn organization_self(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<Organization>> {
     Ok(ApiJson(organization_of(&state, &user).await?))
-}
-
-/// The organisation as `user` sees it: its domain is the one of the user's email address.
-pub(crate) async fn organization_of(state: &AppState, user: &AuthUser) -> ApiResult<Organization> {
-    let row = current_user(state, user).await?;
-    let domain = row.email.split_once('@').map(|(_, d)| d.to_string()).unwrap_or_default();
-    Ok(Organization {
-        id: domain::channel::ORGANIZATION_ID,
-        name: state.config.org_name.clone(),
-        domain,
-        permissions: OrganizationPermissions { can_publish_channels: user.is_admin },
-    })
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -303,7 +267,7 @@ async fn debug_logs(
         .db
         .execute(
             "INSERT INTO debug_logs (user_id, request_id, log_data) VALUES ($1, $2, $3)",
-            commands::args![user.user_id.as_str(), user.meta.request_id.as_str(), data],
+            commands::args![user.user_id.as_str(), user.origin.request_id.as_str(), data],
         )
         .await?;
     state

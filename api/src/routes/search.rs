@@ -10,15 +10,16 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::access::Purpose;
 use crate::app::AppState;
 use crate::auth::AuthUser;
-use crate::drive::DRIVE_SOURCE;
 use crate::error::{ApiJson, ApiResult, AppError, ErrorBody};
-use crate::routes::documents::{DocumentCard, DocumentRow, ANY, PUBLIC, VISIBLE};
-use crate::routes::uploads::ASK_SOURCE;
 use search::follow::note_id_of;
 use search::{category, Access, SearchError, SearchIndex, Sort};
+use service::access::Purpose;
+use service::documents::{
+    fallback_label, DocumentCard, DocumentRow, ANY, ASK_SOURCE, DRIVE_SOURCE, NOTES_SOURCE, PUBLIC, VISIBLE,
+};
+use service::policy::{channel_deeplinks, search_access, visible_channel, SearchScope};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -233,7 +234,7 @@ async fn exchange_facets(
     if body.kind.as_deref() != Some("filter") {
         return Ok(ApiJson(run(&state, &user, Some("exchanges"), body).await?).into_response());
     }
-    let access = access_for(&state, &user.user_id, body.search_type.as_deref()).await?;
+    let access = search_access(&state, &user.user_id, SearchScope::parse(body.search_type.as_deref())?).await?;
     let mut req = search::Request::new(body.q.clone(), access);
     req.categories = exchange_categories();
     let countries = body
@@ -290,7 +291,7 @@ async fn tag_facets(
     // else the user's own tags on documents they can still read.
     let (condition, args) = match body.channel_id.as_deref().filter(|c| !c.is_empty()) {
         Some(channel_id) => {
-            crate::routes::channels::visible_channel(&state, &user.user_id, channel_id).await?;
+            visible_channel(&state, &user.user_id, channel_id).await?;
             (
                 "dt.scope_kind = 'channel' AND dt.scope_id = $1 AND EXISTS (SELECT 1 FROM channel_items_view i \
                  WHERE i.channel_id = dt.scope_id AND i.deeplink = dt.deeplink)"
@@ -353,47 +354,6 @@ fn search_error(error: SearchError) -> AppError {
         SearchError::Keyword(e) => AppError::bad_request("invalid_keyword", e.to_string()),
         SearchError::TooLong => AppError::bad_request("query_too_long", error.to_string()),
         SearchError::Index(e) => AppError::internal(e),
-    }
-}
-
-/// The documents shared into `channel_id`, if the user sees the channel.
-pub(crate) async fn channel_deeplinks(state: &AppState, user_id: &str, channel_id: &str) -> ApiResult<Vec<String>> {
-    crate::routes::channels::visible_channel(state, user_id, channel_id).await?;
-    #[derive(sqlx::FromRow)]
-    struct Row {
-        deeplink: String,
-    }
-    let rows: Vec<Row> =
-        state.db.fetch_all("SELECT deeplink FROM channel_items_view WHERE channel_id = $1", args![channel_id]).await?;
-    Ok(rows.into_iter().map(|r| r.deeplink).collect())
-}
-
-/// The documents `search_type` reaches for this user.
-pub(crate) async fn access_for(state: &AppState, user_id: &str, search_type: Option<&str>) -> ApiResult<Access> {
-    match search_type.unwrap_or("") {
-        "" | "my_data" => {
-            // The same rule as reading a document: own uploads, followed sources, the public catalogue.
-            #[derive(sqlx::FromRow)]
-            struct Row {
-                source_id: String,
-            }
-            let rows: Vec<Row> = state
-                .db
-                .fetch_all(
-                    "SELECT source_id FROM subscriptions_view WHERE user_id = $1 \
-                     UNION SELECT source_id FROM sources_view WHERE kind = 'public'",
-                    args![user_id],
-                )
-                .await?;
-            Ok(Access::Mine { user_id: user_id.to_string(), sources: rows.into_iter().map(|r| r.source_id).collect() })
-        }
-        "needl_web" | "needlweb" => Ok(Access::Public),
-        // Documents shared into the channels the user sees.
-        "shared_data" => Ok(Access::Documents(crate::routes::channels::shared_deeplinks(state, user_id).await?)),
-        other => Err(AppError::bad_request(
-            "unknown_search_type",
-            format!("Unknown search type {other}: use needl_web or shared_data, or leave it out."),
-        )),
     }
 }
 
@@ -485,7 +445,7 @@ async fn run(state: &AppState, user: &AuthUser, source: Option<&str>, body: Sear
     let access = match body.channel_id.as_deref().filter(|c| !c.is_empty()) {
         // One channel's shared documents; 404 for a channel the user does not see.
         Some(channel_id) => Access::Documents(channel_deeplinks(state, &user.user_id, channel_id).await?),
-        None => access_for(state, &user.user_id, search_type).await?,
+        None => search_access(state, &user.user_id, SearchScope::parse(search_type)?).await?,
     };
     let (sort, descending) = sort_of(body.sort.as_deref(), body.sort_order.as_deref())?;
     let mut req = search::Request::new(body.q.clone(), access.clone());
@@ -627,9 +587,6 @@ async fn hydrate(
         .collect())
 }
 
-/// Where the app previews a note: `/preview/needl_notebooks/{note_id}`.
-pub(crate) const NOTES_SOURCE: &str = "needl_notebooks";
-
 /// Cards for note hits, by index deeplink, and the names of their notebooks (by id) for labels.
 /// Only the user's own notes: the index keeps a note to its author already, and a note deleted
 /// (or whose notebook was deleted) since the index saw it is left out. Outside the index a note
@@ -695,14 +652,6 @@ async fn note_cards(
         notebooks.insert(row.notebook_id, row.notebook_name);
     }
     Ok((cards, notebooks))
-}
-
-pub(crate) fn fallback_label(source_id: &str) -> String {
-    match source_id {
-        DRIVE_SOURCE => "Needl Drive".to_string(),
-        ASK_SOURCE => "AskNeedl attachments".to_string(),
-        other => other.to_string(),
-    }
 }
 
 async fn source_labels(state: &AppState, hits: &[search::Hit]) -> ApiResult<HashMap<String, String>> {

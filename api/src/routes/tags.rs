@@ -21,8 +21,10 @@ use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
 use crate::paging::Paging;
-use crate::routes::channels::visible_channel;
-use crate::routes::documents::{readable, DocumentCard, DocumentPage, DocumentRow, VISIBLE};
+use crate::routes::documents::DocumentPage;
+use service::documents::{DocumentCard, DocumentRow, VISIBLE};
+use service::input::scope_id;
+use service::policy::{readable, require_flag, visible_channel};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -34,9 +36,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(bookmarks))
         .routes(routes!(bookmark, unbookmark))
 }
-
-/// The longest channel or feed id a tagging records.
-const MAX_SCOPE_ID_CHARS: usize = 200;
 
 /// A tag as lists and documents show it.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, sqlx::FromRow)]
@@ -71,30 +70,8 @@ pub struct DocumentTagIndex {
     pub results: DocumentTagSets,
 }
 
-/// Answers 403 when the user's flag `flag` is off.
-pub(crate) async fn require_flag(state: &AppState, user: &AuthUser, flag: &str, message: &str) -> ApiResult<()> {
-    let flags = projections::queries::flag_values(&state.db, &user.user_id).await?;
-    if flags.iter().any(|(f, value)| f == flag && domain::flags::is_on(value)) {
-        Ok(())
-    } else {
-        Err(AppError::forbidden(message))
-    }
-}
-
 fn tag_not_found() -> AppError {
     AppError::new(StatusCode::NOT_FOUND, "tag_not_found", "tag not found")
-}
-
-/// Returns `id` without surrounding spaces, `None` when empty; refuses ids past the limit.
-pub(crate) fn scope_id(field: &str, id: Option<String>) -> ApiResult<Option<String>> {
-    let id = id.map(|id| id.trim().to_string()).filter(|id| !id.is_empty());
-    if id.as_ref().is_some_and(|id| id.chars().count() > MAX_SCOPE_ID_CHARS) {
-        return Err(AppError::invalid(
-            "invalid_body",
-            format!("{field} must be at most {MAX_SCOPE_ID_CHARS} characters"),
-        ));
-    }
-    Ok(id)
 }
 
 async fn own_tags(state: &AppState, user_id: &str) -> ApiResult<Vec<Tag>> {

@@ -20,9 +20,9 @@ use utoipa_axum::routes;
 
 use crate::app::AppState;
 use crate::auth::AuthUser;
-use crate::drive::DRIVE_SOURCE;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
-use crate::storage::{safe_name, WriteError};
+use service::documents::{ASK_SOURCE, DRIVE_SOURCE};
+use service::storage::{safe_name, WriteError};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -32,9 +32,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(upload_status))
         .routes(routes!(user_storage))
 }
-
-/// The source of assistant attachments.
-pub const ASK_SOURCE: &str = "ask_needl";
 
 const MIB: u64 = 1024 * 1024;
 

@@ -1,0 +1,98 @@
+//! The context every use case runs in: storage, the command bus, the read models, the search
+//! index, the assistant, the workers' wake-ups and the operator's settings. Cheap to clone.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use commands::feed::Cursor;
+use commands::{CommandBus, Db};
+use projections::live::LiveHub;
+use projections::Projections;
+
+use crate::access::AccessKeys;
+use crate::ask::RunningAsks;
+use crate::storage::Storage;
+
+/// What the operator chose that use cases read (the rest of the configuration is the HTTP
+/// server's own).
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The organisation's name, shown in the app.
+    pub org_name: String,
+    /// How long a session lasts.
+    pub session_days: u64,
+    /// How long a session revoked by rotation keeps working.
+    pub session_grace: Duration,
+    /// Each user's storage quota, in MiB.
+    pub storage_quota_mb: u64,
+    /// The largest upload, in MiB.
+    pub upload_max_mb: u64,
+}
+
+#[derive(Clone)]
+pub struct Context {
+    pub db: Db,
+    pub bus: Arc<CommandBus>,
+    pub projections: Projections,
+    pub hub: LiveHub,
+    pub settings: Arc<Settings>,
+    /// The public source catalogue: the built-in entries and the operator's file.
+    pub catalogue: Arc<ingest::Catalogue>,
+    /// The addresses the fetcher refuses, with the operator's allow-list: read once at start, so
+    /// an address can be judged when it is followed.
+    pub fetch_guard: Arc<ingest::fetch::AddressGuard>,
+    /// Document access keys and shared links' keys.
+    pub access: Arc<AccessKeys>,
+    /// The data directory (blobs, objects, scratch files).
+    pub data_dir: PathBuf,
+    /// Where uploaded files are kept.
+    pub storage: Arc<Storage>,
+    /// Wakes the upload processor when a transfer completes.
+    pub upload_wake: Arc<tokio::sync::Notify>,
+    /// The search index (a projection of the feed, on disk in the data directory).
+    pub search: Arc<search::SearchIndex>,
+    /// AskNeedl: retrieval over the search index and the configured answer engine.
+    pub assistant: assistant::Assistant,
+    /// The answers being written in this process, so a new question or a stop ends them.
+    pub asks: Arc<RunningAsks>,
+}
+
+/// How long a command's answer waits for the read models to include its events, so the next
+/// read by the same client sees its own write.
+pub const SETTLE_TIMEOUT: Duration = Duration::from_secs(5);
+
+impl Context {
+    /// Waits until every read model includes the event at `cursor`.
+    pub async fn settle(&self, cursor: Option<Cursor>) {
+        if let Some(cursor) = cursor {
+            if !self.projections.wait_for(cursor, SETTLE_TIMEOUT).await {
+                tracing::warn!(%cursor, "read models did not catch up within the settle timeout");
+            }
+        }
+    }
+
+    /// Runs a command and waits until the read models include its events, so the client's next
+    /// read sees its own write. Returns the command's cursor.
+    pub async fn command<A>(
+        &self,
+        framework: &commands::bus::Framework<A>,
+        id: &str,
+        command: A::Command,
+        metadata: &domain::EventMetadata,
+    ) -> Result<Option<Cursor>, commands::CommandError<A::Error>>
+    where
+        A: cqrs_es::Aggregate<Services = ()>,
+        A::Command: Clone,
+        A::Error: 'static,
+    {
+        let cursor = self.bus.execute(framework, id, command, metadata).await?;
+        self.settle(cursor).await;
+        Ok(cursor)
+    }
+
+    /// How long a session revoked by rotation keeps working.
+    pub fn session_grace(&self) -> Duration {
+        self.settings.session_grace
+    }
+}

@@ -1,0 +1,43 @@
+//! The application layer: what a signed-in person may read and do, below HTTP.
+//!
+//! `api/` turns requests into calls here and answers into JSON; the engines below (`domain`,
+//! `commands`, `projections`, `search`, `assistant`, `ingest`, `extract`) know nothing of people
+//! or permissions. This crate knows nothing of HTTP.
+//!
+//! A tour:
+//! - [`context`]: what every use case runs in (storage, the bus, read models, index, settings),
+//!   with [`Context::command`](context::Context::command), which settles the read models.
+//! - [`viewer`]: who is asking, and what their request says about itself.
+//! - [`error`]: the one error type, its kinds, and what domain, search and assistant errors become.
+//! - [`policy`]: who may read which document and see which channel, feature flags, and what a
+//!   search scope reaches. The rules have this one home.
+//! - [`documents`], [`channels`], [`platform`]: typed reads of the read models.
+//! - [`input`]: checks several features share.
+//! - [`ask`]: the answer engine and the answers being written.
+//! - [`admin`], [`audit`]: roles by name, events with secrets redacted.
+//! - Workers and what they share: [`ingestion`] (followed sources), [`uploads`] (transferred
+//!   files into documents), [`import`] (local files into a drive), [`drive`], [`indexing`] (the
+//!   search index), [`storage`] (local disk or S3), [`access`] (document and link keys).
+
+pub mod access;
+pub mod admin;
+pub mod ask;
+pub mod audit;
+pub mod channels;
+pub mod context;
+pub mod documents;
+pub mod drive;
+pub mod error;
+pub mod import;
+pub mod indexing;
+pub mod ingestion;
+pub mod input;
+pub mod platform;
+pub mod policy;
+pub mod storage;
+pub mod uploads;
+pub mod viewer;
+
+pub use context::{Context, Settings};
+pub use error::{Error, Kind, Result};
+pub use viewer::{Origin, Viewer};
