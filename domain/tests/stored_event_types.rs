@@ -3,7 +3,8 @@
 //! Both are written next to each payload in the `events` table, and existing databases hold them:
 //! a change here would strand stored events (and any upcaster keyed on them). Each test builds
 //! one event of every variant of an enum and compares what it would be stored as with the table
-//! as it was recorded. Only the variant matters, so every field holds a placeholder.
+//! as it was recorded. The table must name every type in the enum's `EVENT_TYPES`, so a new
+//! variant cannot go unpinned. Only the variant matters, so every field holds a placeholder.
 
 use chrono::{DateTime, Utc};
 use cqrs_es::DomainEvent;
@@ -23,12 +24,29 @@ use domain::upload::{UploadEvent, UploadTarget};
 use domain::user::{self, UserEvent};
 use serde_json::Value;
 
-/// Asserts that `events`, in order, are stored as the `(event_type, event_version)` pairs of
-/// `expected`.
-fn assert_stored_as<E: DomainEvent>(events: Vec<E>, expected: &[(&str, &str)]) {
+/// Asserts that `events` (one of each variant, in the order of `expected`) are stored as the
+/// `(event_type, event_version)` pairs of `expected`, that `expected` covers all of the enum's
+/// `event_types`, and that each event's type is the tag serde stores its payload under (the
+/// projections read payloads back by it).
+fn assert_stored_as<E: DomainEvent>(event_types: &[&str], events: Vec<E>, expected: &[(&str, &str)]) {
     let stored: Vec<(String, String)> = events.iter().map(|e| (e.event_type(), e.event_version())).collect();
     let stored: Vec<(&str, &str)> = stored.iter().map(|(t, v)| (t.as_str(), v.as_str())).collect();
     assert_eq!(stored, expected);
+    let pinned: Vec<&str> = expected.iter().map(|(t, _)| *t).collect();
+    assert_eq!(pinned, event_types, "every event type of the enum is pinned");
+    for event in &events {
+        assert_eq!(serde_tag(event), event.event_type());
+    }
+}
+
+/// Returns the name serde stores an externally tagged enum value under: `{"Name": ..}`, or
+/// `"Name"` for a unit variant.
+fn serde_tag(event: &impl serde::Serialize) -> String {
+    match serde_json::to_value(event).unwrap() {
+        Value::Object(map) if map.len() == 1 => map.keys().next().unwrap().clone(),
+        Value::String(name) => name,
+        other => panic!("not an externally tagged enum value: {other}"),
+    }
 }
 
 fn s() -> String {
@@ -42,6 +60,7 @@ fn epoch() -> DateTime<Utc> {
 #[test]
 fn ask_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
+        AskEvent::EVENT_TYPES,
         vec![
             AskEvent::QuestionAsked {
                 user_id: s(),
@@ -80,6 +99,7 @@ fn ask_events_keep_their_stored_types_and_versions() {
 #[test]
 fn channel_directory_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
+        DirectoryEvent::EVENT_TYPES,
         vec![
             DirectoryEvent::ChannelNameReserved { channel_id: s(), name: s() },
             DirectoryEvent::ChannelRenamed { channel_id: s(), from: s(), name: s(), renamed_by: s() },
@@ -92,6 +112,7 @@ fn channel_directory_events_keep_their_stored_types_and_versions() {
 fn channel_events_keep_their_stored_types_and_versions() {
     let role = channel::Role::Member;
     assert_stored_as(
+        ChannelEvent::EVENT_TYPES,
         vec![
             ChannelEvent::ChannelCreated {
                 channel_id: s(),
@@ -129,6 +150,7 @@ fn channel_events_keep_their_stored_types_and_versions() {
 #[test]
 fn channel_reader_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
+        ReaderEvent::EVENT_TYPES,
         vec![
             ReaderEvent::ChannelStarred { channel_id: s(), user_id: s() },
             ReaderEvent::ChannelUnstarred { channel_id: s(), user_id: s() },
@@ -142,6 +164,7 @@ fn channel_reader_events_keep_their_stored_types_and_versions() {
 #[test]
 fn channel_document_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
+        ChannelDocumentEvent::EVENT_TYPES,
         vec![
             ChannelDocumentEvent::DocumentShared { channel_id: s(), deeplink: s(), shared_by: s() },
             ChannelDocumentEvent::DocumentUnshared { channel_id: s(), deeplink: s(), unshared_by: s() },
@@ -183,6 +206,7 @@ fn channel_document_events_keep_their_stored_types_and_versions() {
 #[test]
 fn document_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
+        DocumentEvent::EVENT_TYPES,
         vec![
             DocumentEvent::DocumentIngested(DocumentFields::default()),
             DocumentEvent::DocumentUpdated(DocumentFields::default()),
@@ -196,6 +220,7 @@ fn document_events_keep_their_stored_types_and_versions() {
 #[test]
 fn read_mark_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
+        ReadMarkEvent::EVENT_TYPES,
         vec![
             ReadMarkEvent::DocumentMarkedRead { user_id: s(), deeplink: s() },
             ReadMarkEvent::DocumentMarkedUnread { user_id: s(), deeplink: s() },
@@ -206,17 +231,26 @@ fn read_mark_events_keep_their_stored_types_and_versions() {
 
 #[test]
 fn email_events_keep_their_stored_types_and_versions() {
-    assert_stored_as(vec![EmailEvent::EmailReserved { user_id: s() }], &[("EmailReserved", "1")]);
+    assert_stored_as(
+        EmailEvent::EVENT_TYPES,
+        vec![EmailEvent::EmailReserved { user_id: s() }],
+        &[("EmailReserved", "1")],
+    );
 }
 
 #[test]
 fn instance_events_keep_their_stored_types_and_versions() {
-    assert_stored_as(vec![InstanceEvent::AdministratorAppointed { user_id: s() }], &[("AdministratorAppointed", "1")]);
+    assert_stored_as(
+        InstanceEvent::EVENT_TYPES,
+        vec![InstanceEvent::AdministratorAppointed { user_id: s() }],
+        &[("AdministratorAppointed", "1")],
+    );
 }
 
 #[test]
 fn notebook_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
+        NotebookEvent::EVENT_TYPES,
         vec![
             NotebookEvent::NotebookCreated {
                 user_id: s(),
@@ -236,6 +270,7 @@ fn notebook_events_keep_their_stored_types_and_versions() {
 #[test]
 fn note_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
+        NoteEvent::EVENT_TYPES,
         vec![
             NoteEvent::NoteCreated {
                 user_id: s(),
@@ -255,6 +290,7 @@ fn note_events_keep_their_stored_types_and_versions() {
 #[test]
 fn notification_inbox_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
+        InboxEvent::EVENT_TYPES,
         vec![
             InboxEvent::NotificationRead { user_id: s(), notification_id: s() },
             InboxEvent::NotificationsAllRead { user_id: s(), upto: 0 },
@@ -266,6 +302,7 @@ fn notification_inbox_events_keep_their_stored_types_and_versions() {
 #[test]
 fn contact_book_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
+        ContactBookEvent::EVENT_TYPES,
         vec![
             ContactBookEvent::PersonAdded {
                 user_id: s(),
@@ -285,6 +322,7 @@ fn contact_book_events_keep_their_stored_types_and_versions() {
 #[test]
 fn session_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
+        SessionEvent::EVENT_TYPES,
         vec![
             SessionEvent::SessionStarted { user_id: s(), expires_at: epoch(), rotated_from: None },
             SessionEvent::SessionRevoked { user_id: s(), reason: RevokeReason::SignedOut, at: None },
@@ -296,6 +334,7 @@ fn session_events_keep_their_stored_types_and_versions() {
 #[test]
 fn source_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
+        SourceEvent::EVENT_TYPES,
         vec![SourceEvent::SourceRegistered { kind: SourceKind::Rss, key: s(), url: None, label: s() }],
         &[("SourceRegistered", "1")],
     );
@@ -304,6 +343,7 @@ fn source_events_keep_their_stored_types_and_versions() {
 #[test]
 fn subscription_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
+        SubscriptionEvent::EVENT_TYPES,
         vec![
             SubscriptionEvent::SourceFollowed { user_id: s(), source_id: s(), priority: Priority::Low },
             SubscriptionEvent::SourceUnfollowed { user_id: s(), source_id: s() },
@@ -316,6 +356,7 @@ fn subscription_events_keep_their_stored_types_and_versions() {
 #[test]
 fn tag_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
+        TagEvent::EVENT_TYPES,
         vec![
             TagEvent::TagCreated { user_id: s(), tag_id: s(), name: s() },
             TagEvent::TagRenamed { user_id: s(), tag_id: s(), from: s(), name: s() },
@@ -328,6 +369,7 @@ fn tag_events_keep_their_stored_types_and_versions() {
 #[test]
 fn document_tags_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
+        DocumentTagsEvent::EVENT_TYPES,
         vec![
             DocumentTagsEvent::DocumentTagged {
                 user_id: s(),
@@ -353,6 +395,7 @@ fn upload_events_keep_their_stored_types_and_versions() {
     let target =
         UploadTarget { user_id: s(), file_id: s(), source: s(), name: s(), mime_type: s(), bucket: s(), key: s() };
     assert_stored_as(
+        UploadEvent::EVENT_TYPES,
         vec![
             UploadEvent::UploadInitiated(target),
             UploadEvent::UploadTransferred { user_id: s(), size: 0, feed_id: None },
@@ -373,6 +416,7 @@ fn upload_events_keep_their_stored_types_and_versions() {
 #[test]
 fn user_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
+        UserEvent::EVENT_TYPES,
         vec![
             UserEvent::UserSignedUp { email: s(), username: s(), password_hash: s(), is_admin: false },
             UserEvent::ProfileUpdated { username: s(), industry: None, profession: None, whatsapp_number: None },
