@@ -14,7 +14,7 @@
 //! Everything is the owner's alone: another user's command on the session is not found.
 
 use chrono::{DateTime, Utc};
-use cqrs_es::{Aggregate, DomainEvent};
+use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -165,21 +165,14 @@ pub enum AskEvent {
     },
 }
 
-impl DomainEvent for AskEvent {
-    fn event_type(&self) -> String {
-        match self {
-            AskEvent::QuestionAsked { .. } => "QuestionAsked",
-            AskEvent::AnswerCompleted { .. } => "AnswerCompleted",
-            AskEvent::AnswerStopped { .. } => "AnswerStopped",
-            AskEvent::AnswerFailed { .. } => "AnswerFailed",
-            AskEvent::FeedbackGiven { .. } => "FeedbackGiven",
-            AskEvent::SessionTitled { .. } => "SessionTitled",
-        }
-        .to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    AskEvent, versions {
+        QuestionAsked: "1",
+        AnswerCompleted: "1",
+        AnswerStopped: "1",
+        AnswerFailed: "1",
+        FeedbackGiven: "1",
+        SessionTitled: "1",
     }
 }
 

@@ -21,7 +21,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use cqrs_es::{Aggregate, DomainEvent};
+use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -228,17 +228,10 @@ pub enum DirectoryEvent {
     },
 }
 
-impl DomainEvent for DirectoryEvent {
-    fn event_type(&self) -> String {
-        match self {
-            DirectoryEvent::ChannelNameReserved { .. } => "ChannelNameReserved",
-            DirectoryEvent::ChannelRenamed { .. } => "ChannelRenamed",
-        }
-        .to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    DirectoryEvent, versions {
+        ChannelNameReserved: "1",
+        ChannelRenamed: "1",
     }
 }
 
@@ -546,23 +539,16 @@ pub enum ChannelEvent {
     },
 }
 
-impl DomainEvent for ChannelEvent {
-    fn event_type(&self) -> String {
-        match self {
-            ChannelEvent::ChannelCreated { .. } => "ChannelCreated",
-            ChannelEvent::ChannelPublished { .. } => "ChannelPublished",
-            ChannelEvent::ChannelUnpublished { .. } => "ChannelUnpublished",
-            ChannelEvent::MemberAdded { .. } => "MemberAdded",
-            ChannelEvent::MemberRoleChanged { .. } => "MemberRoleChanged",
-            ChannelEvent::MemberRemoved { .. } => "MemberRemoved",
-            ChannelEvent::BoardShared { .. } => "BoardShared",
-            ChannelEvent::BoardUnshared { .. } => "BoardUnshared",
-        }
-        .to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    ChannelEvent, versions {
+        ChannelCreated: "1",
+        ChannelPublished: "1",
+        ChannelUnpublished: "1",
+        MemberAdded: "1",
+        MemberRoleChanged: "1",
+        MemberRemoved: "1",
+        BoardShared: "1",
+        BoardUnshared: "1",
     }
 }
 
@@ -780,19 +766,12 @@ pub enum ReaderEvent {
     CommentsSeen { channel_id: String, user_id: String, deeplink: String, at: String },
 }
 
-impl DomainEvent for ReaderEvent {
-    fn event_type(&self) -> String {
-        match self {
-            ReaderEvent::ChannelStarred { .. } => "ChannelStarred",
-            ReaderEvent::ChannelUnstarred { .. } => "ChannelUnstarred",
-            ReaderEvent::ChannelSeen { .. } => "ChannelSeen",
-            ReaderEvent::CommentsSeen { .. } => "CommentsSeen",
-        }
-        .to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    ReaderEvent, versions {
+        ChannelStarred: "1",
+        ChannelUnstarred: "1",
+        ChannelSeen: "1",
+        CommentsSeen: "1",
     }
 }
 

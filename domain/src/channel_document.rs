@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use cqrs_es::{Aggregate, DomainEvent};
+use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
 
 use crate::channel::Role;
@@ -137,20 +137,13 @@ pub enum ChannelDocumentEvent {
     },
 }
 
-impl DomainEvent for ChannelDocumentEvent {
-    fn event_type(&self) -> String {
-        match self {
-            ChannelDocumentEvent::DocumentShared { .. } => "DocumentShared",
-            ChannelDocumentEvent::DocumentUnshared { .. } => "DocumentUnshared",
-            ChannelDocumentEvent::CommentAdded { .. } => "CommentAdded",
-            ChannelDocumentEvent::CommentEdited { .. } => "CommentEdited",
-            ChannelDocumentEvent::CommentDeleted { .. } => "CommentDeleted",
-        }
-        .to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    ChannelDocumentEvent, versions {
+        DocumentShared: "1",
+        DocumentUnshared: "1",
+        CommentAdded: "1",
+        CommentEdited: "1",
+        CommentDeleted: "1",
     }
 }
 

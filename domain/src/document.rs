@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
-use cqrs_es::{Aggregate, DomainEvent};
+use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{DomainError, ErrorKind};
@@ -59,19 +59,12 @@ pub enum DocumentEvent {
     },
 }
 
-impl DomainEvent for DocumentEvent {
-    fn event_type(&self) -> String {
-        match self {
-            DocumentEvent::DocumentIngested(_) => "DocumentIngested",
-            DocumentEvent::DocumentUpdated(_) => "DocumentUpdated",
-            DocumentEvent::DocumentDeleted { .. } => "DocumentDeleted",
-            DocumentEvent::DocumentShared { .. } => "DocumentShared",
-        }
-        .to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    DocumentEvent, versions {
+        DocumentIngested: "1",
+        DocumentUpdated: "1",
+        DocumentDeleted: "1",
+        DocumentShared: "1",
     }
 }
 
@@ -184,17 +177,10 @@ pub enum ReadMarkEvent {
     DocumentMarkedUnread { user_id: String, deeplink: String },
 }
 
-impl DomainEvent for ReadMarkEvent {
-    fn event_type(&self) -> String {
-        match self {
-            ReadMarkEvent::DocumentMarkedRead { .. } => "DocumentMarkedRead",
-            ReadMarkEvent::DocumentMarkedUnread { .. } => "DocumentMarkedUnread",
-        }
-        .to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    ReadMarkEvent, versions {
+        DocumentMarkedRead: "1",
+        DocumentMarkedUnread: "1",
     }
 }
 

@@ -1,7 +1,7 @@
 //! Keeps an email address to one account. The aggregate id is the normalised address, so two
 //! concurrent sign-ups with one address race on the same aggregate and one of them loses.
 
-use cqrs_es::{Aggregate, DomainEvent};
+use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{DomainError, ErrorKind};
@@ -36,13 +36,9 @@ pub enum EmailEvent {
     EmailReserved { user_id: String },
 }
 
-impl DomainEvent for EmailEvent {
-    fn event_type(&self) -> String {
-        "EmailReserved".to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    EmailEvent, versions {
+        EmailReserved: "1",
     }
 }
 

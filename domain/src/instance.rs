@@ -1,7 +1,7 @@
 //! The instance itself. Its one invariant: the first member to sign up on an empty instance
 //! becomes its administrator, and only one member ever does so this way.
 
-use cqrs_es::{Aggregate, DomainEvent};
+use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{DomainError, ErrorKind};
@@ -19,13 +19,9 @@ pub enum InstanceEvent {
     AdministratorAppointed { user_id: String },
 }
 
-impl DomainEvent for InstanceEvent {
-    fn event_type(&self) -> String {
-        "AdministratorAppointed".to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    InstanceEvent, versions {
+        AdministratorAppointed: "1",
     }
 }
 

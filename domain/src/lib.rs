@@ -6,6 +6,8 @@
 //! A tour:
 //! - [`error`]: the kinds every domain error maps to (invalid, not found, conflict, forbidden).
 //! - [`metadata`]: what every event carries besides its payload (actor, request, app, origin, time).
+//! - [`event`]: [`impl_domain_event!`], which gives each event enum its stored event types and
+//!   versions.
 //! - [`user`]: an account, its profile, preferences, roles and feature flags.
 //! - [`session`]: one sign-in, from start to revocation.
 //! - [`email`]: the reservation that keeps an email address to one account.
@@ -58,6 +60,7 @@ pub mod date_range;
 pub mod document;
 pub mod email;
 pub mod error;
+pub mod event;
 pub mod flags;
 pub mod instance;
 pub mod keywords;

@@ -18,7 +18,7 @@
 
 use std::collections::BTreeMap;
 
-use cqrs_es::{Aggregate, DomainEvent};
+use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -114,18 +114,11 @@ pub enum NotebookEvent {
     NotebookDeleted { user_id: String, notebook_id: String, name: String },
 }
 
-impl DomainEvent for NotebookEvent {
-    fn event_type(&self) -> String {
-        match self {
-            NotebookEvent::NotebookCreated { .. } => "NotebookCreated",
-            NotebookEvent::NotebookRenamed { .. } => "NotebookRenamed",
-            NotebookEvent::NotebookDeleted { .. } => "NotebookDeleted",
-        }
-        .to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    NotebookEvent, versions {
+        NotebookCreated: "1",
+        NotebookRenamed: "1",
+        NotebookDeleted: "1",
     }
 }
 
@@ -426,18 +419,11 @@ pub enum NoteEvent {
     },
 }
 
-impl DomainEvent for NoteEvent {
-    fn event_type(&self) -> String {
-        match self {
-            NoteEvent::NoteCreated { .. } => "NoteCreated",
-            NoteEvent::NoteEdited { .. } => "NoteEdited",
-            NoteEvent::NoteDeleted { .. } => "NoteDeleted",
-        }
-        .to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    NoteEvent, versions {
+        NoteCreated: "1",
+        NoteEdited: "1",
+        NoteDeleted: "1",
     }
 }
 

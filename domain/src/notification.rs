@@ -10,7 +10,7 @@
 
 use std::collections::BTreeSet;
 
-use cqrs_es::{Aggregate, DomainEvent};
+use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{DomainError, ErrorKind};
@@ -75,17 +75,10 @@ pub enum InboxEvent {
     NotificationsAllRead { user_id: String, upto: i64 },
 }
 
-impl DomainEvent for InboxEvent {
-    fn event_type(&self) -> String {
-        match self {
-            InboxEvent::NotificationRead { .. } => "NotificationRead",
-            InboxEvent::NotificationsAllRead { .. } => "NotificationsAllRead",
-        }
-        .to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    InboxEvent, versions {
+        NotificationRead: "1",
+        NotificationsAllRead: "1",
     }
 }
 

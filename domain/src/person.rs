@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use cqrs_es::{Aggregate, DomainEvent};
+use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{DomainError, ErrorKind};
@@ -91,19 +91,12 @@ pub enum ContactBookEvent {
     },
 }
 
-impl DomainEvent for ContactBookEvent {
-    fn event_type(&self) -> String {
-        match self {
-            ContactBookEvent::PersonAdded { .. } => "PersonAdded",
-            ContactBookEvent::ContactsLinked { .. } => "ContactsLinked",
-            ContactBookEvent::PersonRenamed { .. } => "PersonRenamed",
-            ContactBookEvent::PersonPriorityChanged { .. } => "PersonPriorityChanged",
-        }
-        .to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    ContactBookEvent, versions {
+        PersonAdded: "1",
+        ContactsLinked: "1",
+        PersonRenamed: "1",
+        PersonPriorityChanged: "1",
     }
 }
 

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use cqrs_es::{Aggregate, DomainEvent};
+use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{DomainError, ErrorKind};
@@ -68,17 +68,10 @@ pub enum SessionEvent {
     },
 }
 
-impl DomainEvent for SessionEvent {
-    fn event_type(&self) -> String {
-        match self {
-            SessionEvent::SessionStarted { .. } => "SessionStarted",
-            SessionEvent::SessionRevoked { .. } => "SessionRevoked",
-        }
-        .to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    SessionEvent, versions {
+        SessionStarted: "1",
+        SessionRevoked: "1",
     }
 }
 

@@ -5,7 +5,7 @@
 //! Fetch bookkeeping (ETag, failures, leases) is operational state kept beside the store, not
 //! events: it records no user action and would grow a source's history without bound.
 
-use cqrs_es::{Aggregate, DomainEvent};
+use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{DomainError, ErrorKind};
@@ -37,13 +37,9 @@ pub enum SourceEvent {
     SourceRegistered { kind: SourceKind, key: String, url: Option<String>, label: String },
 }
 
-impl DomainEvent for SourceEvent {
-    fn event_type(&self) -> String {
-        "SourceRegistered".to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    SourceEvent, versions {
+        SourceRegistered: "1",
     }
 }
 
@@ -129,18 +125,11 @@ pub enum SubscriptionEvent {
     SourcePriorityChanged { user_id: String, source_id: String, priority: Priority },
 }
 
-impl DomainEvent for SubscriptionEvent {
-    fn event_type(&self) -> String {
-        match self {
-            SubscriptionEvent::SourceFollowed { .. } => "SourceFollowed",
-            SubscriptionEvent::SourceUnfollowed { .. } => "SourceUnfollowed",
-            SubscriptionEvent::SourcePriorityChanged { .. } => "SourcePriorityChanged",
-        }
-        .to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    SubscriptionEvent, versions {
+        SourceFollowed: "1",
+        SourceUnfollowed: "1",
+        SourcePriorityChanged: "1",
     }
 }
 

@@ -14,7 +14,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use cqrs_es::{Aggregate, DomainEvent};
+use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{DomainError, ErrorKind};
@@ -79,18 +79,11 @@ pub enum TagEvent {
     },
 }
 
-impl DomainEvent for TagEvent {
-    fn event_type(&self) -> String {
-        match self {
-            TagEvent::TagCreated { .. } => "TagCreated",
-            TagEvent::TagRenamed { .. } => "TagRenamed",
-            TagEvent::TagDeleted { .. } => "TagDeleted",
-        }
-        .to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    TagEvent, versions {
+        TagCreated: "1",
+        TagRenamed: "1",
+        TagDeleted: "1",
     }
 }
 
@@ -302,17 +295,10 @@ pub enum DocumentTagsEvent {
     },
 }
 
-impl DomainEvent for DocumentTagsEvent {
-    fn event_type(&self) -> String {
-        match self {
-            DocumentTagsEvent::DocumentTagged { .. } => "DocumentTagged",
-            DocumentTagsEvent::DocumentUntagged { .. } => "DocumentUntagged",
-        }
-        .to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    DocumentTagsEvent, versions {
+        DocumentTagged: "1",
+        DocumentUntagged: "1",
     }
 }
 

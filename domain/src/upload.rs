@@ -5,7 +5,7 @@
 //! why it could not (failed). The user may remove it at any time. The aggregate id is
 //! [`upload_id`] of the user and the browser's file id, so two users' ids never collide.
 
-use cqrs_es::{Aggregate, DomainEvent};
+use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{DomainError, ErrorKind};
@@ -83,20 +83,13 @@ pub enum UploadEvent {
     UploadRemoved { user_id: String, deeplink: Option<String> },
 }
 
-impl DomainEvent for UploadEvent {
-    fn event_type(&self) -> String {
-        match self {
-            UploadEvent::UploadInitiated(_) => "UploadInitiated",
-            UploadEvent::UploadTransferred { .. } => "UploadTransferred",
-            UploadEvent::UploadProcessed { .. } => "UploadProcessed",
-            UploadEvent::UploadFailed { .. } => "UploadFailed",
-            UploadEvent::UploadRemoved { .. } => "UploadRemoved",
-        }
-        .to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    UploadEvent, versions {
+        UploadInitiated: "1",
+        UploadTransferred: "1",
+        UploadProcessed: "1",
+        UploadFailed: "1",
+        UploadRemoved: "1",
     }
 }
 

@@ -1,6 +1,6 @@
 //! An account: who the user is, their profile, preferences, roles and feature flags.
 
-use cqrs_es::{Aggregate, DomainEvent};
+use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
 use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
 
@@ -80,22 +80,15 @@ pub enum UserEvent {
     },
 }
 
-impl DomainEvent for UserEvent {
-    fn event_type(&self) -> String {
-        match self {
-            UserEvent::UserSignedUp { .. } => "UserSignedUp",
-            UserEvent::ProfileUpdated { .. } => "ProfileUpdated",
-            UserEvent::PreferencesChanged { .. } => "PreferencesChanged",
-            UserEvent::OnboardingCompleted => "OnboardingCompleted",
-            UserEvent::FeatureFlagSet { .. } => "FeatureFlagSet",
-            UserEvent::RoleGranted { .. } => "RoleGranted",
-            UserEvent::RoleRevoked { .. } => "RoleRevoked",
-        }
-        .to_string()
-    }
-
-    fn event_version(&self) -> String {
-        "1".to_string()
+crate::impl_domain_event! {
+    UserEvent, versions {
+        UserSignedUp: "1",
+        ProfileUpdated: "1",
+        PreferencesChanged: "1",
+        OnboardingCompleted: "1",
+        FeatureFlagSet: "1",
+        RoleGranted: "1",
+        RoleRevoked: "1",
     }
 }
 

@@ -1,0 +1,439 @@
+//! Pins the `event_type` and `event_version` every event is stored with.
+//!
+//! Both are written next to each payload in the `events` table, and existing databases hold them:
+//! a change here would strand stored events (and any upcaster keyed on them). Each test builds
+//! one event of every variant of an enum and compares what it would be stored as with the table
+//! as it was recorded. The table must name every type in the enum's `EVENT_TYPES`, so a new
+//! variant cannot go unpinned. Only the variant matters, so every field holds a placeholder.
+
+use chrono::{DateTime, Utc};
+use cqrs_es::DomainEvent;
+use domain::ask::{AskEvent, AskScope, Feedback};
+use domain::channel::{self, BoardDefinition, ChannelEvent, DirectoryEvent, ReaderEvent};
+use domain::channel_document::ChannelDocumentEvent;
+use domain::document::{DocumentEvent, DocumentFields, ReadMarkEvent};
+use domain::email::EmailEvent;
+use domain::instance::InstanceEvent;
+use domain::notebook::{NoteEvent, NotebookEvent, NotebookType};
+use domain::notification::InboxEvent;
+use domain::person::ContactBookEvent;
+use domain::session::{RevokeReason, SessionEvent};
+use domain::source::{Priority, SourceEvent, SourceKind, SubscriptionEvent};
+use domain::tag::{DocumentTagsEvent, TagEvent};
+use domain::upload::{UploadEvent, UploadTarget};
+use domain::user::{self, UserEvent};
+use serde_json::Value;
+
+/// Asserts that `events` (one of each variant, in the order of `expected`) are stored as the
+/// `(event_type, event_version)` pairs of `expected`, that `expected` covers all of the enum's
+/// `event_types`, and that each event's type is the tag serde stores its payload under (the
+/// projections read payloads back by it).
+fn assert_stored_as<E: DomainEvent>(event_types: &[&str], events: Vec<E>, expected: &[(&str, &str)]) {
+    let stored: Vec<(String, String)> = events.iter().map(|e| (e.event_type(), e.event_version())).collect();
+    let stored: Vec<(&str, &str)> = stored.iter().map(|(t, v)| (t.as_str(), v.as_str())).collect();
+    assert_eq!(stored, expected);
+    let pinned: Vec<&str> = expected.iter().map(|(t, _)| *t).collect();
+    assert_eq!(pinned, event_types, "every event type of the enum is pinned");
+    for event in &events {
+        assert_eq!(serde_tag(event), event.event_type());
+    }
+}
+
+/// Returns the name serde stores an externally tagged enum value under: `{"Name": ..}`, or
+/// `"Name"` for a unit variant.
+fn serde_tag(event: &impl serde::Serialize) -> String {
+    match serde_json::to_value(event).unwrap() {
+        Value::Object(map) if map.len() == 1 => map.keys().next().unwrap().clone(),
+        Value::String(name) => name,
+        other => panic!("not an externally tagged enum value: {other}"),
+    }
+}
+
+fn s() -> String {
+    String::new()
+}
+
+fn epoch() -> DateTime<Utc> {
+    DateTime::default()
+}
+
+#[test]
+fn ask_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        AskEvent::EVENT_TYPES,
+        vec![
+            AskEvent::QuestionAsked {
+                user_id: s(),
+                session_id: s(),
+                message_id: s(),
+                prompt: s(),
+                scope: AskScope::Home,
+                pro: false,
+                web_search: false,
+                search_mode: false,
+                at: epoch(),
+            },
+            AskEvent::AnswerCompleted { user_id: s(), session_id: s(), message_id: s(), answer: Value::Null },
+            AskEvent::AnswerStopped { user_id: s(), session_id: s(), message_id: s() },
+            AskEvent::AnswerFailed { user_id: s(), session_id: s(), message_id: s(), code: s() },
+            AskEvent::FeedbackGiven {
+                user_id: s(),
+                session_id: s(),
+                message_id: s(),
+                feedback: Feedback::Correct,
+                text: None,
+            },
+            AskEvent::SessionTitled { user_id: s(), session_id: s(), title: s() },
+        ],
+        &[
+            ("QuestionAsked", "1"),
+            ("AnswerCompleted", "1"),
+            ("AnswerStopped", "1"),
+            ("AnswerFailed", "1"),
+            ("FeedbackGiven", "1"),
+            ("SessionTitled", "1"),
+        ],
+    );
+}
+
+#[test]
+fn channel_directory_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        DirectoryEvent::EVENT_TYPES,
+        vec![
+            DirectoryEvent::ChannelNameReserved { channel_id: s(), name: s() },
+            DirectoryEvent::ChannelRenamed { channel_id: s(), from: s(), name: s(), renamed_by: s() },
+        ],
+        &[("ChannelNameReserved", "1"), ("ChannelRenamed", "1")],
+    );
+}
+
+#[test]
+fn channel_events_keep_their_stored_types_and_versions() {
+    let role = channel::Role::Member;
+    assert_stored_as(
+        ChannelEvent::EVENT_TYPES,
+        vec![
+            ChannelEvent::ChannelCreated {
+                channel_id: s(),
+                name: s(),
+                created_by: s(),
+                organization_id: 0,
+                published: false,
+            },
+            ChannelEvent::ChannelPublished { channel_id: s(), published_by: s() },
+            ChannelEvent::ChannelUnpublished { channel_id: s(), unpublished_by: s() },
+            ChannelEvent::MemberAdded { channel_id: s(), user_id: s(), role, added_by: s() },
+            ChannelEvent::MemberRoleChanged { channel_id: s(), user_id: s(), from: role, role, changed_by: s() },
+            ChannelEvent::MemberRemoved { channel_id: s(), user_id: s(), removed_by: s() },
+            ChannelEvent::BoardShared {
+                channel_id: s(),
+                board_id: s(),
+                definition: Box::new(BoardDefinition::default()),
+                shared_by: s(),
+            },
+            ChannelEvent::BoardUnshared { channel_id: s(), board_id: s(), unshared_by: s() },
+        ],
+        &[
+            ("ChannelCreated", "1"),
+            ("ChannelPublished", "1"),
+            ("ChannelUnpublished", "1"),
+            ("MemberAdded", "1"),
+            ("MemberRoleChanged", "1"),
+            ("MemberRemoved", "1"),
+            ("BoardShared", "1"),
+            ("BoardUnshared", "1"),
+        ],
+    );
+}
+
+#[test]
+fn channel_reader_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        ReaderEvent::EVENT_TYPES,
+        vec![
+            ReaderEvent::ChannelStarred { channel_id: s(), user_id: s() },
+            ReaderEvent::ChannelUnstarred { channel_id: s(), user_id: s() },
+            ReaderEvent::ChannelSeen { channel_id: s(), user_id: s(), at: s() },
+            ReaderEvent::CommentsSeen { channel_id: s(), user_id: s(), deeplink: s(), at: s() },
+        ],
+        &[("ChannelStarred", "1"), ("ChannelUnstarred", "1"), ("ChannelSeen", "1"), ("CommentsSeen", "1")],
+    );
+}
+
+#[test]
+fn channel_document_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        ChannelDocumentEvent::EVENT_TYPES,
+        vec![
+            ChannelDocumentEvent::DocumentShared { channel_id: s(), deeplink: s(), shared_by: s() },
+            ChannelDocumentEvent::DocumentUnshared { channel_id: s(), deeplink: s(), unshared_by: s() },
+            ChannelDocumentEvent::CommentAdded {
+                channel_id: s(),
+                deeplink: s(),
+                comment_id: s(),
+                author: s(),
+                text: s(),
+                mentioned: vec![],
+            },
+            ChannelDocumentEvent::CommentEdited {
+                channel_id: s(),
+                deeplink: s(),
+                comment_id: s(),
+                author: s(),
+                text: s(),
+                mentioned: vec![],
+                newly_mentioned: vec![],
+            },
+            ChannelDocumentEvent::CommentDeleted {
+                channel_id: s(),
+                deeplink: s(),
+                comment_id: s(),
+                author: s(),
+                deleted_by: s(),
+            },
+        ],
+        &[
+            ("DocumentShared", "1"),
+            ("DocumentUnshared", "1"),
+            ("CommentAdded", "1"),
+            ("CommentEdited", "1"),
+            ("CommentDeleted", "1"),
+        ],
+    );
+}
+
+#[test]
+fn document_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        DocumentEvent::EVENT_TYPES,
+        vec![
+            DocumentEvent::DocumentIngested(DocumentFields::default()),
+            DocumentEvent::DocumentUpdated(DocumentFields::default()),
+            DocumentEvent::DocumentDeleted { source_id: s() },
+            DocumentEvent::DocumentShared { user_id: s() },
+        ],
+        &[("DocumentIngested", "1"), ("DocumentUpdated", "1"), ("DocumentDeleted", "1"), ("DocumentShared", "1")],
+    );
+}
+
+#[test]
+fn read_mark_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        ReadMarkEvent::EVENT_TYPES,
+        vec![
+            ReadMarkEvent::DocumentMarkedRead { user_id: s(), deeplink: s() },
+            ReadMarkEvent::DocumentMarkedUnread { user_id: s(), deeplink: s() },
+        ],
+        &[("DocumentMarkedRead", "1"), ("DocumentMarkedUnread", "1")],
+    );
+}
+
+#[test]
+fn email_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        EmailEvent::EVENT_TYPES,
+        vec![EmailEvent::EmailReserved { user_id: s() }],
+        &[("EmailReserved", "1")],
+    );
+}
+
+#[test]
+fn instance_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        InstanceEvent::EVENT_TYPES,
+        vec![InstanceEvent::AdministratorAppointed { user_id: s() }],
+        &[("AdministratorAppointed", "1")],
+    );
+}
+
+#[test]
+fn notebook_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        NotebookEvent::EVENT_TYPES,
+        vec![
+            NotebookEvent::NotebookCreated {
+                user_id: s(),
+                notebook_id: s(),
+                name: s(),
+                notebook_type: NotebookType::User,
+                feed_id: None,
+                channel_id: None,
+            },
+            NotebookEvent::NotebookRenamed { user_id: s(), notebook_id: s(), from: s(), name: s() },
+            NotebookEvent::NotebookDeleted { user_id: s(), notebook_id: s(), name: s() },
+        ],
+        &[("NotebookCreated", "1"), ("NotebookRenamed", "1"), ("NotebookDeleted", "1")],
+    );
+}
+
+#[test]
+fn note_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        NoteEvent::EVENT_TYPES,
+        vec![
+            NoteEvent::NoteCreated {
+                user_id: s(),
+                notebook_id: s(),
+                note_id: s(),
+                name: s(),
+                body: None,
+                snippet: None,
+            },
+            NoteEvent::NoteEdited { user_id: s(), notebook_id: s(), note_id: s(), version: 2, name: None, body: None },
+            NoteEvent::NoteDeleted { user_id: s(), notebook_id: s(), note_id: s() },
+        ],
+        &[("NoteCreated", "1"), ("NoteEdited", "1"), ("NoteDeleted", "1")],
+    );
+}
+
+#[test]
+fn notification_inbox_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        InboxEvent::EVENT_TYPES,
+        vec![
+            InboxEvent::NotificationRead { user_id: s(), notification_id: s() },
+            InboxEvent::NotificationsAllRead { user_id: s(), upto: 0 },
+        ],
+        &[("NotificationRead", "1"), ("NotificationsAllRead", "1")],
+    );
+}
+
+#[test]
+fn contact_book_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        ContactBookEvent::EVENT_TYPES,
+        vec![
+            ContactBookEvent::PersonAdded {
+                user_id: s(),
+                people_id: s(),
+                name: s(),
+                priority: Priority::Medium,
+                contacts: vec![],
+            },
+            ContactBookEvent::ContactsLinked { user_id: s(), people_id: s(), contacts: vec![] },
+            ContactBookEvent::PersonRenamed { user_id: s(), people_id: s(), from: s(), name: s() },
+            ContactBookEvent::PersonPriorityChanged { user_id: s(), people_id: s(), priority: Priority::High },
+        ],
+        &[("PersonAdded", "1"), ("ContactsLinked", "1"), ("PersonRenamed", "1"), ("PersonPriorityChanged", "1")],
+    );
+}
+
+#[test]
+fn session_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        SessionEvent::EVENT_TYPES,
+        vec![
+            SessionEvent::SessionStarted { user_id: s(), expires_at: epoch(), rotated_from: None },
+            SessionEvent::SessionRevoked { user_id: s(), reason: RevokeReason::SignedOut, at: None },
+        ],
+        &[("SessionStarted", "1"), ("SessionRevoked", "1")],
+    );
+}
+
+#[test]
+fn source_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        SourceEvent::EVENT_TYPES,
+        vec![SourceEvent::SourceRegistered { kind: SourceKind::Rss, key: s(), url: None, label: s() }],
+        &[("SourceRegistered", "1")],
+    );
+}
+
+#[test]
+fn subscription_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        SubscriptionEvent::EVENT_TYPES,
+        vec![
+            SubscriptionEvent::SourceFollowed { user_id: s(), source_id: s(), priority: Priority::Low },
+            SubscriptionEvent::SourceUnfollowed { user_id: s(), source_id: s() },
+            SubscriptionEvent::SourcePriorityChanged { user_id: s(), source_id: s(), priority: Priority::High },
+        ],
+        &[("SourceFollowed", "1"), ("SourceUnfollowed", "1"), ("SourcePriorityChanged", "1")],
+    );
+}
+
+#[test]
+fn tag_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        TagEvent::EVENT_TYPES,
+        vec![
+            TagEvent::TagCreated { user_id: s(), tag_id: s(), name: s() },
+            TagEvent::TagRenamed { user_id: s(), tag_id: s(), from: s(), name: s() },
+            TagEvent::TagDeleted { user_id: s(), tag_id: s(), name: s() },
+        ],
+        &[("TagCreated", "1"), ("TagRenamed", "1"), ("TagDeleted", "1")],
+    );
+}
+
+#[test]
+fn document_tags_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        DocumentTagsEvent::EVENT_TYPES,
+        vec![
+            DocumentTagsEvent::DocumentTagged {
+                user_id: s(),
+                deeplink: s(),
+                tag_id: s(),
+                channel_id: None,
+                feed_id: None,
+            },
+            DocumentTagsEvent::DocumentUntagged {
+                user_id: s(),
+                deeplink: s(),
+                tag_id: s(),
+                channel_id: None,
+                feed_id: None,
+            },
+        ],
+        &[("DocumentTagged", "1"), ("DocumentUntagged", "1")],
+    );
+}
+
+#[test]
+fn upload_events_keep_their_stored_types_and_versions() {
+    let target =
+        UploadTarget { user_id: s(), file_id: s(), source: s(), name: s(), mime_type: s(), bucket: s(), key: s() };
+    assert_stored_as(
+        UploadEvent::EVENT_TYPES,
+        vec![
+            UploadEvent::UploadInitiated(target),
+            UploadEvent::UploadTransferred { user_id: s(), size: 0, feed_id: None },
+            UploadEvent::UploadProcessed { user_id: s(), deeplink: s(), pages: 0 },
+            UploadEvent::UploadFailed { user_id: s(), reason: s() },
+            UploadEvent::UploadRemoved { user_id: s(), deeplink: None },
+        ],
+        &[
+            ("UploadInitiated", "1"),
+            ("UploadTransferred", "1"),
+            ("UploadProcessed", "1"),
+            ("UploadFailed", "1"),
+            ("UploadRemoved", "1"),
+        ],
+    );
+}
+
+#[test]
+fn user_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        UserEvent::EVENT_TYPES,
+        vec![
+            UserEvent::UserSignedUp { email: s(), username: s(), password_hash: s(), is_admin: false },
+            UserEvent::ProfileUpdated { username: s(), industry: None, profession: None, whatsapp_number: None },
+            UserEvent::PreferencesChanged { nav_state: None, askneedl_pro: false },
+            UserEvent::OnboardingCompleted,
+            UserEvent::FeatureFlagSet { flag: s(), value: s() },
+            UserEvent::RoleGranted { role: user::Role::Admin },
+            UserEvent::RoleRevoked { role: user::Role::Auditor },
+        ],
+        &[
+            ("UserSignedUp", "1"),
+            ("ProfileUpdated", "1"),
+            ("PreferencesChanged", "1"),
+            ("OnboardingCompleted", "1"),
+            ("FeatureFlagSet", "1"),
+            ("RoleGranted", "1"),
+            ("RoleRevoked", "1"),
+        ],
+    );
+}
