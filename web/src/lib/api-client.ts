@@ -25,6 +25,18 @@ export class ApiError extends Error {
 
 export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
 
+/**
+ * Returns the words the server wrote for a person about `error`, or null when it wrote none: only
+ * a refusal (4xx) in the API's `{code, message}` shape carries them. A 5xx says nothing of its
+ * cause, a bare status only repeats it, a lost session (401) has its own prompt, and a failure to
+ * reach the server is not the server's.
+ */
+export function serverMessage(error: unknown): string | null {
+  if (!isApiError(error) || error.status < 400 || error.status >= 500 || error.status === 401) return null;
+  if (/^http_\d+$/.test(error.code) || !error.message.trim()) return null;
+  return error.message;
+}
+
 export interface AuthResponse {
   token: string;
   user: SessionUser;

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
-import { EmptyState } from '../../components/ui/empty-state';
-import { Spinner } from '../../components/ui/spinner';
+import { ListState } from '../../components/ui/list-state';
 import { DocumentList } from '../../features/documents';
 import { DRIVE_SOURCE } from '../../features/uploads';
 import { libraryQueries } from '../../lib/queries/library-queries';
@@ -16,22 +15,18 @@ import { ComingSoonPage } from './coming-soon-page';
 export function NeedlboxSourcePage({ drive }: { drive: ReactNode }) {
   const { source = '' } = useParams();
   const sources = useQuery(libraryQueries.needlbox());
-  if (sources.isPending) return <Spinner label="Loading Needlbox" />;
-  if (sources.isError) {
-    return (
-      <EmptyState title="Needlbox could not be loaded">
-        <button type="button" className="button" onClick={() => void sources.refetch()}>
-          Try again
-        </button>
-      </EmptyState>
-    );
-  }
-  const listed = sources.data.results.find((s) => s.key === source);
-  if (!listed) return <ComingSoonPage />;
-  if (listed.key === DRIVE_SOURCE) return drive;
   return (
-    <div className="page-narrow">
-      <DocumentList key={listed.key} source={listed.key} category="needlbox" />
-    </div>
+    <ListState query={sources} loadingLabel="Loading Needlbox" errorTitle="Needlbox could not be loaded">
+      {(list) => {
+        const listed = list.results.find((s) => s.key === source);
+        if (!listed) return <ComingSoonPage />;
+        if (listed.key === DRIVE_SOURCE) return drive;
+        return (
+          <div className="page-narrow">
+            <DocumentList key={listed.key} source={listed.key} category="needlbox" />
+          </div>
+        );
+      }}
+    </ListState>
   );
 }

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
+import { ListState } from '../../../components/ui/list-state';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatDate } from '../../../lib/format';
 import { askNeedlQueries, fetchSession } from '../api/ask-api';
@@ -84,29 +85,27 @@ export function AskNeedlHistoryPage() {
         <Link className="button button-small" to="/ask-needl/full">
           New chat
         </Link>
-        {sessions.isPending ? (
-          <Spinner label="Loading conversations" />
-        ) : sessions.isError ? (
-          <p className="form-error" role="alert">
-            The conversations could not be loaded.{' '}
-            <button type="button" className="button button-quiet button-small" onClick={() => void sessions.refetch()}>
-              Try again
-            </button>
-          </p>
-        ) : sessions.data.length === 0 ? (
-          <p className="muted">No conversations yet.</p>
-        ) : (
-          <ul>
-            {sessions.data.map((session) => (
-              <li key={session.id}>
-                <Link to={linkTo(session.id)} aria-current={session.id === sessionId ? 'page' : undefined} data-testid="ask-session">
-                  {session.title}
-                </Link>
-                {session.updatedAt && <span className="small muted"> {formatDate(session.updatedAt)}</span>}
-              </li>
-            ))}
-          </ul>
-        )}
+        <ListState
+          query={sessions}
+          compact
+          loadingLabel="Loading conversations"
+          errorTitle="The conversations could not be loaded"
+          isEmpty={(list) => list.length === 0}
+          emptyTitle="No conversations yet."
+        >
+          {(list) => (
+            <ul>
+              {list.map((session) => (
+                <li key={session.id}>
+                  <Link to={linkTo(session.id)} aria-current={session.id === sessionId ? 'page' : undefined} data-testid="ask-session">
+                    {session.title}
+                  </Link>
+                  {session.updatedAt && <span className="small muted"> {formatDate(session.updatedAt)}</span>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </ListState>
       </nav>
       <div className="ask-history-chat">
         {failed ? (

@@ -1,7 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { Spinner } from '../../../components/ui/spinner';
+import { ListState } from '../../../components/ui/list-state';
 import { formatRelative } from '../../../lib/format';
 import { commentQueries, type Comment } from '../api/comment-api';
 import { CommentText } from './comment-text';
@@ -12,37 +11,32 @@ import { CommentText } from './comment-text';
  */
 export function CommentFeed({ channelId }: { channelId: string | null }) {
   const pages = useInfiniteQuery(commentQueries.page(channelId));
-  if (pages.isPending) return <Spinner label="Loading comments" />;
-  if (pages.isError) {
-    return (
-      <EmptyState title="Comments could not be loaded">
-        <button type="button" className="button" onClick={() => void pages.refetch()}>
-          Try again
-        </button>
-      </EmptyState>
-    );
-  }
-  const comments = pages.data.pages.flatMap((page) => page.results);
-  if (comments.length === 0) {
-    return (
-      <EmptyState title="No comments yet">
-        <p>Comments made on documents in {channelId ? 'this group' : 'your groups'} show up here, the newest first.</p>
-      </EmptyState>
-    );
-  }
   return (
-    <section aria-label="Comments" className="stack">
-      <ol className="comment-feed">
-        {comments.map((comment) => (
-          <FeedEntry key={comment.comment_id} comment={comment} showGroup={!channelId} />
-        ))}
-      </ol>
-      {pages.hasNextPage && (
-        <button type="button" className="button" disabled={pages.isFetchingNextPage} onClick={() => void pages.fetchNextPage()}>
-          {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
-        </button>
+    <ListState
+      query={pages}
+      loadingLabel="Loading comments"
+      errorTitle="Comments could not be loaded"
+      isEmpty={(data) => data.pages.every((page) => page.results.length === 0)}
+      emptyTitle="No comments yet"
+      emptyHint={<p>Comments made on documents in {channelId ? 'this group' : 'your groups'} show up here, the newest first.</p>}
+    >
+      {(data) => (
+        <section aria-label="Comments" className="stack">
+          <ol className="comment-feed">
+            {data.pages
+              .flatMap((page) => page.results)
+              .map((comment) => (
+                <FeedEntry key={comment.comment_id} comment={comment} showGroup={!channelId} />
+              ))}
+          </ol>
+          {pages.hasNextPage && (
+            <button type="button" className="button" disabled={pages.isFetchingNextPage} onClick={() => void pages.fetchNextPage()}>
+              {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
+            </button>
+          )}
+        </section>
       )}
-    </section>
+    </ListState>
   );
 }
 

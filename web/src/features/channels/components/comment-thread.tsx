@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Spinner } from '../../../components/ui/spinner';
+import { ListState } from '../../../components/ui/list-state';
 import { userQueries } from '../../../lib/queries/user-queries';
 import { channelQueries } from '../api/channel-api';
 import { commentQueries } from '../api/comment-api';
@@ -53,24 +53,22 @@ export function CommentThread({ channelId, deeplink, source, title }: CommentThr
 
   return (
     <section className="comment-thread" aria-label={`Comments on ${title}`}>
-      {thread.isPending ? (
-        <Spinner label="Loading comments" />
-      ) : thread.isError ? (
-        <p className="field-error" role="alert">
-          Comments could not be loaded.{' '}
-          <button type="button" className="button button-quiet button-small" onClick={() => void thread.refetch()}>
-            Try again
-          </button>
-        </p>
-      ) : thread.data.length === 0 ? (
-        <p className="small muted">No comments yet.</p>
-      ) : (
-        <ol className="comment-list" aria-label="Comments">
-          {thread.data.map((comment) => (
-            <CommentItem key={comment.comment_id} comment={comment} channelId={channelId} deeplink={deeplink} members={members} selfId={self} />
-          ))}
-        </ol>
-      )}
+      <ListState
+        query={thread}
+        compact
+        loadingLabel="Loading comments"
+        errorTitle="Comments could not be loaded"
+        isEmpty={(comments) => comments.length === 0}
+        emptyTitle="No comments yet."
+      >
+        {(comments) => (
+          <ol className="comment-list" aria-label="Comments">
+            {comments.map((comment) => (
+              <CommentItem key={comment.comment_id} comment={comment} channelId={channelId} deeplink={deeplink} members={members} selfId={self} />
+            ))}
+          </ol>
+        )}
+      </ListState>
       {chat ? (
         <p className="small muted" role="note">
           {CHAT_CARD_NOT_COMMENTABLE}

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Popover } from '../../../components/ui/popover';
-import { Spinner } from '../../../components/ui/spinner';
+import { ListState } from '../../../components/ui/list-state';
 import type { CardActionTarget } from '../../../lib/card-actions';
 import { useCardScope } from '../../../lib/card-details';
 import { channelQueries, CREATE_GROUP } from '../api/channel-api';
@@ -34,39 +34,43 @@ function GroupChoices({ deeplink, exclude }: { deeplink: string; exclude: string
   const channels = useQuery(channelQueries.list());
   const share = useShareItem();
   const [shared, setShared] = useState<ReadonlySet<string>>(new Set());
-  if (channels.isPending) return <Spinner label="Loading groups" />;
-  if (channels.isError) return <p className="field-error">Groups could not be loaded.</p>;
-  const choices = channels.data.filter((c) => c.id !== exclude);
-  if (choices.length === 0) {
-    return (
-      <p className="small muted">
-        No groups yet. <Link to={`/settings/channels/${encodeURIComponent(CREATE_GROUP)}`}>Create a group</Link>
-      </p>
-    );
-  }
   return (
-    <ul className="group-choices" aria-label="Groups">
-      {choices.map((channel) => {
-        const done = shared.has(channel.id);
-        return (
-          <li key={channel.id}>
-            <button
-              type="button"
-              className="button button-quiet group-choice"
-              disabled={done || (share.isPending && share.variables?.channelId === channel.id)}
-              onClick={() =>
-                share.mutate(
-                  { channelId: channel.id, deeplink },
-                  { onSuccess: () => setShared((s) => new Set(s).add(channel.id)) },
-                )
-              }
-            >
-              {channel.name}
-              {done && <span className="small muted"> — shared</span>}
-            </button>
-          </li>
-        );
-      })}
-    </ul>
+    <ListState
+      query={channels}
+      compact
+      loadingLabel="Loading groups"
+      errorTitle="Groups could not be loaded"
+      isEmpty={(list) => list.every((c) => c.id === exclude)}
+      emptyTitle="No groups yet."
+      emptyHint={<Link to={`/settings/channels/${encodeURIComponent(CREATE_GROUP)}`}>Create a group</Link>}
+    >
+      {(list) => (
+        <ul className="group-choices" aria-label="Groups">
+          {list
+            .filter((c) => c.id !== exclude)
+            .map((channel) => {
+              const done = shared.has(channel.id);
+              return (
+                <li key={channel.id}>
+                  <button
+                    type="button"
+                    className="button button-quiet group-choice"
+                    disabled={done || (share.isPending && share.variables?.channelId === channel.id)}
+                    onClick={() =>
+                      share.mutate(
+                        { channelId: channel.id, deeplink },
+                        { onSuccess: () => setShared((s) => new Set(s).add(channel.id)) },
+                      )
+                    }
+                  >
+                    {channel.name}
+                    {done && <span className="small muted"> — shared</span>}
+                  </button>
+                </li>
+              );
+            })}
+        </ul>
+      )}
+    </ListState>
   );
 }

@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { EmptyState } from '../../../components/ui/empty-state';
+import { ListState } from '../../../components/ui/list-state';
 import { Spinner } from '../../../components/ui/spinner';
 import { documentQueries, type DocumentListing } from '../api/document-api';
 import { useDocumentFlags } from '../hooks/use-document-flags';
@@ -40,52 +40,49 @@ export function DocumentList({ source, subCategory = null, category, empty, list
   const canLoadMore = docs.hasNextPage && !docs.isFetchingNextPage;
   const sentinel = useInfiniteSentinel<HTMLDivElement>(() => void docs.fetchNextPage(), Boolean(canLoadMore));
 
-  if (docs.isPending) return <DocumentSkeleton />;
-  if (docs.isError) {
-    return (
-      <EmptyState title="Documents could not be loaded">
-        <button type="button" className="button" onClick={() => void docs.refetch()}>
-          Try again
-        </button>
-      </EmptyState>
-    );
-  }
-  const items = docs.data.pages.flatMap((page) => page.results);
-  if (items.length === 0) {
-    if (empty) return empty;
-    return (
-      <EmptyState title="No documents yet">
+  return (
+    <ListState
+      query={docs}
+      loadingLabel="Loading documents"
+      loading={<DocumentSkeleton />}
+      errorTitle="Documents could not be loaded"
+      isEmpty={(data) => data.pages.every((page) => page.results.length === 0)}
+      emptyTitle="No documents yet"
+      emptyHint={
         <p>
           Follow a feed and its items will show up here. <Link to="/connect/rss">Add an RSS feed</Link>
         </p>
-      </EmptyState>
-    );
-  }
-
-  return (
-    <section className="doc-list" aria-label="Documents">
-      {items.map((doc) => {
-        const read = isRead(doc);
-        return (
-          <DocumentCard
-            key={doc.deeplink}
-            doc={doc}
-            read={read}
-            sourceLabels={sourceLabels}
-            category={category}
-            flags={flags}
-            onToggleRead={() => toggleRead.mutate({ deeplink: doc.deeplink, read: !read })}
-          />
-        );
-      })}
-      <div ref={sentinel} className="doc-list-end">
-        {docs.isFetchingNextPage && <Spinner label="Loading more documents" />}
-        {canLoadMore && (
-          <button type="button" className="button" onClick={() => void docs.fetchNextPage()}>
-            Load more
-          </button>
-        )}
-      </div>
-    </section>
+      }
+      empty={empty}
+    >
+      {(data) => (
+        <section className="doc-list" aria-label="Documents">
+          {data.pages
+            .flatMap((page) => page.results)
+            .map((doc) => {
+              const read = isRead(doc);
+              return (
+                <DocumentCard
+                  key={doc.deeplink}
+                  doc={doc}
+                  read={read}
+                  sourceLabels={sourceLabels}
+                  category={category}
+                  flags={flags}
+                  onToggleRead={() => toggleRead.mutate({ deeplink: doc.deeplink, read: !read })}
+                />
+              );
+            })}
+          <div ref={sentinel} className="doc-list-end">
+            {docs.isFetchingNextPage && <Spinner label="Loading more documents" />}
+            {canLoadMore && (
+              <button type="button" className="button" onClick={() => void docs.fetchNextPage()}>
+                Load more
+              </button>
+            )}
+          </div>
+        </section>
+      )}
+    </ListState>
   );
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Modal } from '../../../components/ui/modal';
-import { Spinner } from '../../../components/ui/spinner';
+import { ListState } from '../../../components/ui/list-state';
 import type { CardActionTarget } from '../../../lib/card-actions';
 import { notebookQueries } from '../api/notebook-api';
 import { isPendingNotebookId } from '../hooks/use-notebook-mutations';
@@ -22,28 +22,6 @@ export function AddToNotesDialog({ target, onClose }: AddToNotesDialogProps) {
   const legendId = useId();
   const notebooks = (shelf.data ?? []).filter((n) => !isPendingNotebookId(n.notebook_id));
   const notebookId = chosen ?? notebooks[0]?.notebook_id ?? null;
-
-  let choices;
-  if (shelf.isPending) choices = <Spinner label="Loading notebooks" />;
-  else if (notebooks.length === 0) choices = <p className="muted">{CREATE_A_NOTEBOOK}</p>;
-  else {
-    choices = (
-      <div role="radiogroup" aria-labelledby={legendId} className="notebook-choices">
-        {notebooks.map((n) => (
-          <label key={n.notebook_id} className="checkbox-label">
-            <input
-              type="radio"
-              name="notebook"
-              value={n.notebook_id}
-              checked={n.notebook_id === notebookId}
-              onChange={() => setChosen(n.notebook_id)}
-            />
-            {n.notebook_name}
-          </label>
-        ))}
-      </div>
-    );
-  }
 
   return (
     <Modal
@@ -71,7 +49,31 @@ export function AddToNotesDialog({ target, onClose }: AddToNotesDialogProps) {
         <p id={legendId} className="field-label">
           Notebook
         </p>
-        {choices}
+        <ListState
+          query={shelf}
+          compact
+          loadingLabel="Loading notebooks"
+          errorTitle="Your notebooks could not be loaded"
+          isEmpty={(list) => list.every((n) => isPendingNotebookId(n.notebook_id))}
+          emptyTitle={CREATE_A_NOTEBOOK}
+        >
+          {() => (
+            <div role="radiogroup" aria-labelledby={legendId} className="notebook-choices">
+              {notebooks.map((n) => (
+                <label key={n.notebook_id} className="checkbox-label">
+                  <input
+                    type="radio"
+                    name="notebook"
+                    value={n.notebook_id}
+                    checked={n.notebook_id === notebookId}
+                    onChange={() => setChosen(n.notebook_id)}
+                  />
+                  {n.notebook_name}
+                </label>
+              ))}
+            </div>
+          )}
+        </ListState>
         <CreateNotebookForm label="Or a new notebook" onCreated={(n) => setChosen(n.notebook_id)} />
       </div>
     </Modal>

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { Spinner } from '../../../components/ui/spinner';
-import { notebookQueries } from '../api/notebook-api';
+import { ListState } from '../../../components/ui/list-state';
+import { notebookQueries, type Notebook } from '../api/notebook-api';
 import { isPendingNotebookId } from '../hooks/use-notebook-mutations';
 import { useNotebookWrites } from '../hooks/use-notebook-writes';
 import { NotebookNotes } from './notebook-notes';
@@ -15,23 +14,19 @@ import { NotePane } from './note-pane';
  * opens the same; without one, the newest notebook is shown (never one still being created).
  */
 export function NotebooksPage() {
-  const [params, setParams] = useSearchParams();
   const shelf = useQuery(notebookQueries.list());
-  const noteId = params.get('note');
   const writable = useNotebookWrites();
+  return (
+    <ListState query={shelf} loadingLabel="Loading notebooks" errorTitle="Your notebooks could not be loaded">
+      {(notebooks) => <NotebooksOpen notebooks={notebooks} writable={writable} />}
+    </ListState>
+  );
+}
 
-  if (shelf.isPending) return <Spinner label="Loading notebooks" />;
-  if (shelf.isError) {
-    return (
-      <EmptyState title="Your notebooks could not be loaded">
-        <button type="button" className="button" onClick={() => void shelf.refetch()}>
-          Try again
-        </button>
-      </EmptyState>
-    );
-  }
-
-  const notebooks = shelf.data;
+/** The shelf of loaded notebooks, the open notebook's notes and the open note, as the address names them. */
+function NotebooksOpen({ notebooks, writable }: { notebooks: Notebook[]; writable: boolean }) {
+  const [params, setParams] = useSearchParams();
+  const noteId = params.get('note');
   // The newest notebook the server has: one being created is only a stand-in until it answers.
   const chosen = params.get('notebook');
   const notebookId =

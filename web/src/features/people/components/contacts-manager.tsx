@@ -1,8 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { Spinner } from '../../../components/ui/spinner';
+import { ListState } from '../../../components/ui/list-state';
 import { peopleQueries, type Person, type Priority } from '../api/people-api';
 import { useEditPerson } from '../hooks/use-edit-person';
 import { PersonPrioritySelect } from './priority-select';
@@ -33,7 +32,6 @@ export function ContactsManager() {
   const [priority, setPriority] = useState<Priority | ''>('');
   const filter = { q: useDeferredValue(q), priority };
   const people = useInfiniteQuery(peopleQueries.list(filter));
-  const all = people.data?.pages.flatMap((page) => page.results) ?? [];
   return (
     <section className="card stack" aria-labelledby="contacts-heading">
       <h2 id="contacts-heading" className="card-title">
@@ -43,26 +41,24 @@ export function ContactsManager() {
         <input className="input" type="search" aria-label="Find a contact" placeholder="Find a contact" value={q} onChange={(e) => setQ(e.target.value)} />
         <PersonPrioritySelect label="Show priority" value={priority} onChange={setPriority} any="All priorities" />
       </div>
-      {people.isPending ? (
-        <Spinner label="Loading your contacts" />
-      ) : people.isError ? (
-        <div className="form-error" role="alert">
-          Your contacts could not be loaded.{' '}
-          <button type="button" className="button button-quiet" onClick={() => void people.refetch()}>
-            Try again
-          </button>
-        </div>
-      ) : all.length === 0 ? (
-        <EmptyState title="No contacts yet">
-          <p>Open the author of a card to add them here; then set their name and priority.</p>
-        </EmptyState>
-      ) : (
-        <ul className="stack" aria-label="Your contacts">
-          {all.map((person) => (
-            <PersonRow key={person.people_id} person={person} />
-          ))}
-        </ul>
-      )}
+      <ListState
+        query={people}
+        loadingLabel="Loading your contacts"
+        errorTitle="Your contacts could not be loaded"
+        isEmpty={(data) => data.pages.every((page) => page.results.length === 0)}
+        emptyTitle="No contacts yet"
+        emptyHint={<p>Open the author of a card to add them here; then set their name and priority.</p>}
+      >
+        {(data) => (
+          <ul className="stack" aria-label="Your contacts">
+            {data.pages
+              .flatMap((page) => page.results)
+              .map((person) => (
+                <PersonRow key={person.people_id} person={person} />
+              ))}
+          </ul>
+        )}
+      </ListState>
       {people.hasNextPage && (
         <button type="button" className="button" disabled={people.isFetchingNextPage} onClick={() => void people.fetchNextPage()}>
           {people.isFetchingNextPage ? 'Loading…' : 'Load more'}

@@ -1,5 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { EmptyState } from '../../../components/ui/empty-state';
+import { ListState } from '../../../components/ui/list-state';
 import { GENERIC_SEARCH_FAILURE } from '../messages';
 import type { ResultsAnswer } from '../api/search-api';
 import type { HelpTopic } from '../help-links';
@@ -21,32 +22,33 @@ export interface SearchResultsProps {
 /** A page of results, or why there is none: loading, failed, nothing found, or past the last page. */
 export function SearchResults({ results, page, refused, helpTopic, onPage, now }: SearchResultsProps) {
   if (refused) return null;
-  if (results.isPending) return <SearchSkeleton />;
-  if (results.isError) {
-    return (
-      <EmptyState title="Search failed">
-        <p>{GENERIC_SEARCH_FAILURE}</p>
-        <button type="button" className="button" onClick={() => void results.refetch()}>
-          Try again
-        </button>
-      </EmptyState>
-    );
-  }
-  const { results: hits, count } = results.data;
-  if (hits.length === 0 && count > 0 && page > 1) {
-    return (
-      <EmptyState title="No results on this page">
-        <button type="button" className="button" onClick={() => onPage(1)}>
-          Back to the first page
-        </button>
-      </EmptyState>
-    );
-  }
-  if (hits.length === 0) return <SearchEmpty topic={helpTopic} />;
+  const pastTheEnd = (results.data?.count ?? 0) > 0 && page > 1;
   return (
-    <>
-      <ResultList hits={hits} now={now} />
-      <SearchPagination page={page} shown={hits.length} total={count} onPage={onPage} />
-    </>
+    <ListState
+      query={results}
+      loadingLabel="Loading search results"
+      loading={<SearchSkeleton />}
+      errorTitle="Search failed"
+      errorHint={GENERIC_SEARCH_FAILURE}
+      isEmpty={(answer) => answer.results.length === 0}
+      empty={
+        pastTheEnd ? (
+          <EmptyState title="No results on this page">
+            <button type="button" className="button" onClick={() => onPage(1)}>
+              Back to the first page
+            </button>
+          </EmptyState>
+        ) : (
+          <SearchEmpty topic={helpTopic} />
+        )
+      }
+    >
+      {({ results: hits, count }) => (
+        <>
+          <ResultList hits={hits} now={now} />
+          <SearchPagination page={page} shown={hits.length} total={count} onPage={onPage} />
+        </>
+      )}
+    </ListState>
   );
 }

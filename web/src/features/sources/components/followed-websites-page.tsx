@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { Spinner } from '../../../components/ui/spinner';
+import { ListState } from '../../../components/ui/list-state';
 import { websiteQueries } from '../api/website-api';
 import { useUnfollowWebsite } from '../hooks/use-unfollow-website';
 import { WebsiteRow } from './website-row';
@@ -10,40 +9,6 @@ import { WebsiteRow } from './website-row';
 export function FollowedWebsitesPage() {
   const sites = useQuery(websiteQueries.followed());
   const unfollow = useUnfollowWebsite();
-
-  let body;
-  if (sites.isPending) body = <Spinner label="Loading websites" />;
-  else if (sites.isError) {
-    body = (
-      <EmptyState title="Your websites could not be loaded">
-        <button type="button" className="button" onClick={() => void sites.refetch()}>
-          Try again
-        </button>
-      </EmptyState>
-    );
-  } else if (sites.data.results.length === 0) {
-    body = (
-      <EmptyState title="No websites yet">
-        <p>
-          <Link to="/connect/website">Follow a website</Link> and its new pages will appear in My Data.
-        </p>
-      </EmptyState>
-    );
-  } else {
-    body = (
-      <ul className="rss-list" aria-label="Followed websites">
-        {sites.data.results.map((site) => (
-          <WebsiteRow
-            key={site.source_id}
-            site={site}
-            onUnfollow={() => unfollow.mutate(site.source_id)}
-            unfollowing={unfollow.isPending && unfollow.variables === site.source_id}
-          />
-        ))}
-      </ul>
-    );
-  }
-
   return (
     <div className="page-narrow stack-lg">
       <section className="card stack" aria-labelledby="websites-heading">
@@ -55,7 +20,31 @@ export function FollowedWebsitesPage() {
             Follow a website
           </Link>
         </div>
-        {body}
+        <ListState
+          query={sites}
+          loadingLabel="Loading websites"
+          errorTitle="Your websites could not be loaded"
+          isEmpty={(list) => list.results.length === 0}
+          emptyTitle="No websites yet"
+          emptyHint={
+            <p>
+              <Link to="/connect/website">Follow a website</Link> and its new pages will appear in My Data.
+            </p>
+          }
+        >
+          {(list) => (
+            <ul className="rss-list" aria-label="Followed websites">
+              {list.results.map((site) => (
+                <WebsiteRow
+                  key={site.source_id}
+                  site={site}
+                  onUnfollow={() => unfollow.mutate(site.source_id)}
+                  unfollowing={unfollow.isPending && unfollow.variables === site.source_id}
+                />
+              ))}
+            </ul>
+          )}
+        </ListState>
       </section>
     </div>
   );

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { Spinner } from '../../../components/ui/spinner';
+import { ListState } from '../../../components/ui/list-state';
 import { sourceQueries } from '../api/source-api';
 import { useBulkSelection } from '../hooks/use-bulk-selection';
 import { useRssPriority } from '../hooks/use-rss-priority';
@@ -17,59 +16,52 @@ export function RssSourceList() {
   const priority = useRssPriority();
   const unfollow = useUnfollowSource();
 
-  if (sources.isPending) return <Spinner label="Loading feeds" />;
-  if (sources.isError) {
-    return (
-      <EmptyState title="Your feeds could not be loaded">
-        <button type="button" className="button" onClick={() => void sources.refetch()}>
-          Try again
-        </button>
-      </EmptyState>
-    );
-  }
-  if (sources.data.results.length === 0) {
-    return (
-      <EmptyState title="No feeds yet">
-        <p>Add a feed address above; its items will appear in My Data.</p>
-      </EmptyState>
-    );
-  }
-
   return (
-    <section className="card stack" aria-labelledby="rss-list-heading">
-      <div className="rss-list-head">
-        <h2 id="rss-list-heading" className="card-title">
-          Followed feeds
-        </h2>
-        <label className="checkbox-label">
-          <input type="checkbox" className="checkbox" checked={selection.allSelected} onChange={selection.toggleAll} />
-          Select all
-        </label>
-      </div>
-      {selection.count > 0 && (
-        <BulkPriorityBar
-          count={selection.count}
-          canApply={selection.canApply}
-          overLimit={selection.overLimit}
-          pending={priority.isPending}
-          onApply={(value) =>
-            priority.mutate({ sourceIds: selection.selected, priority: value }, { onSuccess: selection.clear })
-          }
-        />
+    <ListState
+      query={sources}
+      loadingLabel="Loading feeds"
+      errorTitle="Your feeds could not be loaded"
+      isEmpty={(list) => list.results.length === 0}
+      emptyTitle="No feeds yet"
+      emptyHint={<p>Add a feed address above; its items will appear in My Data.</p>}
+    >
+      {(list) => (
+        <section className="card stack" aria-labelledby="rss-list-heading">
+          <div className="rss-list-head">
+            <h2 id="rss-list-heading" className="card-title">
+              Followed feeds
+            </h2>
+            <label className="checkbox-label">
+              <input type="checkbox" className="checkbox" checked={selection.allSelected} onChange={selection.toggleAll} />
+              Select all
+            </label>
+          </div>
+          {selection.count > 0 && (
+            <BulkPriorityBar
+              count={selection.count}
+              canApply={selection.canApply}
+              overLimit={selection.overLimit}
+              pending={priority.isPending}
+              onApply={(value) =>
+                priority.mutate({ sourceIds: selection.selected, priority: value }, { onSuccess: selection.clear })
+              }
+            />
+          )}
+          <ul className="rss-list" aria-label="Followed feeds">
+            {list.results.map((source) => (
+              <RssSourceRow
+                key={source.source_id}
+                source={source}
+                selected={selection.isSelected(source.source_id)}
+                onToggleSelected={() => selection.toggle(source.source_id)}
+                onPriority={(value) => priority.mutate({ sourceIds: [source.source_id], priority: value })}
+                onUnfollow={() => unfollow.mutate(source.source_id)}
+                unfollowing={unfollow.isPending && unfollow.variables === source.source_id}
+              />
+            ))}
+          </ul>
+        </section>
       )}
-      <ul className="rss-list" aria-label="Followed feeds">
-        {sources.data.results.map((source) => (
-          <RssSourceRow
-            key={source.source_id}
-            source={source}
-            selected={selection.isSelected(source.source_id)}
-            onToggleSelected={() => selection.toggle(source.source_id)}
-            onPriority={(value) => priority.mutate({ sourceIds: [source.source_id], priority: value })}
-            onUnfollow={() => unfollow.mutate(source.source_id)}
-            unfollowing={unfollow.isPending && unfollow.variables === source.source_id}
-          />
-        ))}
-      </ul>
-    </section>
+    </ListState>
   );
 }

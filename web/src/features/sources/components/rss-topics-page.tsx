@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { Spinner } from '../../../components/ui/spinner';
+import { ListState } from '../../../components/ui/list-state';
 import { topicQueries } from '../api/topic-api';
 import { TopicSection } from './topic-section';
 
@@ -14,16 +13,15 @@ export function RssTopicsPage() {
         Follow a suggested feed and its items arrive in My Data. Know the address of another?{' '}
         <Link to="/connect/rss">Add it yourself</Link>.
       </p>
-      {topics.isPending && <Spinner label="Loading topics" />}
-      {topics.isError && (
-        <EmptyState title="The topics could not be loaded">
-          <button type="button" className="button" onClick={() => void topics.refetch()}>
-            Try again
-          </button>
-        </EmptyState>
-      )}
-      {topics.data?.results.length === 0 && <EmptyState title="No suggested feeds yet" />}
-      {topics.data?.results.map((topic) => <TopicSection key={topic.key} topic={topic} />)}
+      <ListState
+        query={topics}
+        loadingLabel="Loading topics"
+        errorTitle="The topics could not be loaded"
+        isEmpty={(list) => list.results.length === 0}
+        emptyTitle="No suggested feeds yet"
+      >
+        {(list) => list.results.map((topic) => <TopicSection key={topic.key} topic={topic} />)}
+      </ListState>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import { Spinner } from '../../../components/ui/spinner';
+import { ListState } from '../../../components/ui/list-state';
 import { topicQueries, type SuggestedFeed, type Topic } from '../api/topic-api';
 import { useFollowSuggestedFeed } from '../hooks/use-follow-suggested-feed';
 import { CheckIcon } from '../../../components/ui/icons';
@@ -17,55 +17,50 @@ export function TopicSection({ topic }: { topic: Topic }) {
       <h2 id={headingId} className="card-title">
         {topic.title}
       </h2>
-      {feeds.isPending && <Spinner label={`Loading ${topic.title} feeds`} />}
-      {feeds.isError && (
-        <p className="muted">
-          These feeds could not be loaded.{' '}
-          <button type="button" className="button button-quiet" onClick={() => void feeds.refetch()}>
-            Try again
-          </button>
-        </p>
-      )}
-      {feeds.data && (
-        <ul className="topic-feeds" aria-label={`${topic.title} feeds`}>
-          {feeds.data.results.map((feed) => (
-            <li key={feed.source_id} className="topic-feed" data-testid="suggested-feed" data-following={feed.following}>
-              <div className="topic-feed-text">
-                <span>{feed.label}</span>
-                <span className="small muted topic-feed-url" title={feed.url}>
-                  {feed.url}
-                </span>
-              </div>
-              {feed.following ? (
-                <>
-                  <span className="following-mark">
-                    <CheckIcon size={16} /> Following
-                  </span>
-                  <button
-                    type="button"
-                    className="button button-quiet"
-                    aria-label={`Unfollow ${feed.label}`}
-                    disabled={busy(feed)}
-                    onClick={() => follow.mutate({ feed, follow: false })}
-                  >
-                    Unfollow
-                  </button>
-                </>
-              ) : (
-                <button
-                  type="button"
-                  className="button button-primary"
-                  aria-label={`Follow ${feed.label}`}
-                  disabled={busy(feed)}
-                  onClick={() => follow.mutate({ feed, follow: true })}
-                >
-                  Follow
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <ListState query={feeds} compact loadingLabel={`Loading ${topic.title} feeds`} errorTitle="These feeds could not be loaded">
+        {(list) => (
+          <ul className="topic-feeds" aria-label={`${topic.title} feeds`}>
+            {list.results.map((feed) => (
+              <TopicFeed key={feed.source_id} feed={feed} busy={busy(feed)} onFollow={(follows) => follow.mutate({ feed, follow: follows })} />
+            ))}
+          </ul>
+        )}
+      </ListState>
     </section>
+  );
+}
+
+interface TopicFeedProps {
+  feed: SuggestedFeed;
+  /** Whether a follow or unfollow of this feed is on its way. */
+  busy: boolean;
+  onFollow: (follow: boolean) => void;
+}
+
+/** A suggested feed: its name and address, with Follow, or Following and Unfollow. */
+function TopicFeed({ feed, busy, onFollow }: TopicFeedProps) {
+  return (
+    <li className="topic-feed" data-testid="suggested-feed" data-following={feed.following}>
+      <div className="topic-feed-text">
+        <span>{feed.label}</span>
+        <span className="small muted topic-feed-url" title={feed.url}>
+          {feed.url}
+        </span>
+      </div>
+      {feed.following ? (
+        <>
+          <span className="following-mark">
+            <CheckIcon size={16} /> Following
+          </span>
+          <button type="button" className="button button-quiet" aria-label={`Unfollow ${feed.label}`} disabled={busy} onClick={() => onFollow(false)}>
+            Unfollow
+          </button>
+        </>
+      ) : (
+        <button type="button" className="button button-primary" aria-label={`Follow ${feed.label}`} disabled={busy} onClick={() => onFollow(true)}>
+          Follow
+        </button>
+      )}
+    </li>
   );
 }

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { Spinner } from '../../../components/ui/spinner';
+import { ListState } from '../../../components/ui/list-state';
 import { tagQueries } from '../api/tag-api';
 import { TagRow } from './tag-row';
 
@@ -12,26 +11,22 @@ export function TagsManager() {
       <h2 id="manage-tags-heading" className="card-title">
         Your tags
       </h2>
-      {tags.isPending ? (
-        <Spinner label="Loading your tags" />
-      ) : tags.isError ? (
-        <div className="form-error" role="alert">
-          Your tags could not be loaded.{' '}
-          <button type="button" className="button button-quiet" onClick={() => void tags.refetch()}>
-            Try again
-          </button>
-        </div>
-      ) : tags.data.length === 0 ? (
-        <EmptyState title="No tags yet">
-          <p>Tag a document from its card with the Tags button; your tags are listed here to rename or delete.</p>
-        </EmptyState>
-      ) : (
-        <ul className="tag-manager-list" aria-label="Your tags">
-          {tags.data.map((tag) => (
-            <TagRow key={tag.id} tag={tag} />
-          ))}
-        </ul>
-      )}
+      <ListState
+        query={tags}
+        loadingLabel="Loading your tags"
+        errorTitle="Your tags could not be loaded"
+        isEmpty={(data) => data.length === 0}
+        emptyTitle="No tags yet"
+        emptyHint={<p>Tag a document from its card with the Tags button; your tags are listed here to rename or delete.</p>}
+      >
+        {(data) => (
+          <ul className="tag-manager-list" aria-label="Your tags">
+            {data.map((tag) => (
+              <TagRow key={tag.id} tag={tag} />
+            ))}
+          </ul>
+        )}
+      </ListState>
     </section>
   );
 }

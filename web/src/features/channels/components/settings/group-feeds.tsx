@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Spinner } from '../../../../components/ui/spinner';
+import { ListState } from '../../../../components/ui/list-state';
 import { TextField } from '../../../../components/ui/text-field';
 import { formatDate } from '../../../../lib/format';
 import { channelQueries, type Board, type Channel } from '../../api/channel-api';
@@ -15,19 +15,22 @@ export function GroupFeeds({ channel }: { channel: Channel }) {
     <div className="stack-lg">
       <section className="card settings-card stack" aria-labelledby="feeds-heading">
         <h3 id="feeds-heading">Shared feeds</h3>
-        {boards.isPending ? (
-          <Spinner label="Loading feeds" />
-        ) : boards.isError ? (
-          <p className="field-error">Feeds could not be loaded.</p>
-        ) : boards.data.length === 0 ? (
-          <p className="muted">No feeds found!</p>
-        ) : (
-          <ul className="member-list" aria-label="Shared feeds">
-            {boards.data.map((board) => (
-              <FeedRow key={board.board_id} channelId={channel.id} board={board} manage={owner} />
-            ))}
-          </ul>
-        )}
+        <ListState
+          query={boards}
+          compact
+          loadingLabel="Loading feeds"
+          errorTitle="Feeds could not be loaded"
+          isEmpty={(list) => list.length === 0}
+          emptyTitle="No feeds found!"
+        >
+          {(list) => (
+            <ul className="member-list" aria-label="Shared feeds">
+              {list.map((board) => (
+                <FeedRow key={board.board_id} channelId={channel.id} board={board} manage={owner} />
+              ))}
+            </ul>
+          )}
+        </ListState>
       </section>
       {owner && <ShareFeedForm channelId={channel.id} />}
     </div>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../../components/ui/confirm-dialog';
-import { Spinner } from '../../../../components/ui/spinner';
+import { ListState } from '../../../../components/ui/list-state';
 import { userQueries } from '../../../../lib/queries/user-queries';
 import { channelQueries, type Channel, type Member, type Person, type Role } from '../../api/channel-api';
 import { failureText } from '../../failure-text';
@@ -16,17 +16,15 @@ export function GroupMembers({ channel }: { channel: Channel }) {
     <div className="stack-lg">
       <section className="card settings-card stack" aria-labelledby="members-heading">
         <h3 id="members-heading">Members</h3>
-        {members.isPending ? (
-          <Spinner label="Loading members" />
-        ) : members.isError ? (
-          <p className="field-error">Members could not be loaded.</p>
-        ) : (
-          <ul className="member-list" aria-label="Members">
-            {members.data.map((member) => (
-              <MemberRow key={member.user_id} channelId={channel.id} member={member} manage={owner} />
-            ))}
-          </ul>
-        )}
+        <ListState query={members} compact loadingLabel="Loading members" errorTitle="Members could not be loaded">
+          {(list) => (
+            <ul className="member-list" aria-label="Members">
+              {list.map((member) => (
+                <MemberRow key={member.user_id} channelId={channel.id} member={member} manage={owner} />
+              ))}
+            </ul>
+          )}
+        </ListState>
       </section>
       {owner && <AddMembers channelId={channel.id} />}
     </div>

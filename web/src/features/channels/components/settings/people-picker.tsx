@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useId, useState } from 'react';
-import { Spinner } from '../../../../components/ui/spinner';
+import { ListState } from '../../../../components/ui/list-state';
 import { userQueries } from '../../../../lib/queries/user-queries';
 import { channelQueries, type Person } from '../../api/channel-api';
 
@@ -33,34 +33,38 @@ export function PeoplePicker({ channelId, chosen, onChange }: PeoplePickerProps)
         </label>
         <input id={id} className="input" type="search" placeholder="Name or email" value={q} onChange={(e) => setQ(e.target.value)} />
       </div>
-      {people.isPending ? (
-        <Spinner label="Finding people" />
-      ) : people.isError ? (
-        <p className="field-error">People could not be loaded.</p>
-      ) : (
-        <ul className="people-list" aria-label="People">
-          {people.data.length === 0 && <li className="small muted">Nobody matches.</li>}
-          {people.data.map((person) => {
-            const inGroup = person.role !== null || person.user_id === self;
-            return (
-              <li key={person.user_id}>
-                <label className="checkbox-label">
-                  <input
-                    type="checkbox"
-                    checked={inGroup || picked.has(person.user_id)}
-                    disabled={inGroup}
-                    onChange={() => toggle(person)}
-                  />
-                  <span>
-                    {person.username} {person.email && <span className="small muted">{person.email}</span>}
-                    {inGroup && <span className="small muted"> — {person.user_id === self ? 'you' : 'in the group'}</span>}
-                  </span>
-                </label>
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      <ListState
+        query={people}
+        compact
+        loadingLabel="Finding people"
+        errorTitle="People could not be loaded"
+        isEmpty={(list) => list.length === 0}
+        emptyTitle="Nobody matches."
+      >
+        {(list) => (
+          <ul className="people-list" aria-label="People">
+            {list.map((person) => {
+              const inGroup = person.role !== null || person.user_id === self;
+              return (
+                <li key={person.user_id}>
+                  <label className="checkbox-label">
+                    <input
+                      type="checkbox"
+                      checked={inGroup || picked.has(person.user_id)}
+                      disabled={inGroup}
+                      onChange={() => toggle(person)}
+                    />
+                    <span>
+                      {person.username} {person.email && <span className="small muted">{person.email}</span>}
+                      {inGroup && <span className="small muted"> — {person.user_id === self ? 'you' : 'in the group'}</span>}
+                    </span>
+                  </label>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </ListState>
       {chosen.length > 0 && (
         <p className="small" aria-live="polite">
           Chosen: {chosen.map((p) => p.username).join(', ')}
