@@ -2,7 +2,7 @@
 //! make, feedback, scopes that must be readable, and turns stopped by a new question or a client
 //! that went away.
 
-use super::*;
+use crate::support::*;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

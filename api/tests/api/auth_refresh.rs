@@ -1,8 +1,12 @@
 //! Token refresh and its grace period, end to end on both backends: a refreshed (rotated) token
 //! keeps working, and can be refreshed again, for `--session-grace-seconds`, so a page that
-//! reloaded before storing its new token stays signed in; sign-out ends a session at once.
+//! reloaded before storing its new token stays signed in; sign-out ends a session at once; an
+//! expired token is refreshable while its session lasts.
 
-use super::*;
+use futures::StreamExt;
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::support::*;
 
 /// Like `api_test!`, with the grace for rotated tokens set to `$grace` seconds.
 macro_rules! grace_test {
@@ -197,3 +201,43 @@ grace_test!(rotations_and_sign_outs_rebuild_the_same_sessions_view, 30, |app: Te
     projections::runner::catch_up(db, &projections::sessions::Sessions, 2).await.unwrap();
     assert_eq!(projections::queries::all_sessions(db).await.unwrap(), before);
 });
+
+api_test!(signing_out_revokes_the_token_and_refreshing_rotates_it, |app: TestApp| async move {
+    let app = &app;
+    let s = app.sign_up("cy").await;
+    let (status, refreshed) = app.post("/api/auth/refresh", Some(&s.token), json!({})).await;
+    assert_eq!(status, StatusCode::OK);
+    let fresh = refreshed["token"].as_str().unwrap().to_string();
+    assert_ne!(fresh, s.token);
+    assert_eq!(app.get("/api/user", &s.token).await.0, StatusCode::UNAUTHORIZED, "the rotated token is dead");
+    assert_eq!(app.get("/api/user", &fresh).await.0, StatusCode::OK);
+    let (status, _) = app.post("/api/auth/refresh", Some(&s.token), json!({})).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "a dead token cannot be refreshed");
+    let res = app.client.post(app.url("/api/auth/signout")).header("token", &fresh).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::NO_CONTENT);
+    assert_eq!(app.get("/api/user", &fresh).await.0, StatusCode::UNAUTHORIZED);
+});
+
+/// An expired token whose session lasts answers 403 with the backend-origin header, which tells
+/// the web app to refresh; refresh takes the expired token and rotates it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_token_is_refreshable_while_its_session_lasts() {
+    let mut config = ServeArgs::for_tests();
+    config.token_ttl_minutes = 0;
+    let app = spawn_app_with("sqlite", config).await;
+    let s = app.sign_up("old").await;
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let res = app.client.get(app.url("/api/user")).header("token", &s.token).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    assert_eq!(res.headers().get("x-backend-origin").unwrap(), "needl");
+    assert_eq!(res.json::<Value>().await.unwrap()["code"], "token_expired");
+    let (status, refreshed) = app.post("/api/auth/refresh", Some(&s.token), json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{refreshed}");
+    let (status, _) = app.post("/api/auth/refresh", Some(&s.token), json!({})).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "the expired token was rotated away");
+    // A permission 403 carries no such header: refreshing would not help.
+    let other = app.sign_up("plain").await;
+    let res = app.client.get(app.url("/api/admin/users")).header("token", &other.token).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    assert!(res.headers().get("x-backend-origin").is_none());
+}

@@ -4,9 +4,11 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+use api::app::Server;
+use commands::Db;
 use tokio::io::AsyncBufReadExt;
 
-use super::*;
+use crate::support::*;
 
 fn mode(path: &Path) -> u32 {
     std::fs::symlink_metadata(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).permissions().mode() & 0o7777

@@ -8,7 +8,7 @@ use std::time::Instant;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use super::*;
+use crate::support::*;
 
 /// Reads from `stream` until the server closes it; returns what it sent, or `None` when it is
 /// still open after `wait`.

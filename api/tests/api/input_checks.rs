@@ -1,7 +1,7 @@
 //! Input handling at the API's edge: paging bounds, snippet links, followed addresses, who sees
 //! whose email, and the OpenAPI document's parameters.
 
-use super::*;
+use crate::support::*;
 
 /// Every list that pages, as the caller sees it; `{channel}` is a channel they are in.
 const PAGED_LISTS: [&str; 8] = [

@@ -1,6 +1,6 @@
 //! My Data's tab counts: the Notes tab counts the user's own notes, and no one else's.
 
-use super::*;
+use crate::support::*;
 
 /// The Notes sub-category of the user's category index.
 async fn notes_tab(app: &TestApp, token: &str) -> Value {

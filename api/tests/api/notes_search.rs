@@ -1,7 +1,7 @@
 //! Notes in search and in AskNeedl: a note is found by its author alone (in the notes tab, by
 //! its new words once edited, never once deleted) and a notebook can be asked over.
 
-use super::*;
+use crate::support::*;
 
 /// Waits until the search index has every event recorded so far.
 async fn index_caught_up(app: &TestApp) {

@@ -1,6 +1,8 @@
 //! Contacts (people) and notifications, end to end on both backends.
 
-use super::*;
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::support::*;
 
 /// Shares the user's own upload `deeplink` into a channel, as the user.
 async fn share_upload(app: &TestApp, token: &str, user_id: &str, channel: &str, deeplink: &str) {
