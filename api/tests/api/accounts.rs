@@ -23,13 +23,13 @@ macro_rules! api_test_with {
             async fn on_sqlite() {
                 let mut config = ServeArgs::for_tests();
                 ($config)(&mut config);
-                ($body)(spawn_app_with("sqlite", config).await).await;
+                ($body)(spawn_app_with(Backend::Sqlite, config).await).await;
             }
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn on_postgres() {
                 let mut config = ServeArgs::for_tests();
                 ($config)(&mut config);
-                ($body)(spawn_app_with("postgres", config).await).await;
+                ($body)(spawn_app_with(Backend::Postgres, config).await).await;
             }
         }
     };

@@ -444,7 +444,7 @@ macro_rules! engine_test {
     ($name:ident, $body:expr) => {
         mod $name {
             use super::*;
-            async fn run(backend: &str) {
+            async fn run(backend: Backend) {
                 let answer = vec!["The United States imposed a 25 percent ", "tariff on imported steel in 2018 [1]."];
                 let stall = vec!["The United States imposed "];
                 let replies = vec![
@@ -463,11 +463,11 @@ macro_rules! engine_test {
             }
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn on_sqlite() {
-                run("sqlite").await;
+                run(Backend::Sqlite).await;
             }
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn on_postgres() {
-                run("postgres").await;
+                run(Backend::Postgres).await;
             }
         }
     };

@@ -15,17 +15,17 @@ macro_rules! grace_test {
             use super::*;
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn on_sqlite() {
-                ($body)(spawn_with_grace("sqlite", $grace).await).await;
+                ($body)(spawn_with_grace(Backend::Sqlite, $grace).await).await;
             }
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn on_postgres() {
-                ($body)(spawn_with_grace("postgres", $grace).await).await;
+                ($body)(spawn_with_grace(Backend::Postgres, $grace).await).await;
             }
         }
     };
 }
 
-async fn spawn_with_grace(backend: &str, grace_seconds: u64) -> TestApp {
+async fn spawn_with_grace(backend: Backend, grace_seconds: u64) -> TestApp {
     let mut config = ServeArgs::for_tests();
     config.session_grace_seconds = grace_seconds;
     spawn_app_with(backend, config).await
@@ -224,7 +224,7 @@ api_test!(signing_out_revokes_the_token_and_refreshing_rotates_it, |app: TestApp
 async fn an_expired_token_is_refreshable_while_its_session_lasts() {
     let mut config = ServeArgs::for_tests();
     config.token_ttl_minutes = 0;
-    let app = spawn_app_with("sqlite", config).await;
+    let app = spawn_app_with(Backend::Sqlite, config).await;
     let s = app.sign_up("old").await;
     tokio::time::sleep(Duration::from_millis(1100)).await;
     let res = app.client.get(app.url("/api/user")).header("token", &s.token).send().await.unwrap();

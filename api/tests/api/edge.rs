@@ -28,7 +28,7 @@ async fn read_until_closed(stream: &mut TcpStream, wait: Duration) -> Option<Str
 async fn spawn_edge_app(configure: impl FnOnce(&mut ServeArgs)) -> TestApp {
     let mut config = ServeArgs::for_tests();
     configure(&mut config);
-    spawn_app_with("sqlite", config).await
+    spawn_app_with(Backend::Sqlite, config).await
 }
 
 /// Raises this process's open-file limit to its hard limit (the slow-client test holds 2,000

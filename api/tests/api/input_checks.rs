@@ -112,7 +112,7 @@ async fn a_source_whose_address_is_refused_when_fetched_shows_why_and_backs_off(
     let mut config = ServeArgs::for_tests();
     config.fetch_enabled = true;
     config.fetch_interval_seconds = 1;
-    let app = spawn_app_with("sqlite", config).await;
+    let app = spawn_app_with(Backend::Sqlite, config).await;
     let s = app.sign_up("early").await;
     let url = format!("http://{feed}/feed.xml");
     let bus = app.server.state.bus.clone();
@@ -204,7 +204,7 @@ fn template_names(path: &str) -> std::collections::BTreeSet<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_openapi_document_declares_path_parameters_exactly_where_its_paths_have_them() {
-    let app = spawn_app("sqlite").await;
+    let app = spawn_app(Backend::Sqlite).await;
     let doc: Value = app.client.get(app.url("/api/openapi.json")).send().await.unwrap().json().await.unwrap();
     let mut wrong = Vec::new();
     for (path, item) in doc["paths"].as_object().unwrap() {
@@ -246,7 +246,7 @@ async fn the_openapi_document_is_valid_for_a_real_validator() {
         eprintln!("skipped: openapi-spec-validator is not installed (python3 -m pip install openapi-spec-validator)");
         return;
     }
-    let app = spawn_app("sqlite").await;
+    let app = spawn_app(Backend::Sqlite).await;
     let doc = app.client.get(app.url("/api/openapi.json")).send().await.unwrap().text().await.unwrap();
     let file = app._dir.path().join("openapi.json");
     std::fs::write(&file, doc).unwrap();

@@ -113,5 +113,5 @@ macro_rules! lag_test {
         }
     };
 }
-lag_test!(a_lagging_socket_pages_from_the_store_on_sqlite, "sqlite");
-lag_test!(a_lagging_socket_pages_from_the_store_on_postgres, "postgres");
+lag_test!(a_lagging_socket_pages_from_the_store_on_sqlite, Backend::Sqlite);
+lag_test!(a_lagging_socket_pages_from_the_store_on_postgres, Backend::Postgres);

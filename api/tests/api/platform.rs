@@ -111,7 +111,7 @@ fn the_sqlite_and_postgres_migrations_have_the_same_file_names() {
 /// The operator's command line works on the data directory a server uses.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_command_line_sets_flags_rebuilds_and_exports() {
-    let app = spawn_app("sqlite").await;
+    let app = spawn_app(Backend::Sqlite).await;
     let s = app.sign_up("ops").await;
     let dir = app._dir.path().to_path_buf();
     let needl = |args: &[&str]| {
@@ -150,7 +150,7 @@ async fn the_command_line_sets_flags_rebuilds_and_exports() {
 /// Shutting down closes live sockets (1001) and lets the server finish promptly.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_graceful_shutdown_closes_live_sockets_and_finishes() {
-    let app = spawn_app("sqlite").await;
+    let app = spawn_app(Backend::Sqlite).await;
     let s = app.sign_up("bye").await;
     let mut socket = app.connect_live(&s.token, None).await;
     let TestApp { server, _dir, .. } = app;

@@ -216,7 +216,7 @@ api_test!(bad_search_input_gets_a_clear_error_and_never_a_500, |app: TestApp| as
 /// the restarted server searches the rebuilt index.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_search_index_rebuilds_from_the_feed() {
-    let app = spawn_app("sqlite").await;
+    let app = spawn_app(Backend::Sqlite).await;
     let s = app.sign_up("rebuilder").await;
     let user_id = s.user["id"].as_str().unwrap().to_string();
     ingest_text(&app, "doc-1", "needldrive", "Harbour survey", "The harbour survey found silt.", Some(&user_id)).await;

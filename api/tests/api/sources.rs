@@ -89,7 +89,7 @@ async fn a_followed_feed_is_fetched_and_its_items_become_documents_once() {
     config.fetch_enabled = true;
     config.fetch_interval_seconds = 1;
     config.fetch_allow = vec!["127.0.0.1".into()];
-    let app = spawn_app_with("sqlite", config).await;
+    let app = spawn_app_with(Backend::Sqlite, config).await;
     let s = app.sign_up("follower").await;
     let mut socket = app.connect_live(&s.token, None).await;
     let (status, body) = app
@@ -129,7 +129,7 @@ async fn a_feed_on_a_loopback_address_is_refused_unless_allow_listed() {
     let mut config = ServeArgs::for_tests();
     config.fetch_enabled = true;
     config.fetch_interval_seconds = 1;
-    let app = spawn_app_with("sqlite", config).await;
+    let app = spawn_app_with(Backend::Sqlite, config).await;
     let s = app.sign_up("careful").await;
     let (status, body) =
         app.post("/api/connect/rss", Some(&s.token), json!({"url": format!("http://{feed}/feed.xml")})).await;
@@ -170,8 +170,8 @@ macro_rules! hanging_source_test {
         }
     };
 }
-hanging_source_test!(a_source_that_never_answers_holds_up_no_other_on_sqlite, "sqlite");
-hanging_source_test!(a_source_that_never_answers_holds_up_no_other_on_postgres, "postgres");
+hanging_source_test!(a_source_that_never_answers_holds_up_no_other_on_sqlite, Backend::Sqlite);
+hanging_source_test!(a_source_that_never_answers_holds_up_no_other_on_postgres, Backend::Postgres);
 
 api_test!(websites_are_followed_by_address_and_unfollowed, |app: TestApp| async move {
     let app = &app;
@@ -218,7 +218,7 @@ async fn serve_site() -> std::net::SocketAddr {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_followed_website_is_read_through_its_advertised_feed() {
     let site = serve_site().await;
-    let app = spawn_app_with("sqlite", fetching_config()).await;
+    let app = spawn_app_with(Backend::Sqlite, fetching_config()).await;
     let s = app.sign_up("reader").await;
     let (status, body) =
         app.post("/api/connect/website", Some(&s.token), json!({"url": format!("http://{site}/")})).await;
@@ -242,7 +242,7 @@ async fn a_followed_catalogue_entry_with_a_feed_is_fetched() {
     .unwrap();
     let mut config = fetching_config();
     config.catalogue = Some(file);
-    let app = spawn_app_with("sqlite", config).await;
+    let app = spawn_app_with(Backend::Sqlite, config).await;
     let s = app.sign_up("analyst").await;
     let (_, sources) = app.get("/api/source/public", &s.token).await;
     let entry = sources["results"].as_array().unwrap().iter().find(|e| e["key"] == "local_regulator").cloned().unwrap();

@@ -8,7 +8,7 @@ use crate::support::*;
 /// and the rest become the user's documents, which nobody else can read.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn importing_files_makes_them_the_users_documents_and_bad_files_fail_alone() {
-    let app = spawn_app("sqlite").await;
+    let app = spawn_app(Backend::Sqlite).await;
     let owner = app.sign_up("importer").await;
     let other = app.sign_up("neighbour").await;
     let files = tempfile::tempdir().unwrap();
@@ -227,7 +227,7 @@ async fn the_storage_quota_and_size_limit_hold_on_the_bytes_that_arrive() {
     let mut config = ServeArgs::for_tests();
     config.upload_max_mb = 1;
     config.storage_quota_mb = 1;
-    let app = spawn_app_with("sqlite", config).await;
+    let app = spawn_app_with(Backend::Sqlite, config).await;
     let s = app.sign_up("quota").await;
     let big = vec![b'a'; 1024 * 1024 + 10];
     let (_, init) = app
@@ -299,7 +299,7 @@ Sub: Outcome of the Board Meeting\nISIN: INE002A01018\n\nThe Board approved the 
 /// An upload never reported done is given up after a while, and the bytes it sent are deleted.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn abandoned_uploads_are_given_up_and_their_bytes_deleted() {
-    let app = spawn_app("sqlite").await;
+    let app = spawn_app(Backend::Sqlite).await;
     let s = app.sign_up("forgetful").await;
     let init = app.upload(&s.token, &[("left", "left.txt", b"half a thought")]).await;
     let key = init["upload_configs"][0]["metadata_fields"]["key"].as_str().unwrap().to_string();
@@ -348,7 +348,7 @@ async fn hostile_uploads_fail_alone_and_the_good_file_is_done() {
     files.push(("xxe".into(), "xxe.html".into(), xxe));
     files.push(("good".into(), "good.txt".into(), b"Net interest margin widened to 3.4 percent.".to_vec()));
 
-    let app = spawn_app("sqlite").await;
+    let app = spawn_app(Backend::Sqlite).await;
     let s = app.sign_up("careful").await;
     let list: Vec<(&str, &str, &[u8])> = files.iter().map(|(i, n, b)| (i.as_str(), n.as_str(), b.as_slice())).collect();
     let started = std::time::Instant::now();

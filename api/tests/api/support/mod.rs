@@ -2,12 +2,8 @@
 //! calls a test makes to it, the live socket, `api_test!` (one body run on SQLite and on
 //! Postgres), and in `fixtures` the records and files that tests of several features set up.
 
-use std::str::FromStr;
-
 use api::app::Server;
-use commands::Db;
 use futures::StreamExt;
-use sqlx::postgres::PgConnectOptions;
 use tokio_tungstenite::tungstenite::Message;
 
 // What nearly every test module names; `use crate::support::*` brings them with the helpers.
@@ -16,6 +12,7 @@ pub use std::time::Duration;
 pub use api::config::ServeArgs;
 pub use reqwest::StatusCode;
 pub use serde_json::{json, Value};
+pub use testkit::Backend;
 
 mod fixtures;
 pub use fixtures::*;
@@ -27,35 +24,17 @@ pub struct TestApp {
     pub _dir: tempfile::TempDir,
 }
 
-fn pg_url() -> String {
-    std::env::var("NEEDL_TEST_DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_string())
-}
-
-async fn fresh_db(backend: &str, dir: &std::path::Path) -> Db {
-    match backend {
-        "sqlite" => Db::open_sqlite(dir).await.unwrap(),
-        _ => {
-            let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
-            let admin = sqlx::PgPool::connect(&pg_url()).await.expect("Postgres reachable");
-            sqlx::query(&format!("CREATE SCHEMA {schema}")).execute(&admin).await.unwrap();
-            admin.close().await;
-            let options = PgConnectOptions::from_str(&pg_url()).unwrap().options([("search_path", schema.as_str())]);
-            Db::open_postgres_with(options).await.unwrap()
-        }
-    }
-}
-
 /// Starts a server with the test settings over a fresh database on `backend`.
-pub async fn spawn_app(backend: &str) -> TestApp {
+pub async fn spawn_app(backend: Backend) -> TestApp {
     spawn_app_with(backend, ServeArgs::for_tests()).await
 }
 
 /// Starts a server with `config` over a fresh database on `backend`.
-pub async fn spawn_app_with(backend: &str, mut config: ServeArgs) -> TestApp {
+pub async fn spawn_app_with(backend: Backend, mut config: ServeArgs) -> TestApp {
     // Uploads are extracted by the real binary's worker mode, not by this test program.
     config.extract_worker.get_or_insert_with(|| env!("CARGO_BIN_EXE_needl").into());
     let dir = tempfile::tempdir().unwrap();
-    let db = fresh_db(backend, dir.path()).await;
+    let db = testkit::db::open(backend, dir.path()).await;
     let server = Server::start_with(db, dir.path(), config).await.unwrap();
     TestApp { server, client: reqwest::Client::new(), _dir: dir }
 }
@@ -174,12 +153,12 @@ macro_rules! api_test {
             use super::*;
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn on_sqlite() {
-                let app = $crate::support::spawn_app("sqlite").await;
+                let app = $crate::support::spawn_app($crate::support::Backend::Sqlite).await;
                 ($body)(app).await;
             }
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn on_postgres() {
-                let app = $crate::support::spawn_app("postgres").await;
+                let app = $crate::support::spawn_app($crate::support::Backend::Postgres).await;
                 ($body)(app).await;
             }
         }
