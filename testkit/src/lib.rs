@@ -4,11 +4,13 @@
 //!   on the test Postgres (`NEEDL_TEST_DATABASE_URL`).
 //! - [`search`] (feature `search`): documents for the search index and an in-memory index
 //!   holding them.
+//! - [`s3`]: a local S3-compatible server (moto) on a free port, for the upload tests.
 //!
 //! A dev-dependency only. It depends on `commands` (and `search` with its feature), never on
 //! `api`: the crates below `api` use it in their own tests.
 
 pub mod db;
+pub mod s3;
 #[cfg(feature = "search")]
 pub mod search;
 

@@ -51,51 +51,12 @@ fn resident_kib(pid: u32) -> u64 {
     line.split_whitespace().nth(1).unwrap().parse().unwrap()
 }
 
-/// The real binary, serving a fresh SQLite data directory; killed when dropped.
-struct Binary {
-    child: std::process::Child,
-    addr: SocketAddr,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for Binary {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-async fn spawn_binary(args: &[&str]) -> Binary {
-    let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_needl"))
-        .arg("--data-dir")
-        .arg(dir.path())
-        .args(["serve", "--host", "127.0.0.1", "--port", &port.to_string(), "--web-dir", "/nonexistent"])
-        .args(["--fetch-enabled", "false", "--log-format", "text"])
-        .args(args)
-        .env_remove("DATABASE_URL")
-        .env("RUST_LOG", "error")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let binary = Binary { child, addr: SocketAddr::from(([127, 0, 0, 1], port)), _dir: dir };
-    let client = reqwest::Client::new();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while client.get(format!("http://{}/healthz", binary.addr)).send().await.is_err() {
-        assert!(Instant::now() < deadline, "the server did not start");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    binary
-}
-
 /// 2,000 clients that send half a request head and then nothing neither stop a normal request
 /// nor keep their connections (and the memory they hold) past the header timeout.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_clients_are_closed_after_the_header_timeout_and_their_memory_returns() {
     raise_open_file_limit();
-    let server = spawn_binary(&["--header-timeout-seconds", "3", "--max-connections-per-address", "0"]).await;
+    let server = spawn_binary(&["--header-timeout-seconds", "3", "--max-connections-per-address", "0"], &[]).await;
     let pid = server.child.id();
     let client = reqwest::Client::new();
     for _ in 0..20 {

@@ -376,3 +376,87 @@ async fn hostile_uploads_fail_alone_and_the_good_file_is_done() {
     let (_, page) = app.get("/api/documents?limit=100", &s.token).await;
     assert!(!page.to_string().contains("root:x:0:0"), "no external entity was resolved");
 }
+
+/// Uploads through S3-compatible storage: presigned links, completion checks and extraction
+/// reading from the bucket, against a local S3 server (moto; skipped with a message where it is
+/// not installed). The server is the real binary in a process of its own: the bucket is reached
+/// through `AWS_*` variables, which set in this process would reach every test in it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn uploads_go_to_an_s3_bucket_through_presigned_links() {
+    let Some(s3) = testkit::s3::Moto::start().await else {
+        eprintln!("skipped: moto_server (pip install 'moto[server]') is not installed");
+        return;
+    };
+    let endpoint = s3.endpoint();
+    let client = reqwest::Client::new();
+    let bucket = "needl-uploads";
+    // moto takes any credentials; the bucket is made with a plain request.
+    assert!(client.put(format!("{endpoint}/{bucket}")).send().await.unwrap().status().is_success());
+    let server = spawn_binary(&["--storage", &format!("s3://{bucket}")], &s3.env()).await;
+    let base = format!("http://{}", server.addr);
+    let post = |path: &str, token: Option<&str>, body: Value| {
+        let mut req = client.post(format!("{base}{path}")).json(&body);
+        if let Some(t) = token {
+            req = req.header("token", t);
+        }
+        async move {
+            let res = req.send().await.unwrap();
+            let status = res.status();
+            let body: Value = res.json().await.unwrap();
+            assert!(status.is_success(), "{status} {body}");
+            body
+        }
+    };
+
+    let session = post(
+        "/api/auth/signup",
+        None,
+        json!({"email": "s3@example.com", "password": "correct horse", "username": "s3"}),
+    )
+    .await;
+    let token = session["token"].as_str().unwrap();
+    let text = "The board approved a dividend of four rupees per share.";
+    let init = post(
+        "/api/upload/init",
+        Some(token),
+        json!({"source": "needldrive", "files": [{"id": "memo", "name": "memo.txt", "size": text.len()}]}),
+    )
+    .await;
+    let config = &init["upload_configs"][0];
+    let link = config["upload_link"].as_str().unwrap();
+    assert!(link.starts_with(endpoint), "the link points at the bucket: {link}");
+    assert_eq!(config["metadata_fields"]["bucket"], bucket);
+    let sent = client.put(link).body(text).send().await.unwrap();
+    assert!(sent.status().is_success(), "{}", sent.text().await.unwrap());
+
+    let complete = json!({"source": "needldrive", "files": [{"bucket": bucket, "key": config["metadata_fields"]["key"], "metadata": {"id": "memo"}}]});
+    let done = post("/api/upload/complete", Some(token), complete).await;
+    assert_eq!(done["files"][0]["status"], "PROCESSING", "{done}");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        let res: Value = client
+            .get(format!("{base}/api/upload/status?ids=memo"))
+            .header("token", token)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let status = res["results"][0].clone();
+        if status["status"] != "PROCESSING" || tokio::time::Instant::now() > deadline {
+            break status;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!(status["status"], "COMPLETED", "{status}");
+    let deeplink = status["deeplink"].as_str().unwrap();
+    let file = client
+        .get(format!("{base}/api/doc/needldrive/file"))
+        .query(&[("deeplink", deeplink)])
+        .header("token", token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(file.text().await.unwrap(), text, "the original comes back from the bucket");
+}

@@ -1,6 +1,7 @@
 //! What every API test shares: a server on port 0 over a fresh database (`spawn_app`), the
 //! calls a test makes to it, the live socket, `api_test!` (one body run on SQLite and on
-//! Postgres), and in `fixtures` the records and files that tests of several features set up.
+//! Postgres), in `fixtures` the records and files that tests of several features set up, and in
+//! `binary` the real binary in a process of its own.
 
 use api::app::Server;
 use futures::StreamExt;
@@ -14,7 +15,9 @@ pub use reqwest::StatusCode;
 pub use serde_json::{json, Value};
 pub use testkit::Backend;
 
+mod binary;
 mod fixtures;
+pub use binary::*;
 pub use fixtures::*;
 
 /// A running server, its client, and the data directory it owns (deleted when dropped).
