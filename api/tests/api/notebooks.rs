@@ -359,6 +359,11 @@ api_test!(a_stranger_gets_404_from_every_notebook_and_note_endpoint_and_sees_not
     assert_eq!(app.get(&format!("/api/notebook/{notebook}"), &owner.token).await.1["results"]["note_count"], 2);
     let owner_id = owner.user["id"].as_str().unwrap();
     while let Some(seen) = anything_within(&mut stranger_socket, Duration::from_millis(600)).await {
+        // The owner's sign-up is shown to the administrator, and may reach the socket after it
+        // opened (the hub publishes once the read models have applied it): not a leak of notes.
+        if seen["type"] == "UserSignedUp" {
+            continue;
+        }
         let ids = seen["ids"].to_string();
         assert!(
             !ids.contains(owner_id) && !ids.contains(&notebook) && !ids.contains(&note_id),
