@@ -73,7 +73,7 @@ fn sign_up_body(email: &str, username: &str) -> Value {
 
 /// Signs up, expecting success; returns the answer.
 async fn signs_up(app: &TestApp, email: &str, username: &str) -> Value {
-    let (status, body) = app.post("/api/auth/signup", None, sign_up_body(email, username)).await;
+    let (status, body) = app.post_without_token("/api/auth/signup", sign_up_body(email, username)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     body
 }
@@ -90,7 +90,8 @@ api_test_with!(
             ("\u{202E}ada".to_string(), "username must not contain control or invisible characters"),
         ];
         for (username, message) in cases {
-            let (status, body) = app.post("/api/auth/signup", None, sign_up_body("ada@example.com", &username)).await;
+            let (status, body) =
+                app.post_without_token("/api/auth/signup", sign_up_body("ada@example.com", &username)).await;
             assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
             assert_eq!((body["code"].as_str(), body["message"].as_str()), (Some("invalid_username"), Some(message)));
         }
@@ -99,18 +100,19 @@ api_test_with!(
         let body = signs_up(app, "ada@example.com", "  ada  ").await;
         assert_eq!(body["user"]["username"], "ada");
         assert_eq!(body["user"]["is_admin"], true, "the refused sign-ups claimed nothing");
-        let (status, body) = app.post("/api/auth/signin", None, sign_in_body("ada@example.com", "correct horse")).await;
+        let (status, body) = app.sign_in("ada@example.com", "correct horse").await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
 );
 
 api_test!(a_username_too_large_for_the_body_limit_is_refused_and_strands_nothing, |app: TestApp| async move {
     let app = &app;
-    let (status, body) = app.post("/api/auth/signup", None, sign_up_body("bo@example.com", &"b".repeat(900_000))).await;
+    let (status, body) =
+        app.post_without_token("/api/auth/signup", sign_up_body("bo@example.com", &"b".repeat(900_000))).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(body["code"], "body_too_large");
     signs_up(app, "bo@example.com", "bo").await;
-    let (status, _) = app.post("/api/auth/signin", None, sign_in_body("bo@example.com", "correct horse")).await;
+    let (status, _) = app.sign_in("bo@example.com", "correct horse").await;
     assert_eq!(status, StatusCode::OK);
 });
 
@@ -147,7 +149,7 @@ api_test_with!(
         let cursor = cursor.expect("the accounts were written");
         assert!(app.server.state.projections.wait_for(cursor, Duration::from_secs(120)).await, "read models caught up");
         let (status, body) =
-            app.post("/api/channels", Some(&owner.token), json!({"name": "Research", "members": others})).await;
+            app.post("/api/channels", &owner.token, json!({"name": "Research", "members": others})).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
         assert_eq!(body["code"], "too_many_channel_members");
         let directory = domain::channel::directory_id(domain::channel::ORGANIZATION_ID);
@@ -155,7 +157,7 @@ api_test_with!(
             commands::feed::read_aggregate(&app.server.state.db, ChannelDirectory::TYPE, &directory).await.unwrap();
         assert!(reserved.is_empty(), "no name was reserved: {reserved:?}");
         let (status, body) =
-            app.post("/api/channels", Some(&owner.token), json!({"name": "Research", "members": ["member-1"]})).await;
+            app.post("/api/channels", &owner.token, json!({"name": "Research", "members": ["member-1"]})).await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
 );
@@ -280,9 +282,8 @@ api_test!(signing_up_with_a_taken_email_in_another_case_is_a_conflict, |app: Tes
     let app = &app;
     app.sign_up("ada").await;
     let (status, body) = app
-        .post(
+        .post_without_token(
             "/api/auth/signup",
-            None,
             json!({"email": " ADA@example.com", "password": "another one", "username": "imposter"}),
         )
         .await;
@@ -293,25 +294,28 @@ api_test!(signing_up_with_a_taken_email_in_another_case_is_a_conflict, |app: Tes
 api_test!(sign_up_input_is_validated_with_clear_messages_and_nothing_written, |app: TestApp| async move {
     let app = &app;
     let (status, body) = app
-        .post("/api/auth/signup", None, json!({"email": "x@example.com", "password": "short", "username": "x"}))
+        .post_without_token("/api/auth/signup", json!({"email": "x@example.com", "password": "short", "username": "x"}))
         .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(body["message"], "password must be at least 8 characters");
     let (status, body) = app
-        .post("/api/auth/signup", None, json!({"email": "not-an-email", "password": "long enough", "username": "x"}))
+        .post_without_token(
+            "/api/auth/signup",
+            json!({"email": "not-an-email", "password": "long enough", "username": "x"}),
+        )
         .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(body["message"], "email must be a valid email");
     let (status, body) = app
-        .post(
+        .post_without_token(
             "/api/auth/signup",
-            None,
             json!({"email": "x@example.com", "password": "long enough", "username": "x", "role": "admin"}),
         )
         .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "unknown fields are refused: {body}");
-    let (status, _) =
-        app.post("/api/auth/signup", None, json!({"email": 42, "password": "long enough", "username": "x"})).await;
+    let (status, _) = app
+        .post_without_token("/api/auth/signup", json!({"email": 42, "password": "long enough", "username": "x"}))
+        .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     let res = app
         .client
@@ -330,24 +334,20 @@ api_test!(sign_up_input_is_validated_with_clear_messages_and_nothing_written, |a
 api_test!(sign_in_failures_do_not_reveal_whether_the_email_exists_and_are_rate_limited, |app: TestApp| async move {
     let app = &app;
     app.sign_up("bea").await;
-    let (s1, wrong_password) =
-        app.post("/api/auth/signin", None, json!({"email": "bea@example.com", "password": "wrong password"})).await;
-    let (s2, unknown_email) =
-        app.post("/api/auth/signin", None, json!({"email": "nobody@example.com", "password": "wrong password"})).await;
+    let (s1, wrong_password) = app.sign_in("bea@example.com", "wrong password").await;
+    let (s2, unknown_email) = app.sign_in("nobody@example.com", "wrong password").await;
     assert_eq!(s1, StatusCode::UNAUTHORIZED);
     assert_eq!(s2, StatusCode::UNAUTHORIZED);
     assert_eq!(wrong_password, unknown_email);
-    let (ok, body) =
-        app.post("/api/auth/signin", None, json!({"email": "Bea@example.com", "password": "correct horse"})).await;
+    let (ok, body) = app.sign_in("Bea@example.com", "correct horse").await;
     assert_eq!(ok, StatusCode::OK);
     assert_eq!(body["user"]["username"], "bea");
     // The guessing address (this test's client, 127.0.0.1) is throttled, with Retry-After ...
     for _ in 0..6 {
-        app.post("/api/auth/signin", None, json!({"email": "bea@example.com", "password": "guess"})).await;
+        app.sign_in("bea@example.com", "guess").await;
     }
     let res = app
-        .client
-        .post(app.url("/api/auth/signin"))
+        .request(reqwest::Method::POST, "/api/auth/signin", None)
         .json(&json!({"email": "bea@example.com", "password": "correct horse"}))
         .send()
         .await

@@ -10,13 +10,13 @@ api_test!(feature_flags_are_per_user_and_only_administrators_change_them, |app: 
     let (_, config) = app.get("/api/feature/config", &member.token).await;
     assert_eq!(config["features"]["notebooks"], true);
     assert_eq!(config["features"]["is_pricing"], false);
-    let member_id = member.user["id"].as_str().unwrap();
+    let member_id = member.id();
     let path = format!("/api/admin/users/{member_id}/flags/notebooks");
-    let (status, _) = app.send(reqwest::Method::PUT, &path, Some(&member.token), Some(json!({"value": "off"}))).await;
+    let (status, _) = app.put(&path, &member.token, json!({"value": "off"})).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let (status, _) = app.send(reqwest::Method::PUT, &path, Some(&admin.token), Some(json!({"value": "ON"}))).await;
+    let (status, _) = app.put(&path, &admin.token, json!({"value": "ON"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "only on or off are values");
-    let (status, _) = app.send(reqwest::Method::PUT, &path, Some(&admin.token), Some(json!({"value": "off"}))).await;
+    let (status, _) = app.put(&path, &admin.token, json!({"value": "off"})).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(app.get("/api/feature/config", &member.token).await.1["features"]["notebooks"], false);
     assert_eq!(app.get("/api/feature/config", &admin.token).await.1["features"]["notebooks"], true);
@@ -32,10 +32,8 @@ api_test!(auditors_read_the_feed_with_metadata_and_no_secrets, |app: TestApp| as
     let admin = app.sign_up("boss").await;
     let member = app.sign_up("reader").await;
     assert_eq!(app.get("/api/audit/events", &member.token).await.0, StatusCode::FORBIDDEN);
-    let member_id = member.user["id"].as_str().unwrap();
-    let (status, _) = app
-        .send(reqwest::Method::PUT, &format!("/api/admin/users/{member_id}/roles/auditor"), Some(&admin.token), None)
-        .await;
+    let member_id = member.id();
+    let (status, _) = app.put_empty(&format!("/api/admin/users/{member_id}/roles/auditor"), &admin.token).await;
     assert_eq!(status, StatusCode::OK);
     let (status, page) = app.get("/api/audit/events?limit=1000", &member.token).await;
     assert_eq!(status, StatusCode::OK);

@@ -32,16 +32,6 @@ async fn spawn_with_grace(backend: Backend, grace_seconds: u64) -> TestApp {
 }
 
 impl TestApp {
-    /// Refreshes `token`; returns the status and the new token, if any.
-    async fn refresh(&self, token: &str) -> (StatusCode, Option<String>) {
-        let (status, body) = self.post("/api/auth/refresh", Some(token), json!({})).await;
-        (status, body["token"].as_str().map(str::to_string))
-    }
-
-    async fn sign_out(&self, token: &str) -> StatusCode {
-        self.client.post(self.url("/api/auth/signout")).header("token", token).send().await.unwrap().status()
-    }
-
     /// The status of an ordinary call made with `token`.
     async fn whoami(&self, token: &str) -> StatusCode {
         self.get("/api/user", token).await.0
@@ -115,7 +105,7 @@ grace_test!(after_the_grace_a_refreshed_token_and_its_refresh_are_refused, 2, |a
     let fresh = fresh.unwrap();
     assert_eq!(app.whoami(&old).await, StatusCode::OK, "the old token works within the grace");
     refused_within(app, &old, Duration::from_secs(10)).await;
-    let (status, body) = app.post("/api/auth/refresh", Some(&old), json!({})).await;
+    let (status, body) = app.post("/api/auth/refresh", &old, json!({})).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
     assert_eq!(body["code"], "session_revoked");
     assert_eq!(app.whoami(&fresh).await, StatusCode::OK, "the successor lives on");
@@ -164,7 +154,7 @@ grace_test!(a_refresh_keeps_the_live_socket_open_until_a_sign_out_closes_it, 30,
     let old = app.sign_up("gus").await.token;
     let mut socket = app.connect_live(&old, None).await;
     let fresh = app.refresh(&old).await.1.unwrap();
-    app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&fresh), Some(json!({"askneedl_pro": true}))).await;
+    app.patch("/api/user/preferences", &fresh, json!({"askneedl_pro": true})).await;
     next_of_type(&mut socket, "PreferencesChanged").await;
     assert_eq!(app.sign_out(&fresh).await, StatusCode::NO_CONTENT);
     assert_eq!(closed(&mut socket, Duration::from_secs(10)).await, Some(4001));
@@ -205,16 +195,14 @@ grace_test!(rotations_and_sign_outs_rebuild_the_same_sessions_view, 30, |app: Te
 api_test!(signing_out_revokes_the_token_and_refreshing_rotates_it, |app: TestApp| async move {
     let app = &app;
     let s = app.sign_up("cy").await;
-    let (status, refreshed) = app.post("/api/auth/refresh", Some(&s.token), json!({})).await;
+    let (status, fresh) = app.refresh(&s.token).await;
     assert_eq!(status, StatusCode::OK);
-    let fresh = refreshed["token"].as_str().unwrap().to_string();
+    let fresh = fresh.unwrap();
     assert_ne!(fresh, s.token);
     assert_eq!(app.get("/api/user", &s.token).await.0, StatusCode::UNAUTHORIZED, "the rotated token is dead");
     assert_eq!(app.get("/api/user", &fresh).await.0, StatusCode::OK);
-    let (status, _) = app.post("/api/auth/refresh", Some(&s.token), json!({})).await;
-    assert_eq!(status, StatusCode::UNAUTHORIZED, "a dead token cannot be refreshed");
-    let res = app.client.post(app.url("/api/auth/signout")).header("token", &fresh).send().await.unwrap();
-    assert_eq!(res.status(), StatusCode::NO_CONTENT);
+    assert_eq!(app.refresh(&s.token).await.0, StatusCode::UNAUTHORIZED, "a dead token cannot be refreshed");
+    assert_eq!(app.sign_out(&fresh).await, StatusCode::NO_CONTENT);
     assert_eq!(app.get("/api/user", &fresh).await.0, StatusCode::UNAUTHORIZED);
 });
 
@@ -227,17 +215,16 @@ async fn an_expired_token_is_refreshable_while_its_session_lasts() {
     let app = spawn_app_with(Backend::Sqlite, config).await;
     let s = app.sign_up("old").await;
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    let res = app.client.get(app.url("/api/user")).header("token", &s.token).send().await.unwrap();
+    let res = app.request(reqwest::Method::GET, "/api/user", Some(&s.token)).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
     assert_eq!(res.headers().get("x-backend-origin").unwrap(), "needl");
     assert_eq!(res.json::<Value>().await.unwrap()["code"], "token_expired");
-    let (status, refreshed) = app.post("/api/auth/refresh", Some(&s.token), json!({})).await;
-    assert_eq!(status, StatusCode::OK, "{refreshed}");
-    let (status, _) = app.post("/api/auth/refresh", Some(&s.token), json!({})).await;
-    assert_eq!(status, StatusCode::UNAUTHORIZED, "the expired token was rotated away");
+    let (status, refreshed) = app.refresh(&s.token).await;
+    assert_eq!(status, StatusCode::OK, "{refreshed:?}");
+    assert_eq!(app.refresh(&s.token).await.0, StatusCode::UNAUTHORIZED, "the expired token was rotated away");
     // A permission 403 carries no such header: refreshing would not help.
     let other = app.sign_up("plain").await;
-    let res = app.client.get(app.url("/api/admin/users")).header("token", &other.token).send().await.unwrap();
+    let res = app.request(reqwest::Method::GET, "/api/admin/users", Some(&other.token)).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
     assert!(res.headers().get("x-backend-origin").is_none());
 }

@@ -2,32 +2,40 @@
 //! and who changes it, feeds shared with their definitions, and strangers and former members
 //! refused.
 
+use serde::Deserialize;
+
 use crate::support::*;
 
 /// The names of the channels the user sees, as listed.
 async fn channel_names(app: &TestApp, token: &str) -> Vec<String> {
-    let (status, list) = app.get("/api/channels", token).await;
-    assert_eq!(status, StatusCode::OK, "{list}");
-    list["channels"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_string()).collect()
+    #[derive(Deserialize)]
+    struct Listed {
+        name: String,
+    }
+    #[derive(Deserialize)]
+    struct Channels {
+        channels: Vec<Listed>,
+    }
+    let list: Channels = app.get_as("/api/channels", token).await;
+    list.channels.into_iter().map(|c| c.name).collect()
 }
 
 /// The user ids and roles of a channel's members, as listed.
 async fn member_roles(app: &TestApp, token: &str, channel: &str) -> Vec<(String, String)> {
-    let (status, list) = app.get(&format!("/api/channels/{channel}/users"), token).await;
-    assert_eq!(status, StatusCode::OK, "{list}");
-    list["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| (m["user_id"].as_str().unwrap().to_string(), m["role"].as_str().unwrap().to_string()))
-        .collect()
+    #[derive(Deserialize)]
+    struct Member {
+        user_id: String,
+        role: String,
+    }
+    let list: Results<Vec<Member>> = app.get_as(&format!("/api/channels/{channel}/users"), token).await;
+    list.results.into_iter().map(|m| (m.user_id, m.role)).collect()
 }
 
 api_test!(channel_names_follow_the_spec_rules_with_its_messages, |app: TestApp| async move {
     let app = &app;
     let admin = app.sign_up("chief").await;
     let s = app.sign_up("maker").await;
-    let t = Some(s.token.as_str());
+    let t = s.token.as_str();
     for (name, code, message) in [
         ("", "channel_name_required", "Group Name is required"),
         ("   ", "channel_name_required", "Group Name is required"),
@@ -66,13 +74,13 @@ api_test!(channel_names_follow_the_spec_rules_with_its_messages, |app: TestApp| 
     assert_eq!(channel["show_publish_option"], false, "the maker may not publish channels");
     assert_eq!(
         channel["members"],
-        json!([{"user_id": id_of(&s), "username": "maker", "role": "owner",
+        json!([{"user_id": s.id(), "username": "maker", "role": "owner",
         "added_at": channel["members"][0]["added_at"]}])
     );
     let macro_id = channel["id"].as_str().unwrap().to_string();
 
     // Unique in the organisation whatever the case, for everyone in it.
-    let (status, body) = app.post("/api/channels", Some(&admin.token), json!({"name": "MACRO DESK_1-A"})).await;
+    let (status, body) = app.post("/api/channels", &admin.token, json!({"name": "MACRO DESK_1-A"})).await;
     assert_eq!(
         (status, body["code"].as_str(), body["message"].as_str()),
         (StatusCode::CONFLICT, Some("channel_name_taken"), Some("Group Name already exists in your organization!"))
@@ -80,7 +88,7 @@ api_test!(channel_names_follow_the_spec_rules_with_its_messages, |app: TestApp| 
     let other = create_channel(app, &admin.token, "Rates", &[]).await;
     let rename = |token: &str, id: &str, name: &str| {
         let (token, path, name) = (token.to_string(), format!("/api/channels/{id}"), name.to_string());
-        async move { app.send(reqwest::Method::PUT, &path, Some(&token), Some(json!({"name": name}))).await }
+        async move { app.put(&path, &token, json!({"name": name})).await }
     };
     let (status, body) = rename(&s.token, &macro_id, "rates").await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::CONFLICT, Some("channel_name_taken")));
@@ -96,12 +104,10 @@ api_test!(channel_names_follow_the_spec_rules_with_its_messages, |app: TestApp| 
     // Publishing to the organisation needs canPublishChannels (administrators).
     let (status, body) = app.post("/api/channels", t, json!({"name": "Everyone", "publish": true})).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::FORBIDDEN, Some("publish_not_allowed")));
-    let (status, body) =
-        app.post("/api/channels", Some(&admin.token), json!({"name": "Everyone", "publish": true})).await;
+    let (status, body) = app.post("/api/channels", &admin.token, json!({"name": "Everyone", "publish": true})).await;
     assert_eq!((status, body["channel"]["publish"].as_bool()), (StatusCode::OK, Some(true)), "{body}");
     assert_eq!(body["channel"]["show_publish_option"], true);
-    let (status, body) =
-        app.send(reqwest::Method::PUT, &format!("/api/channels/{macro_id}"), t, Some(json!({"publish": true}))).await;
+    let (status, body) = app.put(&format!("/api/channels/{macro_id}"), t, json!({"publish": true})).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::FORBIDDEN, Some("publish_not_allowed")));
 
     // Refused creates reserved nothing: one name per channel made.
@@ -117,10 +123,8 @@ api_test!(concurrent_creates_of_one_channel_name_let_exactly_one_win, |app: Test
         people.push(app.sign_up(&format!("racer{i}")).await);
     }
     let names = ["Research", "research", " RESEARCH", "Research ", "reSearch", "Research"];
-    let creates = people
-        .iter()
-        .zip(names)
-        .map(|(person, name)| app.post("/api/channels", Some(&person.token), json!({"name": name})));
+    let creates =
+        people.iter().zip(names).map(|(person, name)| app.post("/api/channels", &person.token, json!({"name": name})));
     let results = futures::future::join_all(creates).await;
     let won = results.iter().filter(|(status, _)| *status == StatusCode::OK).count();
     assert_eq!(won, 1, "{results:?}");
@@ -141,8 +145,8 @@ api_test!(owners_manage_members_and_roles_and_a_channel_always_keeps_an_owner, |
     let owner = app.sign_up("olga").await;
     let ann = app.sign_up("ann").await;
     let bob = app.sign_up("bob").await;
-    let (o, a) = (Some(owner.token.as_str()), Some(ann.token.as_str()));
-    let (owner_id, ann_id, bob_id) = (id_of(&owner), id_of(&ann), id_of(&bob));
+    let (o, a) = (owner.token.as_str(), ann.token.as_str());
+    let (owner_id, ann_id, bob_id) = (owner.id().to_string(), ann.id().to_string(), bob.id().to_string());
     let channel = create_channel(app, &owner.token, "Desk", &[&ann_id]).await;
     let users = format!("/api/channels/{channel}/users");
     assert_eq!(
@@ -168,7 +172,7 @@ api_test!(owners_manage_members_and_roles_and_a_channel_always_keeps_an_owner, |
         ),
     ];
     for (method, path, body) in managing {
-        let (status, answer) = app.send(method.clone(), &path, a, body).await;
+        let (status, answer) = app.send(method.clone(), &path, Some(a), body).await;
         assert_eq!(
             (status, answer["code"].as_str()),
             (StatusCode::FORBIDDEN, Some("not_channel_owner")),
@@ -191,29 +195,29 @@ api_test!(owners_manage_members_and_roles_and_a_channel_always_keeps_an_owner, |
         (Method::DELETE, format!("{users}/{owner_id}"), None),
         (Method::PUT, format!("{users}/{owner_id}"), Some(json!({"role": "member"}))),
     ] {
-        let (status, answer) = app.send(method.clone(), &path, o, body).await;
+        let (status, answer) = app.send(method.clone(), &path, Some(o), body).await;
         assert_eq!(
             (status, answer["code"].as_str()),
             (StatusCode::UNPROCESSABLE_ENTITY, Some("last_channel_owner")),
             "{method} {path}"
         );
     }
-    let (status, body) = app.send(Method::PUT, &format!("{users}/{ann_id}"), o, Some(json!({"role": "owner"}))).await;
+    let (status, body) = app.put(&format!("{users}/{ann_id}"), o, json!({"role": "owner"})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let (status, _) = app.send(Method::DELETE, &format!("{users}/self"), o, None).await;
+    let (status, _) = app.delete(&format!("{users}/self"), o).await;
     assert_eq!(status, StatusCode::NO_CONTENT, "with another owner, the first may leave");
     assert_eq!(app.get(&format!("/api/channels/{channel}"), &owner.token).await.0, StatusCode::NOT_FOUND);
     assert_eq!(channel_names(app, &owner.token).await, Vec::<String>::new());
-    let (status, _) = app.send(Method::DELETE, &format!("{users}/{bob_id}"), a, None).await;
+    let (status, _) = app.delete(&format!("{users}/{bob_id}"), a).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     assert_eq!(app.get(&format!("/api/channels/{channel}"), &bob.token).await.0, StatusCode::NOT_FOUND);
     assert_eq!(member_roles(app, &ann.token, &channel).await, [(ann_id.clone(), "owner".into())]);
-    let (status, _) = app.send(Method::DELETE, &format!("{users}/{bob_id}"), a, None).await;
+    let (status, _) = app.delete(&format!("{users}/{bob_id}"), a).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "no longer a member");
 
     // Starred status and last visit are the member's own.
     let me = format!("{users}/me");
-    let (status, body) = app.send(Method::PUT, &me, a, Some(json!({"starred": true, "seen": true}))).await;
+    let (status, body) = app.put(&me, a, json!({"starred": true, "seen": true})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!((body["results"]["starred"].as_bool(), body["results"]["role"].as_str()), (Some(true), Some("owner")));
     assert!(body["results"]["last_seen"].is_string());
@@ -267,16 +271,17 @@ api_test!(
         let former = app.sign_up("former").await;
         let member = app.sign_up("member").await;
         assert_eq!(stranger.user["is_admin"], true);
-        let o = Some(owner.token.as_str());
-        let (owner_id, former_id, member_id) = (id_of(&owner), id_of(&former), id_of(&member));
+        let o = owner.token.as_str();
+        let (owner_id, former_id, member_id) =
+            (owner.id().to_string(), former.id().to_string(), member.id().to_string());
         followed_source_with(app, &owner.token, "https://walk.example.org/rss", &["doc-w"]).await;
         for person in [&stranger, &former] {
-            app.post("/api/connect/rss", Some(&person.token), json!({"url": "https://walk.example.org/rss"})).await;
+            app.post("/api/connect/rss", &person.token, json!({"url": "https://walk.example.org/rss"})).await;
         }
         let channel = create_channel(app, &owner.token, "Private desk", &[&former_id, &member_id]).await;
         let mut stranger_socket = app.connect_live(&stranger.token, None).await;
         let mut former_socket = app.connect_live(&former.token, None).await;
-        app.send(reqwest::Method::DELETE, &format!("/api/channels/{channel}/users/{former_id}"), o, None).await;
+        app.delete(&format!("/api/channels/{channel}/users/{former_id}"), o).await;
         next_of_type(&mut former_socket, "MemberRemoved").await;
         let (status, _) = app.post(&format!("/api/channels/{channel}/items"), o, json!({"deeplink": "doc-w"})).await;
         assert_eq!(status, StatusCode::OK);
@@ -364,9 +369,9 @@ api_test!(a_member_reads_what_is_shared_and_only_authors_and_owners_change_it, |
     let owner = app.sign_up("owner").await;
     let ann = app.sign_up("ann").await;
     let bob = app.sign_up("bob").await;
-    let (o, a, b) = (Some(owner.token.as_str()), Some(ann.token.as_str()), Some(bob.token.as_str()));
+    let (o, a, b) = (owner.token.as_str(), ann.token.as_str(), bob.token.as_str());
     let source = followed_source_with(app, &owner.token, "https://share.example.org/rss", &["doc-1", "doc-2"]).await;
-    let channel = create_channel(app, &owner.token, "Readers", &[&id_of(&ann), &id_of(&bob)]).await;
+    let channel = create_channel(app, &owner.token, "Readers", &[ann.id(), bob.id()]).await;
     let c = format!("/api/channels/{channel}");
     let open = |deeplink: &str| {
         let path = format!("/api/doc/{source}?deeplink={deeplink}");
@@ -380,7 +385,7 @@ api_test!(a_member_reads_what_is_shared_and_only_authors_and_owners_change_it, |
     assert_eq!(status, StatusCode::OK, "{item}");
     assert_eq!(
         (item["results"]["deeplink"].as_str(), item["results"]["shared_by"].as_str()),
-        (Some("doc-1"), Some(id_of(&owner).as_str()))
+        (Some("doc-1"), Some(owner.id()))
     );
     app.post(&format!("{c}/items"), o, json!({"deeplink": "doc-2"})).await;
     assert_eq!(open("doc-1").await, StatusCode::OK, "shared into her channel, ann reads it");
@@ -399,30 +404,29 @@ api_test!(a_member_reads_what_is_shared_and_only_authors_and_owners_change_it, |
     assert_eq!(deeplinks_of(&page), ["doc-1"]);
 
     // Only who shared an item, or an owner, takes it out.
-    let (status, body) = app.send(reqwest::Method::DELETE, &format!("{c}/items/doc-2"), b, None).await;
+    let (status, body) = app.delete(&format!("{c}/items/doc-2"), b).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::FORBIDDEN, Some("may_not_unshare")));
-    let (status, _) = app.send(reqwest::Method::DELETE, &format!("{c}/items/doc-1"), o, None).await;
+    let (status, _) = app.delete(&format!("{c}/items/doc-1"), o).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     assert_eq!(open("doc-1").await, StatusCode::NOT_FOUND, "no longer shared");
 
     // Comments: the author edits; the author or an owner deletes.
     let (_, mine) = app.post(&format!("{c}/comments/doc-2"), a, json!({"comment": "ann's"})).await;
     let mine = mine["results"]["comment_id"].as_str().unwrap().to_string();
-    let (status, body) =
-        app.send(reqwest::Method::PUT, &format!("{c}/comments/doc-2/{mine}"), o, Some(json!({"comment": "x"}))).await;
+    let (status, body) = app.put(&format!("{c}/comments/doc-2/{mine}"), o, json!({"comment": "x"})).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::FORBIDDEN, Some("not_comment_author")));
-    let (status, body) = app.send(reqwest::Method::DELETE, &format!("{c}/comments/doc-2/{mine}"), b, None).await;
+    let (status, body) = app.delete(&format!("{c}/comments/doc-2/{mine}"), b).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::FORBIDDEN, Some("may_not_delete_comment")));
-    let (status, _) = app.send(reqwest::Method::DELETE, &format!("{c}/comments/doc-2/{mine}"), o, None).await;
+    let (status, _) = app.delete(&format!("{c}/comments/doc-2/{mine}"), o).await;
     assert_eq!(status, StatusCode::NO_CONTENT, "an owner deletes anyone's comment");
-    let (status, body) = app.send(reqwest::Method::DELETE, &format!("{c}/comments/doc-2/{mine}"), a, None).await;
+    let (status, body) = app.delete(&format!("{c}/comments/doc-2/{mine}"), a).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::NOT_FOUND, Some("comment_not_found")));
 });
 
 api_test!(feeds_are_shared_into_channels_with_their_definitions, |app: TestApp| async move {
     let app = &app;
     let owner = app.sign_up("owner").await;
-    let o = Some(owner.token.as_str());
+    let o = owner.token.as_str();
     let first = create_channel(app, &owner.token, "Feeds one", &[]).await;
     let second = create_channel(app, &owner.token, "Feeds two", &[]).await;
     let boards = format!("/api/channels/{first}/boards");
@@ -483,9 +487,9 @@ api_test!(feeds_are_shared_into_channels_with_their_definitions, |app: TestApp| 
     };
     assert_eq!(names(&app.get(&boards, &owner.token).await.1), ["Rates", "Both"]);
     assert_eq!(names(&app.get(&format!("/api/channels/{second}/boards"), &owner.token).await.1), ["Both"]);
-    let (status, _) = app.send(reqwest::Method::DELETE, &format!("{boards}/{both}"), o, None).await;
+    let (status, _) = app.delete(&format!("{boards}/{both}"), o).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    let (status, body) = app.send(reqwest::Method::DELETE, &format!("{boards}/{both}"), o, None).await;
+    let (status, body) = app.delete(&format!("{boards}/{both}"), o).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::NOT_FOUND, Some("board_not_found")));
     assert_eq!(names(&app.get(&boards, &owner.token).await.1), ["Rates"]);
     let (status, _) = app

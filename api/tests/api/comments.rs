@@ -9,8 +9,8 @@ api_test!(comments_are_added_edited_deleted_counted_and_seen, |app: TestApp| asy
     let owner = app.sign_up("owner").await;
     let ann = app.sign_up("ann").await;
     let outsider = app.sign_up("outsider").await;
-    let (o, a) = (Some(owner.token.as_str()), Some(ann.token.as_str()));
-    let (owner_id, ann_id) = (id_of(&owner), id_of(&ann));
+    let (o, a) = (owner.token.as_str(), ann.token.as_str());
+    let (owner_id, ann_id) = (owner.id().to_string(), ann.id().to_string());
     followed_source_with(app, &owner.token, "https://talk.example.org/rss", &["doc-c"]).await;
     let channel = create_channel(app, &owner.token, "Talk", &[&ann_id]).await;
     app.post(&format!("/api/channels/{channel}/items"), o, json!({"deeplink": "doc-c"})).await;
@@ -21,7 +21,7 @@ api_test!(comments_are_added_edited_deleted_counted_and_seen, |app: TestApp| asy
         (status, body["code"].as_str(), body["message"].as_str()),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("comment_empty"), Some("comment cannot be empty"))
     );
-    let (status, body) = app.post(&thread, a, json!({"comment": "hey", "mentions": [id_of(&outsider)]})).await;
+    let (status, body) = app.post(&thread, a, json!({"comment": "hey", "mentions": [outsider.id()]})).await;
     assert_eq!(
         (status, body["message"].as_str()),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("only members of this channel can be mentioned"))
@@ -53,10 +53,10 @@ api_test!(comments_are_added_edited_deleted_counted_and_seen, |app: TestApp| asy
     assert_eq!(count(&ann.token).await, json!({"count": 1, "unseen": 0}), "her own comment is not unseen");
     let (_, seen) = app.get(&format!("{thread}/last_seen"), &owner.token).await;
     assert_eq!(seen["results"], json!({"last_seen": null, "unseen": 1}));
-    let (status, seen) = app.send(reqwest::Method::PUT, &format!("{thread}/last_seen"), o, None).await;
+    let (status, seen) = app.put_empty(&format!("{thread}/last_seen"), o).await;
     assert_eq!(status, StatusCode::OK, "{seen}");
     assert_eq!((&seen["results"]["last_seen"], &seen["results"]["unseen"]), (&first["created_at"], &json!(0)));
-    app.send(reqwest::Method::PUT, &format!("{thread}/last_seen"), o, None).await;
+    app.put_empty(&format!("{thread}/last_seen"), o).await;
     let (_, second) = app.post(&thread, a, json!({"text": "second"})).await;
     let second_id = second["results"]["comment_id"].as_str().unwrap().to_string();
     assert_eq!(count(&owner.token).await, json!({"count": 2, "unseen": 1}));
@@ -70,7 +70,7 @@ api_test!(comments_are_added_edited_deleted_counted_and_seen, |app: TestApp| asy
     // Edits: the whole text and mentions; an unchanged edit records nothing; empty is refused.
     let edit = |id: &str, body: Value| {
         let path = format!("{thread}/{id}");
-        async move { app.send(reqwest::Method::PUT, &path, a, Some(body)).await }
+        async move { app.put(&path, a, body).await }
     };
     let (status, edited) = edit(&first_id, json!({"comment": "look here", "mentions": []})).await;
     assert_eq!(status, StatusCode::OK, "{edited}");
@@ -85,7 +85,7 @@ api_test!(comments_are_added_edited_deleted_counted_and_seen, |app: TestApp| asy
     assert_eq!((status, body["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("comment_empty")));
     let (status, body) = edit("no-such-comment", json!({"comment": "x"})).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::NOT_FOUND, Some("comment_not_found")));
-    let (status, _) = app.send(reqwest::Method::DELETE, &format!("{thread}/{second_id}"), a, None).await;
+    let (status, _) = app.delete(&format!("{thread}/{second_id}"), a).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let (_, list) = app.get(&thread, &owner.token).await;
     assert_eq!((list["count"].as_i64(), list["results"][0]["comment"].as_str()), (Some(1), Some("look here")));
@@ -116,12 +116,12 @@ api_test!(comments_are_added_edited_deleted_counted_and_seen, |app: TestApp| asy
     assert_eq!(all["results"].as_array().unwrap().len(), 1);
 
     // A published channel takes everyone's comments, without mentions.
-    let (_, open) = app.post("/api/channels", Some(&admin.token), json!({"name": "Town hall", "publish": true})).await;
+    let (_, open) = app.post("/api/channels", &admin.token, json!({"name": "Town hall", "publish": true})).await;
     let open = open["channel"]["id"].as_str().unwrap().to_string();
-    ingest(app, "doc-town", "needldrive", "Town doc", Some(&id_of(&outsider))).await;
+    ingest(app, "doc-town", "needldrive", "Town doc", Some(outsider.id())).await;
     let town = format!("/api/channels/{open}/comments/doc-town");
     let (status, body) =
-        app.post(&town, Some(&outsider.token), json!({"comment": "hi @admin", "mentions": [id_of(&admin)]})).await;
+        app.post(&town, &outsider.token, json!({"comment": "hi @admin", "mentions": [admin.id()]})).await;
     assert_eq!(
         (status, body["message"].as_str()),
         (
@@ -129,7 +129,7 @@ api_test!(comments_are_added_edited_deleted_counted_and_seen, |app: TestApp| asy
             Some("mentions are allowed only in channels that are not published to the organization")
         )
     );
-    let (status, body) = app.post(&town, Some(&outsider.token), json!({"comment": "hi all"})).await;
+    let (status, body) = app.post(&town, &outsider.token, json!({"comment": "hi all"})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(app.get(&town, &ann.token).await.1["count"], 1, "everyone in the organisation sees it");
 
@@ -147,7 +147,7 @@ api_test!(comments_are_added_edited_deleted_counted_and_seen, |app: TestApp| asy
 
     // Writing comments needs the comments flag; reading stays allowed.
     let flag = format!("/api/admin/users/{ann_id}/flags/comments");
-    app.send(reqwest::Method::PUT, &flag, Some(&admin.token), Some(json!({"value": "off"}))).await;
+    app.put(&flag, &admin.token, json!({"value": "off"})).await;
     let (status, body) = app.post(&thread, a, json!({"comment": "still here"})).await;
     assert_eq!((status, body["message"].as_str()), (StatusCode::FORBIDDEN, Some("comments are turned off for you")));
     assert_eq!(app.get(&thread, &ann.token).await.0, StatusCode::OK);
@@ -158,7 +158,7 @@ api_test!(a_comment_reaches_every_members_open_browser_within_a_second_and_no_on
     let owner = app.sign_up("owner").await;
     let ann = app.sign_up("ann").await;
     let outsider = app.sign_up("outsider").await;
-    let (o, ann_id) = (Some(owner.token.as_str()), id_of(&ann));
+    let (o, ann_id) = (owner.token.as_str(), ann.id().to_string());
     followed_source_with(app, &owner.token, "https://live.example.org/rss", &["doc-l"]).await;
     let channel = create_channel(app, &owner.token, "Live", &[&ann_id]).await;
     app.post(&format!("/api/channels/{channel}/items"), o, json!({"deeplink": "doc-l"})).await;
@@ -189,7 +189,7 @@ api_test!(a_comment_reaches_every_members_open_browser_within_a_second_and_no_on
     assert_eq!(pushed["ids"], json!([format!("channel:{channel}/doc-l"), channel]));
 
     // A member who is removed hears of it, and then hears nothing more.
-    app.send(reqwest::Method::DELETE, &format!("/api/channels/{channel}/users/{ann_id}"), o, None).await;
+    app.delete(&format!("/api/channels/{channel}/users/{ann_id}"), o).await;
     next_of_type(&mut ann_browser, "MemberRemoved").await;
     app.post(&format!("/api/channels/{channel}/comments/doc-l"), o, json!({"comment": "after ann left"})).await;
     next_of_type(&mut owner_other_browser, "CommentAdded").await;

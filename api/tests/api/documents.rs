@@ -7,12 +7,11 @@ api_test!(documents_are_readable_by_followers_and_owners_only_and_read_marks_tog
     let app = &app;
     let reader = app.sign_up("reader").await;
     let stranger = app.sign_up("stranger").await;
-    let (_, source) =
-        app.post("/api/connect/rss", Some(&reader.token), json!({"url": "https://blog.example.org/rss"})).await;
+    let (_, source) = app.post("/api/connect/rss", &reader.token, json!({"url": "https://blog.example.org/rss"})).await;
     let source_id = source["source_id"].as_str().unwrap().to_string();
     ingest(app, "doc-1", &source_id, "First post", None).await;
     ingest(app, "doc-2", &source_id, "Second post", None).await;
-    let reader_id = reader.user["id"].as_str().unwrap();
+    let reader_id = reader.id();
     ingest(app, "upload-1", "needldrive", "My upload", Some(reader_id)).await;
 
     let (status, page) = app.get("/api/documents", &reader.token).await;
@@ -30,9 +29,7 @@ api_test!(documents_are_readable_by_followers_and_owners_only_and_read_marks_tog
     assert_eq!(doc["results"][0]["read"], false);
 
     let mut socket = app.connect_live(&reader.token, None).await;
-    let (status, _) = app
-        .send(reqwest::Method::PUT, "/api/doc/read_status/doc-1", Some(&reader.token), Some(json!({"status": "read"})))
-        .await;
+    let (status, _) = app.put("/api/doc/read_status/doc-1", &reader.token, json!({"status": "read"})).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(app.get("/api/doc/read_status", &reader.token).await.1["results"], json!(["doc-1"]));
     assert_eq!(
@@ -40,31 +37,11 @@ api_test!(documents_are_readable_by_followers_and_owners_only_and_read_marks_tog
         true
     );
     next_of_type(&mut socket, "DocumentMarkedRead").await;
-    app.send(
-        reqwest::Method::PUT,
-        "/api/doc/read_status/doc-1",
-        Some(&reader.token),
-        Some(json!({"status": "unread"})),
-    )
-    .await;
+    app.put("/api/doc/read_status/doc-1", &reader.token, json!({"status": "unread"})).await;
     assert_eq!(app.get("/api/doc/read_status", &reader.token).await.1["results"], json!([]));
-    let (status, _) = app
-        .send(
-            reqwest::Method::PUT,
-            "/api/doc/read_status/doc-1",
-            Some(&stranger.token),
-            Some(json!({"status": "read"})),
-        )
-        .await;
+    let (status, _) = app.put("/api/doc/read_status/doc-1", &stranger.token, json!({"status": "read"})).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    let (status, _) = app
-        .send(
-            reqwest::Method::PUT,
-            "/api/doc/read_status/doc-1",
-            Some(&reader.token),
-            Some(json!({"status": "skimmed"})),
-        )
-        .await;
+    let (status, _) = app.put("/api/doc/read_status/doc-1", &reader.token, json!({"status": "skimmed"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     let (_, page) = app.get("/api/documents?limit=1", &reader.token).await;
     assert_eq!(page["has_more"], true);
@@ -75,7 +52,7 @@ api_test!(a_shared_link_opens_one_document_for_others_and_access_keys_must_match
     let app = &app;
     let owner = app.sign_up("sharer").await;
     let friend = app.sign_up("friend").await;
-    let owner_id = owner.user["id"].as_str().unwrap();
+    let owner_id = owner.id();
     ingest(app, "memo-1", "needldrive", "Private memo", Some(owner_id)).await;
     ingest(app, "memo-2", "needldrive", "Other memo", Some(owner_id)).await;
     let (_, own) = app.get("/api/doc/needldrive?deeplink=memo-1", &owner.token).await;
@@ -107,17 +84,14 @@ api_test!(a_shared_link_opens_one_document_for_others_and_access_keys_must_match
     assert_eq!(seen["results"][0]["owned"], false);
     // The link's holder may keep their own read state of it, and nothing else.
     let (status, _) = app
-        .send(
-            reqwest::Method::PUT,
+        .put(
             &format!("/api/doc/read_status/memo-1?public_access_key={public}"),
-            Some(&friend.token),
-            Some(json!({"status": "read"})),
+            &friend.token,
+            json!({"status": "read"}),
         )
         .await;
     assert_eq!(status, StatusCode::OK);
-    let (status, _) = app
-        .send(reqwest::Method::PUT, "/api/doc/read_status/memo-2", Some(&friend.token), Some(json!({"status": "read"})))
-        .await;
+    let (status, _) = app.put("/api/doc/read_status/memo-2", &friend.token, json!({"status": "read"})).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(
         app.get(&format!("/api/doc/needldrive?deeplink=memo-2&public_access_key={public}"), &friend.token).await.0,

@@ -308,27 +308,22 @@ api_test!(uploaded_html_and_svg_are_never_served_as_active_content, |app: TestAp
     let mut declared = declared;
     declared[2]["size"] = json!(pdf.len());
     let (status, init) =
-        app.post("/api/upload/init", Some(&s.token), json!({"source": "needldrive", "files": declared})).await;
+        app.post("/api/upload/init", &s.token, json!({"source": "needldrive", "files": declared})).await;
     assert_eq!(status, StatusCode::OK, "{init}");
     for (config, bytes) in init["upload_configs"].as_array().unwrap().iter().zip([&html[..], &svg[..], &pdf[..]]) {
         let link = config["upload_link"].as_str().unwrap();
         let res = app.client.put(app.url(link)).body(bytes.to_vec()).send().await.unwrap();
         assert_eq!(res.status(), StatusCode::CREATED);
     }
-    let (status, done) = app.post("/api/upload/complete", Some(&s.token), complete_body(&init)).await;
+    let (status, done) = app.post("/api/upload/complete", &s.token, complete_body(&init)).await;
     assert_eq!(status, StatusCode::OK, "{done}");
     let states = app.settled_uploads(&s.token, &["f-html", "f-svg", "f-pdf"]).await;
     for id in ["f-html", "f-svg", "f-pdf"] {
         let state = states.iter().find(|r| r["id"] == id).unwrap_or_else(|| panic!("{id}: {states:?}"));
         assert_eq!(state["status"], "COMPLETED", "{state}");
         let deeplink = state["deeplink"].as_str().unwrap();
-        let res = app
-            .client
-            .get(app.url(&format!("/api/doc/needldrive/file?deeplink={}", urlencode(deeplink))))
-            .header("token", &s.token)
-            .send()
-            .await
-            .unwrap();
+        let path = format!("/api/doc/needldrive/file?deeplink={}", urlencode(deeplink));
+        let res = app.request(reqwest::Method::GET, &path, Some(&s.token)).send().await.unwrap();
         assert_eq!(res.status(), StatusCode::OK, "{id}");
         let headers = res.headers().clone();
         let csp = headers["content-security-policy"].to_str().unwrap();

@@ -12,8 +12,7 @@ api_test!(the_live_socket_pushes_a_users_own_changes_and_not_other_users, |app: 
     let gus = app.sign_up("gus").await;
     let mut fay_socket = app.connect_live(&fay.token, None).await;
     let mut gus_socket = app.connect_live(&gus.token, None).await;
-    app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&fay.token), Some(json!({"askneedl_pro": true})))
-        .await;
+    app.patch("/api/user/preferences", &fay.token, json!({"askneedl_pro": true})).await;
     let pushed = next_of_type(&mut fay_socket, "PreferencesChanged").await;
     assert_eq!(pushed["ids"], json!([fay.user["id"]]));
     let cursor = pushed["cursor"].as_str().unwrap().to_string();
@@ -22,9 +21,8 @@ api_test!(the_live_socket_pushes_a_users_own_changes_and_not_other_users, |app: 
     }
     // While fay is away, two more changes happen; reconnecting after her cursor replays them.
     fay_socket.close(None).await.ok();
-    app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&fay.token), Some(json!({"nav_state": "closed"})))
-        .await;
-    app.send(reqwest::Method::PATCH, "/api/user", Some(&fay.token), Some(json!({"profession": "Editor"}))).await;
+    app.patch("/api/user/preferences", &fay.token, json!({"nav_state": "closed"})).await;
+    app.patch("/api/user", &fay.token, json!({"profession": "Editor"})).await;
     let mut again = app.connect_live(&fay.token, Some(&cursor)).await;
     let missed = next_of_type(&mut again, "PreferencesChanged").await;
     assert!(missed["cursor"].as_str().unwrap() != cursor);
@@ -48,7 +46,7 @@ api_test!(signing_out_closes_the_live_socket, |app: TestApp| async move {
     let app = &app;
     let s = app.sign_up("ian").await;
     let mut socket = app.connect_live(&s.token, None).await;
-    app.client.post(app.url("/api/auth/signout")).header("token", &s.token).send().await.unwrap();
+    app.sign_out(&s.token).await;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     loop {
         match tokio::time::timeout_at(deadline, socket.next()).await.expect("socket closes") {
@@ -68,7 +66,7 @@ macro_rules! lag_test {
             config.live_buffer = 1;
             let app = spawn_app_with($backend, config).await;
             let s = app.sign_up("lagger").await;
-            let user_id = s.user["id"].as_str().unwrap().to_string();
+            let user_id = s.id().to_string();
             let mut socket = app.connect_live(&s.token, None).await;
             let bus = app.server.state.bus.clone();
             let total = 40;

@@ -29,8 +29,7 @@ api_test!(the_notes_tab_counts_the_users_notes_and_no_one_elses, |app: TestApp| 
     assert_eq!(notes_tab(app, &other.token).await["count"], 1);
 
     // A deleted notebook's notes are no longer counted.
-    let (status, body) =
-        app.send(reqwest::Method::DELETE, &format!("/api/notebook/{visits}"), Some(&writer.token), None).await;
+    let (status, body) = app.delete(&format!("/api/notebook/{visits}"), &writer.token).await;
     assert!(status.is_success(), "{body}");
     assert_eq!(notes_tab(app, &writer.token).await["count"], 1);
 });

@@ -1,22 +1,27 @@
 //! Notebooks and notes: names with clear messages, one winner among concurrent creates, edits
 //! that lose nothing, snippet notes, the assistant's notebook, strangers refused, and the flag.
 
+use serde::Deserialize;
+
 use crate::support::*;
 
 /// The names of the user's notebooks, as listed.
 async fn notebook_names(app: &TestApp, token: &str) -> Vec<String> {
-    let (status, list) = app.get("/api/notebook/list", token).await;
-    assert_eq!(status, StatusCode::OK, "{list}");
-    list["results"].as_array().unwrap().iter().map(|n| n["notebook_name"].as_str().unwrap().to_string()).collect()
+    #[derive(Deserialize)]
+    struct Listed {
+        notebook_name: String,
+    }
+    let list: Results<Vec<Listed>> = app.get_as("/api/notebook/list", token).await;
+    list.results.into_iter().map(|n| n.notebook_name).collect()
 }
 
 api_test!(notebooks_are_created_renamed_and_deleted_with_clear_messages, |app: TestApp| async move {
     let app = &app;
     let s = app.sign_up("writer").await;
-    let t = Some(s.token.as_str());
-    let user_id = s.user["id"].as_str().unwrap();
+    let t = s.token.as_str();
+    let user_id = s.id();
     let mut other_browser = app.connect_live(&s.token, None).await;
-    let put = |path: &'static str, body: Value| app.send(reqwest::Method::PUT, path, t, Some(body));
+    let put = |path: &'static str, body: Value| app.put(path, t, body);
 
     let (status, created) = put("/api/notebook", json!({"name": "  Q3   research "})).await;
     assert_eq!(status, StatusCode::OK, "{created}");
@@ -65,7 +70,7 @@ api_test!(notebooks_are_created_renamed_and_deleted_with_clear_messages, |app: T
     assert_eq!(only["results"][0]["notebook_name"], "Feed notes");
 
     let rename = |id: String, name: &'static str| async move {
-        app.send(reqwest::Method::PUT, &format!("/api/notebook/{id}"), t, Some(json!({"name": name}))).await
+        app.put(&format!("/api/notebook/{id}"), t, json!({"name": name})).await
     };
     let (status, body) = rename(macro_id.clone(), "q3 Research").await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::CONFLICT, Some("notebook_name_taken")));
@@ -80,10 +85,10 @@ api_test!(notebooks_are_created_renamed_and_deleted_with_clear_messages, |app: T
     let (status, body) = rename("no-such-notebook".into(), "Other").await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::NOT_FOUND, Some("notebook_not_found")));
 
-    let (status, _) = app.send(reqwest::Method::DELETE, &format!("/api/notebook/{research}"), t, None).await;
+    let (status, _) = app.delete(&format!("/api/notebook/{research}"), t).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     assert_eq!(app.get(&format!("/api/notebook/{research}"), &s.token).await.0, StatusCode::NOT_FOUND);
-    let (status, _) = app.send(reqwest::Method::DELETE, &format!("/api/notebook/{research}"), t, None).await;
+    let (status, _) = app.delete(&format!("/api/notebook/{research}"), t).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "deleted once");
     create_notebook(app, &s.token, "q3 research").await;
     assert_eq!(notebook_names(app, &s.token).await, ["q3 research", "Rates", "Feed notes"]);
@@ -111,9 +116,7 @@ api_test!(concurrent_creates_of_one_notebook_name_let_exactly_one_win, |app: Tes
     let app = &app;
     let s = app.sign_up("racer").await;
     let names = ["Research", "research", " RESEARCH", "Research ", "reSearch", "Research"];
-    let creates = names
-        .iter()
-        .map(|name| app.send(reqwest::Method::PUT, "/api/notebook", Some(&s.token), Some(json!({"name": name}))));
+    let creates = names.iter().map(|name| app.put("/api/notebook", &s.token, json!({"name": name})));
     let results = futures::future::join_all(creates).await;
     let won = results.iter().filter(|(status, _)| *status == StatusCode::OK).count();
     assert_eq!(won, 1, "{results:?}");
@@ -122,14 +125,14 @@ api_test!(concurrent_creates_of_one_notebook_name_let_exactly_one_win, |app: Tes
         "{results:?}"
     );
     assert_eq!(notebook_names(app, &s.token).await.len(), 1);
-    let user_id = s.user["id"].as_str().unwrap();
+    let user_id = s.id();
     assert_eq!(event_types(app, "notebook_shelf", user_id).await, ["NotebookCreated"]);
 });
 
 api_test!(notes_are_created_edited_and_deleted_and_a_stale_edit_loses_nothing, |app: TestApp| async move {
     let app = &app;
     let s = app.sign_up("editor").await;
-    let t = Some(s.token.as_str());
+    let t = s.token.as_str();
     let notebook = create_notebook(app, &s.token, "Research").await;
     let mut other_browser = app.connect_live(&s.token, None).await;
 
@@ -151,7 +154,7 @@ api_test!(notes_are_created_edited_and_deleted_and_a_stale_edit_loses_nothing, |
 
     let edit = |version: u64, body: Value| {
         let path = format!("/api/note/{id}");
-        async move { app.send(reqwest::Method::PUT, &path, t, Some(json!({"version": version, "body": body}))).await }
+        async move { app.put(&path, t, json!({"version": version, "body": body})).await }
     };
     let (status, edited) = edit(1, doc("Second draft")).await;
     assert_eq!(status, StatusCode::OK, "{edited}");
@@ -181,8 +184,7 @@ api_test!(notes_are_created_edited_and_deleted_and_a_stale_edit_loses_nothing, |
 
     // A new name alone, then bad input.
     let path = format!("/api/note/{id}");
-    let (status, renamed) =
-        app.send(reqwest::Method::PUT, &path, t, Some(json!({"version": 3, "title": "Plans"}))).await;
+    let (status, renamed) = app.put(&path, t, json!({"version": 3, "title": "Plans"})).await;
     assert_eq!(
         (status, &renamed["results"]["name"], &renamed["results"]["body"]),
         (StatusCode::OK, &json!("Plans"), &winner)
@@ -194,13 +196,13 @@ api_test!(notes_are_created_edited_and_deleted_and_a_stale_edit_loses_nothing, |
         (json!({"version": 4}), "nothing_to_edit"),
         (json!({"body": doc("no version")}), "invalid_body"),
     ] {
-        let (status, answer) = app.send(reqwest::Method::PUT, &path, t, Some(body)).await;
+        let (status, answer) = app.put(&path, t, body).await;
         assert_eq!((status, answer["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some(code)), "{answer}");
     }
-    let (_, answer) = app.send(reqwest::Method::PUT, &path, t, Some(json!({"version": 4, "body": [1]}))).await;
+    let (_, answer) = app.put(&path, t, json!({"version": 4, "body": [1]})).await;
     assert_eq!(answer["message"], "a note's body must be a JSON object (a rich-text document)");
     let near_limit = json!({"text": "x".repeat(900_000)});
-    let (status, big) = app.send(reqwest::Method::PUT, &path, t, Some(json!({"version": 4, "body": near_limit}))).await;
+    let (status, big) = app.put(&path, t, json!({"version": 4, "body": near_limit})).await;
     assert_eq!(status, StatusCode::OK, "a body under 1 MB passes the general request limit: {big}");
 
     // The notebook's page: notes newest first, previews cut at 1000 characters.
@@ -215,27 +217,27 @@ api_test!(notes_are_created_edited_and_deleted_and_a_stale_edit_loses_nothing, |
     assert!(page["results"]["notes"][0].get("body").is_none(), "lists leave bodies out");
     assert_eq!(app.get("/api/notebook/list", &s.token).await.1["results"][0]["note_count"], 4);
 
-    let (status, _) = app.send(reqwest::Method::DELETE, &path, t, None).await;
+    let (status, _) = app.delete(&path, t).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     next_of_type(&mut other_browser, "NoteDeleted").await;
     assert_eq!(app.get(&path, &s.token).await.0, StatusCode::NOT_FOUND);
-    let (status, body) = app.send(reqwest::Method::PUT, &path, t, Some(json!({"version": 5, "name": "x"}))).await;
+    let (status, body) = app.put(&path, t, json!({"version": 5, "name": "x"})).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::NOT_FOUND, Some("note_not_found")));
     assert_eq!(app.get("/api/notebook/list", &s.token).await.1["results"][0]["note_count"], 3);
 
     // A deleted notebook takes its notes with it.
     let long_id = long["id"].as_str().unwrap();
-    app.send(reqwest::Method::DELETE, &format!("/api/notebook/{notebook}"), t, None).await;
+    app.delete(&format!("/api/notebook/{notebook}"), t).await;
     assert_eq!(app.get(&format!("/api/note/{long_id}"), &s.token).await.0, StatusCode::NOT_FOUND);
     let path = format!("/api/note/create/{notebook}");
-    let (status, body) = app.send(reqwest::Method::PUT, &path, t, Some(json!({"name": "late"}))).await;
+    let (status, body) = app.put(&path, t, json!({"name": "late"})).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::NOT_FOUND, Some("notebook_not_found")));
 });
 
 api_test!(a_snippet_note_holds_its_document_and_its_source, |app: TestApp| async move {
     let app = &app;
     let s = app.sign_up("clipper").await;
-    let t = Some(s.token.as_str());
+    let t = s.token.as_str();
     let notebook = create_notebook(app, &s.token, "Clips").await;
     let path = format!("/api/note/snip/{notebook}");
     let source =
@@ -280,14 +282,7 @@ api_test!(the_assistant_notebook_is_created_once_and_reused, |app: TestApp| asyn
     let app = &app;
     let s = app.sign_up("asker").await;
     create_notebook(app, &s.token, "AskNeedl").await;
-    let bot = || {
-        app.send(
-            reqwest::Method::PUT,
-            "/api/notebook?botNotebook=true",
-            Some(&s.token),
-            Some(json!({"name": "AskNeedl"})),
-        )
-    };
+    let bot = || app.put("/api/notebook?botNotebook=true", &s.token, json!({"name": "AskNeedl"}));
     let (a, b, c) = tokio::join!(bot(), bot(), bot());
     for (status, body) in [&a, &b, &c] {
         assert_eq!(*status, StatusCode::OK, "{body}");
@@ -307,13 +302,13 @@ api_test!(the_assistant_notebook_is_created_once_and_reused, |app: TestApp| asyn
     let (status, saved) = app
         .post(
             &format!("/api/note/snip/{id}"),
-            Some(&s.token),
+            &s.token,
             json!({"document": conversation, "name": "Rates chat", "source": {"source": "ask_needl"}}),
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{saved}");
     assert_eq!(notebook_names(app, &s.token).await, ["AskNeedl 2", "AskNeedl"]);
-    let user_id = s.user["id"].as_str().unwrap();
+    let user_id = s.id();
     assert_eq!(event_types(app, "notebook_shelf", user_id).await, ["NotebookCreated", "NotebookCreated"]);
 });
 
@@ -323,7 +318,7 @@ api_test!(a_stranger_gets_404_from_every_notebook_and_note_endpoint_and_sees_not
     let stranger = app.sign_up("stranger").await;
     let owner = app.sign_up("owner").await;
     assert_eq!(stranger.user["is_admin"], true);
-    let (o, x) = (Some(owner.token.as_str()), Some(stranger.token.as_str()));
+    let (o, x) = (owner.token.as_str(), stranger.token.as_str());
     let mut stranger_socket = app.connect_live(&stranger.token, None).await;
     let notebook = create_notebook(app, &owner.token, "Private").await;
     let note = create_note(app, &owner.token, &notebook, "Secret", doc("secret text")).await;
@@ -344,7 +339,7 @@ api_test!(a_stranger_gets_404_from_every_notebook_and_note_endpoint_and_sees_not
         (Method::DELETE, format!("/api/note/{snip_id}"), None),
     ];
     for (method, path, body) in calls {
-        let (status, answer) = app.send(method.clone(), &path, x, body).await;
+        let (status, answer) = app.send(method.clone(), &path, Some(x), body).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{method} {path}: {answer}");
         assert!(answer["code"] == "notebook_not_found" || answer["code"] == "note_not_found", "{answer}");
     }
@@ -357,7 +352,7 @@ api_test!(a_stranger_gets_404_from_every_notebook_and_note_endpoint_and_sees_not
     let (_, kept) = app.get(&format!("/api/note/{note_id}"), &owner.token).await;
     assert_eq!((&kept["results"]["version"], &kept["results"]["body"]), (&json!(1), &doc("secret text")));
     assert_eq!(app.get(&format!("/api/notebook/{notebook}"), &owner.token).await.1["results"]["note_count"], 2);
-    let owner_id = owner.user["id"].as_str().unwrap();
+    let owner_id = owner.id();
     while let Some(seen) = anything_within(&mut stranger_socket, Duration::from_millis(600)).await {
         // The owner's sign-up is shown to the administrator, and may reach the socket after it
         // opened (the hub publishes once the read models have applied it): not a leak of notes.
@@ -376,13 +371,13 @@ api_test!(notebooks_are_refused_when_the_flag_is_off, |app: TestApp| async move 
     let app = &app;
     let admin = app.sign_up("chief").await;
     let member = app.sign_up("clerk").await;
-    let m = Some(member.token.as_str());
+    let m = member.token.as_str();
     let notebook = create_notebook(app, &member.token, "Before").await;
     let note = create_note(app, &member.token, &notebook, "Kept", doc("kept")).await;
     let note_id = note["id"].as_str().unwrap().to_string();
-    let member_id = member.user["id"].as_str().unwrap();
+    let member_id = member.id();
     let flag = format!("/api/admin/users/{member_id}/flags/notebooks");
-    let (status, _) = app.send(reqwest::Method::PUT, &flag, Some(&admin.token), Some(json!({"value": "off"}))).await;
+    let (status, _) = app.put(&flag, &admin.token, json!({"value": "off"})).await;
     assert_eq!(status, StatusCode::OK);
 
     use reqwest::Method;
@@ -397,7 +392,7 @@ api_test!(notebooks_are_refused_when_the_flag_is_off, |app: TestApp| async move 
         (Method::DELETE, format!("/api/note/{note_id}"), None),
     ];
     for (method, path, body) in calls {
-        let (status, answer) = app.send(method.clone(), &path, m, body).await;
+        let (status, answer) = app.send(method.clone(), &path, Some(m), body).await;
         assert_eq!(
             (status, answer["message"].as_str()),
             (StatusCode::FORBIDDEN, Some("notebooks are turned off for you")),

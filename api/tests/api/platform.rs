@@ -12,35 +12,14 @@ use crate::support::*;
 api_test!(debug_logs_are_stored_and_bounded, |app: TestApp| async move {
     let app = &app;
     let s = app.sign_up("jo").await;
-    let res = app
-        .client
-        .post(app.url("/api/debug-logs"))
-        .header("token", &s.token)
-        .json(&json!({"logData": {"msg": "failed to load"}}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::NO_CONTENT);
+    let (status, _) = app.post("/api/debug-logs", &s.token, json!({"logData": {"msg": "failed to load"}})).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
     let big = "x".repeat(20_000);
-    let res = app
-        .client
-        .post(app.url("/api/debug-logs"))
-        .header("token", &s.token)
-        .json(&json!({"logData": big}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    let (status, _) = app.post("/api/debug-logs", &s.token, json!({"logData": big})).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     let huge = "y".repeat(200_000);
-    let res = app
-        .client
-        .post(app.url("/api/debug-logs"))
-        .header("token", &s.token)
-        .json(&json!({"logData": huge}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE, "bodies over the server limit are refused");
+    let (status, _) = app.post("/api/debug-logs", &s.token, json!({"logData": huge})).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "bodies over the server limit are refused");
     #[derive(sqlx::FromRow)]
     struct Count {
         n: i64,

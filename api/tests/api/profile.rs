@@ -8,21 +8,15 @@ api_test!(preferences_and_profile_changes_are_read_back_at_once, |app: TestApp| 
     let s = app.sign_up("dee").await;
     let (_, prefs) = app.get("/api/user/preferences", &s.token).await;
     assert_eq!(prefs, json!({"nav_state": null, "askneedl_pro": false}));
-    let (status, prefs) = app
-        .send(reqwest::Method::PATCH, "/api/user/preferences", Some(&s.token), Some(json!({"askneedl_pro": true})))
-        .await;
+    let (status, prefs) = app.patch("/api/user/preferences", &s.token, json!({"askneedl_pro": true})).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(prefs["askneedl_pro"], true);
-    app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&s.token), Some(json!({"nav_state": "closed"})))
-        .await;
+    app.patch("/api/user/preferences", &s.token, json!({"nav_state": "closed"})).await;
     let (_, prefs) = app.get("/api/user/preferences", &s.token).await;
     assert_eq!(prefs, json!({"nav_state": "closed", "askneedl_pro": true}));
-    let (status, _) = app
-        .send(reqwest::Method::PATCH, "/api/user/preferences", Some(&s.token), Some(json!({"nav_state": "sideways"})))
-        .await;
+    let (status, _) = app.patch("/api/user/preferences", &s.token, json!({"nav_state": "sideways"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-    let (status, user) =
-        app.send(reqwest::Method::PATCH, "/api/user", Some(&s.token), Some(json!({"industry": "Banking"}))).await;
+    let (status, user) = app.patch("/api/user", &s.token, json!({"industry": "Banking"})).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(user["industry"], "Banking");
     let (_, user) = app.get("/api/user", &s.token).await;
@@ -36,9 +30,8 @@ api_test!(a_new_user_stays_new_until_onboarding_is_done, |app: TestApp| async mo
     assert_eq!(app.get("/api/user/status", &s.token).await.1["user_status"], "new");
     let (_, flags) = app.get("/api/onboarding/flags", &s.token).await;
     assert_eq!(flags, json!({"show_attributes_form": true, "show_search_modal": true}));
-    let (status, _) = app
-        .post("/api/onboarding/attributes", Some(&s.token), json!({"industry": "Energy", "profession": "Analyst"}))
-        .await;
+    let (status, _) =
+        app.post("/api/onboarding/attributes", &s.token, json!({"industry": "Energy", "profession": "Analyst"})).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(app.get("/api/user/status", &s.token).await.1["user_status"], "active");
     let (_, flags) = app.get("/api/onboarding/flags", &s.token).await;

@@ -14,7 +14,7 @@ fn result_deeplinks(answer: &Value) -> Vec<String> {
 api_test!(search_ranks_highlights_groups_and_corrects_over_the_users_data, |app: TestApp| async move {
     let app = &app;
     let s = app.sign_up("searcher").await;
-    let user_id = s.user["id"].as_str().unwrap().to_string();
+    let user_id = s.id().to_string();
     let feed = follow_feed(app, &s.token, "https://metals.example.com/feed.xml").await;
     ingest_text(
         app,
@@ -28,7 +28,7 @@ api_test!(search_ranks_highlights_groups_and_corrects_over_the_users_data, |app:
     ingest_text(app, "metals-2", &feed, "Aluminium climbs", "Aluminium prices climbed; steel was flat.", None).await;
     ingest_text(app, "mine-1", "needldrive", "Plant notes", "Our steel plant visit notes.", Some(&user_id)).await;
 
-    let (status, tabs) = app.post("/api/search", Some(&s.token), json!({"type": "category", "q": "steel"})).await;
+    let (status, tabs) = app.post("/api/search", &s.token, json!({"type": "category", "q": "steel"})).await;
     assert_eq!(status, StatusCode::OK, "{tabs}");
     assert_eq!(tabs["count"], 3);
     let listed: Vec<(String, u64)> = tabs["category_tabs"]
@@ -39,7 +39,7 @@ api_test!(search_ranks_highlights_groups_and_corrects_over_the_users_data, |app:
         .collect();
     assert_eq!(listed, vec![("rss_news".to_string(), 2), ("drives".to_string(), 1)]);
 
-    let (_, page) = app.post("/api/search", Some(&s.token), json!({"q": "steel tariffs", "num_docs": 10})).await;
+    let (_, page) = app.post("/api/search", &s.token, json!({"q": "steel tariffs", "num_docs": 10})).await;
     assert_eq!(result_deeplinks(&page)[0], "metals-1", "{page}");
     let first = &page["results"][0];
     assert_eq!(first["source_label"], "metals.example.com");
@@ -49,31 +49,29 @@ api_test!(search_ranks_highlights_groups_and_corrects_over_the_users_data, |app:
     assert!(html.contains("<em>tariffs</em>") && html.contains("<em>steel</em>"), "{html}");
     assert!(html.contains("&lt;b&gt;duties&lt;/b&gt;"), "the document's own markup is escaped: {html}");
 
-    let (_, drives) = app.post("/api/search", Some(&s.token), json!({"q": "steel", "category_tab": "drives"})).await;
+    let (_, drives) = app.post("/api/search", &s.token, json!({"q": "steel", "category_tab": "drives"})).await;
     assert_eq!(result_deeplinks(&drives), vec!["mine-1"]);
     assert_eq!(drives["results"][0]["owned"], true);
     let (_, feed_only) =
-        app.post("/api/search/today", Some(&s.token), json!({"q": "steel", "board_id": feed.as_str()})).await;
+        app.post("/api/search/today", &s.token, json!({"q": "steel", "board_id": feed.as_str()})).await;
     let mut got = result_deeplinks(&feed_only);
     got.sort();
     assert_eq!(got, vec!["metals-1", "metals-2"]);
-    let (_, strict) = app.post("/api/search", Some(&s.token), json!({"q": "steel AND NOT tariffs"})).await;
+    let (_, strict) = app.post("/api/search", &s.token, json!({"q": "steel AND NOT tariffs"})).await;
     let mut got = result_deeplinks(&strict);
     got.sort();
     assert_eq!(got, vec!["metals-2", "mine-1"]);
     let (_, paged) = app
-        .post("/api/search", Some(&s.token), json!({"q": "steel", "num_docs": 1, "start_from": 1, "sort": "dateAsc"}))
+        .post("/api/search", &s.token, json!({"q": "steel", "num_docs": 1, "start_from": 1, "sort": "dateAsc"}))
         .await;
     assert_eq!((paged["count"].as_u64(), paged["results"].as_array().unwrap().len()), (Some(3), 1));
-    let (_, recent) = app.post("/api/search", Some(&s.token), json!({"q": "steel", "date_range": "1d"})).await;
+    let (_, recent) = app.post("/api/search", &s.token, json!({"q": "steel", "date_range": "1d"})).await;
     assert_eq!(recent["count"], 3, "everything here was published just now");
 
-    let (_, corrected) =
-        app.post("/api/search", Some(&s.token), json!({"q": "stel tarifs", "spell_correct": true})).await;
+    let (_, corrected) = app.post("/api/search", &s.token, json!({"q": "stel tarifs", "spell_correct": true})).await;
     assert_eq!(corrected["query_params"]["corrected_q"], "steel tariffs", "{corrected}");
     assert_eq!(result_deeplinks(&corrected)[0], "metals-1");
-    let (_, uncorrected) =
-        app.post("/api/search", Some(&s.token), json!({"q": "stel tarifs", "spell_correct": false})).await;
+    let (_, uncorrected) = app.post("/api/search", &s.token, json!({"q": "stel tarifs", "spell_correct": false})).await;
     assert_eq!((uncorrected["count"].as_u64(), &uncorrected["query_params"]["corrected_q"]), (Some(0), &Value::Null));
 
     // A deleted document leaves the index.
@@ -89,7 +87,7 @@ api_test!(search_ranks_highlights_groups_and_corrects_over_the_users_data, |app:
         .unwrap()
         .unwrap();
     assert!(app.server.state.search.wait_for(cursor, Duration::from_secs(20)).await);
-    let (_, after) = app.post("/api/search", Some(&s.token), json!({"q": "aluminium"})).await;
+    let (_, after) = app.post("/api/search", &s.token, json!({"q": "aluminium"})).await;
     assert_eq!(after["count"], 0);
 });
 
@@ -97,7 +95,7 @@ api_test!(nobody_finds_another_users_private_upload_by_any_query, |app: TestApp|
     let app = &app;
     let alice = app.sign_up("alice").await;
     let bob = app.sign_up("bob").await;
-    let alice_id = alice.user["id"].as_str().unwrap().to_string();
+    let alice_id = alice.id().to_string();
     let feed = follow_feed(app, &bob.token, "https://news.example.com/feed.xml").await;
     let _ = follow_feed(app, &alice.token, "https://news.example.com/feed.xml").await;
     ingest_text(app, "news-1", &feed, "Board meets", "The board met on Tuesday to review the budget.", None).await;
@@ -110,7 +108,7 @@ api_test!(nobody_finds_another_users_private_upload_by_any_query, |app: TestApp|
         Some(&alice_id),
     )
     .await;
-    let (_, mine) = app.post("/api/search", Some(&alice.token), json!({"q": "zanzibar"})).await;
+    let (_, mine) = app.post("/api/search", &alice.token, json!({"q": "zanzibar"})).await;
     assert_eq!(result_deeplinks(&mine), vec!["secret-1"], "the owner finds it");
 
     let queries = [
@@ -140,7 +138,7 @@ api_test!(nobody_finds_another_users_private_upload_by_any_query, |app: TestApp|
         ["/api/search", "/api/search/drives", "/api/search/needldrive", "/api/search/today", "/api/search/secret-1"];
     for path in paths {
         for body in &bodies {
-            let (status, answer) = app.post(path, Some(&bob.token), body.clone()).await;
+            let (status, answer) = app.post(path, &bob.token, body.clone()).await;
             assert_eq!(status, StatusCode::OK, "{path} {body} {answer}");
             // Nothing of the upload comes back: not as a result, not in a snippet, not as a count.
             let results = answer["results"].to_string().to_lowercase();
@@ -170,7 +168,7 @@ api_test!(bad_search_input_gets_a_clear_error_and_never_a_500, |app: TestApp| as
         (json!({"q": "word ".repeat(400)}), "The search is too long: at most 1000 characters."),
     ];
     for (body, message) in expect {
-        let (status, answer) = app.post("/api/search", Some(&s.token), body.clone()).await;
+        let (status, answer) = app.post("/api/search", &s.token, body.clone()).await;
         assert_eq!((status, answer["message"].as_str()), (StatusCode::BAD_REQUEST, Some(message)), "{body}");
     }
     for body in [
@@ -180,7 +178,7 @@ api_test!(bad_search_input_gets_a_clear_error_and_never_a_500, |app: TestApp| as
         json!({"q": "x", "search_type": "everything"}),
         json!({"q": 42}),
     ] {
-        let (status, answer) = app.post("/api/search", Some(&s.token), body.clone()).await;
+        let (status, answer) = app.post("/api/search", &s.token, body.clone()).await;
         assert!(status.is_client_error(), "{body} {status}");
         assert!(answer["message"].as_str().is_some_and(|m| !m.is_empty()), "{body} {answer}");
     }
@@ -200,7 +198,7 @@ api_test!(bad_search_input_gets_a_clear_error_and_never_a_500, |app: TestApp| as
     for q in odd {
         for path in ["/api/search", "/api/search/exchanges", "/api/search/rss_news"] {
             for kind in ["category", "results", "filter"] {
-                let (status, answer) = app.post(path, Some(&s.token), json!({"q": q, "type": kind})).await;
+                let (status, answer) = app.post(path, &s.token, json!({"q": q, "type": kind})).await;
                 assert!(
                     status == StatusCode::OK || status == StatusCode::BAD_REQUEST,
                     "{path} {q:?} {status} {answer}"
@@ -208,7 +206,7 @@ api_test!(bad_search_input_gets_a_clear_error_and_never_a_500, |app: TestApp| as
             }
         }
     }
-    let (status, _) = app.post("/api/search", None, json!({"q": "steel"})).await;
+    let (status, _) = app.post_without_token("/api/search", json!({"q": "steel"})).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
 });
 
@@ -218,9 +216,9 @@ api_test!(bad_search_input_gets_a_clear_error_and_never_a_500, |app: TestApp| as
 async fn the_search_index_rebuilds_from_the_feed() {
     let app = spawn_app(Backend::Sqlite).await;
     let s = app.sign_up("rebuilder").await;
-    let user_id = s.user["id"].as_str().unwrap().to_string();
+    let user_id = s.id().to_string();
     ingest_text(&app, "doc-1", "needldrive", "Harbour survey", "The harbour survey found silt.", Some(&user_id)).await;
-    let TestApp { server, client, _dir: dir } = app;
+    let TestApp { server, _dir: dir, .. } = app;
     let needl = |args: &[&str]| {
         std::process::Command::new(env!("CARGO_BIN_EXE_needl"))
             .arg("--data-dir")
@@ -244,8 +242,8 @@ async fn the_search_index_rebuilds_from_the_feed() {
     );
     let db = Db::open_sqlite(dir.path()).await.unwrap();
     let server = Server::start_with(db, dir.path(), ServeArgs::for_tests()).await.unwrap();
-    let app = TestApp { server, client, _dir: dir };
-    let (_, found) = app.post("/api/search", Some(&s.token), json!({"q": "silt"})).await;
+    let app = TestApp::new(server, dir);
+    let (_, found) = app.post("/api/search", &s.token, json!({"q": "silt"})).await;
     assert_eq!(result_deeplinks(&found), vec!["doc-1"], "{found}");
 }
 
@@ -253,14 +251,14 @@ api_test!(tag_facets_count_the_users_tagged_documents_they_can_read, |app: TestA
     let app = &app;
     let s = app.sign_up("facets").await;
     let other = app.sign_up("other").await;
-    let user_id = s.user["id"].as_str().unwrap().to_string();
+    let user_id = s.id().to_string();
     for (deeplink, title) in [("f-1", "Rates memo"), ("f-2", "Credit memo"), ("f-3", "Steel memo")] {
         ingest_text(app, deeplink, "needldrive", title, "Memo text.", Some(&user_id)).await;
     }
     let risk = create_tag(app, &s.token, "Risk").await;
     let rates = create_tag(app, &s.token, "Rates").await;
     for (deeplink, tags) in [("f-1", vec![&risk, &rates]), ("f-2", vec![&risk]), ("f-3", vec![&risk])] {
-        let (status, body) = app.post(&format!("/api/tag/{deeplink}"), Some(&s.token), json!({ "tags": tags })).await;
+        let (status, body) = app.post(&format!("/api/tag/{deeplink}"), &s.token, json!({ "tags": tags })).await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
     // A document that goes away no longer counts.
@@ -275,7 +273,7 @@ api_test!(tag_facets_count_the_users_tagged_documents_they_can_read, |app: TestA
         .await
         .unwrap();
     app.server.state.settle(cursor).await;
-    let (status, answer) = app.post("/api/search/tags", Some(&s.token), json!({"type": "filter", "num_docs": 0})).await;
+    let (status, answer) = app.post("/api/search/tags", &s.token, json!({"type": "filter", "num_docs": 0})).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     let facets: Vec<(String, i64)> = answer["facets"]["tags"]
         .as_array()
@@ -285,7 +283,7 @@ api_test!(tag_facets_count_the_users_tagged_documents_they_can_read, |app: TestA
         .collect();
     assert_eq!(facets, vec![("Risk".to_string(), 2), ("Rates".to_string(), 1)]);
     assert_eq!(answer["count"], 2);
-    let (_, theirs) = app.post("/api/search/tags", Some(&other.token), json!({"type": "filter"})).await;
+    let (_, theirs) = app.post("/api/search/tags", &other.token, json!({"type": "filter"})).await;
     assert_eq!((theirs["facets"]["tags"].as_array().map(Vec::len), &theirs["count"]), (Some(0), &json!(0)));
 });
 
@@ -294,30 +292,30 @@ api_test!(shared_data_finds_what_the_users_channels_share_and_nothing_else, |app
     let alice = app.sign_up("alice").await;
     let bob = app.sign_up("bob").await;
     let carol = app.sign_up("carol").await;
-    let alice_id = id_of(&alice);
+    let alice_id = alice.id().to_string();
     ingest_text(app, "memo-1", "needldrive", "Harbour memo", "The harbour dredging starts in May.", Some(&alice_id))
         .await;
     ingest_text(app, "memo-2", "needldrive", "Private memo", "The harbour budget is confidential.", Some(&alice_id))
         .await;
-    let channel = create_channel(app, &alice.token, "Ports", &[&id_of(&bob)]).await;
+    let channel = create_channel(app, &alice.token, "Ports", &[bob.id()]).await;
     let (status, body) =
-        app.post(&format!("/api/channels/{channel}/items"), Some(&alice.token), json!({"deeplink": "memo-1"})).await;
+        app.post(&format!("/api/channels/{channel}/items"), &alice.token, json!({"deeplink": "memo-1"})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     for body in [json!({"q": "harbour", "search_type": "shared_data"}), json!({"q": "harbour", "channel_id": channel})]
     {
-        let (status, found) = app.post("/api/search", Some(&bob.token), body.clone()).await;
+        let (status, found) = app.post("/api/search", &bob.token, body.clone()).await;
         assert_eq!(status, StatusCode::OK, "{found}");
         assert_eq!(result_deeplinks(&found), vec!["memo-1"], "{body}: the shared memo only");
         assert!(found["results"][0]["highlights"][0]["html"].as_str().unwrap().contains("<em>harbour</em>"));
     }
-    let (_, mine) = app.post("/api/search", Some(&bob.token), json!({"q": "harbour"})).await;
+    let (_, mine) = app.post("/api/search", &bob.token, json!({"q": "harbour"})).await;
     assert_eq!(mine["count"], 0, "a channel's items are shared data, not the member's own data");
     let (_, outsider) =
-        app.post("/api/search", Some(&carol.token), json!({"q": "harbour", "search_type": "shared_data"})).await;
+        app.post("/api/search", &carol.token, json!({"q": "harbour", "search_type": "shared_data"})).await;
     assert_eq!(outsider["count"], 0);
-    let (status, _) = app.post("/api/search", Some(&carol.token), json!({"q": "harbour", "channel_id": channel})).await;
+    let (status, _) = app.post("/api/search", &carol.token, json!({"q": "harbour", "channel_id": channel})).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     let (status, _) =
-        app.post("/api/search/tags", Some(&carol.token), json!({"type": "filter", "channel_id": channel})).await;
+        app.post("/api/search/tags", &carol.token, json!({"type": "filter", "channel_id": channel})).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 });

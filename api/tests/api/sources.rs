@@ -8,47 +8,31 @@ api_test!(following_an_rss_feed_lists_it_and_its_priority_can_change, |app: Test
     let app = &app;
     let s = app.sign_up("rss").await;
     let (status, source) =
-        app.post("/api/connect/rss", Some(&s.token), json!({"url": "https://news.example.com/feed.xml#x"})).await;
+        app.post("/api/connect/rss", &s.token, json!({"url": "https://news.example.com/feed.xml#x"})).await;
     assert_eq!(status, StatusCode::OK, "{source}");
     assert_eq!(source["priority"], "MEDIUM");
     assert_eq!(source["label"], "news.example.com");
     let id = source["source_id"].as_str().unwrap().to_string();
     let (status, again) =
-        app.post("/api/connect/rss", Some(&s.token), json!({"url": "https://news.example.com/feed.xml"})).await;
+        app.post("/api/connect/rss", &s.token, json!({"url": "https://news.example.com/feed.xml"})).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(again["source_id"], id.as_str(), "one address is one source");
-    let (status, body) = app.post("/api/connect/rss", Some(&s.token), json!({"url": "file:///etc/passwd"})).await;
+    let (status, body) = app.post("/api/connect/rss", &s.token, json!({"url": "file:///etc/passwd"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    let (status, changed) = app
-        .send(reqwest::Method::PUT, &format!("/api/source/rss/{id}"), Some(&s.token), Some(json!({"priority": "HIGH"})))
-        .await;
+    let (status, changed) = app.put(&format!("/api/source/rss/{id}"), &s.token, json!({"priority": "HIGH"})).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(changed["priority"], "HIGH");
     let (_, list) = app.get("/api/source/rss", &s.token).await;
     assert_eq!(list["results"].as_array().unwrap().len(), 1);
-    let (status, body) = app
-        .send(reqwest::Method::PUT, "/api/source/rss/rss_unknown", Some(&s.token), Some(json!({"priority": "LOW"})))
-        .await;
+    let (status, body) = app.put("/api/source/rss/rss_unknown", &s.token, json!({"priority": "LOW"})).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
     let too_many: Vec<String> = (0..51).map(|i| format!("s{i}")).collect();
-    let (status, body) = app
-        .send(
-            reqwest::Method::PUT,
-            "/api/source/rss/priority",
-            Some(&s.token),
-            Some(json!({"source_ids": too_many, "priority": "LOW"})),
-        )
-        .await;
+    let (status, body) =
+        app.put("/api/source/rss/priority", &s.token, json!({"source_ids": too_many, "priority": "LOW"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(body["message"], "Please select 50 or less sources to proceed");
-    let (status, bulk) = app
-        .send(
-            reqwest::Method::PUT,
-            "/api/source/rss/priority",
-            Some(&s.token),
-            Some(json!({"source_ids": [id], "priority": "LOW"})),
-        )
-        .await;
+    let (status, bulk) =
+        app.put("/api/source/rss/priority", &s.token, json!({"source_ids": [id], "priority": "LOW"})).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(bulk["results"][0]["priority"], "LOW");
 });
@@ -56,15 +40,14 @@ api_test!(following_an_rss_feed_lists_it_and_its_priority_can_change, |app: Test
 api_test!(public_sources_are_followed_and_unfollowed_by_key, |app: TestApp| async move {
     let app = &app;
     let s = app.sign_up("pub").await;
-    let (status, body) = app.post("/api/connect/public", Some(&s.token), json!({"key": "bse_filings"})).await;
+    let (status, body) = app.post("/api/connect/public", &s.token, json!({"key": "bse_filings"})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let (status, _) = app.post("/api/connect/public?delink=true", Some(&s.token), json!({"key": "bse_filings"})).await;
+    let (status, _) = app.post("/api/connect/public?delink=true", &s.token, json!({"key": "bse_filings"})).await;
     assert_eq!(status, StatusCode::OK);
-    let (status, body) =
-        app.post("/api/connect/public?delink=true", Some(&s.token), json!({"key": "bse_filings"})).await;
+    let (status, body) = app.post("/api/connect/public?delink=true", &s.token, json!({"key": "bse_filings"})).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "unfollowing what is not followed: {body}");
     let (status, many) = app
-        .post("/api/connect/public/multiple", Some(&s.token), json!({"keys": ["nzx_filings", "earnings_conf_calls"]}))
+        .post("/api/connect/public/multiple", &s.token, json!({"keys": ["nzx_filings", "earnings_conf_calls"]}))
         .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(many.as_array().unwrap().len(), 2);
@@ -76,7 +59,7 @@ api_test!(public_sources_are_followed_and_unfollowed_by_key, |app: TestApp| asyn
     assert_eq!(bse["following"], false);
     assert_eq!(bse["group"], "Indian Capital Markets");
     assert_eq!(entries.iter().find(|e| e["key"] == "websitecrawl").unwrap()["title"], "Custom URL");
-    let (status, _) = app.post("/api/connect/public", Some(&s.token), json!({"key": "../../etc"})).await;
+    let (status, _) = app.post("/api/connect/public", &s.token, json!({"key": "../../etc"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 });
 
@@ -93,11 +76,7 @@ async fn a_followed_feed_is_fetched_and_its_items_become_documents_once() {
     let s = app.sign_up("follower").await;
     let mut socket = app.connect_live(&s.token, None).await;
     let (status, body) = app
-        .post(
-            "/api/connect/rss",
-            Some(&s.token),
-            json!({"url": format!("http://{feed}/feed.xml"), "label": "Local news"}),
-        )
+        .post("/api/connect/rss", &s.token, json!({"url": format!("http://{feed}/feed.xml"), "label": "Local news"}))
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     next_of_type(&mut socket, "DocumentIngested").await;
@@ -132,7 +111,7 @@ async fn a_feed_on_a_loopback_address_is_refused_unless_allow_listed() {
     let app = spawn_app_with(Backend::Sqlite, config).await;
     let s = app.sign_up("careful").await;
     let (status, body) =
-        app.post("/api/connect/rss", Some(&s.token), json!({"url": format!("http://{feed}/feed.xml")})).await;
+        app.post("/api/connect/rss", &s.token, json!({"url": format!("http://{feed}/feed.xml")})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert_eq!(body["code"], "address_not_allowed");
     assert_eq!(body["message"], "this server does not fetch 127.0.0.1: it is a loopback address");
@@ -160,9 +139,9 @@ macro_rules! hanging_source_test {
             config.fetch_allow = vec!["127.0.0.1".into()];
             let app = spawn_app_with($backend, config).await;
             let s = app.sign_up("patient").await;
-            app.post("/api/connect/rss", Some(&s.token), json!({"url": format!("http://{silent_addr}/feed.xml")})).await;
+            app.post("/api/connect/rss", &s.token, json!({"url": format!("http://{silent_addr}/feed.xml")})).await;
             tokio::time::sleep(Duration::from_millis(1500)).await;
-            app.post("/api/connect/rss", Some(&s.token), json!({"url": format!("http://{feed}/feed.xml")})).await;
+            app.post("/api/connect/rss", &s.token, json!({"url": format!("http://{feed}/feed.xml")})).await;
             let started = std::time::Instant::now();
             let page = poll_documents(&app, &s.token, 3).await;
             assert_eq!(page["results"].as_array().unwrap().len(), 3, "the answering feed was fetched");
@@ -176,18 +155,17 @@ hanging_source_test!(a_source_that_never_answers_holds_up_no_other_on_postgres, 
 api_test!(websites_are_followed_by_address_and_unfollowed, |app: TestApp| async move {
     let app = &app;
     let s = app.sign_up("surfer").await;
-    let (status, body) = app.post("/api/connect/website", Some(&s.token), json!({"url": "www.example.org/news"})).await;
+    let (status, body) = app.post("/api/connect/website", &s.token, json!({"url": "www.example.org/news"})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["url"], "https://www.example.org/news");
     assert_eq!(body["label"], "example.org");
     let (_, list) = app.get("/api/connect/website", &s.token).await;
     assert_eq!(list["results"].as_array().unwrap().len(), 1);
     assert!(list["results"][0]["last_error"].is_null());
-    let (status, bad) = app.post("/api/connect/website", Some(&s.token), json!({"url": "ftp://example.org"})).await;
+    let (status, bad) = app.post("/api/connect/website", &s.token, json!({"url": "ftp://example.org"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
     let source_id = body["source_id"].as_str().unwrap();
-    let (status, _) =
-        app.post("/api/connect/website?delink=true", Some(&s.token), json!({"source_id": source_id})).await;
+    let (status, _) = app.post("/api/connect/website?delink=true", &s.token, json!({"source_id": source_id})).await;
     assert_eq!(status, StatusCode::OK);
     assert!(app.get("/api/connect/website", &s.token).await.1["results"].as_array().unwrap().is_empty());
 });
@@ -220,8 +198,7 @@ async fn a_followed_website_is_read_through_its_advertised_feed() {
     let site = serve_site().await;
     let app = spawn_app_with(Backend::Sqlite, fetching_config()).await;
     let s = app.sign_up("reader").await;
-    let (status, body) =
-        app.post("/api/connect/website", Some(&s.token), json!({"url": format!("http://{site}/")})).await;
+    let (status, body) = app.post("/api/connect/website", &s.token, json!({"url": format!("http://{site}/")})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let page = poll_documents(&app, &s.token, 3).await;
     assert_eq!(page["results"].as_array().unwrap().len(), 3, "{page}");
@@ -248,7 +225,7 @@ async fn a_followed_catalogue_entry_with_a_feed_is_fetched() {
     let entry = sources["results"].as_array().unwrap().iter().find(|e| e["key"] == "local_regulator").cloned().unwrap();
     assert_eq!(entry["title"], "Local regulator");
     assert_eq!(entry["fetchable"], true);
-    app.post("/api/connect/public", Some(&s.token), json!({"key": "local_regulator"})).await;
+    app.post("/api/connect/public", &s.token, json!({"key": "local_regulator"})).await;
     let page = poll_documents(&app, &s.token, 3).await;
     assert_eq!(page["results"].as_array().unwrap().len(), 3, "{page}");
     assert!(page["results"].as_array().unwrap().iter().all(|d| d["source"] == "local_regulator"));
@@ -262,8 +239,8 @@ api_test!(the_category_index_counts_each_kind_of_source_and_lists_filter_by_it, 
     assert_eq!(feeds["key"], "feeds");
     assert!(feeds["sources"].as_array().unwrap().iter().all(|c| c["connected"] == false), "{empty}");
     ingest(app, "filing-1", "bse_filings", "A filing", None).await;
-    app.post("/api/connect/public", Some(&s.token), json!({"key": "bse_filings"})).await;
-    let user_id = s.user["id"].as_str().unwrap();
+    app.post("/api/connect/public", &s.token, json!({"key": "bse_filings"})).await;
+    let user_id = s.id();
     ingest(app, "upload-1", "needldrive", "My memo", Some(user_id)).await;
     let (_, index) = app.get("/api/categories", &s.token).await;
     let sub = |key: &str| {
@@ -293,7 +270,7 @@ api_test!(rss_topics_suggest_feeds_and_show_which_are_followed, |app: TestApp| a
     assert_eq!(status, StatusCode::OK);
     let url = feeds["results"][0]["url"].as_str().unwrap().to_string();
     assert_eq!(feeds["results"][0]["following"], false);
-    app.post("/api/connect/rss", Some(&s.token), json!({"url": url})).await;
+    app.post("/api/connect/rss", &s.token, json!({"url": url})).await;
     let (_, feeds) = app.get(&format!("/api/rss?topic={first}"), &s.token).await;
     assert_eq!(feeds["results"][0]["following"], true, "{feeds}");
     assert_eq!(app.get("/api/rss?topic=no_such_topic", &s.token).await.0, StatusCode::NOT_FOUND);

@@ -7,7 +7,7 @@ use crate::support::*;
 api_test!(tags_are_created_renamed_and_deleted_with_clear_messages, |app: TestApp| async move {
     let app = &app;
     let s = app.sign_up("tagger").await;
-    let t = Some(s.token.as_str());
+    let t = s.token.as_str();
     let (status, created) = app.post("/api/tag", t, json!({"tag": "  Risk   review "})).await;
     assert_eq!(status, StatusCode::OK, "{created}");
     assert_eq!(created["results"]["name"], "Risk review", "trimmed, inner spaces collapsed");
@@ -34,7 +34,7 @@ api_test!(tags_are_created_renamed_and_deleted_with_clear_messages, |app: TestAp
     assert_eq!(names_of(&list["results"]), ["macro", "Risk review"], "by name whatever its case");
 
     let rename = |id: String, name: &'static str| async move {
-        app.send(reqwest::Method::PUT, &format!("/api/tag/{id}"), t, Some(json!({"name": name}))).await
+        app.put(&format!("/api/tag/{id}"), t, json!({"name": name})).await
     };
     let (status, body) = rename(macro_id.clone(), "risk Review").await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::CONFLICT, Some("tag_name_taken")));
@@ -60,7 +60,7 @@ api_test!(tags_are_created_renamed_and_deleted_with_clear_messages, |app: TestAp
     create_tag(app, &s.token, "RISK review").await;
 
     // Auditors (the first user is the administrator) read each change with its actor.
-    let user_id = s.user["id"].as_str().unwrap();
+    let user_id = s.id();
     let (status, history) = app.get(&format!("/api/audit/aggregates/tag_book/{user_id}"), &s.token).await;
     assert_eq!(status, StatusCode::OK, "{history}");
     let events = history["events"].as_array().unwrap();
@@ -73,7 +73,7 @@ api_test!(tags_are_created_renamed_and_deleted_with_clear_messages, |app: TestAp
 api_test!(a_tagged_document_reads_back_its_own_and_shared_tags_and_pushes_live, |app: TestApp| async move {
     let app = &app;
     let s = app.sign_up("reader").await;
-    let t = Some(s.token.as_str());
+    let t = s.token.as_str();
     followed_source_with(app, &s.token, "https://tags.example.org/rss", &["doc-t"]).await;
     let risk = create_tag(app, &s.token, "Risk").await;
     let macro_id = create_tag(app, &s.token, "Macro").await;
@@ -86,7 +86,7 @@ api_test!(a_tagged_document_reads_back_its_own_and_shared_tags_and_pushes_live, 
     names.sort();
     assert_eq!(names, ["Macro", "Risk"]);
     let pushed = next_of_type(&mut other_browser, "DocumentTagged").await;
-    assert_eq!(pushed["ids"], json!([format!("{}/doc-t", s.user["id"].as_str().unwrap())]));
+    assert_eq!(pushed["ids"], json!([format!("{}/doc-t", s.id())]));
     let (status, index) = app.get("/api/tag?deep_link=doc-t", &s.token).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(index["results"]["shared_tags"], json!([]));
@@ -94,7 +94,7 @@ api_test!(a_tagged_document_reads_back_its_own_and_shared_tags_and_pushes_live, 
     assert_eq!(index["results"]["user_tags"].as_array().unwrap().len(), 2);
 
     // A rename shows on the document; a deleted tag comes off it.
-    app.send(reqwest::Method::PUT, &format!("/api/tag/{macro_id}"), t, Some(json!({"name": "Rates"}))).await;
+    app.put(&format!("/api/tag/{macro_id}"), t, json!({"name": "Rates"})).await;
     app.post("/api/tag/delete", t, json!({"tag_ids": [risk]})).await;
     next_of_type(&mut other_browser, "TagDeleted").await;
     let (_, index) = app.get("/api/tag?deeplink=doc-t", &s.token).await;
@@ -134,17 +134,17 @@ api_test!(a_tagged_document_reads_back_its_own_and_shared_tags_and_pushes_live, 
 api_test!(bookmarks_list_newest_first_and_survive_choosing_tags, |app: TestApp| async move {
     let app = &app;
     let s = app.sign_up("saver").await;
-    let t = Some(s.token.as_str());
-    let user_id = s.user["id"].as_str().unwrap();
+    let t = s.token.as_str();
+    let user_id = s.id();
     for deeplink in ["doc-a", "doc-b", "doc-c"] {
         ingest(app, deeplink, "needldrive", deeplink, Some(user_id)).await;
     }
     let mut other_browser = app.connect_live(&s.token, None).await;
-    let (status, body) = app.send(reqwest::Method::PUT, "/api/bookmarks/doc-a", t, None).await;
+    let (status, body) = app.put_empty("/api/bookmarks/doc-a", t).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["results"], json!({"deeplink": "doc-a", "bookmarked": true}));
-    app.send(reqwest::Method::PUT, "/api/bookmarks/doc-c", t, None).await;
-    app.send(reqwest::Method::PUT, "/api/bookmarks/doc-a", t, None).await;
+    app.put_empty("/api/bookmarks/doc-c", t).await;
+    app.put_empty("/api/bookmarks/doc-a", t).await;
     let (status, page) = app.get("/api/bookmarks", &s.token).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(deeplinks_of(&page), ["doc-c", "doc-a"], "bookmarking again changes nothing");
@@ -167,12 +167,12 @@ api_test!(bookmarks_list_newest_first_and_survive_choosing_tags, |app: TestApp| 
     assert_eq!((deeplinks_of(&tagged), tagged["has_more"].as_bool()), (vec!["doc-a".to_string()], Some(false)));
     assert_eq!(app.get("/api/tag/documents?tag_id=no-such-tag", &s.token).await.0, StatusCode::NOT_FOUND);
 
-    let (status, body) = app.send(reqwest::Method::DELETE, "/api/bookmarks/doc-a", t, None).await;
+    let (status, body) = app.delete("/api/bookmarks/doc-a", t).await;
     assert_eq!((status, &body["results"]["bookmarked"]), (StatusCode::OK, &json!(false)));
     let pushed = next_of_type(&mut other_browser, "DocumentUntagged").await;
     assert_eq!(pushed["ids"], json!([format!("{user_id}/doc-a")]));
     assert_eq!(deeplinks_of(&app.get("/api/bookmarks", &s.token).await.1), ["doc-c"]);
-    let (status, _) = app.send(reqwest::Method::DELETE, "/api/bookmarks/doc-a", t, None).await;
+    let (status, _) = app.delete("/api/bookmarks/doc-a", t).await;
     assert_eq!(status, StatusCode::OK, "taking off a bookmark that is not there is no change");
     assert_eq!(app.get("/api/bookmarks?limit=0", &s.token).await.0, StatusCode::BAD_REQUEST);
     assert_eq!(names_of(&app.get("/api/tag?deep_link=doc-a", &s.token).await.1["results"]["user_tags"]), ["Risk"]);
@@ -182,17 +182,17 @@ api_test!(a_stranger_can_neither_see_nor_change_another_users_tags_or_bookmarks,
     let app = &app;
     let owner = app.sign_up("owner").await;
     let stranger = app.sign_up("stranger").await;
-    let (o, x) = (Some(owner.token.as_str()), Some(stranger.token.as_str()));
+    let (o, x) = (owner.token.as_str(), stranger.token.as_str());
     // Both follow the same feed, so both may read its document.
     followed_source_with(app, &owner.token, "https://shared.example.org/rss", &["doc-s"]).await;
     app.post("/api/connect/rss", x, json!({"url": "https://shared.example.org/rss"})).await;
-    let owner_id = owner.user["id"].as_str().unwrap();
+    let owner_id = owner.id();
     ingest(app, "upload-o", "needldrive", "Private", Some(owner_id)).await;
     let mut stranger_socket = app.connect_live(&stranger.token, None).await;
     let secret = create_tag(app, &owner.token, "Secret").await;
     app.post("/api/tag/doc-s", o, json!({"tags": [secret]})).await;
-    app.send(reqwest::Method::PUT, "/api/bookmarks/doc-s", o, None).await;
-    app.send(reqwest::Method::PUT, "/api/bookmarks/upload-o", o, None).await;
+    app.put_empty("/api/bookmarks/doc-s", o).await;
+    app.put_empty("/api/bookmarks/upload-o", o).await;
 
     let (status, index) = app.get("/api/tag?deep_link=doc-s", &stranger.token).await;
     assert_eq!(status, StatusCode::OK);
@@ -202,7 +202,7 @@ api_test!(a_stranger_can_neither_see_nor_change_another_users_tags_or_bookmarks,
     assert_eq!(deeplinks_of(&app.get("/api/tag/documents", &stranger.token).await.1), Vec::<String>::new());
     let refusals = [
         app.get(&format!("/api/tag/documents?tag_id={secret}"), &stranger.token).await,
-        app.send(reqwest::Method::PUT, &format!("/api/tag/{secret}"), x, Some(json!({"name": "Mine"}))).await,
+        app.put(&format!("/api/tag/{secret}"), x, json!({"name": "Mine"})).await,
         app.post("/api/tag/delete", x, json!({"tag_ids": [secret]})).await,
         app.post("/api/tag/doc-s", x, json!({"tags": [secret]})).await,
         app.post("/api/tag/doc-s", x, json!({"tags": [secret], "base": []})).await,
@@ -215,8 +215,8 @@ api_test!(a_stranger_can_neither_see_nor_change_another_users_tags_or_bookmarks,
     for (status, body) in [
         app.get("/api/tag?deep_link=upload-o", &stranger.token).await,
         app.post("/api/tag/upload-o", x, json!({"tags": [mine]})).await,
-        app.send(reqwest::Method::PUT, "/api/bookmarks/upload-o", x, None).await,
-        app.send(reqwest::Method::DELETE, "/api/bookmarks/upload-o", x, None).await,
+        app.put_empty("/api/bookmarks/upload-o", x).await,
+        app.delete("/api/bookmarks/upload-o", x).await,
     ] {
         assert_eq!((status, body["message"].as_str()), (StatusCode::NOT_FOUND, Some("document not found")));
     }
@@ -239,11 +239,11 @@ api_test!(tagging_a_document_the_user_cannot_read_is_refused_and_writes_nothing,
     let outsider = app.sign_up("outsider").await;
     followed_source_with(app, &reader.token, "https://private.example.org/rss", &["doc-p"]).await;
     let tag = create_tag(app, &outsider.token, "Mine").await;
-    let x = Some(outsider.token.as_str());
+    let x = outsider.token.as_str();
     for (status, _) in [
         app.post("/api/tag/doc-p", x, json!({"tags": [tag]})).await,
         app.post("/api/tag/no-such-document", x, json!({"tags": [tag]})).await,
-        app.send(reqwest::Method::PUT, "/api/bookmarks/doc-p", x, None).await,
+        app.put_empty("/api/bookmarks/doc-p", x).await,
         app.get("/api/tag?deep_link=doc-p", &outsider.token).await,
     ] {
         assert_eq!(status, StatusCode::NOT_FOUND);
@@ -255,16 +255,15 @@ api_test!(tagging_a_document_the_user_cannot_read_is_refused_and_writes_nothing,
 api_test!(concurrent_tag_changes_on_one_document_lose_no_write, |app: TestApp| async move {
     let app = &app;
     let s = app.sign_up("busy").await;
-    let user_id = s.user["id"].as_str().unwrap();
+    let user_id = s.id();
     ingest(app, "doc-busy", "needldrive", "Busy", Some(user_id)).await;
     let mut tags = Vec::new();
     for i in 0..5 {
         tags.push(create_tag(app, &s.token, &format!("tag {i}")).await);
     }
     // Five browsers each showed no tags and add one; a sixth bookmarks the document meanwhile.
-    let tagging =
-        tags.iter().map(|tag| app.post("/api/tag/doc-busy", Some(&s.token), json!({"tags": [tag], "base": []})));
-    let bookmarking = app.send(reqwest::Method::PUT, "/api/bookmarks/doc-busy", Some(&s.token), None);
+    let tagging = tags.iter().map(|tag| app.post("/api/tag/doc-busy", &s.token, json!({"tags": [tag], "base": []})));
+    let bookmarking = app.put_empty("/api/bookmarks/doc-busy", &s.token);
     let (results, (bookmarked, _)) = tokio::join!(futures::future::join_all(tagging), bookmarking);
     assert_eq!(bookmarked, StatusCode::OK);
     for (status, body) in results {
@@ -286,17 +285,16 @@ api_test!(tags_and_bookmarks_are_refused_when_their_flags_are_off, |app: TestApp
     let app = &app;
     let admin = app.sign_up("boss").await;
     let member = app.sign_up("worker").await;
-    let member_id = member.user["id"].as_str().unwrap();
+    let member_id = member.id();
     ingest(app, "doc-f", "needldrive", "Flagged", Some(member_id)).await;
     for flag in ["tags", "bookmarks"] {
         let path = format!("/api/admin/users/{member_id}/flags/{flag}");
-        let (status, _) =
-            app.send(reqwest::Method::PUT, &path, Some(&admin.token), Some(json!({"value": "off"}))).await;
+        let (status, _) = app.put(&path, &admin.token, json!({"value": "off"})).await;
         assert_eq!(status, StatusCode::OK);
     }
-    let (status, body) = app.post("/api/tag", Some(&member.token), json!({"tag": "Risk"})).await;
+    let (status, body) = app.post("/api/tag", &member.token, json!({"tag": "Risk"})).await;
     assert_eq!((status, body["message"].as_str()), (StatusCode::FORBIDDEN, Some("tags are turned off for you")));
-    let (status, body) = app.send(reqwest::Method::PUT, "/api/bookmarks/doc-f", Some(&member.token), None).await;
+    let (status, body) = app.put_empty("/api/bookmarks/doc-f", &member.token).await;
     assert_eq!((status, body["message"].as_str()), (StatusCode::FORBIDDEN, Some("bookmarks are turned off for you")));
     assert_eq!(app.get("/api/tag/user-tags", &member.token).await.0, StatusCode::OK, "reading stays allowed");
 });

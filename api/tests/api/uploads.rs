@@ -89,7 +89,7 @@ api_test!(uploaded_files_become_the_owners_documents_and_a_bad_file_fails_alone,
             ],
         )
         .await;
-    let (status, done) = app.post("/api/upload/complete", Some(&owner.token), complete_body(&init)).await;
+    let (status, done) = app.post("/api/upload/complete", &owner.token, complete_body(&init)).await;
     assert_eq!(status, StatusCode::OK, "{done}");
     let link = init["upload_configs"][0]["upload_link"].as_str().unwrap();
     let late = app.client.put(app.url(link)).body("something else").send().await.unwrap();
@@ -122,13 +122,8 @@ api_test!(uploaded_files_become_the_owners_documents_and_a_bad_file_fails_alone,
     assert!(card["metadata"]["object_key"].is_null() && card["metadata"]["layout_blob"].is_null(), "{card}");
     assert!(card["summary"].as_str().unwrap().contains("twelve percent"), "{card}");
 
-    let file = app
-        .client
-        .get(app.url(&format!("/api/doc/needldrive/file?{query}")))
-        .header("token", &owner.token)
-        .send()
-        .await
-        .unwrap();
+    let path = format!("/api/doc/needldrive/file?{query}");
+    let file = app.request(reqwest::Method::GET, &path, Some(&owner.token)).send().await.unwrap();
     assert_eq!(file.headers()["content-type"], "application/pdf");
     assert_eq!(file.bytes().await.unwrap().to_vec(), pdf, "the original file comes back unchanged");
     let (_, layout) = app.get(&format!("/api/doc/needldrive/layout?{query}"), &owner.token).await;
@@ -138,10 +133,7 @@ api_test!(uploaded_files_become_the_owners_documents_and_a_bad_file_fails_alone,
     // Nobody else reads, downloads or deletes it.
     assert_eq!(app.get(&format!("/api/doc/needldrive?{query}"), &other.token).await.0, StatusCode::NOT_FOUND);
     assert_eq!(app.get(&format!("/api/doc/needldrive/file?{query}"), &other.token).await.0, StatusCode::NOT_FOUND);
-    assert_eq!(
-        app.send(reqwest::Method::DELETE, &format!("/api/doc/needldrive?{query}"), Some(&other.token), None).await.0,
-        StatusCode::NOT_FOUND
-    );
+    assert_eq!(app.delete(&format!("/api/doc/needldrive?{query}"), &other.token).await.0, StatusCode::NOT_FOUND);
     assert!(app.get("/api/upload/status?ids=f-pdf", &other.token).await.1["results"].as_array().unwrap().is_empty());
 
     let (_, storage) = app.get("/api/user/storage", &owner.token).await;
@@ -152,13 +144,12 @@ api_test!(uploaded_files_become_the_owners_documents_and_a_bad_file_fails_alone,
     // Removing the markdown file deletes its document and frees its bytes.
     let md_link = by_id("f-md")["deeplink"].as_str().unwrap().to_string();
     let (status, removed) = app
-        .send(
-            reqwest::Method::PUT,
+        .put(
             "/api/upload/complete",
-            Some(&owner.token),
-            Some(json!({
+            &owner.token,
+            json!({
                 "action": "remove", "source": "needldrive", "files": [{"metadata": {"id": "f-md"}}]
-            })),
+            }),
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{removed}");
@@ -169,28 +160,21 @@ api_test!(uploaded_files_become_the_owners_documents_and_a_bad_file_fails_alone,
     assert_eq!(app.get("/api/user/storage", &owner.token).await.1["used_bytes"], (pdf.len() + FILING.len()) as u64);
 
     // The owner deletes the PDF; a document of a shared source cannot be deleted.
-    assert_eq!(
-        app.send(reqwest::Method::DELETE, &format!("/api/doc/needldrive?{query}"), Some(&owner.token), None).await.0,
-        StatusCode::NO_CONTENT
-    );
+    assert_eq!(app.delete(&format!("/api/doc/needldrive?{query}"), &owner.token).await.0, StatusCode::NO_CONTENT);
     assert_eq!(
         app.get("/api/documents", &owner.token).await.1["results"].as_array().unwrap().len(),
         1,
         "the filing is left"
     );
     ingest(app, "shared-1", "bse_filings", "A filing", None).await;
-    app.post("/api/connect/public", Some(&owner.token), json!({"key": "bse_filings"})).await;
-    assert_eq!(
-        app.send(reqwest::Method::DELETE, "/api/doc/bse_filings?deeplink=shared-1", Some(&owner.token), None).await.0,
-        StatusCode::FORBIDDEN
-    );
+    app.post("/api/connect/public", &owner.token, json!({"key": "bse_filings"})).await;
+    assert_eq!(app.delete("/api/doc/bse_filings?deeplink=shared-1", &owner.token).await.0, StatusCode::FORBIDDEN);
 });
 
 api_test!(upload_limits_are_enforced_by_the_server_with_the_spec_messages, |app: TestApp| async move {
     let app = &app;
     let s = app.sign_up("limits").await;
-    let init =
-        |files: Value| app.post("/api/upload/init", Some(&s.token), json!({"source": "needldrive", "files": files}));
+    let init = |files: Value| app.post("/api/upload/init", &s.token, json!({"source": "needldrive", "files": files}));
     let (status, body) = init(json!([{"id": "a", "name": "virus.exe", "mime_type": "application/x-msdownload"}])).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(body["message"], "File virus.exe type: application/x-msdownload not allowed");
@@ -200,11 +184,7 @@ api_test!(upload_limits_are_enforced_by_the_server_with_the_spec_messages, |app:
     let (_, body) = init(json!(many)).await;
     assert_eq!(body["message"], "You can only upload 20 files at a time");
     let (status, _) = app
-        .post(
-            "/api/upload/init",
-            Some(&s.token),
-            json!({"source": "somewhere", "files": [{"id": "a", "name": "a.pdf"}]}),
-        )
+        .post("/api/upload/init", &s.token, json!({"source": "somewhere", "files": [{"id": "a", "name": "a.pdf"}]}))
         .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 
@@ -216,7 +196,7 @@ api_test!(upload_limits_are_enforced_by_the_server_with_the_spec_messages, |app:
     let smaller = link.replace("signature=", "signature=00");
     assert_eq!(app.client.put(app.url(&smaller)).body("x").send().await.unwrap().status(), StatusCode::FORBIDDEN);
     // Completing before the file arrived reports it per file and records nothing.
-    let (_, early) = app.post("/api/upload/complete", Some(&s.token), complete_body(&ok)).await;
+    let (_, early) = app.post("/api/upload/complete", &s.token, complete_body(&ok)).await;
     assert_eq!(early["files"][0]["status"], "UPLOADING_ERROR", "{early}");
     assert_eq!(app.get("/api/upload/status?ids=good", &s.token).await.1["results"][0]["status"], "UPLOADING");
 });
@@ -233,7 +213,7 @@ async fn the_storage_quota_and_size_limit_hold_on_the_bytes_that_arrive() {
     let (_, init) = app
         .post(
             "/api/upload/init",
-            Some(&s.token),
+            &s.token,
             json!({"source": "needldrive", "files": [{"id": "big", "name": "big.txt"}]}),
         )
         .await;
@@ -243,12 +223,12 @@ async fn the_storage_quota_and_size_limit_hold_on_the_bytes_that_arrive() {
 
     let words = "revenue ".repeat(80_000);
     let init = app.upload(&s.token, &[("first", "first.txt", words.as_bytes())]).await;
-    app.post("/api/upload/complete", Some(&s.token), complete_body(&init)).await;
+    app.post("/api/upload/complete", &s.token, complete_body(&init)).await;
     assert_eq!(app.settled_uploads(&s.token, &["first"]).await[0]["status"], "COMPLETED");
     let (status, body) = app
         .post(
             "/api/upload/init",
-            Some(&s.token),
+            &s.token,
             json!({"source": "needldrive", "files": [{"id": "second", "name": "second.txt", "size": words.len()}]}),
         )
         .await;
@@ -258,17 +238,17 @@ async fn the_storage_quota_and_size_limit_hold_on_the_bytes_that_arrive() {
     let (_, init) = app
         .post(
             "/api/upload/init",
-            Some(&s.token),
+            &s.token,
             json!({"source": "needldrive", "files": [{"id": "third", "name": "third.txt"}]}),
         )
         .await;
     let link = init["upload_configs"][0]["upload_link"].as_str().unwrap();
     assert_eq!(app.client.put(app.url(link)).body(words.clone()).send().await.unwrap().status(), StatusCode::CREATED);
-    let (_, done) = app.post("/api/upload/complete", Some(&s.token), complete_body(&init)).await;
+    let (_, done) = app.post("/api/upload/complete", &s.token, complete_body(&init)).await;
     assert_eq!(done["files"][0]["status"], "FAILED", "{done}");
     assert!(done["files"][0]["error"].as_str().unwrap().starts_with("Not enough storage"), "{done}");
     // A retried completion reports where each file is and changes nothing.
-    let (_, again) = app.post("/api/upload/complete", Some(&s.token), complete_body(&init)).await;
+    let (_, again) = app.post("/api/upload/complete", &s.token, complete_body(&init)).await;
     assert_eq!(again["files"][0]["status"], "FAILED", "{again}");
 
     // Two files reported in one call count together against the quota.
@@ -276,7 +256,7 @@ async fn the_storage_quota_and_size_limit_hold_on_the_bytes_that_arrive() {
     let (_, pair) = app
         .post(
             "/api/upload/init",
-            Some(&t.token),
+            &t.token,
             json!({"source": "needldrive", "files": [{"id": "a", "name": "a.txt"}, {"id": "b", "name": "b.txt"}]}),
         )
         .await;
@@ -287,7 +267,7 @@ async fn the_storage_quota_and_size_limit_hold_on_the_bytes_that_arrive() {
             StatusCode::CREATED
         );
     }
-    let (_, both) = app.post("/api/upload/complete", Some(&t.token), complete_body(&pair)).await;
+    let (_, both) = app.post("/api/upload/complete", &t.token, complete_body(&pair)).await;
     assert_eq!(both["files"][0]["status"], "PROCESSING", "{both}");
     assert_eq!(both["files"][1]["status"], "FAILED", "{both}");
 }
@@ -353,7 +333,7 @@ async fn hostile_uploads_fail_alone_and_the_good_file_is_done() {
     let list: Vec<(&str, &str, &[u8])> = files.iter().map(|(i, n, b)| (i.as_str(), n.as_str(), b.as_slice())).collect();
     let started = std::time::Instant::now();
     let init = app.upload(&s.token, &list).await;
-    let (_, done) = app.post("/api/upload/complete", Some(&s.token), complete_body(&init)).await;
+    let (_, done) = app.post("/api/upload/complete", &s.token, complete_body(&init)).await;
     assert_eq!(done["files"].as_array().unwrap().len(), files.len(), "{done}");
     let ids: Vec<&str> = files.iter().map(|(i, _, _)| i.as_str()).collect();
     let states = app.settled_uploads(&s.token, &ids).await;
@@ -393,35 +373,12 @@ async fn uploads_go_to_an_s3_bucket_through_presigned_links() {
     // moto takes any credentials; the bucket is made with a plain request.
     assert!(client.put(format!("{endpoint}/{bucket}")).send().await.unwrap().status().is_success());
     let server = spawn_binary(&["--storage", &format!("s3://{bucket}")], &s3.env()).await;
-    let base = format!("http://{}", server.addr);
-    let post = |path: &str, token: Option<&str>, body: Value| {
-        let mut req = client.post(format!("{base}{path}")).json(&body);
-        if let Some(t) = token {
-            req = req.header("token", t);
-        }
-        async move {
-            let res = req.send().await.unwrap();
-            let status = res.status();
-            let body: Value = res.json().await.unwrap();
-            assert!(status.is_success(), "{status} {body}");
-            body
-        }
-    };
+    let api = Api::new(server.addr);
 
-    let session = post(
-        "/api/auth/signup",
-        None,
-        json!({"email": "s3@example.com", "password": "correct horse", "username": "s3"}),
-    )
-    .await;
-    let token = session["token"].as_str().unwrap();
+    let s = api.sign_up("s3").await;
     let text = "The board approved a dividend of four rupees per share.";
-    let init = post(
-        "/api/upload/init",
-        Some(token),
-        json!({"source": "needldrive", "files": [{"id": "memo", "name": "memo.txt", "size": text.len()}]}),
-    )
-    .await;
+    let files = json!([{"id": "memo", "name": "memo.txt", "size": text.len()}]);
+    let init: Value = api.post_as("/api/upload/init", &s.token, json!({"source": "needldrive", "files": files})).await;
     let config = &init["upload_configs"][0];
     let link = config["upload_link"].as_str().unwrap();
     assert!(link.starts_with(endpoint), "the link points at the bucket: {link}");
@@ -429,32 +386,14 @@ async fn uploads_go_to_an_s3_bucket_through_presigned_links() {
     let sent = client.put(link).body(text).send().await.unwrap();
     assert!(sent.status().is_success(), "{}", sent.text().await.unwrap());
 
-    let complete = json!({"source": "needldrive", "files": [{"bucket": bucket, "key": config["metadata_fields"]["key"], "metadata": {"id": "memo"}}]});
-    let done = post("/api/upload/complete", Some(token), complete).await;
+    let done: Value = api.post_as("/api/upload/complete", &s.token, complete_body(&init)).await;
     assert_eq!(done["files"][0]["status"], "PROCESSING", "{done}");
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        let res: Value = client
-            .get(format!("{base}/api/upload/status?ids=memo"))
-            .header("token", token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        let status = res["results"][0].clone();
-        if status["status"] != "PROCESSING" || tokio::time::Instant::now() > deadline {
-            break status;
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    };
+    let status = &api.settled_uploads(&s.token, &["memo"]).await[0];
     assert_eq!(status["status"], "COMPLETED", "{status}");
     let deeplink = status["deeplink"].as_str().unwrap();
-    let file = client
-        .get(format!("{base}/api/doc/needldrive/file"))
+    let file = api
+        .request(reqwest::Method::GET, "/api/doc/needldrive/file", Some(&s.token))
         .query(&[("deeplink", deeplink)])
-        .header("token", token)
         .send()
         .await
         .unwrap();

@@ -114,13 +114,13 @@ pub fn tiny_pdf(text: &str) -> Vec<u8> {
     out
 }
 
-impl TestApp {
+impl Api {
     /// Asks for upload links for `files` (id, name, bytes) and sends each file to its link.
     pub async fn upload(&self, token: &str, files: &[(&str, &str, &[u8])]) -> Value {
         let declared: Vec<Value> =
             files.iter().map(|(id, name, bytes)| json!({"id": id, "name": name, "size": bytes.len()})).collect();
         let (status, init) =
-            self.post("/api/upload/init", Some(token), json!({"source": "needldrive", "files": declared})).await;
+            self.post("/api/upload/init", token, json!({"source": "needldrive", "files": declared})).await;
         assert_eq!(status, StatusCode::OK, "{init}");
         for (config, (_, _, bytes)) in init["upload_configs"].as_array().unwrap().iter().zip(files) {
             let link = config["upload_link"].as_str().unwrap();
@@ -169,7 +169,7 @@ pub fn urlencode(s: &str) -> String {
 
 /// Creates a tag for the session's user; returns its id.
 pub async fn create_tag(app: &TestApp, token: &str, name: &str) -> String {
-    let (status, body) = app.post("/api/tag", Some(token), json!({"tag": name})).await;
+    let (status, body) = app.post("/api/tag", token, json!({"tag": name})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     body["results"]["id"].as_str().unwrap().to_string()
 }
@@ -186,7 +186,7 @@ pub fn deeplinks_of(page: &Value) -> Vec<String> {
 
 /// Follows an RSS feed and ingests documents into it; returns the source id.
 pub async fn followed_source_with(app: &TestApp, token: &str, url: &str, deeplinks: &[&str]) -> String {
-    let (status, source) = app.post("/api/connect/rss", Some(token), json!({"url": url})).await;
+    let (status, source) = app.post("/api/connect/rss", token, json!({"url": url})).await;
     assert_eq!(status, StatusCode::OK, "{source}");
     let source_id = source["source_id"].as_str().unwrap().to_string();
     for deeplink in deeplinks {
@@ -202,8 +202,7 @@ pub fn doc(text: &str) -> Value {
 
 /// Creates a notebook for the session's user; returns its id.
 pub async fn create_notebook(app: &TestApp, token: &str, name: &str) -> String {
-    let (status, body) =
-        app.send(reqwest::Method::PUT, "/api/notebook", Some(token), Some(json!({"name": name}))).await;
+    let (status, body) = app.put("/api/notebook", token, json!({"name": name})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     body["results"]["notebookId"].as_str().unwrap().to_string()
 }
@@ -211,8 +210,7 @@ pub async fn create_notebook(app: &TestApp, token: &str, name: &str) -> String {
 /// Creates a note in a notebook; returns the note as answered.
 pub async fn create_note(app: &TestApp, token: &str, notebook_id: &str, name: &str, body: Value) -> Value {
     let path = format!("/api/note/create/{notebook_id}");
-    let (status, note) =
-        app.send(reqwest::Method::PUT, &path, Some(token), Some(json!({"name": name, "body": body}))).await;
+    let (status, note) = app.put(&path, token, json!({"name": name, "body": body})).await;
     assert_eq!(status, StatusCode::OK, "{note}");
     note["results"].clone()
 }
@@ -229,14 +227,9 @@ pub async fn event_types(app: &TestApp, aggregate_type: &str, id: &str) -> Vec<S
 
 /// Creates a channel as the session's user with `members` (user ids); returns its id.
 pub async fn create_channel(app: &TestApp, token: &str, name: &str, members: &[&str]) -> String {
-    let (status, body) = app.post("/api/channels", Some(token), json!({"name": name, "members": members})).await;
+    let (status, body) = app.post("/api/channels", token, json!({"name": name, "members": members})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     body["channel"]["id"].as_str().unwrap().to_string()
-}
-
-/// The user id of a session.
-pub fn id_of(s: &Session) -> String {
-    s.user["id"].as_str().unwrap().to_string()
 }
 
 /// Records a document with real text (its blob stored where the index reads it) and waits until
@@ -252,7 +245,7 @@ pub async fn ingest_text(app: &TestApp, deeplink: &str, source_id: &str, title: 
 
 /// Follows a feed by URL (not fetched in tests) and returns its source id.
 pub async fn follow_feed(app: &TestApp, token: &str, url: &str) -> String {
-    let (status, source) = app.post("/api/connect/rss", Some(token), json!({ "url": url })).await;
+    let (status, source) = app.post("/api/connect/rss", token, json!({ "url": url })).await;
     assert_eq!(status, StatusCode::OK, "{source}");
     source["source_id"].as_str().unwrap().to_string()
 }

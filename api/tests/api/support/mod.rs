@@ -1,7 +1,7 @@
 //! What every API test shares: a server on port 0 over a fresh database (`spawn_app`), the
-//! calls a test makes to it, the live socket, `api_test!` (one body run on SQLite and on
-//! Postgres), in `fixtures` the records and files that tests of several features set up, and in
-//! `binary` the real binary in a process of its own.
+//! live socket, and `api_test!` (one body run on SQLite and on Postgres); in `client` the calls
+//! a test makes to a server, in `fixtures` the records and files that tests of several features
+//! set up, and in `binary` the real binary in a process of its own.
 
 use api::app::Server;
 use futures::StreamExt;
@@ -16,15 +16,33 @@ pub use serde_json::{json, Value};
 pub use testkit::Backend;
 
 mod binary;
+mod client;
 mod fixtures;
 pub use binary::*;
+pub use client::*;
 pub use fixtures::*;
 
-/// A running server, its client, and the data directory it owns (deleted when dropped).
+/// A running server, a client of it, and the data directory it owns (deleted when dropped). It
+/// dereferences to the client, so a test writes `app.get(..)` and `app.sign_up(..)`.
 pub struct TestApp {
     pub server: Server,
-    pub client: reqwest::Client,
+    pub api: Api,
     pub _dir: tempfile::TempDir,
+}
+
+impl TestApp {
+    /// Wraps a started server and the data directory it uses.
+    pub fn new(server: Server, dir: tempfile::TempDir) -> TestApp {
+        TestApp { api: Api::new(server.addr), server, _dir: dir }
+    }
+}
+
+impl std::ops::Deref for TestApp {
+    type Target = Api;
+
+    fn deref(&self) -> &Api {
+        &self.api
+    }
 }
 
 /// Starts a server with the test settings over a fresh database on `backend`.
@@ -39,81 +57,7 @@ pub async fn spawn_app_with(backend: Backend, mut config: ServeArgs) -> TestApp 
     let dir = tempfile::tempdir().unwrap();
     let db = testkit::db::open(backend, dir.path()).await;
     let server = Server::start_with(db, dir.path(), config).await.unwrap();
-    TestApp { server, client: reqwest::Client::new(), _dir: dir }
-}
-
-/// A signed-up user: the token to send and the user as the sign-up answered it.
-pub struct Session {
-    pub token: String,
-    pub user: Value,
-}
-
-impl TestApp {
-    pub fn url(&self, path: &str) -> String {
-        format!("http://{}{}", self.server.addr, path)
-    }
-
-    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
-        let mut req = self
-            .client
-            .post(self.url(path))
-            .json(&body)
-            .header("app-type", "web")
-            .header("x-request-origin", "/tests/page");
-        if let Some(t) = token {
-            req = req.header("token", t);
-        }
-        let res = req.send().await.unwrap();
-        let status = res.status();
-        (status, res.json().await.unwrap_or(Value::Null))
-    }
-
-    pub async fn send(
-        &self,
-        method: reqwest::Method,
-        path: &str,
-        token: Option<&str>,
-        body: Option<Value>,
-    ) -> (StatusCode, Value) {
-        let mut req = self.client.request(method, self.url(path));
-        if let Some(t) = token {
-            req = req.header("token", t);
-        }
-        if let Some(b) = body {
-            req = req.json(&b);
-        }
-        let res = req.send().await.unwrap();
-        let status = res.status();
-        (status, res.json().await.unwrap_or(Value::Null))
-    }
-
-    pub async fn get(&self, path: &str, token: &str) -> (StatusCode, Value) {
-        self.send(reqwest::Method::GET, path, Some(token), None).await
-    }
-
-    pub async fn sign_up(&self, name: &str) -> Session {
-        let (status, body) = self
-            .post(
-                "/api/auth/signup",
-                None,
-                json!({"email": format!("{name}@example.com"), "password": "correct horse", "username": name}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::OK, "{body}");
-        Session { token: body["token"].as_str().unwrap().to_string(), user: body["user"].clone() }
-    }
-
-    pub async fn connect_live(
-        &self,
-        token: &str,
-        after: Option<&str>,
-    ) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
-        let mut url = format!("ws://{}/api/live?token={token}", self.server.addr);
-        if let Some(a) = after {
-            url.push_str(&format!("&after={a}"));
-        }
-        tokio_tungstenite::connect_async(url).await.expect("live socket opens").0
-    }
+    TestApp::new(server, dir)
 }
 
 /// Reads live messages until one of `event_type` arrives, or fails after a bounded wait.
