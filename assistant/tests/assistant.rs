@@ -10,26 +10,10 @@ use assistant::{
     retrieve, Answer, AnswerEngine, AnswerQuality, Assistant, AssistantError, Event, Events, ExtractiveEngine,
     OpenAiCompatibleEngine, OpenAiConfig, Question, Retrieval, Scope, Settings,
 };
-use search::{Access, Change, IndexedDocument, Line, PageText, SearchIndex};
+use search::{Access, Line, PageText, SearchIndex};
+use testkit::search::{document, index_of};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
-
-fn doc(deeplink: &str, owner: Option<&str>, source: &str, category: &str, title: &str, text: &str) -> IndexedDocument {
-    IndexedDocument {
-        deeplink: deeplink.into(),
-        source_id: source.into(),
-        owner: owner.map(str::to_string),
-        category: category.into(),
-        title: title.into(),
-        pages: vec![PageText { text: text.into(), lines: vec![] }],
-        published: Some(1_700_000_000),
-        updated: 1_700_000_000,
-        size: text.len() as u64,
-        attachments: 0,
-        company: None,
-        country: None,
-    }
-}
 
 const TARIFFS: &str = "The United States imposed a 25 percent tariff on imported steel in March 2018, citing national \
 security under Section 232 of the Trade Expansion Act.\n\nCarmakers warned that the duties would raise vehicle \
@@ -54,8 +38,8 @@ const TARIFF_HISTORY: [&str; 6] = [
 ];
 
 fn corpus() -> Arc<SearchIndex> {
-    let index = Arc::new(SearchIndex::in_memory(1).unwrap());
-    let mut annual = doc("annual-report", Some("bob"), "needldrive", "drives", "Harbor Foods annual report 2023", "");
+    let mut annual =
+        document("annual-report", Some("bob"), "needldrive", "drives", "Harbor Foods annual report 2023", "");
     let page2 =
         "Net revenue rose to 4.2 billion dollars in 2023, up 12 percent.\nOperating margin widened to 9 percent.";
     annual.pages = vec![
@@ -72,10 +56,10 @@ fn corpus() -> Arc<SearchIndex> {
         },
     ];
     let docs = vec![
-        doc("tariffs", None, "reuters", "rss_news", "Steel tariffs raise costs for carmakers", TARIFFS),
+        document("tariffs", None, "reuters", "rss_news", "Steel tariffs raise costs for carmakers", TARIFFS),
         // The same wire story in a second feed: a duplicate passage.
-        doc("tariffs-copy", None, "wire", "rss_news", "Steel tariffs raise costs for carmakers", TARIFFS),
-        doc(
+        document("tariffs-copy", None, "wire", "rss_news", "Steel tariffs raise costs for carmakers", TARIFFS),
+        document(
             "ford-earnings",
             None,
             "ft",
@@ -85,7 +69,7 @@ fn corpus() -> Arc<SearchIndex> {
              billion in higher metal costs. The carmaker also flagged weaker demand for sedans in China, where sales \
              dropped for a fourth straight quarter.",
         ),
-        doc(
+        document(
             "tariff-history",
             None,
             "reuters",
@@ -93,7 +77,7 @@ fn corpus() -> Arc<SearchIndex> {
             "A short history of steel tariffs",
             &TARIFF_HISTORY.join("\n\n"),
         ),
-        doc(
+        document(
             "rbi-rates",
             None,
             "reuters",
@@ -103,7 +87,7 @@ fn corpus() -> Arc<SearchIndex> {
              sticky food inflation. Governor Shaktikanta Das said the monetary policy committee voted 4-2 to hold \
              rates.",
         ),
-        doc(
+        document(
             "kestrel",
             None,
             "mining-weekly",
@@ -112,7 +96,7 @@ fn corpus() -> Arc<SearchIndex> {
             "Kestrel Mining reported that its annual profit fell by 40 percent. Management blamed the cobalt glut \
              for the decline, saying cobalt prices had collapsed.",
         ),
-        doc(
+        document(
             "cobalt",
             None,
             "metals-daily",
@@ -121,7 +105,7 @@ fn corpus() -> Arc<SearchIndex> {
             "The cobalt glut began when Congolese producers expanded output faster than battery makers could absorb \
              it. Prices of the metal halved within a year, and traders expect the surplus to last until 2026.",
         ),
-        doc(
+        document(
             "zanzibar",
             Some("alice"),
             "needldrive",
@@ -130,7 +114,7 @@ fn corpus() -> Arc<SearchIndex> {
             "Confidential. The board approved the acquisition of Zanzibar Shipping for 2.3 billion dollars, to be \
              announced after the steel tariffs ruling.",
         ),
-        doc(
+        document(
             "bob-attachment",
             Some("bob"),
             "ask_needl",
@@ -140,8 +124,7 @@ fn corpus() -> Arc<SearchIndex> {
         ),
         annual,
     ];
-    index.apply_blocking(docs.into_iter().map(|d| Change::Upsert(Box::new(d))).collect(), None).unwrap();
-    index
+    index_of(docs)
 }
 
 fn bob() -> Access {
@@ -638,14 +621,13 @@ fn extractive_answers_to_xquad_questions_cite_the_paragraph_holding_the_answer()
         return;
     };
     let data: serde_json::Value = serde_json::from_str(&raw).unwrap();
-    let index = Arc::new(SearchIndex::in_memory(1).unwrap());
     let mut docs = Vec::new();
     let mut questions = Vec::new();
     for (a, article) in data["data"].as_array().unwrap().iter().enumerate().take(12) {
         for (p, paragraph) in article["paragraphs"].as_array().unwrap().iter().enumerate().take(4) {
             let deeplink = format!("xquad-{a}-{p}");
             let context = paragraph["context"].as_str().unwrap();
-            docs.push(doc(&deeplink, None, "xquad", "rss_news", &format!("Article {a}"), context));
+            docs.push(document(&deeplink, None, "xquad", "rss_news", &format!("Article {a}"), context));
             if let Some(qa) = paragraph["qas"].as_array().and_then(|q| q.first()) {
                 questions.push((
                     deeplink,
@@ -655,7 +637,7 @@ fn extractive_answers_to_xquad_questions_cite_the_paragraph_holding_the_answer()
             }
         }
     }
-    index.apply_blocking(docs.into_iter().map(|d| Change::Upsert(Box::new(d))).collect(), None).unwrap();
+    let index = index_of(docs);
     let (mut right_document, mut holds_answer) = (0, 0);
     for (deeplink, question, expected) in &questions {
         let r = retrieve(&index, question, &Scope::Universe, &Access::Public, &Settings::standard()).unwrap();

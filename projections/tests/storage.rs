@@ -1,7 +1,7 @@
 //! The storage contract: every test here runs against SQLite and against the real Postgres.
 //!
 //! Postgres is reached at `NEEDL_TEST_DATABASE_URL` (default: the local `test` database); each
-//! test gets a schema of its own.
+//! test gets a schema of its own (`testkit::db`).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -17,26 +17,7 @@ use domain::EventMetadata;
 use projections::runner::{self, Projection};
 use projections::{accounts::Accounts, queries, sessions::Sessions};
 use rand::{Rng, SeedableRng};
-use sqlx::postgres::PgConnectOptions;
-use std::str::FromStr;
-
-fn pg_url() -> String {
-    std::env::var("NEEDL_TEST_DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_string())
-}
-
-async fn sqlite() -> (Db, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    (Db::open_sqlite(dir.path()).await.unwrap(), dir)
-}
-
-async fn postgres() -> Db {
-    let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
-    let admin = sqlx::PgPool::connect(&pg_url()).await.expect("Postgres must be reachable at NEEDL_TEST_DATABASE_URL");
-    sqlx::query(&format!("CREATE SCHEMA {schema}")).execute(&admin).await.unwrap();
-    admin.close().await;
-    let options = PgConnectOptions::from_str(&pg_url()).unwrap().options([("search_path", schema.as_str())]);
-    Db::open_postgres_with(options).await.unwrap()
-}
+use testkit::db::{postgres, sqlite};
 
 /// Runs a contract test body on both backends.
 macro_rules! on_both_backends {

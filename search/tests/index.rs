@@ -3,29 +3,12 @@
 use std::sync::Arc;
 
 use commands::feed::Cursor;
-use search::{Access, Change, IndexedDocument, Line, PageText, Request, SearchError, SearchIndex, Sort};
-
-fn doc(deeplink: &str, owner: Option<&str>, source: &str, category: &str, title: &str, text: &str) -> IndexedDocument {
-    IndexedDocument {
-        deeplink: deeplink.into(),
-        source_id: source.into(),
-        owner: owner.map(str::to_string),
-        category: category.into(),
-        title: title.into(),
-        pages: vec![PageText { text: text.into(), lines: vec![] }],
-        published: Some(1_700_000_000),
-        updated: 1_700_000_000,
-        size: text.len() as u64,
-        attachments: 0,
-        company: None,
-        country: None,
-    }
-}
+use search::{Access, Change, Line, PageText, Request, SearchError, SearchIndex, Sort};
+use testkit::search::{document, index_of};
 
 fn corpus() -> Arc<SearchIndex> {
-    let index = Arc::new(SearchIndex::in_memory(1).unwrap());
     let mut docs = vec![
-        doc(
+        document(
             "feed-1",
             None,
             "reuters",
@@ -34,7 +17,7 @@ fn corpus() -> Arc<SearchIndex> {
             "New tariffs on imported steel are raising costs for carmakers, who warn of higher prices.\n\n\
              Analysts expect the duties to stay in place through next year.",
         ),
-        doc(
+        document(
             "feed-2",
             None,
             "reuters",
@@ -42,7 +25,7 @@ fn corpus() -> Arc<SearchIndex> {
             "Central bank holds interest rates",
             "The central bank held interest rates steady on Thursday, citing cooling inflation.",
         ),
-        doc(
+        document(
             "feed-3",
             None,
             "ft",
@@ -50,7 +33,7 @@ fn corpus() -> Arc<SearchIndex> {
             "Aluminium prices climb",
             "Aluminium prices climbed after smelters cut output. Steel was little changed.",
         ),
-        doc(
+        document(
             "upload-a",
             Some("alice"),
             "needldrive",
@@ -58,7 +41,7 @@ fn corpus() -> Arc<SearchIndex> {
             "Board minutes",
             "Confidential: the board approved the Zanzibar acquisition at a premium.",
         ),
-        doc(
+        document(
             "filing-1",
             None,
             "bse",
@@ -71,8 +54,7 @@ fn corpus() -> Arc<SearchIndex> {
     docs[4].country = Some("IN".into());
     docs[1].published = Some(1_600_000_000);
     docs[2].published = Some(1_650_000_000);
-    index.apply_blocking(docs.into_iter().map(|d| Change::Upsert(Box::new(d))).collect(), None).unwrap();
-    index
+    index_of(docs)
 }
 
 fn bob() -> Access {
@@ -192,8 +174,7 @@ fn sorting_filters_and_paging() {
 
 #[test]
 fn highlights_mark_the_words_in_the_best_passage_and_keep_its_place() {
-    let index = Arc::new(SearchIndex::in_memory(1).unwrap());
-    let mut d = doc("pdf-1", Some("bob"), "needldrive", "drives", "Annual report", "");
+    let mut d = document("pdf-1", Some("bob"), "needldrive", "drives", "Annual report", "");
     d.pages = vec![
         PageText { text: "Chairman's letter.\n\nWe thank our shareholders.".into(), lines: vec![] },
         PageText {
@@ -204,7 +185,7 @@ fn highlights_mark_the_words_in_the_best_passage_and_keep_its_place() {
             }],
         },
     ];
-    index.apply_blocking(vec![Change::Upsert(Box::new(d))], None).unwrap();
+    let index = index_of([d]);
     let access = Access::Mine { user_id: "bob".into(), sources: vec![] };
     let found = index.search(&Request::new("revenue margins", access)).unwrap();
     let highlight = &found.hits[0].highlights[0];
@@ -227,7 +208,7 @@ fn spelling_is_corrected_from_the_reachable_vocabulary() {
 #[test]
 fn updates_replace_and_deletes_remove_a_document_with_its_passages() {
     let index = corpus();
-    let mut changed = doc("feed-2", None, "reuters", "rss_news", "Central bank cuts rates", "A surprise cut.");
+    let mut changed = document("feed-2", None, "reuters", "rss_news", "Central bank cuts rates", "A surprise cut.");
     changed.published = Some(1_600_000_000);
     index.apply_blocking(vec![Change::Upsert(Box::new(changed))], None).unwrap();
     assert!(deeplinks(&index, &Request::new("inflation", bob())).is_empty());
@@ -244,7 +225,7 @@ fn the_checkpoint_survives_a_reopen_and_a_reset_clears_it() {
     let dir = tempfile::tempdir().unwrap();
     {
         let index = SearchIndex::open(dir.path(), 1).unwrap();
-        let d = doc("feed-9", None, "ft", "rss_news", "Copper", "Copper output fell.");
+        let d = document("feed-9", None, "ft", "rss_news", "Copper", "Copper output fell.");
         index.apply_blocking(vec![Change::Upsert(Box::new(d))], Some(Cursor { tx: 0, pos: 42 })).unwrap();
     }
     let index = SearchIndex::open(dir.path(), 1).unwrap();
@@ -256,13 +237,11 @@ fn the_checkpoint_survives_a_reopen_and_a_reset_clears_it() {
 
 #[test]
 fn deleting_a_source_in_a_category_removes_only_its_entries_there() {
-    let index = Arc::new(SearchIndex::in_memory(1).unwrap());
-    let notes = [
-        doc("note:1", Some("bob"), "notebook-1", "notes", "Plant", "Boiler corrosion near the flanges."),
-        doc("note:2", Some("bob"), "notebook-2", "notes", "Pumps", "Boiler pumps need gaskets."),
-        doc("drive-1", Some("bob"), "notebook-1", "drives", "Manual", "Boiler manual."),
-    ];
-    index.apply_blocking(notes.into_iter().map(|d| Change::Upsert(Box::new(d))).collect(), None).unwrap();
+    let index = index_of([
+        document("note:1", Some("bob"), "notebook-1", "notes", "Plant", "Boiler corrosion near the flanges."),
+        document("note:2", Some("bob"), "notebook-2", "notes", "Pumps", "Boiler pumps need gaskets."),
+        document("drive-1", Some("bob"), "notebook-1", "drives", "Manual", "Boiler manual."),
+    ]);
     let before = index.passages();
     let change = Change::DeleteAll { source_id: "notebook-1".into(), category: "notes".into() };
     index.apply_blocking(vec![change], None).unwrap();

@@ -1,7 +1,9 @@
-//! Accounts and sign-in, end to end on both backends: a refused sign-up or channel leaves its
-//! email or name free; sign-in and sign-up throttles by client address (each test's clients
-//! bind distinct loopback addresses, which Linux routes all to lo), with `Retry-After`; tokens
-//! issued in the future are refused.
+//! Accounts and sign-in, end to end on both backends: the first user is the administrator; taken
+//! emails and bad input are refused with clear messages and write nothing, and a refused sign-up
+//! or channel leaves its email or name free; sign-in failures reveal nothing; sign-in and sign-up
+//! throttles by client address (each test's clients bind distinct loopback addresses, which Linux
+//! routes all to lo), with `Retry-After`; calls without a valid token, or with one issued in the
+//! future, are refused.
 
 use std::net::IpAddr;
 
@@ -10,7 +12,7 @@ use domain::channel::ChannelDirectory;
 use domain::user::{User, UserCommand};
 use domain::EventMetadata;
 
-use super::*;
+use crate::support::*;
 
 /// Like `api_test!`, with `$config` changing the test settings first.
 macro_rules! api_test_with {
@@ -21,13 +23,13 @@ macro_rules! api_test_with {
             async fn on_sqlite() {
                 let mut config = ServeArgs::for_tests();
                 ($config)(&mut config);
-                ($body)(spawn_app_with("sqlite", config).await).await;
+                ($body)(spawn_app_with(Backend::Sqlite, config).await).await;
             }
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn on_postgres() {
                 let mut config = ServeArgs::for_tests();
                 ($config)(&mut config);
-                ($body)(spawn_app_with("postgres", config).await).await;
+                ($body)(spawn_app_with(Backend::Postgres, config).await).await;
             }
         }
     };
@@ -71,7 +73,7 @@ fn sign_up_body(email: &str, username: &str) -> Value {
 
 /// Signs up, expecting success; returns the answer.
 async fn signs_up(app: &TestApp, email: &str, username: &str) -> Value {
-    let (status, body) = app.post("/api/auth/signup", None, sign_up_body(email, username)).await;
+    let (status, body) = app.post_without_token("/api/auth/signup", sign_up_body(email, username)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     body
 }
@@ -88,7 +90,8 @@ api_test_with!(
             ("\u{202E}ada".to_string(), "username must not contain control or invisible characters"),
         ];
         for (username, message) in cases {
-            let (status, body) = app.post("/api/auth/signup", None, sign_up_body("ada@example.com", &username)).await;
+            let (status, body) =
+                app.post_without_token("/api/auth/signup", sign_up_body("ada@example.com", &username)).await;
             assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
             assert_eq!((body["code"].as_str(), body["message"].as_str()), (Some("invalid_username"), Some(message)));
         }
@@ -97,18 +100,19 @@ api_test_with!(
         let body = signs_up(app, "ada@example.com", "  ada  ").await;
         assert_eq!(body["user"]["username"], "ada");
         assert_eq!(body["user"]["is_admin"], true, "the refused sign-ups claimed nothing");
-        let (status, body) = app.post("/api/auth/signin", None, sign_in_body("ada@example.com", "correct horse")).await;
+        let (status, body) = app.sign_in("ada@example.com", "correct horse").await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
 );
 
 api_test!(a_username_too_large_for_the_body_limit_is_refused_and_strands_nothing, |app: TestApp| async move {
     let app = &app;
-    let (status, body) = app.post("/api/auth/signup", None, sign_up_body("bo@example.com", &"b".repeat(900_000))).await;
+    let (status, body) =
+        app.post_without_token("/api/auth/signup", sign_up_body("bo@example.com", &"b".repeat(900_000))).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(body["code"], "body_too_large");
     signs_up(app, "bo@example.com", "bo").await;
-    let (status, _) = app.post("/api/auth/signin", None, sign_in_body("bo@example.com", "correct horse")).await;
+    let (status, _) = app.sign_in("bo@example.com", "correct horse").await;
     assert_eq!(status, StatusCode::OK);
 });
 
@@ -145,7 +149,7 @@ api_test_with!(
         let cursor = cursor.expect("the accounts were written");
         assert!(app.server.state.projections.wait_for(cursor, Duration::from_secs(120)).await, "read models caught up");
         let (status, body) =
-            app.post("/api/channels", Some(&owner.token), json!({"name": "Research", "members": others})).await;
+            app.post("/api/channels", &owner.token, json!({"name": "Research", "members": others})).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
         assert_eq!(body["code"], "too_many_channel_members");
         let directory = domain::channel::directory_id(domain::channel::ORGANIZATION_ID);
@@ -153,7 +157,7 @@ api_test_with!(
             commands::feed::read_aggregate(&app.server.state.db, ChannelDirectory::TYPE, &directory).await.unwrap();
         assert!(reserved.is_empty(), "no name was reserved: {reserved:?}");
         let (status, body) =
-            app.post("/api/channels", Some(&owner.token), json!({"name": "Research", "members": ["member-1"]})).await;
+            app.post("/api/channels", &owner.token, json!({"name": "Research", "members": ["member-1"]})).await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
 );
@@ -263,4 +267,122 @@ api_test!(a_token_issued_in_the_future_is_refused, |app: TestApp| async move {
     assert_eq!(body["code"], "invalid_token");
     let (status, body) = app.get("/api/user", &signed(30)).await;
     assert_eq!(status, StatusCode::OK, "a clock 30 s ahead is tolerated: {body}");
+});
+
+api_test!(the_first_user_to_sign_up_is_the_administrator_and_the_second_is_not, |app: TestApp| async move {
+    let app = &app;
+    let first = app.sign_up("first").await;
+    let second = app.sign_up("second").await;
+    assert_eq!(first.user["is_admin"], true);
+    assert_eq!(second.user["is_admin"], false);
+    assert_eq!(first.user["email_id"], "first@example.com");
+});
+
+api_test!(signing_up_with_a_taken_email_in_another_case_is_a_conflict, |app: TestApp| async move {
+    let app = &app;
+    app.sign_up("ada").await;
+    let (status, body) = app
+        .post_without_token(
+            "/api/auth/signup",
+            json!({"email": " ADA@example.com", "password": "another one", "username": "imposter"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(body["code"], "email_taken");
+});
+
+api_test!(sign_up_input_is_validated_with_clear_messages_and_nothing_written, |app: TestApp| async move {
+    let app = &app;
+    let (status, body) = app
+        .post_without_token("/api/auth/signup", json!({"email": "x@example.com", "password": "short", "username": "x"}))
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(body["message"], "password must be at least 8 characters");
+    let (status, body) = app
+        .post_without_token(
+            "/api/auth/signup",
+            json!({"email": "not-an-email", "password": "long enough", "username": "x"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(body["message"], "email must be a valid email");
+    let (status, body) = app
+        .post_without_token(
+            "/api/auth/signup",
+            json!({"email": "x@example.com", "password": "long enough", "username": "x", "role": "admin"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "unknown fields are refused: {body}");
+    let (status, _) = app
+        .post_without_token("/api/auth/signup", json!({"email": 42, "password": "long enough", "username": "x"}))
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let res = app
+        .client
+        .post(app.url("/api/auth/signup"))
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(res.json::<Value>().await.unwrap()["code"], "malformed_json");
+    let events = commands::feed::read_after(&app.server.state.db, commands::Cursor::START, 10).await.unwrap();
+    assert!(events.is_empty(), "refused sign-ups write nothing");
+});
+
+api_test!(sign_in_failures_do_not_reveal_whether_the_email_exists_and_are_rate_limited, |app: TestApp| async move {
+    let app = &app;
+    app.sign_up("bea").await;
+    let (s1, wrong_password) = app.sign_in("bea@example.com", "wrong password").await;
+    let (s2, unknown_email) = app.sign_in("nobody@example.com", "wrong password").await;
+    assert_eq!(s1, StatusCode::UNAUTHORIZED);
+    assert_eq!(s2, StatusCode::UNAUTHORIZED);
+    assert_eq!(wrong_password, unknown_email);
+    let (ok, body) = app.sign_in("Bea@example.com", "correct horse").await;
+    assert_eq!(ok, StatusCode::OK);
+    assert_eq!(body["user"]["username"], "bea");
+    // The guessing address (this test's client, 127.0.0.1) is throttled, with Retry-After ...
+    for _ in 0..6 {
+        app.sign_in("bea@example.com", "guess").await;
+    }
+    let res = app
+        .request(reqwest::Method::POST, "/api/auth/signin", None)
+        .json(&json!({"email": "bea@example.com", "password": "correct horse"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    let retry_after = res.headers().get("retry-after").and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    assert!(retry_after.is_some_and(|s| s >= 1), "Retry-After: {retry_after:?}");
+    assert_eq!(res.json::<Value>().await.unwrap()["code"], "too_many_attempts");
+    // ... but the owner, from an address that has not failed, is not locked out.
+    let owner =
+        reqwest::Client::builder().local_address("127.0.0.9".parse::<std::net::IpAddr>().unwrap()).build().unwrap();
+    let res = owner
+        .post(app.url("/api/auth/signin"))
+        .json(&json!({"email": "bea@example.com", "password": "correct horse"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+});
+
+api_test!(calls_without_a_valid_token_are_unauthorized, |app: TestApp| async move {
+    let app = &app;
+    let (status, body) = app.send(reqwest::Method::GET, "/api/user", None, None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(body["code"], "missing_token");
+    let (status, body) = app.get("/api/user", "not.a.token").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(body["code"], "invalid_token");
+    // A token signed with the right key, for a session that never existed.
+    let keys = api::auth::TokenKeys::new(b"test-secret-test-secret-test-secret", Duration::from_secs(60));
+    let (forged, _) = keys.issue("someone", "some-session").unwrap();
+    let (status, body) = app.get("/api/user", &forged).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(body["code"], "session_revoked");
+    let (status, body) = app.send(reqwest::Method::GET, "/api/no/such/route", None, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(body["code"], "not_found");
 });

@@ -2,7 +2,7 @@
 //! make, feedback, scopes that must be readable, and turns stopped by a new question or a client
 //! that went away.
 
-use super::*;
+use crate::support::*;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -176,12 +176,12 @@ api_test!(
 
         // Feedback is recorded; the spec's values only.
         let (status, body) = app
-            .post("/api/ml/ask-needl/feedback", Some(&s.token), json!({"feedback": "CORRECT", "messageId": message_id}))
+            .post("/api/ml/ask-needl/feedback", &s.token, json!({"feedback": "CORRECT", "messageId": message_id}))
             .await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["message"], "Thanks for your feedback!");
         let (status, _) = app
-            .post("/api/ml/ask-needl/feedback", Some(&s.token), json!({"feedback": "MAYBE", "message_id": message_id}))
+            .post("/api/ml/ask-needl/feedback", &s.token, json!({"feedback": "MAYBE", "message_id": message_id}))
             .await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
         let (_, session) = session_of(app, &s.token, &session_id).await;
@@ -194,11 +194,10 @@ api_test!(
 
         // Renamed, and found by title or by question.
         let (status, renamed) = app
-            .send(
-                reqwest::Method::PUT,
+            .put(
                 &format!("/api/ml/ask-needl/sessions/{session_id}"),
-                Some(&s.token),
-                Some(json!({"title": " Steel  and wheat ", "state": {"messages": []}})),
+                &s.token,
+                json!({"title": " Steel  and wheat ", "state": {"messages": []}}),
             )
             .await;
         assert_eq!(status, StatusCode::OK, "{renamed}");
@@ -209,8 +208,7 @@ api_test!(
         }
 
         // The conversation saves as a note in the assistant's notebook.
-        let (status, notebook) =
-            app.send(reqwest::Method::PUT, "/api/notebook?botNotebook=true", Some(&s.token), Some(json!({}))).await;
+        let (status, notebook) = app.put("/api/notebook?botNotebook=true", &s.token, json!({})).await;
         assert_eq!(status, StatusCode::OK, "{notebook}");
         let notebook_id = notebook["results"]["notebookId"].as_str().unwrap();
         let conversation = json!({"type": "doc", "content": [
@@ -219,7 +217,7 @@ api_test!(
         let (status, note) = app
             .post(
                 &format!("/api/note/snip/{notebook_id}"),
-                Some(&s.token),
+                &s.token,
                 json!({"name": "Steel and wheat", "document": conversation,
                    "source": {"title": "AskNeedl", "link": format!("/ask-needl/full?sessionId={session_id}")}}),
             )
@@ -241,19 +239,13 @@ api_test!(
         let other = app.sign_up("other").await;
         let (status, _) = session_of(app, &other.token, &session_id).await;
         assert_eq!(status, StatusCode::NOT_FOUND);
-        let (status, _) = app
-            .send(
-                reqwest::Method::PUT,
-                &format!("/api/ml/ask-needl/sessions/{session_id}"),
-                Some(&other.token),
-                Some(json!({"title": "mine"})),
-            )
-            .await;
+        let (status, _) =
+            app.put(&format!("/api/ml/ask-needl/sessions/{session_id}"), &other.token, json!({"title": "mine"})).await;
         assert_eq!(status, StatusCode::NOT_FOUND);
         let (status, _) = app
             .post(
                 "/api/ml/ask-needl/feedback",
-                Some(&other.token),
+                &other.token,
                 json!({"feedback": "INCORRECT", "message_id": message_id}),
             )
             .await;
@@ -270,7 +262,7 @@ api_test!(
 api_test!(questions_reach_only_what_the_asker_may_read_and_refusals_write_nothing, |app: TestApp| async move {
     let app = &app;
     let owner = app.sign_up("owner").await;
-    let owner_id = id_of(&owner);
+    let owner_id = owner.id().to_string();
     let stranger = app.sign_up("stranger").await;
     let secret = "Project Zephyr is the planned merger of Harbor Foods with Acme Mills, closing in May.";
     ingest_text(app, "secret-1", "needldrive", "Zephyr memo", secret, Some(&owner_id)).await;
@@ -332,7 +324,7 @@ api_test!(questions_reach_only_what_the_asker_may_read_and_refusals_write_nothin
     state
         .command(
             &state.bus.users,
-            &id_of(&stranger),
+            stranger.id(),
             domain::user::UserCommand::SetFeatureFlag {
                 flag: "ask_needl_dataset_selection_needl_universe".into(),
                 value: "off".into(),
@@ -444,7 +436,7 @@ macro_rules! engine_test {
     ($name:ident, $body:expr) => {
         mod $name {
             use super::*;
-            async fn run(backend: &str) {
+            async fn run(backend: Backend) {
                 let answer = vec!["The United States imposed a 25 percent ", "tariff on imported steel in 2018 [1]."];
                 let stall = vec!["The United States imposed "];
                 let replies = vec![
@@ -463,11 +455,11 @@ macro_rules! engine_test {
             }
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn on_sqlite() {
-                run("sqlite").await;
+                run(Backend::Sqlite).await;
             }
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn on_postgres() {
-                run("postgres").await;
+                run(Backend::Postgres).await;
             }
         }
     };

@@ -1,8 +1,12 @@
 //! Token refresh and its grace period, end to end on both backends: a refreshed (rotated) token
 //! keeps working, and can be refreshed again, for `--session-grace-seconds`, so a page that
-//! reloaded before storing its new token stays signed in; sign-out ends a session at once.
+//! reloaded before storing its new token stays signed in; sign-out ends a session at once; an
+//! expired token is refreshable while its session lasts.
 
-use super::*;
+use futures::StreamExt;
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::support::*;
 
 /// Like `api_test!`, with the grace for rotated tokens set to `$grace` seconds.
 macro_rules! grace_test {
@@ -11,33 +15,23 @@ macro_rules! grace_test {
             use super::*;
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn on_sqlite() {
-                ($body)(spawn_with_grace("sqlite", $grace).await).await;
+                ($body)(spawn_with_grace(Backend::Sqlite, $grace).await).await;
             }
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn on_postgres() {
-                ($body)(spawn_with_grace("postgres", $grace).await).await;
+                ($body)(spawn_with_grace(Backend::Postgres, $grace).await).await;
             }
         }
     };
 }
 
-async fn spawn_with_grace(backend: &str, grace_seconds: u64) -> TestApp {
+async fn spawn_with_grace(backend: Backend, grace_seconds: u64) -> TestApp {
     let mut config = ServeArgs::for_tests();
     config.session_grace_seconds = grace_seconds;
     spawn_app_with(backend, config).await
 }
 
 impl TestApp {
-    /// Refreshes `token`; returns the status and the new token, if any.
-    async fn refresh(&self, token: &str) -> (StatusCode, Option<String>) {
-        let (status, body) = self.post("/api/auth/refresh", Some(token), json!({})).await;
-        (status, body["token"].as_str().map(str::to_string))
-    }
-
-    async fn sign_out(&self, token: &str) -> StatusCode {
-        self.client.post(self.url("/api/auth/signout")).header("token", token).send().await.unwrap().status()
-    }
-
     /// The status of an ordinary call made with `token`.
     async fn whoami(&self, token: &str) -> StatusCode {
         self.get("/api/user", token).await.0
@@ -111,7 +105,7 @@ grace_test!(after_the_grace_a_refreshed_token_and_its_refresh_are_refused, 2, |a
     let fresh = fresh.unwrap();
     assert_eq!(app.whoami(&old).await, StatusCode::OK, "the old token works within the grace");
     refused_within(app, &old, Duration::from_secs(10)).await;
-    let (status, body) = app.post("/api/auth/refresh", Some(&old), json!({})).await;
+    let (status, body) = app.post("/api/auth/refresh", &old, json!({})).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
     assert_eq!(body["code"], "session_revoked");
     assert_eq!(app.whoami(&fresh).await, StatusCode::OK, "the successor lives on");
@@ -160,7 +154,7 @@ grace_test!(a_refresh_keeps_the_live_socket_open_until_a_sign_out_closes_it, 30,
     let old = app.sign_up("gus").await.token;
     let mut socket = app.connect_live(&old, None).await;
     let fresh = app.refresh(&old).await.1.unwrap();
-    app.send(reqwest::Method::PATCH, "/api/user/preferences", Some(&fresh), Some(json!({"askneedl_pro": true}))).await;
+    app.patch("/api/user/preferences", &fresh, json!({"askneedl_pro": true})).await;
     next_of_type(&mut socket, "PreferencesChanged").await;
     assert_eq!(app.sign_out(&fresh).await, StatusCode::NO_CONTENT);
     assert_eq!(closed(&mut socket, Duration::from_secs(10)).await, Some(4001));
@@ -197,3 +191,40 @@ grace_test!(rotations_and_sign_outs_rebuild_the_same_sessions_view, 30, |app: Te
     projections::runner::catch_up(db, &projections::sessions::Sessions, 2).await.unwrap();
     assert_eq!(projections::queries::all_sessions(db).await.unwrap(), before);
 });
+
+api_test!(signing_out_revokes_the_token_and_refreshing_rotates_it, |app: TestApp| async move {
+    let app = &app;
+    let s = app.sign_up("cy").await;
+    let (status, fresh) = app.refresh(&s.token).await;
+    assert_eq!(status, StatusCode::OK);
+    let fresh = fresh.unwrap();
+    assert_ne!(fresh, s.token);
+    assert_eq!(app.get("/api/user", &s.token).await.0, StatusCode::UNAUTHORIZED, "the rotated token is dead");
+    assert_eq!(app.get("/api/user", &fresh).await.0, StatusCode::OK);
+    assert_eq!(app.refresh(&s.token).await.0, StatusCode::UNAUTHORIZED, "a dead token cannot be refreshed");
+    assert_eq!(app.sign_out(&fresh).await, StatusCode::NO_CONTENT);
+    assert_eq!(app.get("/api/user", &fresh).await.0, StatusCode::UNAUTHORIZED);
+});
+
+/// An expired token whose session lasts answers 403 with the backend-origin header, which tells
+/// the web app to refresh; refresh takes the expired token and rotates it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_token_is_refreshable_while_its_session_lasts() {
+    let mut config = ServeArgs::for_tests();
+    config.token_ttl_minutes = 0;
+    let app = spawn_app_with(Backend::Sqlite, config).await;
+    let s = app.sign_up("old").await;
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let res = app.request(reqwest::Method::GET, "/api/user", Some(&s.token)).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    assert_eq!(res.headers().get("x-backend-origin").unwrap(), "needl");
+    assert_eq!(res.json::<Value>().await.unwrap()["code"], "token_expired");
+    let (status, refreshed) = app.refresh(&s.token).await;
+    assert_eq!(status, StatusCode::OK, "{refreshed:?}");
+    assert_eq!(app.refresh(&s.token).await.0, StatusCode::UNAUTHORIZED, "the expired token was rotated away");
+    // A permission 403 carries no such header: refreshing would not help.
+    let other = app.sign_up("plain").await;
+    let res = app.request(reqwest::Method::GET, "/api/admin/users", Some(&other.token)).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    assert!(res.headers().get("x-backend-origin").is_none());
+}

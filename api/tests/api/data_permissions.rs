@@ -4,9 +4,11 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+use api::app::Server;
+use commands::Db;
 use tokio::io::AsyncBufReadExt;
 
-use super::*;
+use crate::support::*;
 
 fn mode(path: &Path) -> u32 {
     std::fs::symlink_metadata(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).permissions().mode() & 0o7777
@@ -54,7 +56,7 @@ async fn a_new_data_directory_and_its_secrets_are_private() {
     let data = root.path().join("data");
     let db = Db::open_sqlite(&data).await.unwrap();
     let server = Server::start_with(db, &data, kept_secret()).await.unwrap();
-    let app = TestApp { server, client: reqwest::Client::new(), _dir: root };
+    let app = TestApp::new(server, root);
     app.sign_up("private").await;
 
     assert_eq!(mode(&data), 0o700);
@@ -84,7 +86,7 @@ async fn a_world_readable_data_directory_of_an_older_version_is_tightened_on_sta
 
     let db = Db::open_sqlite(&data).await.unwrap();
     let server = Server::start_with(db, &data, kept_secret()).await.unwrap();
-    let app = TestApp { server, client: reqwest::Client::new(), _dir: root };
+    let app = TestApp::new(server, root);
     app.sign_up("upgraded").await;
 
     assert_eq!(mode(&data), 0o700);
@@ -132,62 +134,14 @@ async fn nothing_the_served_binary_writes_is_readable_by_others() {
     // Keep reading its log so the pipe never fills.
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
 
-    let client = reqwest::Client::new();
-    let url = |path: &str| format!("http://{addr}{path}");
-    let post = |path: &str, token: Option<&str>, body: Value| {
-        let mut request =
-            client.post(url(path)).json(&body).header("app-type", "web").header("x-request-origin", "/tests/page");
-        if let Some(token) = token {
-            request = request.header("token", token);
-        }
-        request.send()
-    };
-    let signed_up: Value = post(
-        "/api/auth/signup",
-        None,
-        json!({"email": "keeper@example.com", "password": "correct horse", "username": "keeper"}),
-    )
-    .await
-    .unwrap()
-    .json()
-    .await
-    .unwrap();
-    let token = signed_up["token"].as_str().expect("signed up").to_string();
+    let api = Api::new(addr.parse().expect("the logged address"));
+    let keeper = api.sign_up("keeper").await;
     let text = b"# Private\n\nThe quarterly plan names two new offices.";
-    let init: Value = post(
-        "/api/upload/init",
-        Some(&token),
-        json!({"source": "needldrive", "files": [{"id": "f-plan", "name": "plan.md", "size": text.len()}]}),
-    )
-    .await
-    .unwrap()
-    .json()
-    .await
-    .unwrap();
-    let link = init["upload_configs"][0]["upload_link"].as_str().expect("an upload link");
-    let put = client.put(url(link)).body(text.to_vec()).send().await.unwrap();
-    assert_eq!(put.status(), StatusCode::CREATED);
-    let done = post("/api/upload/complete", Some(&token), complete_body(&init)).await.unwrap();
-    assert_eq!(done.status(), StatusCode::OK);
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let status: Value = client
-            .get(url("/api/upload/status?ids=f-plan"))
-            .header("token", &token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        match status["results"][0]["status"].as_str() {
-            Some("COMPLETED") => break,
-            Some("PROCESSING") | Some("UPLOADING") | None if tokio::time::Instant::now() < deadline => {
-                tokio::time::sleep(Duration::from_millis(200)).await
-            }
-            other => panic!("the upload settled as {other:?}: {status}"),
-        }
-    }
+    let init = api.upload(&keeper.token, &[("f-plan", "plan.md", text)]).await;
+    let (status, _) = api.post("/api/upload/complete", &keeper.token, complete_body(&init)).await;
+    assert_eq!(status, StatusCode::OK);
+    let settled = api.settled_uploads(&keeper.token, &["f-plan"]).await;
+    assert_eq!(settled[0]["status"], "COMPLETED", "{settled:?}");
 
     let files: Vec<PathBuf> = walk(&data).into_iter().filter(|(_, is_dir, _)| !is_dir).map(|(p, _, _)| p).collect();
     for written in ["token.secret", "needl.db", "needl.db-wal", "objects", "blobs", "search"] {

@@ -8,7 +8,7 @@ use std::time::Instant;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use super::*;
+use crate::support::*;
 
 /// Reads from `stream` until the server closes it; returns what it sent, or `None` when it is
 /// still open after `wait`.
@@ -28,7 +28,7 @@ async fn read_until_closed(stream: &mut TcpStream, wait: Duration) -> Option<Str
 async fn spawn_edge_app(configure: impl FnOnce(&mut ServeArgs)) -> TestApp {
     let mut config = ServeArgs::for_tests();
     configure(&mut config);
-    spawn_app_with("sqlite", config).await
+    spawn_app_with(Backend::Sqlite, config).await
 }
 
 /// Raises this process's open-file limit to its hard limit (the slow-client test holds 2,000
@@ -51,51 +51,12 @@ fn resident_kib(pid: u32) -> u64 {
     line.split_whitespace().nth(1).unwrap().parse().unwrap()
 }
 
-/// The real binary, serving a fresh SQLite data directory; killed when dropped.
-struct Binary {
-    child: std::process::Child,
-    addr: SocketAddr,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for Binary {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-async fn spawn_binary(args: &[&str]) -> Binary {
-    let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_needl"))
-        .arg("--data-dir")
-        .arg(dir.path())
-        .args(["serve", "--host", "127.0.0.1", "--port", &port.to_string(), "--web-dir", "/nonexistent"])
-        .args(["--fetch-enabled", "false", "--log-format", "text"])
-        .args(args)
-        .env_remove("DATABASE_URL")
-        .env("RUST_LOG", "error")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let binary = Binary { child, addr: SocketAddr::from(([127, 0, 0, 1], port)), _dir: dir };
-    let client = reqwest::Client::new();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while client.get(format!("http://{}/healthz", binary.addr)).send().await.is_err() {
-        assert!(Instant::now() < deadline, "the server did not start");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    binary
-}
-
 /// 2,000 clients that send half a request head and then nothing neither stop a normal request
 /// nor keep their connections (and the memory they hold) past the header timeout.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_clients_are_closed_after_the_header_timeout_and_their_memory_returns() {
     raise_open_file_limit();
-    let server = spawn_binary(&["--header-timeout-seconds", "3", "--max-connections-per-address", "0"]).await;
+    let server = spawn_binary(&["--header-timeout-seconds", "3", "--max-connections-per-address", "0"], &[]).await;
     let pid = server.child.id();
     let client = reqwest::Client::new();
     for _ in 0..20 {
@@ -347,27 +308,22 @@ api_test!(uploaded_html_and_svg_are_never_served_as_active_content, |app: TestAp
     let mut declared = declared;
     declared[2]["size"] = json!(pdf.len());
     let (status, init) =
-        app.post("/api/upload/init", Some(&s.token), json!({"source": "needldrive", "files": declared})).await;
+        app.post("/api/upload/init", &s.token, json!({"source": "needldrive", "files": declared})).await;
     assert_eq!(status, StatusCode::OK, "{init}");
     for (config, bytes) in init["upload_configs"].as_array().unwrap().iter().zip([&html[..], &svg[..], &pdf[..]]) {
         let link = config["upload_link"].as_str().unwrap();
         let res = app.client.put(app.url(link)).body(bytes.to_vec()).send().await.unwrap();
         assert_eq!(res.status(), StatusCode::CREATED);
     }
-    let (status, done) = app.post("/api/upload/complete", Some(&s.token), complete_body(&init)).await;
+    let (status, done) = app.post("/api/upload/complete", &s.token, complete_body(&init)).await;
     assert_eq!(status, StatusCode::OK, "{done}");
     let states = app.settled_uploads(&s.token, &["f-html", "f-svg", "f-pdf"]).await;
     for id in ["f-html", "f-svg", "f-pdf"] {
         let state = states.iter().find(|r| r["id"] == id).unwrap_or_else(|| panic!("{id}: {states:?}"));
         assert_eq!(state["status"], "COMPLETED", "{state}");
         let deeplink = state["deeplink"].as_str().unwrap();
-        let res = app
-            .client
-            .get(app.url(&format!("/api/doc/needldrive/file?deeplink={}", urlencode(deeplink))))
-            .header("token", &s.token)
-            .send()
-            .await
-            .unwrap();
+        let path = format!("/api/doc/needldrive/file?deeplink={}", urlencode(deeplink));
+        let res = app.request(reqwest::Method::GET, &path, Some(&s.token)).send().await.unwrap();
         assert_eq!(res.status(), StatusCode::OK, "{id}");
         let headers = res.headers().clone();
         let csp = headers["content-security-policy"].to_str().unwrap();

@@ -1,7 +1,7 @@
 //! Input handling at the API's edge: paging bounds, snippet links, followed addresses, who sees
 //! whose email, and the OpenAPI document's parameters.
 
-use super::*;
+use crate::support::*;
 
 /// Every list that pages, as the caller sees it; `{channel}` is a channel they are in.
 const PAGED_LISTS: [&str; 8] = [
@@ -48,15 +48,13 @@ api_test!(a_snippet_link_that_leaves_the_app_is_refused_and_nothing_is_written, 
     let notebook = create_notebook(app, &s.token, "Clips").await;
     let path = format!("/api/note/snip/{notebook}");
     for link in ["/\\evil.example/x", "//evil.example", "\\\\evil.example", "/\t/evil.example", "javascript:alert(1)"] {
-        let (status, answer) =
-            app.post(&path, Some(&s.token), json!({"document": doc("x"), "source": {"link": link}})).await;
+        let (status, answer) = app.post(&path, &s.token, json!({"document": doc("x"), "source": {"link": link}})).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{link:?}: {answer}");
         assert_eq!(answer["code"], "snippet_source_invalid", "{link:?}: {answer}");
     }
     assert_eq!(app.get(&format!("/api/notebook/{notebook}"), &s.token).await.1["results"]["note_count"], 0);
-    let (status, answer) = app
-        .post(&path, Some(&s.token), json!({"document": doc("x"), "source": {"link": "/preview/rss_news/d1"}}))
-        .await;
+    let (status, answer) =
+        app.post(&path, &s.token, json!({"document": doc("x"), "source": {"link": "/preview/rss_news/d1"}})).await;
     assert_eq!(status, StatusCode::OK, "a path of the app is still taken: {answer}");
 });
 
@@ -65,7 +63,7 @@ api_test!(
     |app: TestApp| async move {
         let app = &app;
         let s = app.sign_up("follower").await;
-        let t = Some(s.token.as_str());
+        let t = s.token.as_str();
         for (url, host, kind) in [
             ("http://127.0.0.1:8080/feed.xml", "127.0.0.1", "loopback"),
             ("http://localhost/feed.xml", "localhost", "loopback"),
@@ -112,7 +110,7 @@ async fn a_source_whose_address_is_refused_when_fetched_shows_why_and_backs_off(
     let mut config = ServeArgs::for_tests();
     config.fetch_enabled = true;
     config.fetch_interval_seconds = 1;
-    let app = spawn_app_with("sqlite", config).await;
+    let app = spawn_app_with(Backend::Sqlite, config).await;
     let s = app.sign_up("early").await;
     let url = format!("http://{feed}/feed.xml");
     let bus = app.server.state.bus.clone();
@@ -120,8 +118,8 @@ async fn a_source_whose_address_is_refused_when_fetched_shows_why_and_backs_off(
     let register =
         SourceCommand::Register { kind: SourceKind::Rss, key: url.clone(), url: Some(url), label: "Old".into() };
     bus.execute(&bus.sources, "rss_old", register, &meta).await.unwrap();
-    let follow = SubscriptionCommand::Follow { user_id: id_of(&s), source_id: "rss_old".into() };
-    let cursor = bus.execute(&bus.subscriptions, &subscription_id(&id_of(&s), "rss_old"), follow, &meta).await.unwrap();
+    let follow = SubscriptionCommand::Follow { user_id: s.id().to_string(), source_id: "rss_old".into() };
+    let cursor = bus.execute(&bus.subscriptions, &subscription_id(s.id(), "rss_old"), follow, &meta).await.unwrap();
     app.server.state.settle(cursor).await;
 
     let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
@@ -168,7 +166,7 @@ api_test!(
         let ann = app.sign_up("ann").await;
         let bob = app.sign_up("bob").await;
         let olga = app.sign_up("olga").await;
-        create_channel(app, &ann.token, "Desk", &[&id_of(&bob)]).await;
+        create_channel(app, &ann.token, "Desk", &[bob.id()]).await;
         let email = |name: &str| Some(format!("{name}@example.com"));
         let seen = |names: [(&str, bool); 4]| -> Vec<(String, Option<String>)> {
             names.iter().map(|(n, shown)| (n.to_string(), if *shown { email(n) } else { None })).collect()
@@ -204,7 +202,7 @@ fn template_names(path: &str) -> std::collections::BTreeSet<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_openapi_document_declares_path_parameters_exactly_where_its_paths_have_them() {
-    let app = spawn_app("sqlite").await;
+    let app = spawn_app(Backend::Sqlite).await;
     let doc: Value = app.client.get(app.url("/api/openapi.json")).send().await.unwrap().json().await.unwrap();
     let mut wrong = Vec::new();
     for (path, item) in doc["paths"].as_object().unwrap() {
@@ -246,7 +244,7 @@ async fn the_openapi_document_is_valid_for_a_real_validator() {
         eprintln!("skipped: openapi-spec-validator is not installed (python3 -m pip install openapi-spec-validator)");
         return;
     }
-    let app = spawn_app("sqlite").await;
+    let app = spawn_app(Backend::Sqlite).await;
     let doc = app.client.get(app.url("/api/openapi.json")).send().await.unwrap().text().await.unwrap();
     let file = app._dir.path().join("openapi.json");
     std::fs::write(&file, doc).unwrap();

@@ -1,6 +1,6 @@
 //! My Data's tab counts: the Notes tab counts the user's own notes, and no one else's.
 
-use super::*;
+use crate::support::*;
 
 /// The Notes sub-category of the user's category index.
 async fn notes_tab(app: &TestApp, token: &str) -> Value {
@@ -29,8 +29,7 @@ api_test!(the_notes_tab_counts_the_users_notes_and_no_one_elses, |app: TestApp| 
     assert_eq!(notes_tab(app, &other.token).await["count"], 1);
 
     // A deleted notebook's notes are no longer counted.
-    let (status, body) =
-        app.send(reqwest::Method::DELETE, &format!("/api/notebook/{visits}"), Some(&writer.token), None).await;
+    let (status, body) = app.delete(&format!("/api/notebook/{visits}"), &writer.token).await;
     assert!(status.is_success(), "{body}");
     assert_eq!(notes_tab(app, &writer.token).await["count"], 1);
 });

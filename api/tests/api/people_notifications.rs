@@ -1,12 +1,14 @@
 //! Contacts (people) and notifications, end to end on both backends.
 
-use super::*;
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::support::*;
 
 /// Shares the user's own upload `deeplink` into a channel, as the user.
 async fn share_upload(app: &TestApp, token: &str, user_id: &str, channel: &str, deeplink: &str) {
     ingest(app, deeplink, "needldrive", &format!("Memo {deeplink}"), Some(user_id)).await;
     let (status, body) =
-        app.post(&format!("/api/channels/{channel}/items"), Some(token), json!({"deeplink": deeplink})).await;
+        app.post(&format!("/api/channels/{channel}/items"), token, json!({"deeplink": deeplink})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
 }
 
@@ -15,7 +17,7 @@ async fn comment(app: &TestApp, token: &str, channel: &str, deeplink: &str, text
     let (status, body) = app
         .post(
             &format!("/api/channels/{channel}/comments/{deeplink}"),
-            Some(token),
+            token,
             json!({"comment": text, "mentions": mentions}),
         )
         .await;
@@ -53,12 +55,12 @@ api_test!(a_mention_notifies_the_mentioned_member_alone_and_reaches_only_their_s
     let alice = app.sign_up("alice").await;
     let bob = app.sign_up("bob").await;
     let carol = app.sign_up("carol").await;
-    let channel = create_channel(app, &alice.token, "Ports", &[&id_of(&bob)]).await;
-    share_upload(app, &alice.token, &id_of(&alice), &channel, "memo-1").await;
+    let channel = create_channel(app, &alice.token, "Ports", &[bob.id()]).await;
+    share_upload(app, &alice.token, alice.id(), &channel, "memo-1").await;
     let mut bob_socket = app.connect_live(&bob.token, None).await;
     let mut carol_socket = app.connect_live(&carol.token, None).await;
 
-    let made = comment(app, &alice.token, &channel, "memo-1", "Bob, see the dredging dates", &[&id_of(&bob)]).await;
+    let made = comment(app, &alice.token, &channel, "memo-1", "Bob, see the dredging dates", &[bob.id()]).await;
 
     let pushed = next_of_type(&mut bob_socket, "NotificationCreated").await;
     none_of_type(&mut carol_socket, "NotificationCreated", Duration::from_millis(800)).await;
@@ -99,19 +101,12 @@ api_test!(
         let app = &app;
         let alice = app.sign_up("alice").await;
         let bob = app.sign_up("bob").await;
-        let channel = create_channel(app, &alice.token, "Desk", &[&id_of(&bob)]).await;
-        share_upload(app, &alice.token, &id_of(&alice), &channel, "memo-2").await;
-        comment(app, &alice.token, &channel, "memo-2", "First", &[&id_of(&bob)]).await;
+        let channel = create_channel(app, &alice.token, "Desk", &[bob.id()]).await;
+        share_upload(app, &alice.token, alice.id(), &channel, "memo-2").await;
+        comment(app, &alice.token, &channel, "memo-2", "First", &[bob.id()]).await;
         comment(app, &bob.token, &channel, "memo-2", "Reply", &[]).await;
         assert_eq!(unread(app, &bob.token).await, 1);
-        let (status, body) = app
-            .send(
-                reqwest::Method::DELETE,
-                &format!("/api/channels/{channel}/users/{}", id_of(&bob)),
-                Some(&alice.token),
-                None,
-            )
-            .await;
+        let (status, body) = app.delete(&format!("/api/channels/{channel}/users/{}", bob.id()), &alice.token).await;
         assert!(status.is_success(), "{status} {body}");
         let mut bob_socket = app.connect_live(&bob.token, None).await;
         // Bob followed the item (he commented on it), but he is no longer a member.
@@ -119,7 +114,7 @@ api_test!(
         none_of_type(&mut bob_socket, "NotificationCreated", Duration::from_millis(800)).await;
         assert!(notifications(app, &bob.token, 0).await.is_empty(), "nothing of a channel he no longer sees");
         assert_eq!(unread(app, &bob.token).await, 0);
-        let (status, _) = app.send(reqwest::Method::PUT, "/api/notifications/read_all", Some(&bob.token), None).await;
+        let (status, _) = app.put_empty("/api/notifications/read_all", &bob.token).await;
         assert_eq!(status, StatusCode::OK);
     }
 );
@@ -129,10 +124,10 @@ api_test!(notifications_page_by_twenty_newest_first_and_are_marked_read_one_or_a
     let alice = app.sign_up("alice").await;
     let bob = app.sign_up("bob").await;
     let carol = app.sign_up("carol").await;
-    let channel = create_channel(app, &alice.token, "Busy", &[&id_of(&bob)]).await;
-    share_upload(app, &alice.token, &id_of(&alice), &channel, "memo-3").await;
+    let channel = create_channel(app, &alice.token, "Busy", &[bob.id()]).await;
+    share_upload(app, &alice.token, alice.id(), &channel, "memo-3").await;
     for i in 0..21 {
-        comment(app, &alice.token, &channel, "memo-3", &format!("note {i}"), &[&id_of(&bob)]).await;
+        comment(app, &alice.token, &channel, "memo-3", &format!("note {i}"), &[bob.id()]).await;
     }
     let first = notifications(app, &bob.token, 0).await;
     assert_eq!(first.len(), 20, "a full page: more may exist");
@@ -147,19 +142,19 @@ api_test!(notifications_page_by_twenty_newest_first_and_are_marked_read_one_or_a
     let id = first[3]["id"].as_str().unwrap().to_string();
     let path = format!("/api/notifications/{id}/read");
     // A stranger can neither read nor mark bob's notifications.
-    let (status, body) = app.send(reqwest::Method::PUT, &path, Some(&carol.token), None).await;
+    let (status, body) = app.put_empty(&path, &carol.token).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
     assert_eq!(body["code"], "notification_not_found");
     assert!(notifications(app, &carol.token, 0).await.is_empty());
     assert_eq!(unread(app, &carol.token).await, 0);
-    let (status, body) = app.send(reqwest::Method::PUT, &path, Some(&bob.token), None).await;
+    let (status, body) = app.put_empty(&path, &bob.token).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["results"]["count"], 20);
-    let (_, again) = app.send(reqwest::Method::PUT, &path, Some(&bob.token), None).await;
+    let (_, again) = app.put_empty(&path, &bob.token).await;
     assert_eq!(again["results"]["count"], 20, "marking twice changes nothing");
-    assert_eq!(event_types(app, "notification_inbox", &id_of(&bob)).await, vec!["NotificationRead"]);
+    assert_eq!(event_types(app, "notification_inbox", bob.id()).await, vec!["NotificationRead"]);
     assert_eq!(notifications(app, &bob.token, 0).await[3]["read"], true);
-    let (status, body) = app.send(reqwest::Method::PUT, "/api/notifications/read_all", Some(&bob.token), None).await;
+    let (status, body) = app.put_empty("/api/notifications/read_all", &bob.token).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["results"]["count"], 0);
     assert!(notifications(app, &bob.token, 1).await.iter().all(|n| n["read"] == true));
@@ -176,7 +171,7 @@ api_test!(a_new_item_in_a_high_priority_source_notifies_those_who_set_it_high, |
     let path = format!("/api/source/rss/{source_id}");
     let path = path.as_str();
     let priority = |token: String, value: &'static str| async move {
-        let (status, body) = app.send(reqwest::Method::PUT, path, Some(&token), Some(json!({"priority": value}))).await;
+        let (status, body) = app.put(path, &token, json!({"priority": value})).await;
         assert_eq!(status, StatusCode::OK, "{body}");
     };
     priority(keen.token.clone(), "HIGH").await;
@@ -203,7 +198,7 @@ api_test!(a_new_item_in_a_high_priority_source_notifies_those_who_set_it_high, |
     let cursor = bus
         .execute(
             &bus.subscriptions,
-            &domain::source::subscription_id(&id_of(&keen), &source_id),
+            &domain::source::subscription_id(keen.id(), &source_id),
             domain::source::SubscriptionCommand::Unfollow,
             &domain::EventMetadata::system("test", "r"),
         )
@@ -238,23 +233,22 @@ api_test!(the_person_behind_a_cards_contacts_is_added_once_edited_and_kept_priva
     let (_, body) = app.get(&again, &ada.token).await;
     assert_eq!(body["results"]["people_id"], id.as_str());
     assert_eq!(body["results"]["contacts"].as_array().unwrap().len(), 2, "the new handle is linked to her");
-    assert_eq!(event_types(app, "contact_book", &id_of(&ada)).await, vec!["PersonAdded", "ContactsLinked"]);
+    assert_eq!(event_types(app, "contact_book", ada.id()).await, vec!["PersonAdded", "ContactsLinked"]);
 
     let edit = format!("/api/people/edit/{id}");
-    let (status, body) =
-        app.post(&edit, Some(&ada.token), json!({"name": "  Jane   Q. Doe ", "priority": "HIGH"})).await;
+    let (status, body) = app.post(&edit, &ada.token, json!({"name": "  Jane   Q. Doe ", "priority": "HIGH"})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["results"]["people_name"], "Jane Q. Doe");
     assert_eq!(body["results"]["people_priority"], "HIGH");
-    let (status, body) = app.post(&edit, Some(&ada.token), json!({"name": "   "})).await;
+    let (status, body) = app.post(&edit, &ada.token, json!({"name": "   "})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(body["message"], "name is required");
-    let (status, body) = app.post(&edit, Some(&ada.token), json!({"name": "x".repeat(101)})).await;
+    let (status, body) = app.post(&edit, &ada.token, json!({"name": "x".repeat(101)})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(body["message"], "name must be at most 100 characters");
-    let (status, _) = app.post(&edit, Some(&ada.token), json!({"priority": "URGENT"})).await;
+    let (status, _) = app.post(&edit, &ada.token, json!({"priority": "URGENT"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-    let (status, body) = app.post(&edit, Some(&ada.token), json!({})).await;
+    let (status, body) = app.post(&edit, &ada.token, json!({})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(body["message"], "name or priority is required");
     let (status, _) =
@@ -275,7 +269,7 @@ api_test!(the_person_behind_a_cards_contacts_is_added_once_edited_and_kept_priva
 
     // Eve sees none of Ada's people and can change none of them.
     assert_eq!(app.get(&format!("/api/people/{id}"), &eve.token).await.0, StatusCode::NOT_FOUND);
-    let (status, body) = app.post(&edit, Some(&eve.token), json!({"priority": "LOW"})).await;
+    let (status, body) = app.post(&edit, &eve.token, json!({"priority": "LOW"})).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(body["code"], "person_not_found");
     let (_, list) = app.get("/api/people", &eve.token).await;

@@ -1,0 +1,31 @@
+//! The HTTP API end to end: the real server on port 0, a fresh database per test, on SQLite and
+//! on the real Postgres.
+//!
+//! One test binary, because each links the whole server: `support` starts servers and holds what
+//! several features set up; every other module is one feature. A feature's tests run by its
+//! module's name, e.g. `cargo test -p api --test api -- channels::`.
+
+mod support;
+
+mod accounts;
+mod admin;
+mod ask;
+mod auth_refresh;
+mod channels;
+mod comments;
+mod data_permissions;
+mod documents;
+mod edge;
+mod input_checks;
+mod live;
+mod my_data_counts;
+mod notebooks;
+mod notes_search;
+mod people_notifications;
+mod platform;
+mod policy;
+mod profile;
+mod search;
+mod sources;
+mod tags;
+mod uploads;

@@ -1,0 +1,47 @@
+//! A fresh database per test. On Postgres each test gets a schema of its own (`t_` and a random
+//! id) in the database at `NEEDL_TEST_DATABASE_URL`; `.ci/run` drops the schemas of earlier runs.
+
+use std::path::Path;
+use std::str::FromStr;
+
+use commands::Db;
+use sqlx::postgres::PgConnectOptions;
+
+/// The storage a test runs on. Tests that touch storage run once on each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Returns the URL of the test Postgres: `NEEDL_TEST_DATABASE_URL`, or the local `test` database.
+pub fn postgres_url() -> String {
+    std::env::var("NEEDL_TEST_DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_string())
+}
+
+/// Opens a fresh, migrated database: SQLite in `dir`, or a new schema on the test Postgres.
+pub async fn open(backend: Backend, dir: &Path) -> Db {
+    match backend {
+        Backend::Sqlite => Db::open_sqlite(dir).await.expect("SQLite opens in the test directory"),
+        Backend::Postgres => postgres().await,
+    }
+}
+
+/// Opens a fresh SQLite database in a new temporary directory, which it lives as long as.
+pub async fn sqlite() -> (Db, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    (open(Backend::Sqlite, dir.path()).await, dir)
+}
+
+/// Opens a fresh, migrated schema on the test Postgres.
+pub async fn postgres() -> Db {
+    let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
+    let admin =
+        sqlx::PgPool::connect(&postgres_url()).await.expect("Postgres must be reachable at NEEDL_TEST_DATABASE_URL");
+    sqlx::query(&format!("CREATE SCHEMA {schema}")).execute(&admin).await.expect("the test schema is created");
+    admin.close().await;
+    let options = PgConnectOptions::from_str(&postgres_url())
+        .expect("NEEDL_TEST_DATABASE_URL is a postgres:// URL")
+        .options([("search_path", schema.as_str())]);
+    Db::open_postgres_with(options).await.expect("the test schema is migrated")
+}

@@ -1,0 +1,17 @@
+//! What the workspace's tests share, so each crate's tests set up the same way:
+//!
+//! - [`db`]: a fresh database per test, SQLite in a temporary directory or a schema of its own
+//!   on the test Postgres (`NEEDL_TEST_DATABASE_URL`).
+//! - [`search`] (feature `search`): documents for the search index and an in-memory index
+//!   holding them.
+//! - [`s3`]: a local S3-compatible server (moto) on a free port, for the upload tests.
+//!
+//! A dev-dependency only. It depends on `commands` (and `search` with its feature), never on
+//! `api`: the crates below `api` use it in their own tests.
+
+pub mod db;
+pub mod s3;
+#[cfg(feature = "search")]
+pub mod search;
+
+pub use db::Backend;
