@@ -20,7 +20,7 @@ use axum::extract::{Path, State};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use commands::args;
-use domain::ask::{AskCommand, AskError, AskScope, Feedback};
+use domain::ask::{AskCommand, AskScope};
 use domain::DomainError;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Value};
@@ -35,6 +35,8 @@ use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
 use assistant::{AssistantError, ErrorKind, Event, Question, Scope};
 use search::Access;
 use service::access::Purpose;
+use service::ask::sessions::{owns_session, session_not_found};
+use service::ask::{FeedbackResult, MessagingResult, SessionDetail, SessionList};
 use service::documents::{ASK_SOURCE, DRIVE_SOURCE, NOTES_SOURCE};
 use service::policy::{channel_deeplinks, require_flag, search_access, SearchScope};
 
@@ -284,27 +286,6 @@ fn unknown_scope(id: &str) -> AppError {
     )
 }
 
-fn session_not_found() -> AppError {
-    AppError::new(axum::http::StatusCode::NOT_FOUND, "session_not_found", "session not found")
-}
-
-/// Whether the user has the session in the read model.
-async fn owns_session(state: &AppState, user_id: &str, session_id: &str) -> ApiResult<bool> {
-    #[derive(sqlx::FromRow)]
-    struct Row {
-        #[allow(dead_code)]
-        session_id: String,
-    }
-    let row: Option<Row> = state
-        .db
-        .fetch_optional(
-            "SELECT session_id FROM ask_sessions_view WHERE session_id = $1 AND user_id = $2",
-            args![session_id, user_id],
-        )
-        .await?;
-    Ok(row.is_some())
-}
-
 /// Asks AskNeedl a question over a scope. Answers server-sent events `{status, data}`:
 /// INTERMEDIATE_STEP, GENERATED_ANSWER, then DONE with the answer data (answer_type,
 /// generated_answer, retrieved_results, followup_questions, message_id, session_id,
@@ -337,7 +318,7 @@ async fn ask(State(state): State<AppState>, user: AuthUser, ApiJson(body): ApiJs
     let session_id = match nonempty(body.session_id.as_deref()) {
         Some(id) => {
             if !owns_session(&state, &user.user_id, id).await? {
-                return Err(session_not_found());
+                return Err(session_not_found().into());
             }
             id.to_string()
         }
@@ -771,90 +752,11 @@ fn citation_link(citation: &Value, web: bool) -> String {
     format!("{path}?{}", query.finish())
 }
 
-// ---------------------------------------------------------------------------------------------
-// Sessions
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct SessionSummary {
-    pub id: String,
-    pub session_id: String,
-    pub title: String,
-    /// The scope of the latest question: `{type, ...}`.
-    #[schema(value_type = Object)]
-    pub scope: Value,
-    pub pro: bool,
-    pub web_search: bool,
-    pub message_count: i64,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
-#[derive(sqlx::FromRow)]
-struct SessionRow {
-    session_id: String,
-    title: String,
-    scope: String,
-    pro: bool,
-    web_search: bool,
-    message_count: i64,
-    created_at: String,
-    updated_at: String,
-}
-
-impl From<SessionRow> for SessionSummary {
-    fn from(row: SessionRow) -> Self {
-        SessionSummary {
-            id: row.session_id.clone(),
-            session_id: row.session_id,
-            title: row.title,
-            scope: serde_json::from_str(&row.scope).unwrap_or(Value::Null),
-            pro: row.pro,
-            web_search: row.web_search,
-            message_count: row.message_count,
-            created_at: row.created_at,
-            updated_at: row.updated_at,
-        }
-    }
-}
-
-/// The user's (`$1`) sessions with their question counts.
-const SESSIONS: &str = "SELECT s.session_id, s.title, s.scope, s.pro, s.web_search, s.created_at, s.updated_at, \
-     (SELECT COUNT(*) FROM ask_messages_view m WHERE m.session_id = s.session_id) AS message_count \
-     FROM ask_sessions_view s WHERE s.user_id = $1";
-
-async fn own_session(state: &AppState, user_id: &str, session_id: &str) -> ApiResult<SessionSummary> {
-    let row: Option<SessionRow> =
-        state.db.fetch_optional(&format!("{SESSIONS} AND s.session_id = $2"), args![user_id, session_id]).await?;
-    row.map(SessionSummary::from).ok_or_else(session_not_found)
-}
-
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct SessionsQuery {
     /// Only sessions whose title or one of whose questions contains this text (any case).
     pub q: Option<String>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct SessionList {
-    /// The most recently updated first.
-    pub sessions: Vec<SessionSummary>,
-}
-
-/// Most sessions a list answers.
-const SESSION_PAGE: i64 = 200;
-
-/// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
-fn like_pattern(text: &str) -> String {
-    let mut out = String::from("%");
-    for c in text.to_lowercase().chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out.push('%');
-    out
 }
 
 /// The user's AskNeedl sessions, the most recently updated first; `q` filters by title and
@@ -866,144 +768,7 @@ async fn list_sessions(
     user: AuthUser,
     ApiQuery(query): ApiQuery<SessionsQuery>,
 ) -> ApiResult<ApiJson<SessionList>> {
-    let q = query.q.as_deref().map(str::trim).unwrap_or_default();
-    let rows: Vec<SessionRow> = state
-        .db
-        .fetch_all(
-            &format!(
-                "{SESSIONS} AND ($2 = '' OR LOWER(s.title) LIKE $3 ESCAPE '\\' OR EXISTS \
-                 (SELECT 1 FROM ask_messages_view m WHERE m.session_id = s.session_id \
-                 AND LOWER(m.prompt) LIKE $3 ESCAPE '\\')) \
-                 ORDER BY s.updated_at DESC, s.position DESC LIMIT {SESSION_PAGE}"
-            ),
-            args![user.user_id.as_str(), q, like_pattern(q)],
-        )
-        .await?;
-    Ok(ApiJson(SessionList { sessions: rows.into_iter().map(SessionSummary::from).collect() }))
-}
-
-/// One turn of a session.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct AskMessage {
-    pub message_id: String,
-    pub prompt: String,
-    #[schema(value_type = Object)]
-    pub scope: Value,
-    pub pro: bool,
-    pub web_search: bool,
-    pub search_mode: bool,
-    /// RUNNING, COMPLETED, STOPPED or FAILED.
-    pub status: String,
-    /// The DONE data, once COMPLETED.
-    #[schema(value_type = Option<Object>)]
-    pub answer: Option<Value>,
-    /// Why the turn FAILED.
-    pub error_code: Option<String>,
-    /// CORRECT or INCORRECT.
-    pub feedback: Option<String>,
-    pub feedback_text: Option<String>,
-    pub asked_at: String,
-    pub ended_at: Option<String>,
-}
-
-#[derive(sqlx::FromRow)]
-struct MessageRow {
-    message_id: String,
-    prompt: String,
-    scope: String,
-    pro: bool,
-    web_search: bool,
-    search_mode: bool,
-    status: String,
-    answer: Option<String>,
-    error_code: Option<String>,
-    feedback: Option<String>,
-    feedback_text: Option<String>,
-    asked_at: String,
-    ended_at: Option<String>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct SessionDetail {
-    #[serde(flatten)]
-    pub session: SessionSummary,
-    /// Oldest first.
-    pub messages: Vec<AskMessage>,
-    /// The session as the web app keeps it (the spec's saved state), built from the record:
-    /// currentFeedOrDocumentId, searchWithin, metadata, settings.pro and the user and bot
-    /// messages.
-    #[schema(value_type = Object)]
-    pub state: Value,
-}
-
-async fn session_detail(state: &AppState, user_id: &str, session_id: &str) -> ApiResult<SessionDetail> {
-    let session = own_session(state, user_id, session_id).await?;
-    let rows: Vec<MessageRow> = state
-        .db
-        .fetch_all(
-            "SELECT message_id, prompt, scope, pro, web_search, search_mode, status, answer, error_code, feedback, \
-             feedback_text, asked_at, ended_at FROM ask_messages_view WHERE session_id = $1 AND user_id = $2 \
-             ORDER BY position",
-            args![session_id, user_id],
-        )
-        .await?;
-    let messages: Vec<AskMessage> = rows
-        .into_iter()
-        .map(|row| AskMessage {
-            message_id: row.message_id,
-            prompt: row.prompt,
-            scope: serde_json::from_str(&row.scope).unwrap_or(Value::Null),
-            pro: row.pro,
-            web_search: row.web_search,
-            search_mode: row.search_mode,
-            status: row.status,
-            answer: row.answer.and_then(|a| serde_json::from_str(&a).ok()),
-            error_code: row.error_code,
-            feedback: row.feedback,
-            feedback_text: row.feedback_text,
-            asked_at: row.asked_at,
-            ended_at: row.ended_at,
-        })
-        .collect();
-    let saved = saved_state(&session, &messages);
-    Ok(SessionDetail { session, messages, state: saved })
-}
-
-/// The spec's saved session state, from the record.
-fn saved_state(session: &SessionSummary, messages: &[AskMessage]) -> Value {
-    let scope: AskScope = serde_json::from_value(session.scope.clone()).unwrap_or(AskScope::Home);
-    let (board_id, channel_id, document_id) = match &scope {
-        AskScope::Feed { board_id } => (Some(board_id.clone()), None, None),
-        AskScope::Channel { channel_id } => (None, Some(channel_id.clone()), None),
-        AskScope::Documents { document_ids } => (None, None, document_ids.first().cloned()),
-        _ => (None, None, None),
-    };
-    let chat: Vec<Value> = messages
-        .iter()
-        .flat_map(|m| {
-            let bot_id = format!("{}-bot", m.message_id);
-            [
-                json!({"type": "user", "id": m.message_id, "botMessageId": bot_id, "prompt": m.prompt}),
-                json!({
-                    "type": "bot",
-                    "id": bot_id,
-                    "prompt": m.prompt,
-                    "data": m.answer,
-                    "generatingStopped": m.status == "STOPPED",
-                    "error": m.status == "FAILED",
-                }),
-            ]
-        })
-        .collect();
-    json!({
-        "currentFeedOrDocumentId": scope.id(),
-        "searchWithin": scope.kind(),
-        "messages": chat,
-        "attachments": [],
-        "attachmentsFeedId": match &scope { AskScope::Attachments { feed_id } => json!(feed_id), _ => Value::Null },
-        "metadata": {"type": scope.kind(), "board_id": board_id, "channel_id": channel_id, "document_id": document_id},
-        "settings": {"pro": session.pro},
-    })
+    Ok(ApiJson(service::ask::list_sessions(&state, &user.user_id, query.q.as_deref()).await?))
 }
 
 /// One of the user's sessions with its questions and answers.
@@ -1015,7 +780,7 @@ async fn get_session(
     user: AuthUser,
     Path(session_id): Path<String>,
 ) -> ApiResult<ApiJson<SessionDetail>> {
-    Ok(ApiJson(session_detail(&state, &user.user_id, &session_id).await?))
+    Ok(ApiJson(service::ask::session_detail(&state, &user.user_id, &session_id).await?))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -1038,15 +803,8 @@ async fn save_session(
     Path(session_id): Path<String>,
     ApiJson(body): ApiJson<SaveSessionBody>,
 ) -> ApiResult<ApiJson<SessionDetail>> {
-    if let Some(title) = body.title {
-        let command = AskCommand::Rename { user_id: user.user_id.clone(), title };
-        state.command(&state.bus.ask_sessions, &session_id, command, &user.metadata()).await?;
-    }
-    Ok(ApiJson(session_detail(&state, &user.user_id, &session_id).await?))
+    Ok(ApiJson(service::ask::rename_session(&state, &user, &session_id, body.title).await?))
 }
-
-// ---------------------------------------------------------------------------------------------
-// Feedback
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct FeedbackBody {
@@ -1059,14 +817,6 @@ pub struct FeedbackBody {
     pub text: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct FeedbackResult {
-    pub message_id: String,
-    pub feedback: String,
-    /// The spec's toast.
-    pub message: String,
-}
-
 /// Records the user's feedback on an answer of theirs.
 #[utoipa::path(post, path = "/ml/ask-needl/feedback", tag = "ask", security(("token" = [])), request_body = FeedbackBody,
     responses((status = 200, body = FeedbackResult), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
@@ -1075,112 +825,16 @@ async fn give_feedback(
     user: AuthUser,
     ApiJson(body): ApiJson<FeedbackBody>,
 ) -> ApiResult<ApiJson<FeedbackResult>> {
-    let feedback = match body.feedback.trim().to_ascii_uppercase().as_str() {
-        "CORRECT" => Feedback::Correct,
-        "INCORRECT" => Feedback::Incorrect,
-        _ => return Err(AppError::invalid("unknown_feedback", "feedback is CORRECT or INCORRECT")),
-    };
-    #[derive(sqlx::FromRow)]
-    struct Row {
-        session_id: String,
-    }
-    let row: Option<Row> = state
-        .db
-        .fetch_optional(
-            "SELECT session_id FROM ask_messages_view WHERE message_id = $1 AND user_id = $2",
-            args![body.message_id.as_str(), user.user_id.as_str()],
-        )
-        .await?;
-    let row = row.ok_or_else(|| {
-        AppError::new(axum::http::StatusCode::NOT_FOUND, AskError::MessageNotFound.code(), "message not found")
-    })?;
-    let command = AskCommand::GiveFeedback {
-        user_id: user.user_id.clone(),
-        message_id: body.message_id.clone(),
-        feedback,
-        text: body.text,
-    };
-    state.command(&state.bus.ask_sessions, &row.session_id, command, &user.metadata()).await?;
-    Ok(ApiJson(FeedbackResult {
-        message_id: body.message_id,
-        feedback: feedback.as_str().to_string(),
-        message: "Thanks for your feedback!".into(),
-    }))
+    let FeedbackBody { feedback, message_id, text } = body;
+    Ok(ApiJson(service::ask::give_feedback(&state, &user, &feedback, message_id, text).await?))
 }
-
-// ---------------------------------------------------------------------------------------------
-// Suggested questions
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Suggestion {
-    pub question: String,
-    pub icon: String,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Suggestions {
-    pub all: Vec<Suggestion>,
-    pub document: Vec<Suggestion>,
-    pub feed: Vec<Suggestion>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct MessagingResult {
-    pub results: Suggestions,
-}
-
-/// Questions that help whatever the user reads, to fill what their documents do not.
-const HELPFUL: [&str; 4] = [
-    "What are the main developments in my sources this week?",
-    "Which companies are mentioned most often?",
-    "Summarise the key risks mentioned in my documents",
-    "What changed since last month?",
-];
-/// Questions for one feed.
-const FEED_QUESTIONS: [&str; 2] =
-    ["What are the key takeaways from this feed?", "Which topics come up most often in this feed?"];
 
 /// Suggested questions, keyed as the spec shows them: `all` (4: about the user's most recent
 /// documents, by title, then from a fixed helpful set), `feed` (2, fixed) and `document` (none).
 #[utoipa::path(get, path = "/ml/ask-needl/messaging", tag = "ask", security(("token" = [])),
     responses((status = 200, body = MessagingResult)))]
 async fn messaging(State(state): State<AppState>, user: AuthUser) -> ApiResult<Response> {
-    #[derive(sqlx::FromRow)]
-    struct Row {
-        title: String,
-    }
-    let rows: Vec<Row> = state
-        .db
-        .fetch_all(
-            "SELECT d.title FROM documents_view d WHERE d.owner = $1 OR (d.owner IS NULL AND EXISTS \
-             (SELECT 1 FROM subscriptions_view sub WHERE sub.user_id = $1 AND sub.source_id = d.source_id)) \
-             ORDER BY d.ingested_at DESC LIMIT 20",
-            args![user.user_id.as_str()],
-        )
-        .await?;
-    let mut all: Vec<Suggestion> = Vec::new();
-    for row in rows {
-        let title = row.title.split_whitespace().collect::<Vec<_>>().join(" ");
-        if title.is_empty() || title.chars().count() > 120 {
-            continue;
-        }
-        let question = format!("What are the key points of \"{title}\"?");
-        if !all.iter().any(|s| s.question == question) {
-            all.push(Suggestion { question, icon: "document".into() });
-        }
-        if all.len() == 2 {
-            break;
-        }
-    }
-    for question in HELPFUL {
-        if all.len() == 4 {
-            break;
-        }
-        all.push(Suggestion { question: question.into(), icon: "sparkle".into() });
-    }
-    let feed = FEED_QUESTIONS.iter().map(|q| Suggestion { question: q.to_string(), icon: "feed".into() }).collect();
-    let mut response =
-        ApiJson(MessagingResult { results: Suggestions { all, document: vec![], feed } }).into_response();
+    let mut response = ApiJson(service::ask::suggestions(&state, &user.user_id).await?).into_response();
     // The spec: never cached.
     response.headers_mut().insert(axum::http::header::CACHE_CONTROL, axum::http::HeaderValue::from_static("no-store"));
     Ok(response)
@@ -1189,11 +843,6 @@ async fn messaging(State(state): State<AppState>, user: AuthUser) -> ApiResult<R
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn like_patterns_match_literally() {
-        assert_eq!(like_pattern("50%_a\\B"), "%50\\%\\_a\\\\b%");
-    }
 
     #[test]
     fn citations_of_documents_preview_and_web_pages_of_the_public_corpus_redirect() {

@@ -1,11 +1,26 @@
-//! AskNeedl below HTTP: the answer engine the operator chose and the answers being written in
-//! this process.
+//! AskNeedl below HTTP: the answer engine the operator chose, the answers being written in this
+//! process, the sessions questions make (list, read, rename), feedback on answers and suggested
+//! questions.
+//!
+//! Sessions are their owner's alone: another user's session id is simply not found.
+//!
+//! - [`sessions`]: sessions listed, read and renamed; feedback on an answer.
+//! - [`suggestions`]: questions suggested to the user.
+
+pub mod sessions;
+pub mod suggestions;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use assistant::{AnswerEngine, Assistant};
 use tokio::sync::oneshot;
+
+pub use sessions::{
+    give_feedback, list_sessions, rename_session, session_detail, AskMessage, FeedbackResult, SessionDetail,
+    SessionList, SessionSummary,
+};
+pub use suggestions::{suggestions, MessagingResult, Suggestion, Suggestions};
 
 /// Where answers are written: a chat-completions server, or (no URL) the offline extractive
 /// engine.
