@@ -13,6 +13,7 @@
 //!   search scope reaches. The rules have this one home.
 //! - [`documents`], [`channels`], [`platform`]: typed reads of the read models.
 //! - [`input`]: checks several features share.
+//! - [`search`]: searches over what a scope reaches, with spelling retries, tabs and facets.
 //! - [`ask`]: the answer engine and the answers being written.
 //! - [`admin`], [`audit`]: roles by name, events with secrets redacted.
 //! - Workers and what they share: [`ingestion`] (followed sources), [`uploads`] (transferred
@@ -34,6 +35,7 @@ pub mod ingestion;
 pub mod input;
 pub mod platform;
 pub mod policy;
+pub mod search;
 pub mod storage;
 pub mod uploads;
 pub mod viewer;

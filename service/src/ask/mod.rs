@@ -1,11 +1,45 @@
-//! AskNeedl below HTTP: the answer engine the operator chose and the answers being written in
-//! this process.
+//! AskNeedl below HTTP: questions over a scope, the turns that answer them, the sessions they make
+//! (list, read, rename), feedback on answers and suggested questions.
+//!
+//! A question's scope comes from the request (home, a feed, a source, a notebook, a channel,
+//! documents, the attachments feed, or the public corpus) and is checked before anything is
+//! recorded ([`scope`]): a channel the user does not see, a document they may not read or another
+//! user's notebook is not found, and nothing is written. Then the turn is recorded
+//! (`QuestionAsked`) and answered in its own task ([`turn`]), which sends [`Frame`]s (steps,
+//! answer chunks, then the answer data or an error) and ends the turn recorded as completed,
+//! failed or stopped. A listener that goes away (a stop, a closed tab) still ends its turn as
+//! stopped; a new question in the same session stops the one running there ([`RunningAsks`]).
+//!
+//! Sessions are their owner's alone: another user's session id is simply not found.
+//!
+//! - [`question`]: the request, its checks, and starting the turn.
+//! - [`scope`]: what a question is asked over, and whether the user may ask there.
+//! - [`turn`]: answering (generated or search mode) and recording how the turn ended.
+//! - [`citations`]: what citations need of their documents and notes, and the links that open
+//!   them.
+//! - [`sessions`]: sessions listed, read and renamed; feedback on an answer.
+//! - [`suggestions`]: questions suggested to the user.
+
+pub mod citations;
+pub mod question;
+pub mod scope;
+pub mod sessions;
+pub mod suggestions;
+pub mod turn;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use assistant::{AnswerEngine, Assistant};
 use tokio::sync::oneshot;
+
+pub use question::{ask, AskBody, Started};
+pub use sessions::{
+    give_feedback, list_sessions, rename_session, session_detail, AskMessage, FeedbackResult, SessionDetail,
+    SessionList, SessionSummary,
+};
+pub use suggestions::{suggestions, MessagingResult, Suggestion, Suggestions};
+pub use turn::{Frame, FAILED_ANSWER};
 
 /// Where answers are written: a chat-completions server, or (no URL) the offline extractive
 /// engine.
@@ -56,4 +90,9 @@ impl RunningAsks {
             running.remove(session_id);
         }
     }
+}
+
+/// `value` without surrounding spaces; `None` when empty.
+fn nonempty(value: Option<&str>) -> Option<&str> {
+    value.map(str::trim).filter(|v| !v.is_empty())
 }
