@@ -24,6 +24,7 @@ pub mod admin;
 pub mod ask;
 pub mod audit;
 pub mod channels;
+pub mod comments;
 pub mod context;
 pub mod documents;
 pub mod drive;
