@@ -33,6 +33,7 @@ pub mod import;
 pub mod indexing;
 pub mod ingestion;
 pub mod input;
+pub mod notifications;
 pub mod people;
 pub mod platform;
 pub mod policy;
