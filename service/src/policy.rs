@@ -13,6 +13,10 @@
 //! **Channels.** A person sees a channel they are a member of, and a channel published to their
 //! organisation (as a member would). Anyone else is told the channel does not exist.
 //!
+//! **Email addresses.** A person's email address is seen by administrators, by the person
+//! themselves, and by the people who share a channel with them; nobody else, so no one can list
+//! the organisation's addresses ([`email_seen_condition`]).
+//!
 //! **Flags.** Features an administrator can switch off per person are checked with
 //! [`require_flag`].
 //!
@@ -71,6 +75,20 @@ macro_rules! readable_condition {
     };
 }
 pub(crate) use readable_condition;
+
+/// SQL: `viewer` (bound as `$1`) may see the email address of user `u` (`users_view`): an
+/// administrator sees everyone's; anyone else their own and their co-members' (people in a
+/// channel with them). A query must not search a hidden address either, or a search would find
+/// it out a letter at a time.
+pub fn email_seen_condition(viewer: &Viewer) -> &'static str {
+    if viewer.is_admin {
+        "TRUE"
+    } else {
+        "(u.user_id = $1 OR EXISTS (SELECT 1 FROM channel_members_view mine \
+          JOIN channel_members_view theirs ON theirs.channel_id = mine.channel_id \
+          WHERE mine.user_id = $1 AND theirs.user_id = u.user_id))"
+    }
+}
 
 /// The SQL condition that user `$1` sees channel `c`, for queries outside this crate.
 pub const SEEN_CHANNEL: &str = seen_channel_condition!();
