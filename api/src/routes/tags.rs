@@ -21,7 +21,7 @@ use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
 use crate::paging::Paging;
-use crate::routes::documents::DocumentPage;
+use service::documents::DocumentPage;
 use service::documents::{DocumentCard, DocumentRow, VISIBLE};
 use service::input::scope_id;
 use service::policy::{readable, require_flag, visible_channel};
