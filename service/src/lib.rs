@@ -34,9 +34,11 @@ pub mod ingestion;
 pub mod input;
 pub mod platform;
 pub mod policy;
+pub mod sources;
 pub mod storage;
 pub mod uploads;
 pub mod viewer;
+pub mod websites;
 
 pub use context::{Context, Settings};
 pub use error::{Error, Kind, Result};
