@@ -32,6 +32,7 @@ pub mod import;
 pub mod indexing;
 pub mod ingestion;
 pub mod input;
+pub mod library;
 pub mod platform;
 pub mod policy;
 pub mod sources;
