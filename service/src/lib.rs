@@ -37,6 +37,7 @@ pub mod platform;
 pub mod policy;
 pub mod sources;
 pub mod storage;
+pub mod tags;
 pub mod uploads;
 pub mod viewer;
 pub mod websites;
