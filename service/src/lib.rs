@@ -33,6 +33,7 @@ pub mod indexing;
 pub mod ingestion;
 pub mod input;
 pub mod library;
+pub mod notebooks;
 pub mod platform;
 pub mod policy;
 pub mod sources;
