@@ -307,7 +307,8 @@ where
     }
     let row: Option<Status> =
         ctx.db.fetch_optional("SELECT status FROM uploads_view WHERE key = $1", args![link.key.as_str()]).await?;
-    if !row.is_some_and(|row| row.status == "UPLOADING") {
+    let still_uploading = row.is_some_and(|row| row.status == "UPLOADING");
+    if !still_uploading {
         return Err(Error::conflict("upload_closed", "this file was already received; ask for a new upload link"));
     }
     ctx.storage.write(&link.key, body, link.max).await.map_err(|error| match error {
