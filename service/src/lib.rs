@@ -11,14 +11,17 @@
 //! - [`error`]: the one error type, its kinds, and what domain, search and assistant errors become.
 //! - [`policy`]: who may read which document and see which channel, feature flags, and what a
 //!   search scope reaches. The rules have this one home.
-//! - [`documents`], [`channels`], [`platform`]: typed reads of the read models.
+//! - One module per feature, each holding its typed reads of the read models, its answers and its
+//!   use cases: [`documents`], [`uploads`], [`sources`], [`websites`], [`library`] (My Data's
+//!   categories), [`tags`] (and bookmarks), [`notebooks`], [`channels`], [`comments`],
+//!   [`people`], [`notifications`], [`search`] (with the spelling retry), [`ask`] (scope,
+//!   question, turn, citations, sessions), [`platform`] (the user, flags, organisation).
 //! - [`input`]: checks several features share.
-//! - [`search`]: searches over what a scope reaches, with spelling retries, tabs and facets.
-//! - [`ask`]: the answer engine and the answers being written.
 //! - [`admin`], [`audit`]: roles by name, events with secrets redacted.
 //! - Workers and what they share: [`ingestion`] (followed sources), [`uploads`] (transferred
-//!   files into documents), [`import`] (local files into a drive), [`drive`], [`indexing`] (the
-//!   search index), [`storage`] (local disk or S3), [`access`] (document and link keys).
+//!   files into documents, beside the upload use cases), [`import`] (local files into a drive),
+//!   [`drive`], [`indexing`] (the search index), [`storage`] (local disk or S3), [`access`]
+//!   (document and link keys).
 
 pub mod access;
 pub mod admin;
@@ -34,14 +37,19 @@ pub mod import;
 pub mod indexing;
 pub mod ingestion;
 pub mod input;
+pub mod library;
+pub mod notebooks;
 pub mod notifications;
 pub mod people;
 pub mod platform;
 pub mod policy;
 pub mod search;
+pub mod sources;
 pub mod storage;
+pub mod tags;
 pub mod uploads;
 pub mod viewer;
+pub mod websites;
 
 pub use context::{Context, Settings};
 pub use error::{Error, Kind, Result};

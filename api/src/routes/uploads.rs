@@ -1,18 +1,11 @@
-//! Uploads: limits, signed upload links, the storage endpoint those links point at, completion,
-//! status polling, removal and the user's storage use.
-//!
-//! Every limit the browser checks is checked here too: at init on what the browser declares, at
-//! the storage endpoint on the bytes that arrive, and at completion on what storage holds.
-
-use std::collections::{BTreeMap, HashSet};
+//! Uploads over HTTP: limits, signed upload links, the storage endpoint those links point at,
+//! completion, status polling, removal and the user's storage use. The rules are
+//! `service::uploads`'.
 
 use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
-use commands::args;
-use domain::document::{DocumentCommand, DocumentError};
-use domain::upload::{upload_id, UploadCommand, UploadTarget};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -20,9 +13,11 @@ use utoipa_axum::routes;
 
 use crate::app::AppState;
 use crate::auth::AuthUser;
-use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
-use service::documents::{ASK_SOURCE, DRIVE_SOURCE};
-use service::storage::{safe_name, WriteError};
+use crate::error::{ApiJson, ApiQuery, ApiResult, ErrorBody};
+use service::uploads::{
+    self, ChangeAction, CompleteFile, CompleteResponse, InitFile, InitResponse, SignedLink, StatusList, StorageUse,
+    UploadLimits,
+};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -31,109 +26,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(complete_upload, change_upload))
         .routes(routes!(upload_status))
         .routes(routes!(user_storage))
-}
-
-const MIB: u64 = 1024 * 1024;
-
-/// Extensions and mime types extraction reads.
-const FILE_TYPES: &[(&str, &str)] = &[
-    ("pdf", "application/pdf"),
-    ("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
-    ("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-    ("pptx", "application/vnd.openxmlformats-officedocument.presentationml.presentation"),
-    ("txt", "text/plain"),
-    ("md", "text/markdown"),
-    ("html", "text/html"),
-    ("htm", "text/html"),
-];
-
-/// What one upload source accepts.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct UploadLimits {
-    /// Extensions, lowercase, without the dot.
-    pub file_types: Vec<String>,
-    pub mime_types: Vec<String>,
-    /// Files per upload.
-    pub file_count_limit: usize,
-    /// Bytes per file.
-    pub file_size_limit: u64,
-    pub allow_folder_upload: bool,
-    /// When not empty, a name (less a trailing `.pdf`) must end with one of these.
-    pub file_name_suffixes: Vec<String>,
-}
-
-/// The limits of an upload source, or `None` for a source that takes no uploads.
-pub fn limits_for(state: &AppState, source: &str) -> Option<UploadLimits> {
-    let max = state.config.upload_max_mb * MIB;
-    let (count, size, folders) = match source {
-        DRIVE_SOURCE => (20, max, true),
-        // Assistant attachments: a few files at a time, never a folder.
-        ASK_SOURCE => (5, max.min(25 * MIB), false),
-        _ => return None,
-    };
-    let mut mime_types: Vec<String> = FILE_TYPES.iter().map(|(_, m)| m.to_string()).collect();
-    mime_types.dedup();
-    Some(UploadLimits {
-        file_types: FILE_TYPES.iter().map(|(e, _)| e.to_string()).collect(),
-        mime_types,
-        file_count_limit: count,
-        file_size_limit: size,
-        allow_folder_upload: folders,
-        file_name_suffixes: vec![],
-    })
-}
-
-fn source_limits(state: &AppState, source: &str) -> ApiResult<UploadLimits> {
-    limits_for(state, source)
-        .ok_or_else(|| AppError::invalid("unknown_upload_source", format!("{source} takes no uploads")))
-}
-
-/// Formats a byte count for people: `12.5 MB`.
-fn human(bytes: u64) -> String {
-    let units = ["B", "KB", "MB", "GB", "TB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit < units.len() - 1 {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.1} {}", units[unit])
-    }
-}
-
-fn size_error(name: &str, limit: u64) -> AppError {
-    AppError::invalid("file_too_large", format!("File {name} size exceeds the limit of {} MB", limit / MIB))
-}
-
-/// Checks one declared file against a source's limits, with the spec's messages.
-pub fn check_file(limits: &UploadLimits, name: &str, mime_type: &str, size: Option<u64>) -> Result<(), AppError> {
-    if name.trim().is_empty() || name.len() > 255 || name.contains(['/', '\\', '\0']) {
-        return Err(AppError::invalid("invalid_file_name", "a file name must be 1 to 255 characters without slashes"));
-    }
-    let extension = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
-    if !limits.file_types.is_empty() && !limits.file_types.contains(&extension) {
-        let shown = if mime_type.is_empty() { extension.as_str() } else { mime_type };
-        return Err(AppError::invalid("file_type_not_allowed", format!("File {name} type: {shown} not allowed")));
-    }
-    if size.is_some_and(|s| s > limits.file_size_limit) {
-        return Err(size_error(name, limits.file_size_limit));
-    }
-    if !limits.file_name_suffixes.is_empty() {
-        let stem = name.strip_suffix(".pdf").unwrap_or(name);
-        if !limits.file_name_suffixes.iter().any(|s| stem.ends_with(s.as_str())) {
-            return Err(AppError::invalid(
-                "file_name_suffix",
-                format!(
-                    "File {name} name should end with one of the following suffixes: {}",
-                    limits.file_name_suffixes.join(", ")
-                ),
-            ));
-        }
-    }
-    Ok(())
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -162,19 +54,7 @@ async fn upload_config(
     _user: AuthUser,
     ApiQuery(query): ApiQuery<ConfigQuery>,
 ) -> ApiResult<ApiJson<ConfigBody>> {
-    Ok(ApiJson(ConfigBody { data: ConfigData { config: source_limits(&state, &query.source)? } }))
-}
-
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct InitFile {
-    /// The browser's id for the file, unique among the user's uploads.
-    pub id: String,
-    pub name: String,
-    #[serde(default)]
-    pub mime_type: String,
-    /// Bytes, when the browser knows them.
-    pub size: Option<u64>,
+    Ok(ApiJson(ConfigBody { data: ConfigData { config: uploads::limits(&state, &query.source)? } }))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -183,64 +63,6 @@ pub struct InitBody {
     pub source: String,
     pub files: Vec<InitFile>,
     pub report_type: Option<String>,
-}
-
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct StorageLocation {
-    pub bucket: String,
-    pub key: String,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct UploadConfig {
-    pub id: String,
-    /// Where to PUT the file; signed, valid for 15 minutes.
-    pub upload_link: String,
-    /// Headers to send with the PUT (besides Content-Type).
-    pub headers: BTreeMap<String, String>,
-    pub metadata_fields: StorageLocation,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct InitResponse {
-    pub upload_configs: Vec<UploadConfig>,
-}
-
-#[derive(sqlx::FromRow)]
-struct Used {
-    used: i64,
-}
-
-/// The uploads that count against the quota (of `uploads_view u`): files being processed and
-/// files whose document still exists.
-const COUNTED: &str = "(u.status = 'PROCESSING' OR (u.status = 'COMPLETED' AND EXISTS \
-    (SELECT 1 FROM documents_view d WHERE d.deeplink = u.deeplink)))";
-
-/// Bytes the user's uploads take.
-async fn used_bytes(state: &AppState, user_id: &str) -> ApiResult<u64> {
-    let row: Option<Used> = state
-        .db
-        .fetch_optional(
-            &format!(
-                "SELECT CAST(COALESCE(SUM(u.size), 0) AS BIGINT) AS used FROM uploads_view u \
-                 WHERE u.user_id = $1 AND {COUNTED}"
-            ),
-            args![user_id],
-        )
-        .await?;
-    Ok(row.map_or(0, |r| r.used.max(0) as u64))
-}
-
-fn quota_error(used: u64, quota: u64) -> AppError {
-    AppError::new(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "storage_quota_exceeded",
-        format!("Not enough storage: {} of {} used", human(used), human(quota)),
-    )
-}
-
-fn valid_file_id(id: &str) -> bool {
-    !id.is_empty() && id.len() <= 128 && id.chars().all(|c| c.is_ascii_alphanumeric() || "-_.:".contains(c))
 }
 
 /// Hands out one signed upload link per file, after checking every file against the source's
@@ -252,80 +74,7 @@ async fn init_upload(
     user: AuthUser,
     ApiJson(body): ApiJson<InitBody>,
 ) -> ApiResult<ApiJson<InitResponse>> {
-    let limits = source_limits(&state, &body.source)?;
-    if body.files.is_empty() {
-        return Err(AppError::invalid("no_files", "choose at least one file to upload"));
-    }
-    if body.files.len() > limits.file_count_limit {
-        return Err(AppError::invalid(
-            "too_many_files",
-            format!("You can only upload {} files at a time", limits.file_count_limit),
-        ));
-    }
-    let mut ids = HashSet::new();
-    for file in &body.files {
-        if !valid_file_id(&file.id) {
-            return Err(AppError::invalid(
-                "invalid_file_id",
-                "every file needs an id of letters, digits, '-', '_', '.' or ':'",
-            ));
-        }
-        if !ids.insert(file.id.as_str()) {
-            return Err(AppError::invalid("duplicate_file_id", format!("the file id {} is used twice", file.id)));
-        }
-        check_file(&limits, &file.name, &file.mime_type, file.size)?;
-    }
-    let quota = state.config.storage_quota_mb * MIB;
-    let used = used_bytes(&state, &user.user_id).await?;
-    let declared: u64 = body.files.iter().filter_map(|f| f.size).sum();
-    if used + declared > quota {
-        return Err(quota_error(used, quota));
-    }
-    let mut configs = Vec::with_capacity(body.files.len());
-    let mut last = None;
-    for file in body.files {
-        let key = format!("{}/{}/{}", user.user_id, uuid::Uuid::now_v7().simple(), safe_name(&file.name));
-        let mime_type = if file.mime_type.is_empty() { mime_from_name(&file.name) } else { file.mime_type.clone() };
-        let cursor = state
-            .bus
-            .execute(
-                &state.bus.uploads,
-                &upload_id(&user.user_id, &file.id),
-                UploadCommand::Initiate(UploadTarget {
-                    user_id: user.user_id.clone(),
-                    file_id: file.id.clone(),
-                    source: body.source.clone(),
-                    name: file.name.clone(),
-                    mime_type,
-                    bucket: state.storage.bucket().to_string(),
-                    key: key.clone(),
-                }),
-                &user.metadata(),
-            )
-            .await?;
-        last = cursor.or(last);
-        configs.push(UploadConfig {
-            id: file.id,
-            upload_link: state.storage.upload_link(&key, limits.file_size_limit).await?,
-            headers: BTreeMap::new(),
-            metadata_fields: StorageLocation { bucket: state.storage.bucket().to_string(), key },
-        });
-    }
-    state.settle(last).await;
-    Ok(ApiJson(InitResponse { upload_configs: configs }))
-}
-
-/// The spec's rule for a file without a type: markdown by extension, else octet-stream.
-fn mime_from_name(name: &str) -> String {
-    let extension = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
-    match extension.as_str() {
-        "md" => "text/markdown".to_string(),
-        other => FILE_TYPES
-            .iter()
-            .find(|(e, _)| *e == other)
-            .map(|(_, m)| m.to_string())
-            .unwrap_or_else(|| "application/octet-stream".to_string()),
-    }
+    Ok(ApiJson(uploads::init(&state, &user, &body.source, body.files).await?))
 }
 
 #[derive(Debug, Deserialize)]
@@ -335,61 +84,17 @@ pub struct LinkQuery {
     signature: String,
 }
 
-/// The storage endpoint local upload links point at: checks the link's signature and expiry and
-/// writes the body, refusing it past the link's size limit. Not part of the product API.
+/// The storage endpoint local upload links point at: writes the body if the link is ours, still
+/// valid, not used up, and within its size limit. Not part of the product API.
 pub async fn put_object(
     State(state): State<AppState>,
     Path((bucket, key)): Path<(String, String)>,
     ApiQuery(link): ApiQuery<LinkQuery>,
     body: Body,
-) -> axum::response::Response {
-    if !state.storage.verify(&bucket, &key, link.expires, link.max, &link.signature) {
-        return AppError::forbidden("this upload link is not valid or has expired; ask for a new one").into_response();
-    }
-    // A link writes its file once: not after the transfer was reported, so the file extracted is
-    // the file kept.
-    #[derive(sqlx::FromRow)]
-    struct Status {
-        status: String,
-    }
-    match state.db.fetch_optional::<Status>("SELECT status FROM uploads_view WHERE key = $1", args![key.as_str()]).await
-    {
-        Ok(Some(row)) if row.status == "UPLOADING" => {}
-        Ok(_) => {
-            return AppError::new(
-                StatusCode::CONFLICT,
-                "upload_closed",
-                "this file was already received; ask for a new upload link",
-            )
-            .into_response()
-        }
-        Err(error) => return AppError::from(error).into_response(),
-    }
-    match state.storage.write(&key, body.into_data_stream(), link.max).await {
-        Ok(size) => (StatusCode::CREATED, axum::Json(serde_json::json!({ "size": size }))).into_response(),
-        Err(WriteError::TooLarge { limit }) => AppError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "file_too_large",
-            format!("File size exceeds the limit of {} MB", limit / MIB),
-        )
-        .into_response(),
-        Err(WriteError::Body(reason)) => AppError::bad_request("upload_interrupted", reason).into_response(),
-        Err(WriteError::Store(error)) => AppError::internal(error).into_response(),
-    }
-}
-
-#[derive(Debug, Deserialize, ToSchema)]
-pub struct CompleteMetadata {
-    pub id: String,
-    pub name: Option<String>,
-    pub mime_type: Option<String>,
-}
-
-#[derive(Debug, Deserialize, ToSchema)]
-pub struct CompleteFile {
-    pub bucket: Option<String>,
-    pub key: Option<String>,
-    pub metadata: CompleteMetadata,
+) -> ApiResult<axum::response::Response> {
+    let link = SignedLink { bucket, key, expires: link.expires, max: link.max, signature: link.signature };
+    let size = uploads::receive(&state, &link, body.into_data_stream()).await?;
+    Ok((StatusCode::CREATED, axum::Json(serde_json::json!({ "size": size }))).into_response())
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -401,48 +106,6 @@ pub struct CompleteBody {
     pub feed_id: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct FileStatus {
-    pub id: String,
-    /// PROCESSING, FAILED, REMOVED, or UPLOADING_ERROR when storage holds no file at the key.
-    pub status: String,
-    pub error: Option<String>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct CompleteResponse {
-    pub files: Vec<FileStatus>,
-    pub feed_id: Option<String>,
-}
-
-#[derive(Debug, sqlx::FromRow)]
-struct UploadRow {
-    upload_id: String,
-    file_id: String,
-    source: String,
-    name: String,
-    mime_type: String,
-    bucket: String,
-    key: String,
-    size: Option<i64>,
-    status: String,
-    error: Option<String>,
-    deeplink: Option<String>,
-}
-
-const UPLOAD_COLUMNS: &str = "upload_id, file_id, source, name, mime_type, bucket, key, size, status, error, deeplink";
-
-async fn upload_of(state: &AppState, user_id: &str, file_id: &str) -> ApiResult<UploadRow> {
-    state
-        .db
-        .fetch_optional(
-            &format!("SELECT {UPLOAD_COLUMNS} FROM uploads_view WHERE upload_id = $1"),
-            args![upload_id(user_id, file_id)],
-        )
-        .await?
-        .ok_or_else(|| AppError::not_found(format!("no upload with the id {file_id}")))
-}
-
 /// Reports transfers done: each file whose bytes storage holds, within its limits and the
 /// user's quota, goes to PROCESSING; the others are reported per file.
 #[utoipa::path(post, path = "/upload/complete", tag = "uploads", security(("token" = [])), request_body = CompleteBody,
@@ -452,84 +115,7 @@ async fn complete_upload(
     user: AuthUser,
     ApiJson(body): ApiJson<CompleteBody>,
 ) -> ApiResult<ApiJson<CompleteResponse>> {
-    complete(&state, &user, body.files, body.feed_id).await
-}
-
-async fn complete(
-    state: &AppState,
-    user: &AuthUser,
-    files: Vec<CompleteFile>,
-    feed_id: Option<String>,
-) -> ApiResult<ApiJson<CompleteResponse>> {
-    if files.is_empty() {
-        return Err(AppError::invalid("no_files", "name at least one uploaded file"));
-    }
-    // Every file is looked up and checked before anything is recorded.
-    let mut rows = Vec::with_capacity(files.len());
-    for file in &files {
-        let row = upload_of(state, &user.user_id, &file.metadata.id).await?;
-        if file.key.as_deref().is_some_and(|k| k != row.key) || file.bucket.as_deref().is_some_and(|b| b != row.bucket)
-        {
-            return Err(AppError::invalid(
-                "upload_mismatch",
-                format!("file {} was given another storage key", row.file_id),
-            ));
-        }
-        rows.push(row);
-    }
-    let quota = state.config.storage_quota_mb * MIB;
-    let used_before = used_bytes(state, &user.user_id).await?;
-    // Bytes accepted earlier in this call, not yet in the read model.
-    let mut accepted = 0u64;
-    let mut statuses = Vec::new();
-    let mut last = None;
-    for row in rows {
-        if row.status != "UPLOADING" {
-            // Reported before (a retried call): say where it is, change nothing.
-            statuses.push(FileStatus { id: row.file_id, status: row.status, error: row.error });
-            continue;
-        }
-        let limits = source_limits(state, &row.source)?;
-        let Some(size) = state.storage.size(&row.key).await? else {
-            statuses.push(FileStatus {
-                id: row.file_id,
-                status: "UPLOADING_ERROR".into(),
-                error: Some(format!("File {} did not arrive; upload it again", row.name)),
-            });
-            continue;
-        };
-        let used = used_before + accepted;
-        let refusal = if size > limits.file_size_limit {
-            Some(format!("File {} size exceeds the limit of {} MB", row.name, limits.file_size_limit / MIB))
-        } else if used + size > quota {
-            Some(quota_error(used, quota).message)
-        } else {
-            None
-        };
-        let command = match &refusal {
-            Some(reason) => UploadCommand::Fail { reason: reason.clone() },
-            None => {
-                accepted += size;
-                UploadCommand::Complete { size, feed_id: feed_id.clone() }
-            }
-        };
-        last = state.bus.execute(&state.bus.uploads, &row.upload_id, command, &user.metadata()).await?.or(last);
-        statuses.push(FileStatus {
-            id: row.file_id,
-            status: if refusal.is_some() { "FAILED" } else { "PROCESSING" }.into(),
-            error: refusal,
-        });
-    }
-    state.settle(last).await;
-    state.upload_wake.notify_one();
-    Ok(ApiJson(CompleteResponse { files: statuses, feed_id }))
-}
-
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum ChangeAction {
-    Add,
-    Remove,
+    Ok(ApiJson(uploads::complete(&state, &user, body.files, body.feed_id).await?))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -549,42 +135,7 @@ async fn change_upload(
     user: AuthUser,
     ApiJson(body): ApiJson<ChangeBody>,
 ) -> ApiResult<ApiJson<CompleteResponse>> {
-    match body.action {
-        ChangeAction::Add => {
-            if body.feed_id.is_none() {
-                return Err(AppError::invalid("feed_id_required", "adding files needs the feed_id to add them to"));
-            }
-            complete(&state, &user, body.files, body.feed_id).await
-        }
-        ChangeAction::Remove => {
-            let mut statuses = Vec::new();
-            let mut last = None;
-            for file in body.files {
-                let row = upload_of(&state, &user.user_id, &file.metadata.id).await?;
-                last = remove_upload(&state, &user, &row).await?.or(last);
-                statuses.push(FileStatus { id: row.file_id, status: "REMOVED".into(), error: None });
-            }
-            state.settle(last).await;
-            Ok(ApiJson(CompleteResponse { files: statuses, feed_id: body.feed_id }))
-        }
-    }
-}
-
-/// Records the removal, deletes the file's document, and deletes the stored file.
-async fn remove_upload(state: &AppState, user: &AuthUser, row: &UploadRow) -> ApiResult<Option<commands::Cursor>> {
-    let mut last =
-        state.bus.execute(&state.bus.uploads, &row.upload_id, UploadCommand::Remove, &user.metadata()).await?;
-    if let Some(deeplink) = &row.deeplink {
-        match state.bus.execute(&state.bus.documents, deeplink, DocumentCommand::Delete, &user.metadata()).await {
-            Ok(cursor) => last = cursor.or(last),
-            Err(commands::CommandError::Domain(DocumentError::NotFound)) => {}
-            Err(error) => return Err(error.into()),
-        }
-    }
-    if let Err(error) = state.storage.delete(&row.key).await {
-        tracing::warn!(key = %row.key, error = %format!("{error:#}"), "a removed upload's file stays in storage");
-    }
-    Ok(last)
+    Ok(ApiJson(uploads::change(&state, &user, body.action, body.files, body.feed_id).await?))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -592,25 +143,6 @@ async fn remove_upload(state: &AppState, user: &AuthUser, row: &UploadRow) -> Ap
 pub struct StatusQuery {
     /// Comma-separated file ids (at most 100).
     pub ids: String,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct UploadState {
-    pub id: String,
-    pub name: String,
-    pub mime_type: String,
-    pub size: Option<i64>,
-    pub source: String,
-    /// UPLOADING, PROCESSING, COMPLETED, FAILED or REMOVED.
-    pub status: String,
-    pub error: Option<String>,
-    /// The document the file became, once COMPLETED.
-    pub deeplink: Option<String>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct StatusList {
-    pub results: Vec<UploadState>,
 }
 
 /// Where each of the user's uploads is; unknown ids are left out.
@@ -621,117 +153,12 @@ async fn upload_status(
     user: AuthUser,
     ApiQuery(query): ApiQuery<StatusQuery>,
 ) -> ApiResult<ApiJson<StatusList>> {
-    let ids: Vec<&str> = query.ids.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
-    if ids.len() > 100 {
-        return Err(AppError::invalid("too_many_ids", "ask for at most 100 uploads at a time"));
-    }
-    if ids.is_empty() {
-        return Ok(ApiJson(StatusList { results: vec![] }));
-    }
-    // One query for all of them, answered in the order asked.
-    let placeholders: Vec<String> = (1..=ids.len()).map(|n| format!("${n}")).collect();
-    let rows: Vec<UploadRow> = state
-        .db
-        .fetch_all(
-            &format!("SELECT {UPLOAD_COLUMNS} FROM uploads_view WHERE upload_id IN ({})", placeholders.join(", ")),
-            ids.iter().map(|id| upload_id(&user.user_id, id).into()).collect(),
-        )
-        .await?;
-    let mut by_id: std::collections::HashMap<String, UploadRow> =
-        rows.into_iter().map(|r| (r.file_id.clone(), r)).collect();
-    let mut results = Vec::with_capacity(ids.len());
-    for id in ids {
-        results.extend(by_id.remove(id).map(|r| UploadState {
-            id: r.file_id,
-            name: r.name,
-            mime_type: r.mime_type,
-            size: r.size,
-            source: r.source,
-            status: r.status,
-            error: r.error,
-            deeplink: r.deeplink,
-        }));
-    }
-    Ok(ApiJson(StatusList { results }))
-}
-
-#[derive(Debug, Serialize, ToSchema, sqlx::FromRow)]
-pub struct TypeUse {
-    pub mime_type: String,
-    pub bytes: i64,
-    pub count: i64,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct StorageUse {
-    pub used_bytes: u64,
-    pub quota_bytes: u64,
-    pub file_count: i64,
-    pub by_type: Vec<TypeUse>,
+    Ok(ApiJson(uploads::status(&state, &user.user_id, &query.ids).await?))
 }
 
 /// How much of their storage quota the user's uploads take, by file type.
 #[utoipa::path(get, path = "/user/storage", tag = "uploads", security(("token" = [])),
     responses((status = 200, body = StorageUse)))]
 async fn user_storage(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<StorageUse>> {
-    let by_type: Vec<TypeUse> = state
-        .db
-        .fetch_all(
-            &format!(
-                "SELECT u.mime_type, CAST(COALESCE(SUM(u.size), 0) AS BIGINT) AS bytes, CAST(COUNT(*) AS BIGINT) AS count \
-             FROM uploads_view u WHERE u.user_id = $1 AND {COUNTED} \
-             GROUP BY u.mime_type ORDER BY bytes DESC, u.mime_type"
-            ),
-            args![user.user_id.as_str()],
-        )
-        .await?;
-    Ok(ApiJson(StorageUse {
-        used_bytes: by_type.iter().map(|t| t.bytes.max(0) as u64).sum(),
-        quota_bytes: state.config.storage_quota_mb * MIB,
-        file_count: by_type.iter().map(|t| t.count).sum(),
-        by_type,
-    }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn limits() -> UploadLimits {
-        UploadLimits {
-            file_types: vec!["pdf".into(), "md".into()],
-            mime_types: vec![],
-            file_count_limit: 2,
-            file_size_limit: 2 * MIB,
-            allow_folder_upload: false,
-            file_name_suffixes: vec![],
-        }
-    }
-
-    #[test]
-    fn files_are_refused_with_the_spec_messages() {
-        let type_error = check_file(&limits(), "a.exe", "application/x-msdownload", None).unwrap_err();
-        assert_eq!(type_error.message, "File a.exe type: application/x-msdownload not allowed");
-        let size_error = check_file(&limits(), "a.pdf", "application/pdf", Some(3 * MIB)).unwrap_err();
-        assert_eq!(size_error.message, "File a.pdf size exceeds the limit of 2 MB");
-        let suffixed = UploadLimits { file_name_suffixes: vec!["_AR".into(), "_Q1".into()], ..limits() };
-        assert!(check_file(&suffixed, "acme_AR.pdf", "application/pdf", None).is_ok());
-        let suffix_error = check_file(&suffixed, "acme.pdf", "application/pdf", None).unwrap_err();
-        assert_eq!(suffix_error.message, "File acme.pdf name should end with one of the following suffixes: _AR, _Q1");
-        assert!(check_file(&limits(), "notes.MD", "", Some(10)).is_ok(), "extensions match in any case");
-        assert!(check_file(&limits(), "../a.pdf", "", None).is_err(), "no paths in names");
-    }
-
-    #[test]
-    fn a_file_without_a_type_gets_one_from_its_name() {
-        assert_eq!(mime_from_name("notes.md"), "text/markdown");
-        assert_eq!(mime_from_name("a.PDF"), "application/pdf");
-        assert_eq!(mime_from_name("blob"), "application/octet-stream");
-    }
-
-    #[test]
-    fn sizes_read_as_people_write_them() {
-        assert_eq!(human(512), "512 B");
-        assert_eq!(human(1536 * 1024), "1.5 MB");
-    }
+    Ok(ApiJson(uploads::storage_use(&state, &user.user_id).await?))
 }

@@ -1,26 +1,18 @@
-//! Following websites by address. The ingestion loop reads a site's advertised feed when it has
-//! one, else crawls its pages to a bounded depth (see `ingest::WebConnector`).
+//! Following websites by address over HTTP. The rules are `service::websites`'.
 
 use axum::extract::State;
-use commands::args;
-use domain::source::{SourceCommand, SourceKind};
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::app::AppState;
 use crate::auth::AuthUser;
-use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
-use crate::routes::sources::{canonical_feed_url, check_fetchable, follow, unfollow, url_source_id, DelinkQuery};
+use crate::error::{ApiJson, ApiQuery, ApiResult, ErrorBody};
+use service::websites::{self, Website, WebsiteChange};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(connect_website, list_websites))
-}
-
-/// Returns the source id of a site: the same address is the same source for every user.
-pub fn website_source_id(url: &url::Url) -> String {
-    url_source_id("web", url)
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -34,20 +26,11 @@ pub struct WebsiteBody {
     pub label: Option<String>,
 }
 
-#[derive(Debug, Serialize, Deserialize, ToSchema, sqlx::FromRow)]
-pub struct Website {
-    pub source_id: String,
-    pub label: String,
-    pub url: String,
-    pub priority: String,
-    pub followed_at: String,
-    /// When the site was last read successfully.
-    pub last_fetched_at: Option<String>,
-    /// Why the last reads failed, while they keep failing.
-    pub last_error: Option<String>,
-    /// When the site is read next; while reads fail, later each time (from a minute up to six
-    /// hours).
-    pub next_attempt_at: Option<String>,
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DelinkQuery {
+    /// `true` unfollows instead.
+    pub delink: Option<bool>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -55,33 +38,11 @@ pub struct WebsiteList {
     pub results: Vec<Website>,
 }
 
-async fn websites(state: &AppState, user_id: &str, only: Option<&str>) -> ApiResult<Vec<Website>> {
-    Ok(state
-        .db
-        .fetch_all(
-            "SELECT s.source_id, s.label, s.url, sub.priority, sub.followed_at, f.last_fetched_at, f.last_error, \
-             f.next_attempt_at \
-             FROM subscriptions_view sub JOIN sources_view s ON s.source_id = sub.source_id \
-             LEFT JOIN source_fetch_state f ON f.source_id = s.source_id \
-             WHERE sub.user_id = $1 AND s.kind = 'website' AND ($2 = '' OR s.source_id = $2) ORDER BY s.label",
-            args![user_id, only.unwrap_or("")],
-        )
-        .await?)
-}
-
 /// The websites the user follows, with how their last reads went.
 #[utoipa::path(get, path = "/connect/website", tag = "sources", security(("token" = [])),
     responses((status = 200, body = WebsiteList)))]
 async fn list_websites(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<WebsiteList>> {
-    Ok(ApiJson(WebsiteList { results: websites(&state, &user.user_id, None).await? }))
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct WebsiteChange {
-    pub source_id: String,
-    pub following: bool,
-    pub label: Option<String>,
-    pub url: Option<String>,
+    Ok(ApiJson(WebsiteList { results: websites::websites(&state, &user.user_id, None).await? }))
 }
 
 /// Follows a website by address; with `delink=true` and `source_id`, unfollows it.
@@ -94,52 +55,10 @@ async fn connect_website(
     ApiQuery(query): ApiQuery<DelinkQuery>,
     ApiJson(body): ApiJson<WebsiteBody>,
 ) -> ApiResult<ApiJson<WebsiteChange>> {
-    if query.delink.unwrap_or(false) {
-        let source_id = match (&body.source_id, &body.url) {
-            (Some(id), _) => id.trim().to_string(),
-            (None, Some(url)) => website_source_id(&canonical_feed_url(url)?),
-            (None, None) => return Err(AppError::invalid("source_required", "name the website to unfollow")),
-        };
-        let cursor = unfollow(&state, &user, &source_id).await?;
-        state.settle(cursor).await;
-        return Ok(ApiJson(WebsiteChange { source_id, following: false, label: None, url: None }));
-    }
-    let raw = body
-        .url
-        .as_deref()
-        .filter(|u| !u.trim().is_empty())
-        .ok_or_else(|| AppError::invalid("url_required", "enter the website's address"))?;
-    // People type `example.com`; a site without a scheme is taken as https.
-    let raw = if raw.contains("://") { raw.trim().to_string() } else { format!("https://{}", raw.trim()) };
-    let url = canonical_feed_url(&raw).map_err(|e| match e.code.as_str() {
-        "invalid_url" => AppError::invalid("invalid_url", "the website address must be a valid http(s) URL"),
-        _ => e,
-    })?;
-    check_fetchable(&state, &url)?;
-    let source_id = website_source_id(&url);
-    let label = body
-        .label
-        .filter(|l| !l.trim().is_empty())
-        .unwrap_or_else(|| url.host_str().unwrap_or(url.as_str()).trim_start_matches("www.").to_string());
-    state
-        .bus
-        .execute(
-            &state.bus.sources,
-            &source_id,
-            SourceCommand::Register {
-                kind: SourceKind::Website,
-                key: url.to_string(),
-                url: Some(url.to_string()),
-                label,
-            },
-            &user.metadata(),
-        )
-        .await?;
-    let cursor = follow(&state, &user, &source_id).await?;
-    state.settle(cursor).await;
-    let site = websites(&state, &user.user_id, Some(&source_id))
-        .await?
-        .pop()
-        .ok_or_else(|| AppError::internal("a followed website is missing from its views"))?;
-    Ok(ApiJson(WebsiteChange { source_id, following: true, label: Some(site.label), url: Some(site.url) }))
+    let change = if query.delink.unwrap_or(false) {
+        websites::unfollow(&state, &user, body.source_id.as_deref(), body.url.as_deref()).await?
+    } else {
+        websites::follow(&state, &user, body.url.as_deref(), body.label).await?
+    };
+    Ok(ApiJson(change))
 }

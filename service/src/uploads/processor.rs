@@ -1,0 +1,259 @@
+//! The upload processor: takes transferred files off the `upload_jobs` queue, extracts each in a
+//! capped worker process, records the document and reports the upload processed or failed.
+//!
+//! Like source fetching, the queue is shared by every node on one database: a node leases a job
+//! (`FOR UPDATE SKIP LOCKED` on Postgres), so each file is extracted once at a time; a node that
+//! dies mid-file frees it when the lease runs out, and recording the same file twice is no change.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{SecondsFormat, Utc};
+use commands::args;
+use commands::store::Backend;
+use commands::{CommandBus, Db};
+use domain::upload::{UploadCommand, UploadError};
+use domain::EventMetadata;
+use extract::{Input, Limits, WorkerCommand};
+use tokio::sync::{watch, Notify};
+
+use crate::drive::{self, FileDocument, StoredFile};
+use crate::ingestion::BlobStore;
+use crate::storage::{safe_name, Storage};
+
+/// Files extracted at once on one node (each worker may use up to its memory cap).
+pub const PARALLEL_EXTRACTIONS: usize = 2;
+
+/// An upload link nobody reported done within this long is given up, and its bytes deleted.
+pub const ABANDONED_AFTER: chrono::Duration = chrono::Duration::days(1);
+
+/// How often abandoned uploads are looked for.
+const SWEEP_EVERY: Duration = Duration::from_secs(3600);
+
+/// Attempts before a file that keeps interrupting its node (not one that fails to parse: that
+/// fails at once) is given up.
+pub const MAX_ATTEMPTS: i64 = 3;
+
+#[derive(Debug, sqlx::FromRow)]
+struct Job {
+    upload_id: String,
+    attempts: i64,
+    user_id: String,
+    source: String,
+    name: String,
+    mime_type: String,
+    bucket: String,
+    key: String,
+    status: String,
+}
+
+pub struct UploadProcessor {
+    db: Db,
+    bus: Arc<CommandBus>,
+    storage: Arc<Storage>,
+    blobs: BlobStore,
+    worker: WorkerCommand,
+    scratch: PathBuf,
+    wake: Arc<Notify>,
+    node: String,
+    lease: Duration,
+}
+
+impl UploadProcessor {
+    pub fn new(
+        db: Db,
+        bus: Arc<CommandBus>,
+        storage: Arc<Storage>,
+        data_dir: &std::path::Path,
+        worker: WorkerCommand,
+        wake: Arc<Notify>,
+    ) -> Self {
+        Self {
+            db,
+            bus,
+            storage,
+            blobs: BlobStore::new(data_dir.join("blobs")),
+            worker,
+            scratch: data_dir.join("scratch"),
+            wake,
+            node: format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple()),
+            lease: Duration::from_secs(600),
+        }
+    }
+
+    /// Processes queued files until shutdown; woken at once when a transfer completes here, and
+    /// every two seconds for work queued by other nodes.
+    pub async fn run(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) {
+        let slots = Arc::new(tokio::sync::Semaphore::new(PARALLEL_EXTRACTIONS));
+        let mut last_sweep = tokio::time::Instant::now() - SWEEP_EVERY;
+        loop {
+            if last_sweep.elapsed() >= SWEEP_EVERY {
+                last_sweep = tokio::time::Instant::now();
+                if let Err(error) = self.sweep_abandoned(chrono::Utc::now() - ABANDONED_AFTER).await {
+                    tracing::warn!(error = %format!("{error:#}"), "could not sweep abandoned uploads");
+                }
+            }
+            let free = slots.available_permits();
+            if free > 0 {
+                match self.claim(free as i64).await {
+                    Ok(jobs) => {
+                        for job in jobs {
+                            let Ok(slot) = slots.clone().acquire_owned().await else {
+                                return;
+                            };
+                            let this = self.clone();
+                            tokio::spawn(async move {
+                                this.process(job).await;
+                                drop(slot);
+                                this.wake.notify_one();
+                            });
+                        }
+                    }
+                    Err(error) => {
+                        tracing::warn!(error = %format!("{error:#}"), "could not lease upload jobs")
+                    }
+                }
+            }
+            tokio::select! {
+                _ = self.wake.notified() => {}
+                _ = tokio::time::sleep(Duration::from_secs(2)) => {}
+                _ = shutdown.wait_for(|s| *s) => return,
+            }
+        }
+    }
+
+    /// Fails uploads still UPLOADING since before `cutoff` and deletes whatever bytes they sent,
+    /// so an abandoned transfer neither holds storage nor stays "uploading" for ever. Returns how
+    /// many it gave up.
+    pub async fn sweep_abandoned(&self, cutoff: chrono::DateTime<Utc>) -> anyhow::Result<usize> {
+        #[derive(sqlx::FromRow)]
+        struct Abandoned {
+            upload_id: String,
+            key: String,
+        }
+        let stale: Vec<Abandoned> = self
+            .db
+            .fetch_all(
+                "SELECT upload_id, key FROM uploads_view WHERE status = 'UPLOADING' AND updated_at < $1 LIMIT 500",
+                args![cutoff.to_rfc3339_opts(SecondsFormat::Secs, true)],
+            )
+            .await?;
+        let metadata = EventMetadata::system("uploads", uuid::Uuid::new_v4().to_string());
+        let mut given_up = 0;
+        for upload in stale {
+            let fail = UploadCommand::Fail { reason: "The upload was never completed; upload the file again".into() };
+            match self.bus.execute(&self.bus.uploads, &upload.upload_id, fail, &metadata).await {
+                Ok(_) => given_up += 1,
+                Err(commands::CommandError::Domain(_)) => continue,
+                Err(error) => return Err(anyhow::anyhow!("{error}")),
+            }
+            self.storage.delete(&upload.key).await?;
+        }
+        Ok(given_up)
+    }
+
+    async fn claim(&self, max: i64) -> anyhow::Result<Vec<Job>> {
+        let now = Utc::now();
+        let ts = |t: chrono::DateTime<Utc>| t.to_rfc3339_opts(SecondsFormat::Millis, true);
+        let lock = match self.db.backend() {
+            Backend::Postgres => "FOR UPDATE SKIP LOCKED",
+            Backend::Sqlite => "",
+        };
+        let mut tx = self.db.begin().await?;
+        #[derive(sqlx::FromRow)]
+        struct Leased {
+            upload_id: String,
+        }
+        let leased: Vec<Leased> = tx
+            .fetch_all(
+                &format!(
+                    "UPDATE upload_jobs SET lease_owner = $1, lease_until = $2, attempts = attempts + 1 \
+                     WHERE upload_id IN (SELECT upload_id FROM upload_jobs \
+                      WHERE lease_until IS NULL OR lease_until < $3 ORDER BY upload_id LIMIT $4 {lock}) \
+                     RETURNING upload_id"
+                ),
+                args![self.node.as_str(), ts(now + chrono::Duration::from_std(self.lease)?), ts(now), max],
+            )
+            .await?;
+        tx.commit().await?;
+        let mut jobs = Vec::new();
+        for l in leased {
+            let job: Option<Job> = self
+                .db
+                .fetch_optional(
+                    "SELECT j.upload_id, j.attempts, u.user_id, u.source, u.name, u.mime_type, u.bucket, u.key, u.status \
+                     FROM upload_jobs j JOIN uploads_view u ON u.upload_id = j.upload_id WHERE j.upload_id = $1",
+                    args![l.upload_id],
+                )
+                .await?;
+            jobs.extend(job);
+        }
+        Ok(jobs)
+    }
+
+    async fn process(&self, job: Job) {
+        let metadata = EventMetadata::system("uploads", uuid::Uuid::new_v4().to_string());
+        let command = if job.status != "PROCESSING" {
+            // Removed (or already done) while queued: the projection drops the job itself.
+            return;
+        } else if job.attempts > MAX_ATTEMPTS {
+            UploadCommand::Fail { reason: format!("File {} could not be processed; upload it again", job.name) }
+        } else {
+            match self.extract_and_record(&job, &metadata).await {
+                Ok(command) => command,
+                Err(error) => {
+                    // Storage or database trouble: leave the job leased; it is retried when the
+                    // lease runs out.
+                    tracing::warn!(upload = %job.upload_id, error = %format!("{error:#}"), "upload processing interrupted");
+                    return;
+                }
+            }
+        };
+        match self.bus.execute(&self.bus.uploads, &job.upload_id, command, &metadata).await {
+            Ok(_) | Err(commands::CommandError::Domain(UploadError::NotProcessing)) => {}
+            Err(error) => {
+                tracing::warn!(upload = %job.upload_id, %error, "could not record an upload's outcome")
+            }
+        }
+    }
+
+    /// Extracts the file; returns what to record of it: processed, or failed with the reason a
+    /// person can act on.
+    async fn extract_and_record(&self, job: &Job, metadata: &EventMetadata) -> anyhow::Result<UploadCommand> {
+        commands::private::create_dir_async(&self.scratch).await?;
+        let local = self.scratch.join(format!("{}-{}", uuid::Uuid::new_v4().simple(), safe_name(&job.name)));
+        self.storage.download(&job.key, &local).await?;
+        let input = Input {
+            path: local.clone(),
+            file_name: Some(job.name.clone()),
+            declared_mime: Some(job.mime_type.clone()).filter(|m| !m.is_empty()),
+        };
+        let extracted = extract::extract_isolated(&self.worker, &input, &Limits::default()).await;
+        let _ = tokio::fs::remove_file(&local).await;
+        let extracted = match extracted {
+            Ok(extracted) => extracted,
+            // The worker itself is broken: not the file's fault, so retried (and reported after
+            // MAX_ATTEMPTS) rather than blamed on the file at once.
+            Err(error @ extract::ExtractError::Worker(_)) => return Err(error.into()),
+            Err(error) => {
+                tracing::info!(upload = %job.upload_id, %error, "upload could not be extracted");
+                return Ok(UploadCommand::Fail { reason: format!("File {}: {error}", job.name) });
+            }
+        };
+        let recorded = drive::record(
+            &self.bus,
+            &self.blobs,
+            FileDocument {
+                user_id: &job.user_id,
+                source: &job.source,
+                file_name: &job.name,
+                extracted: &extracted,
+                original: Some(StoredFile { bucket: &job.bucket, key: &job.key }),
+            },
+            metadata,
+        )
+        .await?;
+        Ok(UploadCommand::Finish { deeplink: recorded.deeplink, pages: recorded.pages })
+    }
+}
