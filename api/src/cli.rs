@@ -66,7 +66,6 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             };
             export(&db, after, &mut std::io::stdout().lock()).await
         }
-        Command::Bench(args) => crate::bench::run(&cli.storage, args).await,
         Command::Import { user, paths, storage } => {
             let (db, bus) = open(&cli.storage).await?;
             let user_id = resolve_user(&db, &user).await?;
@@ -89,7 +88,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-fn init_tracing(format: &str) {
+/// Logs to standard error, as JSON lines or as text (`needl-bench` logs the servers it runs this way
+/// too).
+pub fn init_tracing(format: &str) {
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=info"));
     let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);

@@ -58,9 +58,6 @@ pub enum Command {
         #[arg(long, env = "NEEDL_STORAGE", default_value = "local")]
         storage: String,
     },
-    /// Measure command throughput, projection lag, live delivery and ingestion (feed items, PDF
-    /// pages next to pdftotext, import memory); prints figures.
-    Bench(crate::bench::BenchArgs),
 }
 
 #[derive(Debug, Subcommand)]

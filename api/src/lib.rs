@@ -19,22 +19,12 @@
 //! - [`import`]: local files into a user's drive, extracted in capped worker processes.
 //! - [`indexing`]: the search index in this process: its text source and the task feeding it.
 //! - [`cli`]: rebuild, flags, roles, import and event export.
-//! - [`bench`]: throughput, lag and live-delivery measurements.
-//! - [`bench_ingest`]: feed items parsed and stored, PDF pages next to pdftotext, import memory.
-//! - [`bench_collab`]: comment delivery to channel members over many sockets; tagging and
-//!   commenting calls per second.
-//! - [`bench_search`]: SciFact nDCG@10 through the search path, query latency at 100k and 1M passages.
-//! - [`bench_ask`]: AskNeedl's citation and answer recall on the QA set, answer latency at 100k passages.
 //!
-//! This crate is the only one that knows HTTP; nothing depends on it.
+//! This crate is the only one that knows HTTP; only the benchmarks (`bench/`, which run this
+//! server in their own process) depend on it.
 
 pub mod app;
 pub mod auth;
-pub mod bench;
-pub mod bench_ask;
-pub mod bench_collab;
-pub mod bench_ingest;
-pub mod bench_search;
 pub mod cli;
 pub mod config;
 

@@ -1,4 +1,4 @@
-//! `needl bench --only collab`: a comment's delivery to every member of its channel while many
+//! `needl-bench --only collab`: a comment's delivery to every member of its channel while many
 //! sockets are open, and how many tagging and commenting calls per second the server takes.
 //!
 //! Everything goes through the HTTP API and the live socket, the way browsers use them: users
@@ -10,6 +10,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use api::app::Server;
+use api::config::ServeArgs;
 use commands::Db;
 use domain::document::{DocumentCommand, DocumentFields};
 use domain::EventMetadata;
@@ -17,9 +19,6 @@ use futures::{SinkExt, StreamExt};
 use hdrhistogram::Histogram;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
-
-use crate::app::Server;
-use crate::config::ServeArgs;
 
 struct Scale {
     channels: usize,

@@ -1,4 +1,4 @@
-//! `needl bench --only ask`: AskNeedl's cited answers, measured through the product. Prints
+//! `needl-bench --only ask`: AskNeedl's cited answers, measured through the product. Prints
 //! figures; passes or fails nothing.
 //!
 //! A server runs in this process on SQLite in a scratch folder. One user signs up and follows
@@ -37,7 +37,7 @@
 //! chat-completions server, as for `needl serve`.
 //!
 //! ```sh
-//! cargo build --release -p api && ./target/release/needl --data-dir /tmp/b bench --only ask
+//! cargo build --release -p bench && ./target/release/needl-bench --data-dir /tmp/b --only ask
 //! ```
 
 use std::collections::HashSet;
@@ -45,6 +45,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use api::app::Server;
+use api::config::ServeArgs;
 use assistant::openai::{JUDGED_TERMS, SUPPORT_THRESHOLD};
 use assistant::text::Terms;
 use commands::Db;
@@ -56,12 +58,10 @@ use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
+use service::ingestion::BlobStore;
 use sha2::Digest;
 
-use crate::app::Server;
-use crate::bench::BenchArgs;
-use crate::config::ServeArgs;
-use service::ingestion::BlobStore;
+use crate::BenchArgs;
 
 struct Scale {
     /// QA questions asked for the quality figures (all of them when larger than the set).

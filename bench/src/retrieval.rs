@@ -1,4 +1,4 @@
-//! `needl bench --only search`: retrieval quality and query latency of the search index. Prints
+//! `needl-bench --only search`: retrieval quality and query latency of the search index. Prints
 //! figures; passes or fails nothing.
 //!
 //! - **SciFact nDCG@10**: the BEIR SciFact abstracts (title and text) indexed the way documents
@@ -17,7 +17,7 @@
 //! Without the shared data both parts are skipped with a message: the point is real text.
 //!
 //! ```sh
-//! cargo build --release -p api && ./target/release/needl --data-dir /tmp/b bench --only search
+//! cargo build --release -p bench && ./target/release/needl-bench --data-dir /tmp/b --only search
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -30,7 +30,7 @@ use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use search::{Access, Change, IndexedDocument, PageText, Request, SearchIndex};
 
-use crate::bench::BenchArgs;
+use crate::BenchArgs;
 
 pub async fn run(data_dir: &Path, args: &BenchArgs) -> anyhow::Result<()> {
     let data = args.data.clone();

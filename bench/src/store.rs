@@ -1,13 +1,13 @@
-//! `needl bench`: command throughput against plain inserts, feed-to-projection lag under a steady
-//! load, and commit-to-WebSocket delivery with many sockets. Prints figures; passes or fails
-//! nothing.
+//! `needl-bench --only store`: command throughput against plain inserts, feed-to-projection lag
+//! under a steady load, and commit-to-WebSocket delivery with many sockets. Prints figures; passes
+//! or fails nothing.
 
 use std::collections::HashMap;
-use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use clap::Args;
+use api::app::Server;
+use api::config::ServeArgs;
 use commands::feed::{Cursor, FeedSignal};
 use commands::{args, CommandBus, Db};
 use domain::session::SessionCommand;
@@ -16,105 +16,22 @@ use domain::EventMetadata;
 use futures::StreamExt;
 use hdrhistogram::Histogram;
 use projections::Projections;
-use sqlx::postgres::PgConnectOptions;
 
-use crate::app::Server;
-use crate::config::{ServeArgs, StorageArgs};
-
-#[derive(Debug, Clone, Args)]
-pub struct BenchArgs {
-    /// Small counts, for a quick look (CI runs this).
-    #[arg(long)]
-    pub quick: bool,
-    /// Which backends to measure: sqlite, postgres or both.
-    #[arg(long, default_value = "both")]
-    pub backend: String,
-    /// Postgres to measure against (a fresh schema is made in it).
-    #[arg(long, env = "NEEDL_TEST_DATABASE_URL", default_value = "postgres://postgres@127.0.0.1:5432/test")]
-    pub postgres_url: String,
-    /// Which figures to print: `store` (commands, projection lag, live delivery), `ingest` (feed
-    /// items, PDF pages, import memory; see `bench_ingest`), `search` (retrieval quality and query
-    /// latency; see `bench_search`), `collab` (comment delivery to channel members over many
-    /// sockets, tagging and commenting calls per second; see `bench_collab`), `ask` (cited-answer
-    /// quality on the QA set and answer latency through the HTTP API; see `bench_ask`) or `all`.
-    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search", "collab", "ask"])]
-    pub only: String,
-    /// The shared real-world data the ingest figures read (`feeds/`, `docs/`); synthetic files
-    /// stand in when it is absent.
-    #[arg(long, env = "NEEDL_BENCH_DATA", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data"))]
-    pub data: std::path::PathBuf,
-}
-
-struct Scale {
+pub struct Scale {
     commands: usize,
     lag_seconds: u64,
     sockets: usize,
     pushes: usize,
 }
 
-pub async fn run(storage: &StorageArgs, args: BenchArgs) -> anyhow::Result<()> {
-    let scale = if args.quick {
-        Scale { commands: 400, lag_seconds: 3, sockets: 200, pushes: 40 }
-    } else {
-        Scale { commands: 3000, lag_seconds: 10, sockets: 1000, pushes: 200 }
-    };
-    println!(
-        "needl bench ({} build, {} scale)",
-        if cfg!(debug_assertions) { "debug" } else { "release" },
-        if args.quick { "quick" } else { "full" }
-    );
-    if args.only == "all" || args.only == "ingest" {
-        crate::bench_ingest::run(&storage.data_dir, &args).await?;
-    }
-    if args.only == "all" || args.only == "search" {
-        crate::bench_search::run(&storage.data_dir, &args).await?;
-    }
-    if args.only == "all" || args.only == "ask" {
-        crate::bench_ask::run(&storage.data_dir, &args).await?;
-    }
-    let store = matches!(args.only.as_str(), "all" | "store");
-    let collab = matches!(args.only.as_str(), "all" | "collab");
-    if !store && !collab {
-        return Ok(());
-    }
-    let figures = |backend: &'static str, db: Db, dir: std::path::PathBuf| {
-        let scale = &scale;
-        async move {
-            if store {
-                measure(backend, db.clone(), &dir, scale).await?;
-            }
-            if collab {
-                crate::bench_collab::measure(backend, db, &dir, args.quick).await?;
-            }
-            anyhow::Ok(())
+impl Scale {
+    pub fn new(quick: bool) -> Self {
+        if quick {
+            Scale { commands: 400, lag_seconds: 3, sockets: 200, pushes: 40 }
+        } else {
+            Scale { commands: 3000, lag_seconds: 10, sockets: 1000, pushes: 200 }
         }
-    };
-    if args.backend == "sqlite" || args.backend == "both" {
-        let dir = storage.data_dir.join(format!("bench-{}", uuid::Uuid::new_v4().simple()));
-        let db = Db::open_sqlite(&dir).await?;
-        figures("sqlite", db, dir.clone()).await?;
-        let _ = std::fs::remove_dir_all(&dir);
     }
-    if args.backend == "postgres" || args.backend == "both" {
-        let schema = format!("bench_{}", uuid::Uuid::new_v4().simple());
-        let admin = sqlx::PgPool::connect(&args.postgres_url).await?;
-        sqlx::query(&format!("CREATE SCHEMA {schema}")).execute(&admin).await?;
-        let options = PgConnectOptions::from_str(&args.postgres_url)?.options([("search_path", schema.as_str())]);
-        let db = Db::open_postgres_with(options).await?;
-        let dir = tempdir_in(&storage.data_dir)?;
-        let result = figures("postgres", db.clone(), dir.clone()).await;
-        db.close().await;
-        sqlx::query(&format!("DROP SCHEMA {schema} CASCADE")).execute(&admin).await?;
-        let _ = std::fs::remove_dir_all(&dir);
-        result?;
-    }
-    Ok(())
-}
-
-fn tempdir_in(base: &std::path::Path) -> anyhow::Result<std::path::PathBuf> {
-    let dir = base.join(format!("bench-{}", uuid::Uuid::new_v4().simple()));
-    std::fs::create_dir_all(&dir)?;
-    Ok(dir)
 }
 
 fn meta() -> EventMetadata {
@@ -125,7 +42,7 @@ fn ms(h: &Histogram<u64>, q: f64) -> f64 {
     h.value_at_quantile(q) as f64 / 1000.0
 }
 
-async fn measure(backend: &str, db: Db, dir: &std::path::Path, scale: &Scale) -> anyhow::Result<()> {
+pub async fn measure(backend: &str, db: Db, dir: &std::path::Path, scale: &Scale) -> anyhow::Result<()> {
     println!("\n[{backend}]");
     db.execute(
         "CREATE TABLE bench_rows (aggregate_type TEXT NOT NULL, aggregate_id TEXT NOT NULL, sequence BIGINT NOT NULL, \

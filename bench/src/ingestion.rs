@@ -1,4 +1,4 @@
-//! `needl bench --only ingest`: how fast outside material becomes documents, and what importing
+//! `needl-bench --only ingest`: how fast outside material becomes documents, and what importing
 //! costs in memory. Prints figures; passes or fails nothing.
 //!
 //! The figures:
@@ -12,8 +12,9 @@
 //!   with a new blob. Left out: the network (fetching feeds and linked articles) and projections.
 //! - **PDF pages/s**: the unencrypted PDFs of `docs/` extracted the way uploads and imports are,
 //!   one worker process per file under the default limits ([`extract::extract_isolated`] running
-//!   `needl extract-worker`), one file at a time and [`PARALLEL_EXTRACTIONS`] at a time, next to
-//!   `pdftotext -layout` (poppler) on the same files in the same run at the same parallelism.
+//!   `needl-bench extract-worker`, the same entry point as `needl extract-worker`), one file at a
+//!   time and [`PARALLEL_EXTRACTIONS`] at a time, next to `pdftotext -layout` (poppler) on the
+//!   same files in the same run at the same parallelism.
 //! - **Peak memory while importing**: `needl import`'s own path ([`service::import::import`]) over
 //!   1,000 copies of the real documents of `docs/` (PDF, DOCX, XLSX, TXT, MD; encrypted ones left
 //!   out) under distinct names: this process's peak resident set (VmHWM, reset when the import
@@ -26,7 +27,7 @@
 //! Run it alone, on a release build (stderr carries the import's per-file progress):
 //!
 //! ```sh
-//! cargo build --release -p api && ./target/release/needl --data-dir /tmp/b bench --only ingest 2>/dev/null
+//! cargo build --release -p bench && ./target/release/needl-bench --data-dir /tmp/b --only ingest 2>/dev/null
 //! ```
 //!
 //! `--quick` measures 500 items, 50 pages and 100 documents instead of 5,000, 500 and 1,000;
@@ -51,10 +52,11 @@ use hdrhistogram::Histogram;
 use ingest::{FeedError, FeedLimits, FetchPolicy, IngestedItem, ParsedFeed};
 use sqlx::postgres::PgConnectOptions;
 
-use crate::bench::BenchArgs;
 use service::ingestion::Ingestion;
 use service::storage::Storage;
 use service::uploads::PARALLEL_EXTRACTIONS;
+
+use crate::BenchArgs;
 
 /// The document kinds the import figure cycles through.
 const IMPORT_KINDS: [&str; 5] = ["pdf", "docx", "xlsx", "txt", "md"];
@@ -277,6 +279,7 @@ async fn pdf_throughput(docs: &Path, target_pages: u64) -> anyhow::Result<()> {
         println!("PDF pages extracted: skipped, no unencrypted PDF under {}", docs.display());
         return Ok(());
     }
+    // This program's own worker mode (see main.rs), as uploads and imports run `needl`'s.
     let worker = WorkerCommand::new(std::env::current_exe().context("finding this program")?).arg("extract-worker");
     // One untimed pass gives the page counts and warms the page cache for both extractors.
     let warm = timed(&pdfs, 1, |path| needl_pages(&worker, path)).await?;

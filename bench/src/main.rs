@@ -1,0 +1,140 @@
+//! `needl-bench`: what the server does per second and how long it takes, measured through the
+//! product's own paths. Prints figures (median and p99, and a ratio against a reference run in the
+//! same process where there is one); passes or fails nothing.
+//!
+//! A tour:
+//! - [`store`]: command throughput next to plain inserts, feed-to-projection lag under a steady
+//!   load, and commit-to-WebSocket delivery with many sockets.
+//! - [`ingestion`]: feed items parsed and stored, PDF pages next to pdftotext, import memory.
+//! - [`retrieval`]: SciFact nDCG@10 through the search path, query latency at 100k and 1M passages.
+//! - [`collab`]: comment delivery to channel members over many sockets; tagging and commenting
+//!   calls per second.
+//! - [`ask`]: AskNeedl's citation and answer recall on the QA set, answer latency at 100k passages.
+//!
+//! It depends on `api` for the server it runs in this process, and on the crates below it for
+//! what it drives directly. Uploads and imports extract documents in worker processes of this
+//! program (`needl-bench extract-worker ...`, the same entry point as `needl extract-worker`), so
+//! it needs no `needl` binary next to it.
+
+mod ask;
+mod collab;
+mod ingestion;
+mod retrieval;
+mod store;
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use clap::Parser;
+use commands::Db;
+use sqlx::postgres::PgConnectOptions;
+
+/// Measure Needl: command throughput, projection lag, live delivery, ingestion (feed items, PDF
+/// pages next to pdftotext, import memory), search, collaboration and AskNeedl; prints figures.
+#[derive(Debug, Clone, Parser)]
+#[command(name = "needl-bench", version)]
+pub struct BenchArgs {
+    /// Where the scratch stores, indexes and files of the runs are made (each run in a folder of
+    /// its own, removed afterwards).
+    #[arg(long, env = "NEEDL_DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+    /// Small counts, for a quick look (CI runs this).
+    #[arg(long)]
+    pub quick: bool,
+    /// Which backends to measure: sqlite, postgres or both.
+    #[arg(long, default_value = "both")]
+    pub backend: String,
+    /// Postgres to measure against (a fresh schema is made in it).
+    #[arg(long, env = "NEEDL_TEST_DATABASE_URL", default_value = "postgres://postgres@127.0.0.1:5432/test")]
+    pub postgres_url: String,
+    /// Which figures to print: `store` (commands, projection lag, live delivery), `ingest` (feed
+    /// items, PDF pages, import memory), `search` (retrieval quality and query latency), `collab`
+    /// (comment delivery to channel members over many sockets, tagging and commenting calls per
+    /// second), `ask` (cited-answer quality on the QA set and answer latency through the HTTP API)
+    /// or `all`.
+    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search", "collab", "ask"])]
+    pub only: String,
+    /// The shared real-world data the ingest figures read (`feeds/`, `docs/`); synthetic files
+    /// stand in when it is absent.
+    #[arg(long, env = "NEEDL_BENCH_DATA", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data"))]
+    pub data: PathBuf,
+}
+
+fn main() -> anyhow::Result<()> {
+    // As `needl` does: what this program creates (scratch stores, blobs, indexes) is readable by
+    // its own user only.
+    rustix::process::umask(rustix::fs::Mode::from_bits_truncate(0o077));
+    // The extraction worker that uploads and imports start (this program, see above) runs
+    // before any runtime or thread exists, so the memory cap it sets on itself counts only the
+    // extraction.
+    let mut args = std::env::args_os();
+    if args.nth(1).is_some_and(|a| a == "extract-worker") {
+        // Not a test switch: the worker's own exit code is how the parent reads its outcome.
+        std::process::exit(extract::worker_main(args));
+    }
+    let args = BenchArgs::parse();
+    api::cli::init_tracing("text");
+    tokio::runtime::Runtime::new()?.block_on(run(args))
+}
+
+async fn run(args: BenchArgs) -> anyhow::Result<()> {
+    println!(
+        "needl-bench ({} build, {} scale)",
+        if cfg!(debug_assertions) { "debug" } else { "release" },
+        if args.quick { "quick" } else { "full" }
+    );
+    let data_dir = &args.data_dir;
+    if args.only == "all" || args.only == "ingest" {
+        ingestion::run(data_dir, &args).await?;
+    }
+    if args.only == "all" || args.only == "search" {
+        retrieval::run(data_dir, &args).await?;
+    }
+    if args.only == "all" || args.only == "ask" {
+        ask::run(data_dir, &args).await?;
+    }
+    let store = matches!(args.only.as_str(), "all" | "store");
+    let collab = matches!(args.only.as_str(), "all" | "collab");
+    if !store && !collab {
+        return Ok(());
+    }
+    let scale = store::Scale::new(args.quick);
+    let figures = |backend: &'static str, db: Db, dir: PathBuf| {
+        let scale = &scale;
+        async move {
+            if store {
+                store::measure(backend, db.clone(), &dir, scale).await?;
+            }
+            if collab {
+                collab::measure(backend, db, &dir, args.quick).await?;
+            }
+            anyhow::Ok(())
+        }
+    };
+    if args.backend == "sqlite" || args.backend == "both" {
+        let dir = data_dir.join(format!("bench-{}", uuid::Uuid::new_v4().simple()));
+        let db = Db::open_sqlite(&dir).await?;
+        figures("sqlite", db, dir.clone()).await?;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    if args.backend == "postgres" || args.backend == "both" {
+        let schema = format!("bench_{}", uuid::Uuid::new_v4().simple());
+        let admin = sqlx::PgPool::connect(&args.postgres_url).await?;
+        sqlx::query(&format!("CREATE SCHEMA {schema}")).execute(&admin).await?;
+        let options = PgConnectOptions::from_str(&args.postgres_url)?.options([("search_path", schema.as_str())]);
+        let db = Db::open_postgres_with(options).await?;
+        let dir = tempdir_in(data_dir)?;
+        let result = figures("postgres", db.clone(), dir.clone()).await;
+        db.close().await;
+        sqlx::query(&format!("DROP SCHEMA {schema} CASCADE")).execute(&admin).await?;
+        let _ = std::fs::remove_dir_all(&dir);
+        result?;
+    }
+    Ok(())
+}
+
+fn tempdir_in(base: &Path) -> anyhow::Result<PathBuf> {
+    let dir = base.join(format!("bench-{}", uuid::Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
