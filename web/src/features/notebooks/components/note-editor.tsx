@@ -6,6 +6,7 @@ import { noteExtensions } from '../editor-extensions';
 import { useNoteAutosave, type NoteSaveActor } from '../hooks/use-note-autosave';
 import { useDeleteNote } from '../hooks/use-notebook-mutations';
 import { UNTITLED_NOTE } from '../messages';
+import type { NoteDraft } from '../note-save.machine';
 import { emptyDocument } from '../note-text';
 import { EditorToolbar } from './editor-toolbar';
 import { SaveStatus } from './save-status';
@@ -35,8 +36,21 @@ export function NoteEditor({ note, deleted = false, onDeleted }: NoteEditorProps
   // The editor's callbacks are made once; they read the current actor and title through refs.
   const actorRef = useRef<NoteSaveActor | null>(null);
   const nameRef = useRef(note.name);
+  // The save cycle starts in an effect, a frame or two after the title and the text are on
+  // screen. An edit made before then (a title typed or pasted at once into a new note) waits
+  // here and goes out when the cycle starts, rather than being dropped unseen.
+  const waitingRef = useRef<NoteDraft | null>(null);
+  const edit = (draft: NoteDraft) => {
+    if (actorRef.current) actorRef.current.send({ type: 'note.edit', draft });
+    else waitingRef.current = draft;
+  };
   useEffect(() => {
     actorRef.current = actor;
+    const waiting = waitingRef.current;
+    if (actor && waiting) {
+      waitingRef.current = null;
+      actor.send({ type: 'note.edit', draft: waiting });
+    }
   }, [actor]);
 
   // Kept from render to render: Tiptap compares options on each render and re-applies changed ones.
@@ -45,7 +59,7 @@ export function NoteEditor({ note, deleted = false, onDeleted }: NoteEditorProps
   const editor: Editor | null = useEditor({
     extensions,
     content: note.body ?? emptyDocument(),
-    onUpdate: ({ editor: e }) => actorRef.current?.send({ type: 'note.edit', draft: { name: nameRef.current, body: e.getJSON() } }),
+    onUpdate: ({ editor: e }) => edit({ name: nameRef.current, body: e.getJSON() }),
     onBlur: () => actorRef.current?.send({ type: 'note.flush' }),
     editorProps: EDITOR_PROPS,
   });
@@ -67,7 +81,7 @@ export function NoteEditor({ note, deleted = false, onDeleted }: NoteEditorProps
   const rename = (value: string) => {
     nameRef.current = value;
     setName(value);
-    actor?.send({ type: 'note.edit', draft: { name: value, body: editor && !editor.isDestroyed ? editor.getJSON() : (note.body ?? emptyDocument()) } });
+    edit({ name: value, body: editor && !editor.isDestroyed ? editor.getJSON() : (note.body ?? emptyDocument()) });
   };
 
   const confirmDelete = () =>
