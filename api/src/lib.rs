@@ -6,7 +6,8 @@
 //! - [`edge`]: the connection loop: header, body and per-address limits before the router.
 //! - [`web`]: the built web app (its pages 200, unknown addresses 404) and security headers.
 //! - [`access`]: document access keys and shared links' keys.
-//! - [`auth`]: password hashing, signed ID tokens, the extractors that authenticate requests.
+//! - [`auth`]: signed ID tokens (judged by the server's clock) and the extractors that authenticate
+//!   requests; sessions and passwords are `service::sessions`.
 //! - [`throttle`]: sign-in and sign-up throttles by client address and account, and who the
 //!   client is behind a trusted proxy.
 //! - [`error`]: `AppError`, the JSON error shape `{code, message}` every failure answers with.

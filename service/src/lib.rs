@@ -12,6 +12,8 @@
 //! - [`policy`]: who may read which document and see which channel, feature flags, and what a
 //!   search scope reaches. The rules have this one home.
 //! - [`documents`], [`channels`], [`platform`]: typed reads of the read models.
+//! - [`sessions`]: sign-up, sign-in, refresh and sign-out, and whether a session is honoured;
+//!   [`passwords`]: their hashing; [`clock`]: the time those rules judge by (a test's manual one).
 //! - [`input`]: checks several features share.
 //! - [`ask`]: the answer engine and the answers being written.
 //! - [`admin`], [`audit`]: roles by name, events with secrets redacted.
@@ -24,6 +26,7 @@ pub mod admin;
 pub mod ask;
 pub mod audit;
 pub mod channels;
+pub mod clock;
 pub mod context;
 pub mod documents;
 pub mod drive;
@@ -32,8 +35,10 @@ pub mod import;
 pub mod indexing;
 pub mod ingestion;
 pub mod input;
+pub mod passwords;
 pub mod platform;
 pub mod policy;
+pub mod sessions;
 pub mod storage;
 pub mod uploads;
 pub mod viewer;

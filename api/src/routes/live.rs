@@ -18,13 +18,14 @@ use axum::response::Response;
 use commands::feed::Cursor;
 use projections::live::{self, Viewer};
 use serde::Deserialize;
+use service::sessions::{current_session_state, SessionState};
 use tokio::sync::broadcast::error::RecvError;
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::app::AppState;
-use crate::auth::{authenticate, current_session_state, AuthUser, RequestMeta, SessionState};
+use crate::auth::{authenticate, AuthUser, RequestMeta};
 use crate::error::{ApiQuery, ApiResult, AppError, ErrorBody};
 
 pub fn router() -> OpenApiRouter<AppState> {
