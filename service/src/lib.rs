@@ -14,6 +14,7 @@
 //! - [`documents`], [`channels`], [`platform`]: typed reads of the read models.
 //! - [`sessions`]: sign-up, sign-in, refresh and sign-out, and whether a session is honoured;
 //!   [`passwords`]: their hashing; [`clock`]: the time those rules judge by (a test's manual one).
+//! - [`live`]: what a live socket may see, the pages it missed, and when its session ends it.
 //! - [`input`]: checks several features share.
 //! - [`ask`]: the answer engine and the answers being written.
 //! - [`admin`], [`audit`]: roles by name, events with secrets redacted.
@@ -35,6 +36,7 @@ pub mod import;
 pub mod indexing;
 pub mod ingestion;
 pub mod input;
+pub mod live;
 pub mod passwords;
 pub mod platform;
 pub mod policy;
