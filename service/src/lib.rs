@@ -11,7 +11,9 @@
 //! - [`error`]: the one error type, its kinds, and what domain, search and assistant errors become.
 //! - [`policy`]: who may read which document and see which channel, feature flags, and what a
 //!   search scope reaches. The rules have this one home.
-//! - [`documents`], [`channels`], [`platform`]: typed reads of the read models.
+//! - [`documents`], [`channels`]: typed reads of the read models.
+//! - [`platform`]: the signed-in person's own records: profile, preferences, flags, onboarding,
+//!   organisation, debug logs.
 //! - [`sessions`]: sign-up, sign-in, refresh and sign-out, and whether a session is honoured;
 //!   [`passwords`]: their hashing; [`clock`]: the time those rules judge by (a test's manual one).
 //! - [`live`]: what a live socket may see, the pages it missed, and when its session ends it.
