@@ -19,7 +19,7 @@
 //! - [`live`]: what a live socket may see, the pages it missed, and when its session ends it.
 //! - [`input`]: checks several features share.
 //! - [`ask`]: the answer engine and the answers being written.
-//! - [`admin`], [`audit`]: roles by name, events with secrets redacted.
+//! - [`admin`]: users, their flags and roles; [`audit`]: the event history, secrets redacted.
 //! - Workers and what they share: [`ingestion`] (followed sources), [`uploads`] (transferred
 //!   files into documents), [`import`] (local files into a drive), [`drive`], [`indexing`] (the
 //!   search index), [`storage`] (local disk or S3), [`access`] (document and link keys).
