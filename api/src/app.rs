@@ -18,6 +18,7 @@ use commands::{CommandBus, Db};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use projections::live::LiveHub;
 use projections::Projections;
+use service::clock::{SharedClock, SystemClock};
 
 use tokio::sync::watch;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -232,7 +233,19 @@ impl Server {
         Self::start_with(db, &storage.data_dir, config).await
     }
 
+    /// Starts serving on `db`, with the system clock.
     pub async fn start_with(db: Db, data_dir: &Path, config: ServeArgs) -> anyhow::Result<Server> {
+        Self::start_with_clock(db, data_dir, config, SystemClock::shared()).await
+    }
+
+    /// Starts serving on `db`, judging token and session expiry by `clock`: tests pass a
+    /// [`ManualClock`](service::clock::ManualClock) and advance it instead of waiting.
+    pub async fn start_with_clock(
+        db: Db,
+        data_dir: &Path,
+        config: ServeArgs,
+        clock: SharedClock,
+    ) -> anyhow::Result<Server> {
         let _ = metrics_handle();
         let signal = FeedSignal::default();
         signal.listen_postgres(&db);
@@ -272,10 +285,11 @@ impl Server {
             access: Arc::new(service::access::AccessKeys::new(&secret)),
             assistant,
             asks: Arc::default(),
+            clock: clock.clone(),
         };
         let state = AppState {
             ctx,
-            tokens: Arc::new(TokenKeys::new(&secret, Duration::from_secs(config.token_ttl_minutes * 60))),
+            tokens: Arc::new(TokenKeys::with_clock(&secret, Duration::from_secs(config.token_ttl_minutes * 60), clock)),
             limiter: Arc::new(AuthThrottle::from_config(&config)?),
             config: Arc::new(config),
             shutdown: shutdown_rx.clone(),

@@ -1,66 +1,25 @@
-//! Identity: password hashing, signed ID tokens, and the extractors that authenticate a request
-//! and describe it for event metadata.
+//! Identity over HTTP: signed ID tokens, and the extractors that authenticate a request and
+//! describe it for event metadata.
 //!
 //! A token is an HS256 JWT naming the user and the session. It is honoured only while it is
-//! unexpired and its session is live in `sessions_view`, so signing out (an event) revokes it.
-//! A session revoked by rotation (token refresh) stays live for `--session-grace-seconds`
-//! after it, because the browser may not have stored the new token yet.
+//! unexpired and its session is live in `sessions_view` ([`service::sessions`] judges that), so
+//! signing out (an event) revokes it. A session revoked by rotation (token refresh) stays live for
+//! `--session-grace-seconds` after it, because the browser may not have stored the new token yet.
+//! Expiry is judged by the server's [clock](service::clock), not by the token library's own.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::time::Duration;
 
-use argon2::password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::Argon2;
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use chrono::{DateTime, Utc};
-use domain::session::RevokeReason;
 use jsonwebtoken::{decode, encode, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
+use service::clock::{SharedClock, SystemClock};
 use service::{Origin, Viewer};
 
 use crate::app::AppState;
 use crate::error::AppError;
-
-/// Shortest password accepted at sign-up.
-pub const MIN_PASSWORD_LEN: usize = 8;
-/// Longest password accepted: argon2 is slow on purpose, so the input is bounded.
-pub const MAX_PASSWORD_LEN: usize = 256;
-
-/// Hashes a password with argon2id off the async runtime.
-pub async fn hash_password(password: String) -> anyhow::Result<String> {
-    tokio::task::spawn_blocking(move || {
-        let salt = SaltString::generate(&mut OsRng);
-        Argon2::default()
-            .hash_password(password.as_bytes(), &salt)
-            .map(|h| h.to_string())
-            .map_err(|e| anyhow::anyhow!("hashing password: {e}"))
-    })
-    .await?
-}
-
-/// Checks a password against a stored hash off the async runtime. With no hash it still does
-/// the work, so a sign-in for an unknown email takes as long as one for a known email.
-pub async fn verify_password(password: String, hash: Option<String>) -> bool {
-    tokio::task::spawn_blocking(move || {
-        static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-        let dummy = DUMMY.get_or_init(|| {
-            let salt = SaltString::generate(&mut OsRng);
-            Argon2::default()
-                .hash_password(b"no account has this password", &salt)
-                .map(|h| h.to_string())
-                .unwrap_or_default()
-        });
-        let stored = hash.as_deref().unwrap_or(dummy);
-        let Ok(parsed) = PasswordHash::new(stored) else {
-            return false;
-        };
-        let ok = Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok();
-        ok && hash.is_some()
-    })
-    .await
-    .unwrap_or(false)
-}
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Claims {
@@ -83,16 +42,24 @@ pub struct TokenKeys {
     encoding: EncodingKey,
     decoding: DecodingKey,
     pub ttl: Duration,
+    /// When tokens are issued and whether they have expired: the server's clock.
+    clock: SharedClock,
 }
 
 impl TokenKeys {
+    /// Keys that read the system clock.
     pub fn new(secret: &[u8], ttl: Duration) -> Self {
-        Self { encoding: EncodingKey::from_secret(secret), decoding: DecodingKey::from_secret(secret), ttl }
+        Self::with_clock(secret, ttl, SystemClock::shared())
+    }
+
+    /// Keys that issue and judge tokens by `clock`.
+    pub fn with_clock(secret: &[u8], ttl: Duration, clock: SharedClock) -> Self {
+        Self { encoding: EncodingKey::from_secret(secret), decoding: DecodingKey::from_secret(secret), ttl, clock }
     }
 
     /// Issues a token for a session; returns it and its expiry.
     pub fn issue(&self, user_id: &str, session_id: &str) -> anyhow::Result<(String, DateTime<Utc>)> {
-        let now = Utc::now();
+        let now = self.clock.now();
         let exp = now + chrono::Duration::from_std(self.ttl)?;
         let claims = Claims {
             sub: user_id.to_string(),
@@ -104,23 +71,24 @@ impl TokenKeys {
         Ok((encode(&Header::default(), &claims, &self.encoding)?, exp))
     }
 
-    /// Checks the signature and issuer, that the token was not issued in the future (beyond
-    /// [`ISSUED_AT_LEEWAY_SECONDS`]), and the expiry unless `allow_expired` (token refresh takes
-    /// an expired token whose session is still live).
+    /// Checks the signature and issuer, the expiry unless `allow_expired` (token refresh takes
+    /// an expired token whose session is still live), and that the token was not issued in the
+    /// future (beyond [`ISSUED_AT_LEEWAY_SECONDS`]). A token expires once the clock is past its
+    /// `exp` second.
     pub fn check(&self, token: &str, allow_expired: bool) -> Result<Claims, AppError> {
         let invalid = || AppError::unauthorized("invalid_token", "the token is not valid; sign in again");
         let mut validation = Validation::default();
         validation.set_issuer(&[ISSUER]);
         validation.leeway = 0;
-        validation.validate_exp = !allow_expired;
+        // The library would read the system clock: expiry is judged below by ours.
+        validation.validate_exp = false;
         let claims =
-            decode::<Claims>(token, &self.decoding, &validation).map(|data| data.claims).map_err(|e| {
-                match e.kind() {
-                    jsonwebtoken::errors::ErrorKind::ExpiredSignature => AppError::token_expired(),
-                    _ => invalid(),
-                }
-            })?;
-        if claims.iat > Utc::now().timestamp() + ISSUED_AT_LEEWAY_SECONDS {
+            decode::<Claims>(token, &self.decoding, &validation).map(|data| data.claims).map_err(|_| invalid())?;
+        let now = self.clock.now().timestamp();
+        if !allow_expired && claims.exp < now {
+            return Err(AppError::token_expired());
+        }
+        if claims.iat > now + ISSUED_AT_LEEWAY_SECONDS {
             return Err(invalid());
         }
         Ok(claims)
@@ -191,66 +159,6 @@ impl std::ops::Deref for AuthUser {
     }
 }
 
-#[derive(sqlx::FromRow)]
-struct LiveSession {
-    is_admin: bool,
-    is_auditor: bool,
-    expires_at: String,
-    revoked_at: Option<String>,
-    revoked_reason: Option<String>,
-}
-
-/// Whether a session is still honoured, read from `sessions_view`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SessionState {
-    Live,
-    /// Rotated by a token refresh: honoured until the end of its grace.
-    InGrace {
-        until: DateTime<Utc>,
-    },
-    /// Signed out, expired, rotated longer ago than the grace, or unknown.
-    Ended,
-}
-
-/// Returns a session's state at `now` from its `sessions_view` columns. A rotation whose time
-/// cannot be read counts as ended.
-pub fn session_state(
-    expires_at: &str,
-    revoked_at: Option<&str>,
-    revoked_reason: Option<&str>,
-    grace: Duration,
-    now: DateTime<Utc>,
-) -> SessionState {
-    let parse = |at: &str| DateTime::parse_from_rfc3339(at).ok().map(|at| at.with_timezone(&Utc));
-    if parse(expires_at).is_none_or(|at| at <= now) {
-        return SessionState::Ended;
-    }
-    let Some(revoked_at) = revoked_at else {
-        return SessionState::Live;
-    };
-    let until = parse(revoked_at).zip(chrono::Duration::from_std(grace).ok()).map(|(at, grace)| at + grace);
-    match until {
-        Some(until) if revoked_reason == Some(RevokeReason::Rotated.as_str()) && until > now => {
-            SessionState::InGrace { until }
-        }
-        _ => SessionState::Ended,
-    }
-}
-
-/// Returns the state of `session_id` now, with the configured grace.
-pub async fn current_session_state(state: &AppState, session_id: &str) -> Result<SessionState, AppError> {
-    let row = projections::queries::session(&state.db, session_id).await?;
-    Ok(row.map_or(SessionState::Ended, |s| {
-        session_state(
-            &s.expires_at,
-            s.revoked_at.as_deref(),
-            s.revoked_reason.as_deref(),
-            state.session_grace(),
-            Utc::now(),
-        )
-    }))
-}
-
 /// Returns the token from the `token` header, or an `Authorization: Bearer` header.
 pub fn token_of(parts: &Parts) -> Option<&str> {
     header(parts, "token").or_else(|| header(parts, "authorization").and_then(|v| v.strip_prefix("Bearer ")))
@@ -266,36 +174,7 @@ pub async fn authenticate_with(
     allow_expired: bool,
 ) -> Result<AuthUser, AppError> {
     let claims = state.tokens.check(token, allow_expired)?;
-    let row: Option<LiveSession> = state
-        .db
-        .fetch_optional(
-            "SELECT u.is_admin, u.is_auditor, s.expires_at, s.revoked_at, s.revoked_reason FROM sessions_view s \
-             JOIN users_view u ON u.user_id = s.user_id \
-             WHERE s.session_id = $1 AND s.user_id = $2",
-            commands::args![claims.sid.as_str(), claims.sub.as_str()],
-        )
-        .await?;
-    let ended = || AppError::unauthorized("session_revoked", "this session has ended; sign in again");
-    let session = row.ok_or_else(ended)?;
-    let grace_ends_at = match session_state(
-        &session.expires_at,
-        session.revoked_at.as_deref(),
-        session.revoked_reason.as_deref(),
-        state.session_grace(),
-        Utc::now(),
-    ) {
-        SessionState::Live => None,
-        SessionState::InGrace { until } => Some(until),
-        SessionState::Ended => return Err(ended()),
-    };
-    Ok(AuthUser(Viewer {
-        user_id: claims.sub,
-        session_id: claims.sid,
-        is_admin: session.is_admin,
-        is_auditor: session.is_auditor,
-        origin: meta.0,
-        grace_ends_at,
-    }))
+    Ok(AuthUser(service::sessions::viewer_of(state, claims.sub, claims.sid, meta.0).await?))
 }
 
 /// Checks an unexpired token and its session.
@@ -328,5 +207,103 @@ impl FromRequestParts<AppState> for AuthUser {
             return Err(AppError::unauthorized("missing_token", "sign in to continue"));
         };
         authenticate(state, token, meta).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use axum::http::StatusCode;
+    use chrono::Duration as Span;
+    use service::clock::{Clock, ManualClock};
+
+    use super::*;
+
+    const SECRET: &[u8] = b"test-secret-test-secret-test-secret";
+
+    fn keys(ttl: Duration) -> (TokenKeys, Arc<ManualClock>) {
+        let clock = ManualClock::starting_now();
+        (TokenKeys::with_clock(SECRET, ttl, clock.clone()), clock)
+    }
+
+    #[test]
+    fn a_token_expires_when_the_clock_passes_its_expiry_and_refresh_still_takes_it() {
+        let (keys, clock) = keys(Duration::from_secs(60));
+        let (token, expires_at) = keys.issue("u1", "s1").unwrap();
+        assert_eq!(expires_at, clock.now() + Span::seconds(60));
+        clock.advance(Span::seconds(60));
+        assert_eq!(keys.check(&token, false).unwrap().sid, "s1", "a token works through its last second");
+        clock.advance(Span::seconds(1));
+        let expired = keys.check(&token, false).unwrap_err();
+        assert_eq!((expired.status, expired.code.as_str()), (StatusCode::FORBIDDEN, "token_expired"));
+        assert!(expired.refreshable);
+        assert_eq!(keys.check(&token, true).unwrap().sub, "u1", "refresh takes an expired token");
+    }
+
+    #[test]
+    fn a_token_issued_ahead_of_the_clock_is_invalid_beyond_the_leeway() {
+        let (keys, clock) = keys(Duration::from_secs(3600));
+        let (token, _) = keys.issue("u1", "s1").unwrap();
+        clock.advance(Span::seconds(-(ISSUED_AT_LEEWAY_SECONDS + 1)));
+        let error = keys.check(&token, false).unwrap_err();
+        assert_eq!((error.status, error.code.as_str()), (StatusCode::UNAUTHORIZED, "invalid_token"));
+        clock.advance(Span::seconds(2));
+        assert!(keys.check(&token, false).is_ok());
+    }
+
+    #[test]
+    fn a_token_signed_with_another_secret_is_invalid() {
+        let (keys, _) = keys(Duration::from_secs(60));
+        let other = TokenKeys::new(b"another-secret-another-secret-another", Duration::from_secs(60));
+        let (token, _) = other.issue("u1", "s1").unwrap();
+        assert_eq!(keys.check(&token, true).unwrap_err().code, "invalid_token");
+    }
+
+    /// The server's clock reaches the handlers: a token expires, and later the session, when the
+    /// manual clock is advanced, with no waiting.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_server_on_a_manual_clock_expires_tokens_and_sessions_as_the_clock_moves() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = commands::Db::open_sqlite(dir.path()).await.unwrap();
+        let clock = ManualClock::starting_now();
+        let config = crate::config::ServeArgs::for_tests();
+        let (ttl_minutes, session_days) = (config.token_ttl_minutes as i64, config.session_days as i64);
+        let server = crate::app::Server::start_with_clock(db, dir.path(), config, clock.clone()).await.unwrap();
+        let client = reqwest::Client::new();
+        let url = |path: &str| format!("http://{}{path}", server.addr);
+        let signed: serde_json::Value = client
+            .post(url("/api/auth/signup"))
+            .json(&serde_json::json!({"email": "ada@example.com", "password": "correct horse", "username": "ada"}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let token = signed["token"].as_str().unwrap().to_string();
+        let call = |path: &'static str, token: String| {
+            let request = if path == "/api/auth/refresh" { client.post(url(path)) } else { client.get(url(path)) };
+            async move {
+                let response = request.header("token", token).send().await.unwrap();
+                let status = response.status();
+                let body: serde_json::Value = response.json().await.unwrap_or_default();
+                (status, body["code"].as_str().unwrap_or_default().to_string(), body["token"].clone())
+            }
+        };
+        assert_eq!(call("/api/user", token.clone()).await.0, StatusCode::OK);
+
+        clock.advance(Span::minutes(ttl_minutes) + Span::seconds(1));
+        let (status, code, _) = call("/api/user", token.clone()).await;
+        assert_eq!((status, code.as_str()), (StatusCode::FORBIDDEN, "token_expired"));
+        let (status, _, fresh) = call("/api/auth/refresh", token.clone()).await;
+        assert_eq!(status, StatusCode::OK, "an expired token is refreshed while its session lasts");
+        let fresh = fresh.as_str().unwrap().to_string();
+        assert_eq!(call("/api/user", fresh.clone()).await.0, StatusCode::OK);
+
+        clock.advance(Span::days(session_days));
+        let (status, code, _) = call("/api/auth/refresh", fresh).await;
+        assert_eq!((status, code.as_str()), (StatusCode::UNAUTHORIZED, "session_revoked"), "the session is over");
+        server.stop().await.unwrap();
     }
 }

@@ -5,35 +5,27 @@
 //! - [`app`]: the composition root: storage, projections, live hub, router, graceful shutdown.
 //! - [`edge`]: the connection loop: header, body and per-address limits before the router.
 //! - [`web`]: the built web app (its pages 200, unknown addresses 404) and security headers.
-//! - [`access`]: document access keys and shared links' keys.
-//! - [`auth`]: password hashing, signed ID tokens, the extractors that authenticate requests.
+//! - [`auth`]: signed ID tokens (judged by the server's clock) and the extractors that authenticate
+//!   requests; sessions and passwords are `service::sessions`.
 //! - [`throttle`]: sign-in and sign-up throttles by client address and account, and who the
 //!   client is behind a trusted proxy.
 //! - [`error`]: `AppError`, the JSON error shape `{code, message}` every failure answers with.
 //! - [`paging`]: the checked `page`/`limit` of every list that pages.
-//! - [`routes`]: one router per feature, each handler documented for `/api/openapi.json`.
-//! - [`ingestion`]: the loop that fetches followed sources and records their items.
-//! - [`storage`]: object storage for uploaded files (local disk or S3) and signed upload links.
-//! - [`uploads`]: the processor that extracts transferred uploads into documents.
-//! - [`drive`]: what import and uploads share: a file's text, layout and document command.
-//! - [`import`]: local files into a user's drive, extracted in capped worker processes.
-//! - [`indexing`]: the search index in this process: its text source and the task feeding it.
+//! - [`routes`]: one router per feature, each handler documented for `/api/openapi.json`: it
+//!   extracts the request, calls the feature's module in `service/` and answers JSON.
 //! - [`cli`]: rebuild, flags, roles, import and event export.
 //!
-//! This crate is the only one that knows HTTP; only the benchmarks (`bench/`, which run this
+//! What is below HTTP (the read policy, typed reads, use cases, workers) is `service/`. This
+//! crate is the only one that knows HTTP; only the benchmarks (`bench/`, which run this
 //! server in their own process) depend on it.
 
 pub mod app;
 pub mod auth;
 pub mod cli;
 pub mod config;
-
 pub mod edge;
 pub mod error;
-
 pub mod paging;
 pub mod routes;
-
 pub mod throttle;
-
 pub mod web;

@@ -12,6 +12,7 @@ use projections::Projections;
 
 use crate::access::AccessKeys;
 use crate::ask::RunningAsks;
+use crate::clock::SharedClock;
 use crate::storage::Storage;
 
 /// What the operator chose that use cases read (the rest of the configuration is the HTTP
@@ -56,6 +57,9 @@ pub struct Context {
     pub assistant: assistant::Assistant,
     /// The answers being written in this process, so a new question or a stop ends them.
     pub asks: Arc<RunningAsks>,
+    /// What time it is where token and session expiry and a rotation's grace are judged: the
+    /// system clock, or a test's manual one.
+    pub clock: SharedClock,
 }
 
 /// How long a command's answer waits for the read models to include its events, so the next

@@ -1,5 +1,7 @@
 //! Checks on input that several features share.
 
+use commands::feed::Cursor;
+
 use crate::error::{Error, Result};
 
 /// The longest id of a scope (a feed, a source, a channel) a request may name.
@@ -12,4 +14,9 @@ pub fn scope_id(field: &str, id: Option<String>) -> Result<Option<String>> {
         return Err(Error::invalid("invalid_body", format!("{field} must be at most {MAX_SCOPE_ID_CHARS} characters")));
     }
     Ok(id)
+}
+
+/// A feed cursor as a client sends it back (`after`): `bad_cursor` when it does not parse.
+pub fn feed_cursor(cursor: &str) -> Result<Cursor> {
+    cursor.parse::<Cursor>().map_err(|e| Error::malformed("bad_cursor", e.to_string()))
 }

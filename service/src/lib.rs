@@ -15,9 +15,13 @@
 //!   use cases: [`documents`], [`uploads`], [`sources`], [`websites`], [`library`] (My Data's
 //!   categories), [`tags`] (and bookmarks), [`notebooks`], [`channels`], [`comments`],
 //!   [`people`], [`notifications`], [`search`] (with the spelling retry), [`ask`] (scope,
-//!   question, turn, citations, sessions), [`platform`] (the user, flags, organisation).
+//!   question, turn, citations, sessions), [`platform`] (profile, preferences, flags,
+//!   onboarding, organisation, debug logs).
+//! - [`sessions`]: sign-up, sign-in, refresh and sign-out, and whether a session is honoured;
+//!   [`passwords`]: their hashing; [`clock`]: the time those rules judge by (a test's manual one).
+//! - [`live`]: what a live socket may see, the pages it missed, and when its session ends it.
 //! - [`input`]: checks several features share.
-//! - [`admin`], [`audit`]: roles by name, events with secrets redacted.
+//! - [`admin`]: users, their flags and roles; [`audit`]: the event history, secrets redacted.
 //! - Workers and what they share: [`ingestion`] (followed sources), [`uploads`] (transferred
 //!   files into documents, beside the upload use cases), [`import`] (local files into a drive),
 //!   [`drive`], [`indexing`] (the search index), [`storage`] (local disk or S3), [`access`]
@@ -28,6 +32,7 @@ pub mod admin;
 pub mod ask;
 pub mod audit;
 pub mod channels;
+pub mod clock;
 pub mod comments;
 pub mod context;
 pub mod documents;
@@ -38,12 +43,15 @@ pub mod indexing;
 pub mod ingestion;
 pub mod input;
 pub mod library;
+pub mod live;
 pub mod notebooks;
 pub mod notifications;
+pub mod passwords;
 pub mod people;
 pub mod platform;
 pub mod policy;
 pub mod search;
+pub mod sessions;
 pub mod sources;
 pub mod storage;
 pub mod tags;

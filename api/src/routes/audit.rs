@@ -1,28 +1,19 @@
 //! Audit: the global feed with metadata, paged, and one aggregate's history. For
-//! administrators and auditors.
+//! administrators and auditors; the reads are [`service::audit`].
 
 use axum::extract::{Path, State};
-use commands::feed::{self, Cursor, StoredEvent};
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use serde::Deserialize;
+use service::audit::{self, EventPage};
+use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::app::AppState;
 use crate::auth::AuthUser;
-use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
-use service::audit::redacted;
+use crate::error::{ApiJson, ApiQuery, ApiResult, ErrorBody};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(events)).routes(routes!(aggregate_history))
-}
-
-fn require_auditor(user: &AuthUser) -> Result<(), AppError> {
-    if user.is_admin || user.is_auditor {
-        Ok(())
-    } else {
-        Err(AppError::forbidden("only administrators and auditors may read the audit log"))
-    }
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -34,14 +25,6 @@ pub struct EventsQuery {
     pub limit: Option<i64>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct EventPage {
-    #[schema(value_type = Vec<Object>)]
-    pub events: Vec<StoredEvent>,
-    /// Pass as `after` for the next page; null when this page is empty.
-    pub next: Option<String>,
-}
-
 /// Pages the global feed in feed order, with each event's metadata.
 #[utoipa::path(get, path = "/audit/events", tag = "audit", security(("token" = [])), params(EventsQuery),
     responses((status = 200, body = EventPage), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
@@ -50,18 +33,7 @@ async fn events(
     user: AuthUser,
     ApiQuery(query): ApiQuery<EventsQuery>,
 ) -> ApiResult<ApiJson<EventPage>> {
-    require_auditor(&user)?;
-    let after = match query.after.as_deref() {
-        Some(s) => s.parse::<Cursor>().map_err(|e| AppError::bad_request("bad_cursor", e.to_string()))?,
-        None => Cursor::START,
-    };
-    let limit = query.limit.unwrap_or(100);
-    if !(1..=1000).contains(&limit) {
-        return Err(AppError::bad_request("bad_limit", "limit must be between 1 and 1000"));
-    }
-    let events: Vec<StoredEvent> = feed::read_after(&state.db, after, limit).await?.into_iter().map(redacted).collect();
-    let next = events.last().map(|e| e.cursor.to_string());
-    Ok(ApiJson(EventPage { events, next }))
+    Ok(ApiJson(audit::events(&state, &user, query.after.as_deref(), query.limit).await?))
 }
 
 /// One aggregate's whole history in sequence order.
@@ -73,12 +45,5 @@ async fn aggregate_history(
     user: AuthUser,
     Path((aggregate_type, aggregate_id)): Path<(String, String)>,
 ) -> ApiResult<ApiJson<EventPage>> {
-    require_auditor(&user)?;
-    let events: Vec<StoredEvent> =
-        feed::read_aggregate(&state.db, &aggregate_type, &aggregate_id).await?.into_iter().map(redacted).collect();
-    if events.is_empty() {
-        return Err(AppError::not_found("no events for that aggregate"));
-    }
-    let next = events.last().map(|e| e.cursor.to_string());
-    Ok(ApiJson(EventPage { events, next }))
+    Ok(ApiJson(audit::aggregate_history(&state, &user, &aggregate_type, &aggregate_id).await?))
 }

@@ -9,6 +9,9 @@
 //! a session rotated by a token refresh, when its grace ends. The page has its new token by then
 //! and reconnects with it after its cursor, so a refresh neither drops the socket mid-page nor
 //! loses an event, and no socket outlives its session's grace.
+//!
+//! What a socket may see and when its session ends are [`service::live`]'s; this module is the
+//! socket.
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
@@ -16,15 +19,16 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap};
 use axum::response::Response;
 use commands::feed::Cursor;
-use projections::live::{self, Viewer};
+use projections::live::Viewer;
 use serde::Deserialize;
+use service::input::feed_cursor;
 use tokio::sync::broadcast::error::RecvError;
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::app::AppState;
-use crate::auth::{authenticate, current_session_state, AuthUser, RequestMeta, SessionState};
+use crate::auth::{authenticate, AuthUser, RequestMeta};
 use crate::error::{ApiQuery, ApiResult, AppError, ErrorBody};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -70,18 +74,12 @@ async fn live_socket(
         .as_deref()
         .or_else(|| headers.get("token").and_then(|v| v.to_str().ok()))
         .ok_or_else(|| AppError::unauthorized("missing_token", "sign in to continue"))?;
-    let user = authenticate(&state, token, meta).await?;
-    let after = query
-        .after
-        .as_deref()
-        .map(str::parse::<Cursor>)
-        .transpose()
-        .map_err(|e| AppError::bad_request("bad_cursor", e.to_string()))?;
+    let AuthUser(user) = authenticate(&state, token, meta).await?;
+    let after = query.after.as_deref().map(feed_cursor).transpose()?;
     let Ok(ws) = ws else {
         return Err(AppError::bad_request("not_websocket", "this route only speaks WebSocket"));
     };
-    let AuthUser(user) = user;
-    let viewer = Viewer { user_id: user.user_id, is_admin: user.is_admin };
+    let viewer = service::live::listener(&user);
     let session = SocketSession { id: user.session_id, grace_ends_at: user.grace_ends_at };
     Ok(ws.on_upgrade(move |socket| async move {
         metrics::gauge!("needl_live_connections").increment(1.0);
@@ -99,22 +97,16 @@ async fn page_missed(
     viewer: &Viewer,
     sent: &mut Cursor,
 ) -> anyhow::Result<()> {
-    loop {
-        let upto = state.hub.published();
-        if *sent >= upto {
+    while let Some(page) = service::live::missed(state, viewer, *sent).await? {
+        for message in page.messages {
+            socket.send(Message::Text(message.into())).await?;
+        }
+        if page.reached == *sent {
             return Ok(());
         }
-        let (events, reached) = live::page(&state.db, viewer, *sent, upto, 500).await?;
-        for event in events {
-            for message in event.messages_for(viewer) {
-                socket.send(Message::Text(message.to_string().into())).await?;
-            }
-        }
-        if reached == *sent {
-            return Ok(());
-        }
-        *sent = reached;
+        *sent = page.reached;
     }
+    Ok(())
 }
 
 /// The session a socket was opened with.
@@ -152,12 +144,12 @@ async fn run(
                     for message in event.messages_for(&viewer) {
                         socket.send(Message::Text(message.to_string().into())).await?;
                     }
-                    if event.event_type == "SessionRevoked" && event.aggregate_id == session.id {
+                    if service::live::revokes(&event, &session.id) {
                         // A rotation leaves the socket open until its grace ends; a sign-out
                         // (or a rotation with no grace) closes it now.
-                        match current_session_state(&state, &session.id).await {
-                            Ok(SessionState::InGrace { until }) => session.grace_ends_at = Some(until),
-                            _ => {
+                        match service::live::open_until(&state, &session.id).await {
+                            Some(until) => session.grace_ends_at = Some(until),
+                            None => {
                                 let _ = socket.send(session_ended("signed out")).await;
                                 return Ok(());
                             }
@@ -174,7 +166,7 @@ async fn run(
                 None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return Ok(()),
                 Some(Ok(_)) => {}
             },
-            _ = grace_over(session.grace_ends_at), if session.grace_ends_at.is_some() => {
+            _ = grace_over(&state, session.grace_ends_at), if session.grace_ends_at.is_some() => {
                 let _ = socket.send(session_ended("session rotated")).await;
                 return Ok(());
             }
@@ -187,9 +179,9 @@ async fn run(
     }
 }
 
-/// Resolves when `until` has passed.
-async fn grace_over(until: Option<chrono::DateTime<chrono::Utc>>) {
+/// Resolves when `until` has passed by the server's clock (read once, when the wait starts).
+async fn grace_over(state: &AppState, until: Option<chrono::DateTime<chrono::Utc>>) {
     if let Some(until) = until {
-        tokio::time::sleep((until - chrono::Utc::now()).to_std().unwrap_or_default()).await;
+        tokio::time::sleep(service::live::time_until(state, until)).await;
     }
 }

@@ -210,11 +210,15 @@ api_test!(signing_out_revokes_the_token_and_refreshing_rotates_it, |app: TestApp
 /// the web app to refresh; refresh takes the expired token and rotates it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_expired_token_is_refreshable_while_its_session_lasts() {
-    let mut config = ServeArgs::for_tests();
-    config.token_ttl_minutes = 0;
-    let app = spawn_app_with(Backend::Sqlite, config).await;
+    let clock = service::clock::ManualClock::starting_now();
+    let config = ServeArgs::for_tests();
+    let ttl = chrono::Duration::minutes(config.token_ttl_minutes as i64);
+    let app = spawn_app_with_clock(Backend::Sqlite, config, clock.clone()).await;
     let s = app.sign_up("old").await;
-    tokio::time::sleep(Duration::from_millis(1100)).await;
+    // The token works through its last second and has expired one second later.
+    clock.advance(ttl);
+    assert_eq!(app.get("/api/user", &s.token).await.0, StatusCode::OK);
+    clock.advance(chrono::Duration::seconds(1));
     let res = app.request(reqwest::Method::GET, "/api/user", Some(&s.token)).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
     assert_eq!(res.headers().get("x-backend-origin").unwrap(), "needl");

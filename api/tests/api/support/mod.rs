@@ -51,12 +51,21 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
 }
 
 /// Starts a server with `config` over a fresh database on `backend`.
-pub async fn spawn_app_with(backend: Backend, mut config: ServeArgs) -> TestApp {
+pub async fn spawn_app_with(backend: Backend, config: ServeArgs) -> TestApp {
+    spawn_app_with_clock(backend, config, service::clock::SystemClock::shared()).await
+}
+
+/// A server whose token and session expiry are judged by `clock` (a test's manual one).
+pub async fn spawn_app_with_clock(
+    backend: Backend,
+    mut config: ServeArgs,
+    clock: service::clock::SharedClock,
+) -> TestApp {
     // Uploads are extracted by the real binary's worker mode, not by this test program.
     config.extract_worker.get_or_insert_with(|| env!("CARGO_BIN_EXE_needl").into());
     let dir = tempfile::tempdir().unwrap();
     let db = testkit::db::open(backend, dir.path()).await;
-    let server = Server::start_with(db, dir.path(), config).await.unwrap();
+    let server = Server::start_with_clock(db, dir.path(), config, clock).await.unwrap();
     TestApp::new(server, dir)
 }
 
