@@ -16,10 +16,11 @@ use domain::channel::{reader_id, ReaderCommand, Role, ORGANIZATION_ID};
 use domain::channel_document::{channel_document_id, is_chat_source, ChannelDocumentCommand, CommentContext};
 use serde::Serialize;
 
-use crate::channels::{placeholders, ChannelAccess};
+use crate::channels::ChannelAccess;
 use crate::context::Context;
 use crate::error::{Error, Kind, Result};
 use crate::policy::{readable, require_flag, seen_channel_condition, visible_channel};
+use crate::sql::placeholders;
 use crate::viewer::Viewer;
 
 const FLAG_OFF: &str = "comments are turned off for you";

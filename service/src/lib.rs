@@ -20,7 +20,7 @@
 //! - [`sessions`]: sign-up, sign-in, refresh and sign-out, and whether a session is honoured;
 //!   [`passwords`]: their hashing; [`clock`]: the time those rules judge by (a test's manual one).
 //! - [`live`]: what a live socket may see, the pages it missed, and when its session ends it.
-//! - [`input`]: checks several features share.
+//! - [`input`]: checks several features share; [`sql`]: `IN (...)` placeholders and view times.
 //! - [`admin`]: users, their flags and roles; [`audit`]: the event history, secrets redacted.
 //! - Workers and what they share: [`ingestion`] (followed sources), [`uploads`] (transferred
 //!   files into documents, beside the upload use cases), [`import`] (local files into a drive),
@@ -53,6 +53,7 @@ pub mod policy;
 pub mod search;
 pub mod sessions;
 pub mod sources;
+pub mod sql;
 pub mod storage;
 pub mod tags;
 pub mod uploads;

@@ -11,9 +11,9 @@ use commands::store::Arg;
 use domain::person::{contact_key, name_key, Contact, ContactBookCommand, Priority};
 use serde::{Deserialize, Serialize};
 
-use crate::channels::placeholders;
 use crate::context::Context;
 use crate::error::{Error, Kind, Result};
+use crate::sql::placeholders;
 use crate::viewer::Viewer;
 
 fn person_not_found() -> Error {

@@ -20,6 +20,7 @@ use crate::documents::{
 };
 use crate::error::{Error, Result};
 use crate::policy::{channel_deeplinks, search_access, visible_channel, SearchScope};
+use crate::sql::placeholders;
 
 /// Category tabs in the order they are shown: key, label, icon.
 pub const TABS: &[(&str, &str, &str)] = &[
@@ -498,11 +499,12 @@ async fn hydrate(ctx: &Context, user_id: &str, access: &Access, hits: Vec<search
         hits.iter().partition(|h| note_id_of(&h.deeplink).is_some());
     let mut cards: HashMap<String, DocumentCard> = HashMap::new();
     if !document_hits.is_empty() {
-        let placeholders: Vec<String> = (0..document_hits.len()).map(|i| format!("${}", i + 2)).collect();
         let mut args = args![user_id];
         args.extend(document_hits.iter().map(|h| h.deeplink.as_str().into()));
-        let rows: Vec<DocumentRow> =
-            ctx.db.fetch_all(&format!("{base} AND d.deeplink IN ({})", placeholders.join(", ")), args).await?;
+        let rows: Vec<DocumentRow> = ctx
+            .db
+            .fetch_all(&format!("{base} AND d.deeplink IN ({})", placeholders(2, document_hits.len())), args)
+            .await?;
         cards.extend(rows.into_iter().map(|r| DocumentCard::from_row(r, &ctx.access)).map(|c| (c.deeplink.clone(), c)));
     }
     let mut labels = HashMap::new();
@@ -559,7 +561,6 @@ async fn note_cards(
         created_at: String,
         updated_at: String,
     }
-    let placeholders: Vec<String> = (0..hits.len()).map(|i| format!("${}", i + 2)).collect();
     let mut args = args![user_id];
     args.extend(hits.iter().filter_map(|h| note_id_of(&h.deeplink)).map(|id| id.into()));
     let rows: Vec<Row> = ctx
@@ -570,7 +571,7 @@ async fn note_cards(
                  n.snippet_title, n.snippet_link, n.created_at, n.updated_at \
                  FROM notes_view n JOIN notebooks_view b ON b.notebook_id = n.notebook_id AND b.user_id = n.user_id \
                  WHERE n.user_id = $1 AND n.note_id IN ({})",
-                placeholders.join(", ")
+                placeholders(2, hits.len())
             ),
             args,
         )
@@ -614,11 +615,10 @@ async fn source_labels(ctx: &Context, hits: &[search::Hit]) -> Result<HashMap<St
         source_id: String,
         label: String,
     }
-    let placeholders: Vec<String> = (0..ids.len()).map(|i| format!("${}", i + 1)).collect();
     let rows: Vec<Row> = ctx
         .db
         .fetch_all(
-            &format!("SELECT source_id, label FROM sources_view WHERE source_id IN ({})", placeholders.join(", ")),
+            &format!("SELECT source_id, label FROM sources_view WHERE source_id IN ({})", placeholders(1, ids.len())),
             ids.iter().map(|id| (*id).into()).collect(),
         )
         .await?;

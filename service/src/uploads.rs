@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::context::{Context, Settings};
 use crate::documents::{ASK_SOURCE, DRIVE_SOURCE};
 use crate::error::{Error, Result};
+use crate::sql::placeholders;
 use crate::storage::{safe_name, WriteError};
 use crate::viewer::Viewer;
 
@@ -540,11 +541,10 @@ pub async fn status(ctx: &Context, user_id: &str, ids: &str) -> Result<StatusLis
         return Ok(StatusList { results: vec![] });
     }
     // One query for all of them.
-    let placeholders: Vec<String> = (1..=ids.len()).map(|n| format!("${n}")).collect();
     let rows: Vec<UploadRow> = ctx
         .db
         .fetch_all(
-            &format!("SELECT {UPLOAD_COLUMNS} FROM uploads_view WHERE upload_id IN ({})", placeholders.join(", ")),
+            &format!("SELECT {UPLOAD_COLUMNS} FROM uploads_view WHERE upload_id IN ({})", placeholders(1, ids.len())),
             ids.iter().map(|id| upload_id(user_id, id).into()).collect(),
         )
         .await?;

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::context::Context;
 use crate::documents::{fallback_label, NOTES_SOURCE};
+use crate::sql::placeholders;
 
 /// What a citation needs of its document.
 pub struct CitedDocument {
@@ -60,14 +61,13 @@ pub async fn cited(
         metadata: String,
         label: Option<String>,
     }
-    let placeholders: Vec<String> = (0..deeplinks.len()).map(|i| format!("${}", i + 1)).collect();
     let rows: Vec<Row> = ctx
         .db
         .fetch_all(
             &format!(
                 "SELECT d.deeplink, d.source_id, d.link, d.title, d.metadata, s.label FROM documents_view d \
                  LEFT JOIN sources_view s ON s.source_id = d.source_id WHERE d.deeplink IN ({})",
-                placeholders.join(", ")
+                placeholders(1, deeplinks.len())
             ),
             deeplinks.iter().map(|d| (*d).into()).collect(),
         )
@@ -106,7 +106,6 @@ async fn cited_notes(
         snippet_link: Option<String>,
         notebook_name: String,
     }
-    let placeholders: Vec<String> = (0..deeplinks.len()).map(|i| format!("${}", i + 2)).collect();
     let mut args = args![user_id];
     args.extend(deeplinks.iter().filter_map(|d| note_id_of(d)).map(|id| id.into()));
     let rows: Vec<Row> = ctx
@@ -116,7 +115,7 @@ async fn cited_notes(
                 "SELECT n.note_id, n.name, n.preview, n.snippet_link, b.name AS notebook_name FROM notes_view n \
                  JOIN notebooks_view b ON b.notebook_id = n.notebook_id AND b.user_id = n.user_id \
                  WHERE n.user_id = $1 AND n.note_id IN ({})",
-                placeholders.join(", ")
+                placeholders(2, deeplinks.len())
             ),
             args,
         )

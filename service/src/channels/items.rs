@@ -8,11 +8,11 @@ use commands::store::Arg;
 use domain::channel_document::{channel_document_id, ChannelDocumentCommand};
 use serde::Serialize;
 
-use super::placeholders;
 use crate::context::Context;
 use crate::documents::{DocumentCard, DocumentRow, ANY};
 use crate::error::{Error, Result};
 use crate::policy::{readable, visible_channel};
+use crate::sql::placeholders;
 use crate::viewer::Viewer;
 
 /// A document shared into a channel.

@@ -8,10 +8,10 @@ use commands::store::Arg;
 use domain::channel::{reader_id, ChannelCommand, ReaderCommand, Role};
 use serde::Serialize;
 
-use super::{now, placeholders};
 use crate::context::Context;
 use crate::error::{Error, Kind, Result};
 use crate::policy::{email_seen_condition, visible_channel};
+use crate::sql::{now, placeholders};
 use crate::viewer::Viewer;
 
 /// The pseudo channel id the group settings page uses while a channel is being created.

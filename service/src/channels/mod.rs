@@ -15,7 +15,6 @@ pub mod boards;
 pub mod items;
 pub mod members;
 
-use chrono::SecondsFormat;
 use commands::args;
 use domain::channel::{
     directory_id, publish_title, valid_name, Channel, ChannelCommand, ChannelDirectory, ChannelError, DirectoryCommand,
@@ -30,16 +29,6 @@ use crate::platform::{organization_of, Organization};
 use crate::policy::{seen_channel_condition, visible_channel};
 use crate::viewer::Viewer;
 use members::{existing_users, members_of, Member};
-
-/// Returns the current time as the views keep times (RFC 3339, milliseconds, UTC).
-pub fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true)
-}
-
-/// Returns `$start, $start+1, ...` for `n` parameters.
-pub fn placeholders(start: usize, n: usize) -> String {
-    (start..start + n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
-}
 
 /// A channel as the views hold it, with the viewer's role and reader state.
 #[derive(Debug, Clone, sqlx::FromRow)]
