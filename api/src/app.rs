@@ -102,6 +102,7 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::channels::router())
         .merge(routes::comments::router())
         .merge(routes::people::router())
+        .merge(routes::boards::router())
         .merge(routes::notifications::router())
         .merge(routes::ask::router())
         .split_for_parts()

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use cqrs_es::{Aggregate, AggregateError};
 use domain::ask::AskSession;
+use domain::board::{Board, MatchDay};
 use domain::channel::{Channel, ChannelDirectory, ChannelReader};
 use domain::channel_document::ChannelDocument;
 use domain::document::{Document, ReadMark};
@@ -102,6 +103,8 @@ pub struct CommandBus {
     pub contact_books: Framework<ContactBook>,
     pub notification_inboxes: Framework<NotificationInbox>,
     pub ask_sessions: Framework<AskSession>,
+    pub boards: Framework<Board>,
+    pub match_days: Framework<MatchDay>,
 }
 
 impl CommandBus {
@@ -127,6 +130,8 @@ impl CommandBus {
             contact_books: Framework::new(&db),
             notification_inboxes: Framework::new(&db),
             ask_sessions: Framework::new(&db),
+            boards: Framework::new(&db),
+            match_days: Framework::new(&db),
             db,
             signal,
         }

@@ -23,10 +23,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::error::{DomainError, ErrorKind};
-use crate::keywords::{self, KeywordError};
 
 /// The id of this instance's organisation: every user belongs to it, and channel names are
 /// unique in it.
@@ -39,14 +37,9 @@ pub const MAX_CHANNEL_NAME_CHARS: usize = 100;
 pub const MAX_MEMBERS_PER_CHANNEL: usize = 5000;
 /// How many feeds one channel may have shared into it.
 pub const MAX_BOARDS_PER_CHANNEL: usize = 100;
-/// The longest feed name, in characters.
-pub const MAX_BOARD_NAME_CHARS: usize = 100;
-/// The longest feed description, in characters.
-pub const MAX_BOARD_DESCRIPTION_CHARS: usize = 1000;
-/// How many include and exclude keywords one feed may have together.
-pub const MAX_BOARD_KEYWORDS: usize = 200;
-/// The largest feed definition, in bytes of its JSON text.
-pub const MAX_BOARD_DEFINITION_BYTES: usize = 64 * 1024;
+pub use crate::board::{
+    MAX_BOARD_DEFINITION_BYTES, MAX_BOARD_DESCRIPTION_CHARS, MAX_BOARD_KEYWORDS, MAX_BOARD_NAME_CHARS,
+};
 
 /// Returns the directory aggregate's id for the organisation `organization_id`.
 pub fn directory_id(organization_id: i64) -> String {
@@ -297,144 +290,9 @@ impl Aggregate for ChannelDirectory {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Feed definitions shared into channels
+// Feed definitions shared into channels: see [`crate::board`].
 
-/// One keyword of a feed, as the feed builder keeps it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BoardKeyword {
-    pub keyword: String,
-    /// Whether the keyword is a valid expression; kept definitions hold valid ones only.
-    #[serde(default = "yes")]
-    pub valid: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BoardKeywords {
-    #[serde(default)]
-    pub include: Vec<BoardKeyword>,
-    #[serde(default)]
-    pub exclude: Vec<BoardKeyword>,
-}
-
-/// A feed's definition, with the spec's fields. Parts whose inner shape the spec does not give
-/// (per-source and per-category filters, the AI feed's companies, attributes and topics) are kept
-/// as the JSON the builder sent.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BoardDefinition {
-    pub name: String,
-    #[serde(default)]
-    pub description: String,
-    #[serde(default)]
-    pub keywords: BoardKeywords,
-    /// Per-source filters: `filter`, `exclusion_filter`, `exclusion_rules.keywords`.
-    #[serde(default)]
-    pub sources: Value,
-    #[serde(default)]
-    pub secondary_sources: Value,
-    /// Per-category filters.
-    #[serde(default)]
-    pub common: Value,
-    /// A date-range shorthand (`1d` ... `3y`), or null.
-    #[serde(default)]
-    pub date_range: Option<String>,
-    /// The feed's group; `default` unless the builder says otherwise.
-    #[serde(default)]
-    pub group: Option<String>,
-    /// AI feeds: the companies the feed follows.
-    #[serde(default)]
-    pub companies: Value,
-    #[serde(default)]
-    pub attributes: Value,
-    #[serde(default)]
-    pub topics: Value,
-    #[serde(default, rename = "currentTopic", alias = "current_topic")]
-    pub current_topic: Value,
-    /// The kind of feed (a keyword feed, or an AI feed's type).
-    #[serde(default, rename = "type")]
-    pub feed_type: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum BoardError {
-    #[error("feed name is required")]
-    NameRequired,
-    #[error("feed name must be at most {MAX_BOARD_NAME_CHARS} characters")]
-    NameTooLong,
-    #[error("feed description must be at most {MAX_BOARD_DESCRIPTION_CHARS} characters")]
-    DescriptionTooLong,
-    /// The spec's keyword messages.
-    #[error("{0}")]
-    Keyword(KeywordError),
-    #[error("a feed can have at most {MAX_BOARD_KEYWORDS} keywords")]
-    TooManyKeywords,
-    /// The spec's text for a date range that is not a shorthand.
-    #[error("Wrong shorthand")]
-    DateRange,
-    #[error("a feed definition must be at most 64 KB")]
-    TooLarge,
-}
-
-impl BoardDefinition {
-    /// Returns the definition as it is kept, or why it is refused: the name and description
-    /// trimmed, keywords trimmed, checked and without duplicates (a keyword in both lists stays
-    /// only in the include list), the date range a shorthand.
-    pub fn cleaned(self) -> Result<BoardDefinition, BoardError> {
-        let name = clean_name(&self.name);
-        if name.is_empty() {
-            return Err(BoardError::NameRequired);
-        }
-        if name.chars().count() > MAX_BOARD_NAME_CHARS {
-            return Err(BoardError::NameTooLong);
-        }
-        let description = self.description.trim().to_string();
-        if description.chars().count() > MAX_BOARD_DESCRIPTION_CHARS {
-            return Err(BoardError::DescriptionTooLong);
-        }
-        let mut seen = BTreeSet::new();
-        let mut clean_list = |list: Vec<BoardKeyword>| -> Result<Vec<BoardKeyword>, BoardError> {
-            let mut out = Vec::new();
-            for entry in list {
-                let keyword = entry.keyword.trim().to_string();
-                if keyword.is_empty() || !seen.insert(keyword.to_lowercase()) {
-                    continue;
-                }
-                keywords::parse(&keyword).map_err(BoardError::Keyword)?;
-                out.push(BoardKeyword { keyword, valid: true });
-            }
-            Ok(out)
-        };
-        let include = clean_list(self.keywords.include)?;
-        let exclude = clean_list(self.keywords.exclude)?;
-        if include.len() + exclude.len() > MAX_BOARD_KEYWORDS {
-            return Err(BoardError::TooManyKeywords);
-        }
-        let date_range = self.date_range.map(|d| d.trim().to_string()).filter(|d| !d.is_empty());
-        if let Some(shorthand) = &date_range {
-            // Any fixed instant will do: only whether the shorthand parses matters here.
-            let reference = chrono::DateTime::<chrono::Utc>::from_timestamp(946_684_800, 0).unwrap_or_default();
-            crate::date_range::range(shorthand, reference).map_err(|_| BoardError::DateRange)?;
-        }
-        let group = self.group.map(|g| g.trim().to_string()).filter(|g| !g.is_empty());
-        let cleaned = BoardDefinition {
-            name,
-            description,
-            keywords: BoardKeywords { include, exclude },
-            date_range,
-            group: Some(group.unwrap_or_else(|| "default".to_string())),
-            ..self
-        };
-        let size = serde_json::to_string(&cleaned).map(|s| s.len()).unwrap_or(usize::MAX);
-        if size > MAX_BOARD_DEFINITION_BYTES {
-            return Err(BoardError::TooLarge);
-        }
-        Ok(cleaned)
-    }
-}
+pub use crate::board::{BoardDefinition, BoardError, BoardKeyword, BoardKeywords};
 
 // ---------------------------------------------------------------------------------------------
 // The channel

@@ -24,6 +24,8 @@
 //!   them (rich-text bodies, versioned edits).
 //! - [`channel`]: channels (groups): names unique in the organisation, members and roles,
 //!   publishing, shared feeds, and each member's starred status and last visit.
+//! - [`board`]: custom feeds: each user's feed definitions (one event per change, with undo),
+//!   whether they are on, and how they alert.
 //! - [`channel_document`]: a document in a channel: whether it is shared there, and its comments
 //!   with their mentions.
 //! - [`person`]: each user's contact book: the people behind contacts, their names and priorities.
@@ -54,6 +56,7 @@ macro_rules! handle_by_deciding {
 }
 
 pub mod ask;
+pub mod board;
 pub mod channel;
 pub mod channel_document;
 pub mod date_range;

@@ -26,6 +26,10 @@ pub enum NotificationKind {
     Comment,
     /// A new item arrived in a source the recipient set to priority HIGH.
     SourceItem,
+    /// New documents matched one of the recipient's feeds that alerts at once.
+    FeedMatch,
+    /// The day's new stories of one of the recipient's feeds that alerts by a daily digest.
+    FeedDigest,
     /// Reserved: a document summary the recipient asked for is ready (summaries come later).
     SummaryReady,
     /// Reserved: a report the recipient asked for is ready (reports come later).
@@ -38,6 +42,8 @@ impl NotificationKind {
             NotificationKind::Mention => "mention",
             NotificationKind::Comment => "comment",
             NotificationKind::SourceItem => "source_item",
+            NotificationKind::FeedMatch => "feed_match",
+            NotificationKind::FeedDigest => "feed_digest",
             NotificationKind::SummaryReady => "summary_ready",
             NotificationKind::ReportReady => "report_ready",
         }
@@ -48,6 +54,8 @@ impl NotificationKind {
             NotificationKind::Mention,
             NotificationKind::Comment,
             NotificationKind::SourceItem,
+            NotificationKind::FeedMatch,
+            NotificationKind::FeedDigest,
             NotificationKind::SummaryReady,
             NotificationKind::ReportReady,
         ]

@@ -437,3 +437,84 @@ fn user_events_keep_their_stored_types_and_versions() {
         ],
     );
 }
+
+#[test]
+fn board_events_keep_their_stored_types_and_versions() {
+    use domain::board::{Alerts, BoardEvent};
+    let u = s;
+    assert_stored_as(
+        BoardEvent::EVENT_TYPES,
+        vec![
+            BoardEvent::BoardCreated {
+                user_id: u(),
+                definition: Box::new(BoardDefinition::default()),
+                enabled: true,
+                duplicated_from: None,
+            },
+            BoardEvent::BoardEdited { user_id: u(), undo: false },
+            BoardEvent::BoardRenamed { user_id: u(), from: s(), name: s() },
+            BoardEvent::BoardDescribed { user_id: u(), description: s() },
+            BoardEvent::KeywordIncluded { user_id: u(), keyword: s() },
+            BoardEvent::KeywordExcluded { user_id: u(), keyword: s() },
+            BoardEvent::KeywordRemoved { user_id: u(), keyword: s() },
+            BoardEvent::SourcesFiltered { user_id: u(), sources: Value::Null },
+            BoardEvent::SecondarySourcesSet { user_id: u(), secondary_sources: Value::Null },
+            BoardEvent::CategoriesFiltered { user_id: u(), common: Value::Null },
+            BoardEvent::DateRangeSet { user_id: u(), date_range: None },
+            BoardEvent::GroupSet { user_id: u(), group: None },
+            BoardEvent::CompaniesSet { user_id: u(), companies: Value::Null },
+            BoardEvent::AttributesSet { user_id: u(), attributes: Value::Null },
+            BoardEvent::TopicsSet { user_id: u(), topics: Value::Null },
+            BoardEvent::CurrentTopicSet { user_id: u(), current_topic: Value::Null },
+            BoardEvent::FeedTypeSet { user_id: u(), feed_type: None },
+            BoardEvent::BoardEnabled { user_id: u() },
+            BoardEvent::BoardDisabled { user_id: u() },
+            BoardEvent::BoardAlertsSet { user_id: u(), alerts: Alerts::Digest, priority: Priority::High },
+            BoardEvent::BoardDeleted { user_id: u() },
+        ],
+        &[
+            ("BoardCreated", "1"),
+            ("BoardEdited", "1"),
+            ("BoardRenamed", "1"),
+            ("BoardDescribed", "1"),
+            ("KeywordIncluded", "1"),
+            ("KeywordExcluded", "1"),
+            ("KeywordRemoved", "1"),
+            ("SourcesFiltered", "1"),
+            ("SecondarySourcesSet", "1"),
+            ("CategoriesFiltered", "1"),
+            ("DateRangeSet", "1"),
+            ("GroupSet", "1"),
+            ("CompaniesSet", "1"),
+            ("AttributesSet", "1"),
+            ("TopicsSet", "1"),
+            ("CurrentTopicSet", "1"),
+            ("FeedTypeSet", "1"),
+            ("BoardEnabled", "1"),
+            ("BoardDisabled", "1"),
+            ("BoardAlertsSet", "1"),
+            ("BoardDeleted", "1"),
+        ],
+    );
+}
+
+#[test]
+fn board_match_day_events_keep_their_stored_types_and_versions() {
+    use domain::board::{Alerts, MatchDayEvent};
+    assert_stored_as(
+        MatchDayEvent::EVENT_TYPES,
+        vec![
+            MatchDayEvent::BoardMatched {
+                user_id: s(),
+                board_id: s(),
+                board_name: s(),
+                day: s(),
+                matches: vec![],
+                alerts: Alerts::Off,
+                priority: Priority::Low,
+            },
+            MatchDayEvent::BoardDigestSent { user_id: s(), board_id: s(), board_name: s(), day: s(), matches: vec![] },
+        ],
+        &[("BoardMatched", "1"), ("BoardDigestSent", "1")],
+    );
+}

@@ -16,6 +16,8 @@
 //! - [`notifications`]: each user's notifications (mentions, comments on followed items, new
 //!   items of high-priority sources) and their read marks; who an event notified, for the live hub.
 //! - [`ask`]: each user's AskNeedl sessions and their turns (question, answer, feedback).
+//! - [`boards`]: each user's custom feeds (definitions, on or off, alerts) and the new documents
+//!   each matched.
 //! - [`live`]: follows the feed behind the projections and fans events out to WebSocket
 //!   connections, each seeing only what its user may see.
 //! - [`queries`]: typed reads of the views for the api.
@@ -25,6 +27,7 @@
 
 pub mod accounts;
 pub mod ask;
+pub mod boards;
 pub mod channels;
 pub mod library;
 pub mod live;
@@ -55,5 +58,6 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(people::People),
         Arc::new(notifications::Notifications),
         Arc::new(ask::AskSessions),
+        Arc::new(boards::Boards),
     ]
 }

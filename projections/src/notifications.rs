@@ -23,6 +23,7 @@ use commands::args;
 use commands::feed::StoredEvent;
 use commands::store::{Db, Tx};
 use cqrs_es::Aggregate;
+use domain::board::{Alerts, MatchDay, MatchDayEvent};
 use domain::channel::{Channel, ChannelEvent};
 use domain::channel_document::{ChannelDocument, ChannelDocumentEvent};
 use domain::document::{Document, DocumentEvent};
@@ -41,7 +42,9 @@ pub struct Notifications;
 pub fn may_notify(event: &StoredEvent) -> bool {
     matches!(
         (event.aggregate_type.as_str(), event.event_type.as_str()),
-        ("channel_document", "CommentAdded" | "CommentEdited") | ("document", "DocumentIngested")
+        ("channel_document", "CommentAdded" | "CommentEdited")
+            | ("document", "DocumentIngested")
+            | ("board_match_day", "BoardMatched" | "BoardDigestSent")
     )
 }
 
@@ -203,6 +206,7 @@ impl Projection for Notifications {
                 }
                 Ok(())
             }
+            MatchDay::TYPE => apply_matches(tx, serde_json::from_value(event.payload.clone())?, position, &time).await,
             NotificationInbox::TYPE => {
                 match serde_json::from_value::<InboxEvent>(event.payload.clone())? {
                     InboxEvent::NotificationRead { user_id, notification_id } => {
@@ -227,6 +231,41 @@ impl Projection for Notifications {
             _ => Ok(()),
         }
     }
+}
+
+/// New matches of a feed that alerts at once, or a feed's daily digest: one notification to the
+/// feed's owner, titled with the feed's name and naming the first story (and how many more).
+async fn apply_matches(tx: &mut Tx, event: MatchDayEvent, position: i64, time: &str) -> anyhow::Result<()> {
+    let (kind, user_id, board_id, board_name, matches) = match event {
+        MatchDayEvent::BoardMatched { alerts: Alerts::Immediate, user_id, board_id, board_name, matches, .. } => {
+            (NotificationKind::FeedMatch, user_id, board_id, board_name, matches)
+        }
+        MatchDayEvent::BoardDigestSent { user_id, board_id, board_name, matches, .. } => {
+            (NotificationKind::FeedDigest, user_id, board_id, board_name, matches)
+        }
+        MatchDayEvent::BoardMatched { .. } => return Ok(()),
+    };
+    let Some(first) = matches.first() else {
+        return Ok(());
+    };
+    let more = match matches.len() - 1 {
+        0 => String::new(),
+        1 => " and 1 more".to_string(),
+        n => format!(" and {n} more"),
+    };
+    let note = Note {
+        kind,
+        position,
+        channel_id: None,
+        deeplink: Some(&first.deeplink),
+        comment_id: None,
+        source_id: Some(&board_id),
+        actor: None,
+        title: Some(board_name),
+        excerpt: Some(excerpt(&format!("{}{more}", first.title))),
+        time,
+    };
+    notify(tx, &note, [&user_id]).await
 }
 
 async fn apply_channel(tx: &mut Tx, event: ChannelEvent) -> anyhow::Result<()> {

@@ -38,6 +38,7 @@ pub mod context;
 pub mod documents;
 pub mod drive;
 pub mod error;
+pub mod feeds;
 pub mod import;
 pub mod indexing;
 pub mod ingestion;

@@ -4,6 +4,7 @@ pub mod admin;
 pub mod ask;
 pub mod audit;
 pub mod auth;
+pub mod boards;
 pub mod channels;
 pub mod comments;
 pub mod documents;

@@ -11,6 +11,7 @@ mod accounts;
 mod admin;
 mod ask;
 mod auth_refresh;
+mod boards;
 mod channels;
 mod comments;
 mod data_permissions;

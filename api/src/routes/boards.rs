@@ -1,0 +1,168 @@
+//! Custom feeds (boards) over HTTP: the user's feeds, their documents and a draft's preview, the
+//! builder's choices, templates and suggestions, and which feeds follow a source ("Add to
+//! Feeds"). The rules and reads are in [`service::feeds`].
+//!
+//! A feed is its owner's alone: anyone else's feed id is not found (404).
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde::Deserialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::app::AppState;
+use crate::auth::AuthUser;
+use crate::error::{ApiJson, ApiResult, ErrorBody};
+use service::feeds::{self, AlertsBody, BoardList, BoardResult, DefinitionBody, FeedChannels};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_boards, create_board))
+        .routes(routes!(get_board, define_board, delete_board))
+        .routes(routes!(undo_board))
+        .routes(routes!(enable_board))
+        .routes(routes!(duplicate_board))
+        .routes(routes!(set_alerts))
+        .routes(routes!(board_channels, share_board))
+}
+
+/// The user's feeds, newest first (with the `is_pricing` flag on, only enabled ones).
+#[utoipa::path(get, path = "/boards/v2", tag = "boards", security(("token" = [])),
+    responses((status = 200, body = BoardList)))]
+async fn list_boards(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<BoardList>> {
+    Ok(ApiJson(feeds::list(&state, &user).await?))
+}
+
+/// Makes a feed from a definition. 422 with the spec's keyword messages, `feed name is required`,
+/// or `feed_matches_everything` for a definition that would follow everything.
+#[utoipa::path(post, path = "/boards/v2", tag = "boards", security(("token" = [])), request_body = DefinitionBody,
+    responses((status = 200, body = BoardResult), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn create_board(
+    State(state): State<AppState>,
+    user: AuthUser,
+    ApiJson(body): ApiJson<DefinitionBody>,
+) -> ApiResult<ApiJson<BoardResult>> {
+    Ok(ApiJson(feeds::create(&state, &user, body).await?))
+}
+
+/// One of the user's feeds, with its definition.
+#[utoipa::path(get, path = "/boards/{id}", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the feed's board_id")),
+    responses((status = 200, body = BoardResult), (status = 404, body = ErrorBody)))]
+async fn get_board(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<String>,
+) -> ApiResult<ApiJson<BoardResult>> {
+    Ok(ApiJson(BoardResult { results: feeds::get(&state, &user, &id).await? }))
+}
+
+/// Changes a feed's definition. Its documents are the new definition's at once, over the whole
+/// history; the change may be undone.
+#[utoipa::path(put, path = "/boards/{id}", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the feed's board_id")), request_body = DefinitionBody,
+    responses((status = 200, body = BoardResult), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn define_board(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<DefinitionBody>,
+) -> ApiResult<ApiJson<BoardResult>> {
+    Ok(ApiJson(feeds::define(&state, &user, &id, body.definition).await?))
+}
+
+/// Deletes a feed.
+#[utoipa::path(delete, path = "/boards/{id}", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the feed's board_id")),
+    responses((status = 204), (status = 404, body = ErrorBody)))]
+async fn delete_board(State(state): State<AppState>, user: AuthUser, Path(id): Path<String>) -> ApiResult<StatusCode> {
+    feeds::delete(&state, &user, &id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Goes back to the definition before the last change. 422 `nothing_to_undo`.
+#[utoipa::path(post, path = "/boards/{id}/undo", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the feed's board_id")),
+    responses((status = 200, body = BoardResult), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn undo_board(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<String>,
+) -> ApiResult<ApiJson<BoardResult>> {
+    Ok(ApiJson(feeds::undo(&state, &user, &id).await?))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct EnableBody {
+    pub enabled: bool,
+}
+
+/// Turns a feed on or off.
+#[utoipa::path(put, path = "/boards/enable/{id}", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the feed's board_id")), request_body = EnableBody,
+    responses((status = 200, body = BoardResult), (status = 404, body = ErrorBody)))]
+async fn enable_board(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<EnableBody>,
+) -> ApiResult<ApiJson<BoardResult>> {
+    Ok(ApiJson(feeds::enable(&state, &user, &id, body.enabled).await?))
+}
+
+/// Makes a copy of a feed, named "{name} (copy)".
+#[utoipa::path(post, path = "/boards/{id}/duplicate", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the feed's board_id")),
+    responses((status = 200, body = BoardResult), (status = 404, body = ErrorBody)))]
+async fn duplicate_board(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<String>,
+) -> ApiResult<ApiJson<BoardResult>> {
+    Ok(ApiJson(feeds::duplicate(&state, &user, &id).await?))
+}
+
+/// Sets how a feed alerts on new matches (`off`, `immediate`, `digest`) and its priority.
+#[utoipa::path(put, path = "/boards/{id}/alerts", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the feed's board_id")), request_body = AlertsBody,
+    responses((status = 200, body = BoardResult), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn set_alerts(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<AlertsBody>,
+) -> ApiResult<ApiJson<BoardResult>> {
+    Ok(ApiJson(feeds::set_alerts(&state, &user, &id, body).await?))
+}
+
+/// The groups a feed is shared into.
+#[utoipa::path(get, path = "/boards/{id}/channels", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the feed's board_id")),
+    responses((status = 200, body = FeedChannels), (status = 404, body = ErrorBody)))]
+async fn board_channels(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<String>,
+) -> ApiResult<ApiJson<FeedChannels>> {
+    Ok(ApiJson(feeds::channels(&state, &user, &id).await?))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ShareBody {
+    /// Groups the user owns, 1 to 20.
+    pub channel_ids: Vec<String>,
+}
+
+/// Shares a feed into groups the user owns; each member sees the documents of it they may read.
+#[utoipa::path(post, path = "/boards/{id}/channels", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the feed's board_id")), request_body = ShareBody,
+    responses((status = 200, body = FeedChannels), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn share_board(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<ShareBody>,
+) -> ApiResult<ApiJson<FeedChannels>> {
+    Ok(ApiJson(feeds::share(&state, &user, &id, body.channel_ids).await?))
+}

@@ -1,0 +1,159 @@
+//! Custom feeds (boards) end to end on both backends: making, editing (one event per change),
+//! undo, on and off, copies, alerts, deletion, and that a feed is its owner's alone.
+
+use crate::support::*;
+
+fn definition(name: &str, include: &[&str], exclude: &[&str]) -> Value {
+    let list = |l: &[&str]| l.iter().map(|k| json!({"keyword": k, "valid": true})).collect::<Vec<_>>();
+    json!({"name": name, "keywords": {"include": list(include), "exclude": list(exclude)}})
+}
+
+async fn create(app: &TestApp, token: &str, def: Value) -> Value {
+    let (status, body) = app.post("/api/boards/v2", token, json!({ "definition": def })).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body["results"].clone()
+}
+
+fn keywords(board: &Value, list: &str) -> Vec<String> {
+    board["definition"]["keywords"][list]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["keyword"].as_str().unwrap().to_string())
+        .collect()
+}
+
+api_test!(a_new_feed_is_listed_with_its_cleaned_definition, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    let board =
+        create(&app, &alice.token, definition("  Rate moves ", &["inflation", "Inflation", "\"rate cut\""], &[])).await;
+    assert_eq!(board["board_name"], "Rate moves");
+    assert_eq!(board["enabled"], true);
+    assert_eq!(board["isNew"], true);
+    assert_eq!(board["kind"], "keyword");
+    assert_eq!(board["alerts"], "off");
+    assert_eq!(board["can_undo"], false);
+    assert_eq!(keywords(&board, "include"), ["inflation", "\"rate cut\""]);
+    let (status, list) = app.get("/api/boards/v2", &alice.token).await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    let ids: Vec<&str> = list["results"].as_array().unwrap().iter().map(|b| b["board_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, [board["board_id"].as_str().unwrap()]);
+});
+
+api_test!(invalid_definitions_get_the_spec_messages_and_store_nothing, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    for (def, message) in [
+        (definition("Rates", &["(inflation"], &[]), "Invalid keyword. Paranthesis are imbalanced."),
+        (definition("Rates", &["inflation AND"], &[]), "Invalid keyword. Unused Boolean Operators at ends."),
+        (definition("Rates", &["\"rate cut"], &[]), "Invalid keyword. Quotes are either imbalanced or not at ends."),
+        (definition("   ", &["inflation"], &[]), "feed name is required"),
+    ] {
+        let (status, body) = app.post("/api/boards/v2", &alice.token, json!({ "definition": def })).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert_eq!(body["message"], message);
+    }
+    let (_, list) = app.get("/api/boards/v2", &alice.token).await;
+    assert_eq!(list["results"].as_array().unwrap().len(), 0);
+});
+
+api_test!(an_edit_is_recorded_change_by_change_and_can_be_undone_once, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    let board = create(&app, &alice.token, definition("Rates", &["inflation", "crypto"], &[])).await;
+    let id = board["board_id"].as_str().unwrap().to_string();
+    let (status, edited) = app
+        .put(
+            &format!("/api/boards/{id}"),
+            &alice.token,
+            json!({"definition": definition("Rates and more", &["inflation"], &["crypto"])}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{edited}");
+    let edited = &edited["results"];
+    assert_eq!(keywords(edited, "include"), ["inflation"]);
+    assert_eq!(keywords(edited, "exclude"), ["crypto"]);
+    assert_eq!(edited["can_undo"], true);
+    assert_eq!(
+        event_types(&app, "board", &id).await,
+        ["BoardCreated", "BoardEdited", "BoardRenamed", "KeywordExcluded"]
+    );
+    let (status, undone) = app.post(&format!("/api/boards/{id}/undo"), &alice.token, json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{undone}");
+    assert_eq!(undone["results"]["board_name"], "Rates");
+    assert_eq!(keywords(&undone["results"], "include"), ["inflation", "crypto"]);
+    assert_eq!(undone["results"]["can_undo"], false);
+    let (status, body) = app.post(&format!("/api/boards/{id}/undo"), &alice.token, json!({})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["code"], "nothing_to_undo");
+});
+
+api_test!(a_feed_is_turned_off_copied_alerted_and_deleted, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    let board = create(&app, &alice.token, definition("Rates", &["inflation"], &[])).await;
+    let id = board["board_id"].as_str().unwrap().to_string();
+    let (status, off) = app.put(&format!("/api/boards/enable/{id}"), &alice.token, json!({"enabled": false})).await;
+    assert_eq!(status, StatusCode::OK, "{off}");
+    assert_eq!(off["results"]["enabled"], false);
+    let (status, copy) = app.post(&format!("/api/boards/{id}/duplicate"), &alice.token, json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{copy}");
+    assert_eq!(copy["results"]["board_name"], "Rates (copy)");
+    assert_eq!(copy["results"]["enabled"], false);
+    assert_ne!(copy["results"]["board_id"], board["board_id"]);
+    let (status, alerted) = app
+        .put(&format!("/api/boards/{id}/alerts"), &alice.token, json!({"alerts": "digest", "priority": "HIGH"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{alerted}");
+    assert_eq!(alerted["results"]["alerts"], "digest");
+    assert_eq!(alerted["results"]["priority"], "HIGH");
+    let (status, body) = app.put(&format!("/api/boards/{id}/alerts"), &alice.token, json!({"alerts": "hourly"})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let (status, _) = app.delete(&format!("/api/boards/{id}"), &alice.token).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, _) = app.get(&format!("/api/boards/{id}"), &alice.token).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (_, list) = app.get("/api/boards/v2", &alice.token).await;
+    assert_eq!(list["results"].as_array().unwrap().len(), 1, "the copy stays");
+    assert_eq!(event_types(&app, "board", &id).await.last().unwrap(), "BoardDeleted");
+});
+
+api_test!(another_users_feed_is_not_found_for_every_call, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    let mallory = app.sign_up("mallory").await;
+    let board = create(&app, &alice.token, definition("Rates", &["inflation"], &[])).await;
+    let id = board["board_id"].as_str().unwrap().to_string();
+    let def = json!({"definition": definition("Mine", &["x"], &[])});
+    for (status, body) in [
+        app.get(&format!("/api/boards/{id}"), &mallory.token).await,
+        app.put(&format!("/api/boards/{id}"), &mallory.token, def.clone()).await,
+        app.post(&format!("/api/boards/{id}/undo"), &mallory.token, json!({})).await,
+        app.put(&format!("/api/boards/enable/{id}"), &mallory.token, json!({"enabled": false})).await,
+        app.post(&format!("/api/boards/{id}/duplicate"), &mallory.token, json!({})).await,
+        app.put(&format!("/api/boards/{id}/alerts"), &mallory.token, json!({"alerts": "off"})).await,
+        app.get(&format!("/api/boards/{id}/channels"), &mallory.token).await,
+        app.delete(&format!("/api/boards/{id}"), &mallory.token).await,
+    ] {
+        assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    }
+    let (_, list) = app.get("/api/boards/v2", &mallory.token).await;
+    assert_eq!(list["results"].as_array().unwrap().len(), 0);
+    let board = app.get(&format!("/api/boards/{id}"), &alice.token).await.1;
+    assert_eq!(board["results"]["board_name"], "Rates", "nothing of it changed");
+    assert_eq!(board["results"]["enabled"], true);
+});
+
+api_test!(a_feed_is_shared_into_a_group_its_owner_owns, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    let bob = app.sign_up("bob").await;
+    let board = create(&app, &alice.token, definition("Rates", &["inflation"], &[])).await;
+    let id = board["board_id"].as_str().unwrap().to_string();
+    let mine = create_channel(&app, &alice.token, "Desk", &[bob.id()]).await;
+    let bobs = create_channel(&app, &bob.token, "Bobs", &[alice.id()]).await;
+    let (status, body) =
+        app.post(&format!("/api/boards/{id}/channels"), &alice.token, json!({"channel_ids": [bobs]})).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let (status, shared) =
+        app.post(&format!("/api/boards/{id}/channels"), &alice.token, json!({"channel_ids": [mine]})).await;
+    assert_eq!(status, StatusCode::OK, "{shared}");
+    assert_eq!(shared["results"][0]["name"], "Desk");
+    let (_, in_group) = app.get(&format!("/api/channels/{mine}/boards"), &bob.token).await;
+    assert_eq!(in_group["results"][0]["board_id"], id.as_str());
+});

@@ -1,0 +1,183 @@
+//! `boards_view` (each user's custom feeds) and `board_matches_view` (the new documents each feed
+//! matched as they arrived), from the board aggregates.
+//!
+//! A definition is kept as JSON and changed by [`BoardDefinition::apply`], the function the
+//! aggregate itself uses, so the view and the aggregate read every edit alike.
+
+use async_trait::async_trait;
+use commands::args;
+use commands::feed::StoredEvent;
+use commands::store::Tx;
+use cqrs_es::Aggregate;
+use domain::board::{Alerts, Board, BoardDefinition, BoardEvent, MatchDay, MatchDayEvent, Priority};
+
+use crate::people::priority_str;
+use crate::runner::Projection;
+
+pub struct Boards;
+
+/// Returns how an alert mode is stored and answered.
+pub fn alerts_str(alerts: Alerts) -> &'static str {
+    match alerts {
+        Alerts::Off => "off",
+        Alerts::Immediate => "immediate",
+        Alerts::Digest => "digest",
+    }
+}
+
+/// Returns whether a definition is an AI feed's: one that follows companies or topics, or says so.
+pub fn kind_of(definition: &BoardDefinition) -> &'static str {
+    let some = |v: &serde_json::Value| match v {
+        serde_json::Value::Null => false,
+        serde_json::Value::Array(a) => !a.is_empty(),
+        serde_json::Value::Object(o) => !o.is_empty(),
+        serde_json::Value::String(s) => !s.is_empty(),
+        _ => true,
+    };
+    let typed_ai = definition.feed_type.as_deref().is_some_and(|t| t.to_lowercase().contains("ai"));
+    if typed_ai || some(&definition.companies) || some(&definition.topics) {
+        "ai"
+    } else {
+        "keyword"
+    }
+}
+
+async fn definition_of(tx: &mut Tx, board_id: &str) -> anyhow::Result<Option<BoardDefinition>> {
+    let row: Option<(String,)> =
+        tx.fetch_optional("SELECT definition FROM boards_view WHERE board_id = $1", args![board_id]).await?;
+    Ok(match row {
+        Some((json,)) => Some(serde_json::from_str(&json)?),
+        None => None,
+    })
+}
+
+async fn store_definition(tx: &mut Tx, board_id: &str, definition: &BoardDefinition, time: &str) -> anyhow::Result<()> {
+    tx.execute(
+        "UPDATE boards_view SET definition = $2, name = $3, description = $4, kind = $5, updated_at = $6 \
+         WHERE board_id = $1",
+        args![
+            board_id,
+            serde_json::to_string(definition)?,
+            definition.name.as_str(),
+            definition.description.as_str(),
+            kind_of(definition),
+            time
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+impl Boards {
+    async fn board(&self, tx: &mut Tx, event: &StoredEvent, time: String) -> anyhow::Result<()> {
+        let board_id = event.aggregate_id.as_str();
+        let payload: BoardEvent = serde_json::from_value(event.payload.clone())?;
+        match &payload {
+            BoardEvent::BoardCreated { user_id, definition, enabled, duplicated_from } => {
+                tx.execute(
+                    "INSERT INTO boards_view (board_id, user_id, name, description, kind, definition, enabled, alerts, \
+                     priority, duplicated_from, created_at, updated_at, position) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12) ON CONFLICT (board_id) DO NOTHING",
+                    args![
+                        board_id,
+                        user_id.as_str(),
+                        definition.name.as_str(),
+                        definition.description.as_str(),
+                        kind_of(definition),
+                        serde_json::to_string(definition)?,
+                        *enabled,
+                        alerts_str(Alerts::Off),
+                        priority_str(Priority::Medium),
+                        duplicated_from.clone(),
+                        time,
+                        event.cursor.pos
+                    ],
+                )
+                .await?;
+            }
+            BoardEvent::BoardEdited { undo, .. } => {
+                // The definition as it stands is what an undo of this edit returns to; after an
+                // undo there is nothing left to undo.
+                let sql = if *undo {
+                    "UPDATE boards_view SET previous_definition = NULL WHERE board_id = $1"
+                } else {
+                    "UPDATE boards_view SET previous_definition = definition WHERE board_id = $1"
+                };
+                tx.execute(sql, args![board_id]).await?;
+            }
+            BoardEvent::BoardEnabled { .. } | BoardEvent::BoardDisabled { .. } => {
+                let enabled = matches!(payload, BoardEvent::BoardEnabled { .. });
+                tx.execute(
+                    "UPDATE boards_view SET enabled = $2, updated_at = $3 WHERE board_id = $1",
+                    args![board_id, enabled, time],
+                )
+                .await?;
+            }
+            BoardEvent::BoardAlertsSet { alerts, priority, .. } => {
+                tx.execute(
+                    "UPDATE boards_view SET alerts = $2, priority = $3, updated_at = $4 WHERE board_id = $1",
+                    args![board_id, alerts_str(*alerts), priority_str(*priority), time],
+                )
+                .await?;
+            }
+            BoardEvent::BoardDeleted { .. } => {
+                tx.execute("DELETE FROM boards_view WHERE board_id = $1", args![board_id]).await?;
+                tx.execute("DELETE FROM board_matches_view WHERE board_id = $1", args![board_id]).await?;
+            }
+            change => {
+                if let Some(mut definition) = definition_of(tx, board_id).await? {
+                    definition.apply(change);
+                    store_definition(tx, board_id, &definition, &time).await?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    async fn matches(&self, tx: &mut Tx, event: &StoredEvent, time: String) -> anyhow::Result<()> {
+        match serde_json::from_value::<MatchDayEvent>(event.payload.clone())? {
+            MatchDayEvent::BoardMatched { user_id, board_id, matches, .. } => {
+                for m in matches {
+                    tx.execute(
+                        "INSERT INTO board_matches_view (board_id, deeplink, user_id, story, matched_at) \
+                         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (board_id, deeplink) DO NOTHING",
+                        args![board_id.as_str(), m.deeplink, user_id.as_str(), m.story, time.as_str()],
+                    )
+                    .await?;
+                }
+            }
+            MatchDayEvent::BoardDigestSent { board_id, matches, .. } => {
+                for m in matches {
+                    tx.execute(
+                        "UPDATE board_matches_view SET notified_at = $3 WHERE board_id = $1 AND deeplink = $2",
+                        args![board_id.as_str(), m.deeplink, time.as_str()],
+                    )
+                    .await?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl Projection for Boards {
+    fn name(&self) -> &'static str {
+        "boards"
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &["boards_view", "board_matches_view"]
+    }
+
+    async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
+        let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
+        if event.aggregate_type == Board::TYPE {
+            self.board(tx, event, time).await
+        } else if event.aggregate_type == MatchDay::TYPE {
+            self.matches(tx, event, time).await
+        } else {
+            Ok(())
+        }
+    }
+}

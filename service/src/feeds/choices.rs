@@ -1,0 +1,1 @@
+//! Builder choices.
