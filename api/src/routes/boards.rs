@@ -13,8 +13,9 @@ use utoipa_axum::routes;
 
 use crate::app::AppState;
 use crate::auth::AuthUser;
-use crate::error::{ApiJson, ApiResult, ErrorBody};
-use service::feeds::{self, AlertsBody, BoardList, BoardResult, DefinitionBody, FeedChannels};
+use crate::error::{ApiJson, ApiQuery, ApiResult, ErrorBody};
+use service::feeds::choices::{self, AcceptBody, FeedChoices, QuestionGroups, Suggestions, Templates};
+use service::feeds::{self, AlertsBody, BoardList, BoardResult, DefinitionBody, FeedChannels, SourceBoards};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -25,6 +26,12 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(duplicate_board))
         .routes(routes!(set_alerts))
         .routes(routes!(board_channels, share_board))
+        .routes(routes!(feed_choices))
+        .routes(routes!(feed_templates))
+        .routes(routes!(list_suggestions))
+        .routes(routes!(accept_suggestions))
+        .routes(routes!(feed_questions))
+        .routes(routes!(source_boards, set_source_boards))
 }
 
 /// The user's feeds, newest first (with the `is_pricing` flag on, only enabled ones).
@@ -165,4 +172,85 @@ async fn share_board(
     ApiJson(body): ApiJson<ShareBody>,
 ) -> ApiResult<ApiJson<FeedChannels>> {
     Ok(ApiJson(feeds::share(&state, &user, &id, body.channel_ids).await?))
+}
+
+/// What the builder offers: readable sources, categories, date ranges and finance topics.
+#[utoipa::path(get, path = "/boards/feed_choices", tag = "boards", security(("token" = [])),
+    responses((status = 200, body = FeedChoices)))]
+async fn feed_choices(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<FeedChoices>> {
+    Ok(ApiJson(choices::feed_choices(&state, &user).await?))
+}
+
+/// Ready-made feed definitions, one per finance topic.
+#[utoipa::path(get, path = "/connect/getFeedTemplates", tag = "boards", security(("token" = [])),
+    responses((status = 200, body = Templates)))]
+async fn feed_templates(_user: AuthUser) -> ApiResult<ApiJson<Templates>> {
+    Ok(ApiJson(choices::templates()))
+}
+
+/// Feeds suggested from what the user tags, reads and follows.
+#[utoipa::path(get, path = "/boards/suggestions", tag = "boards", security(("token" = [])),
+    responses((status = 200, body = Suggestions)))]
+async fn list_suggestions(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<Suggestions>> {
+    Ok(ApiJson(choices::suggestions(&state, &user).await?))
+}
+
+/// Makes a feed of each accepted suggestion. 422 `unknown_suggestion` for one no longer offered.
+#[utoipa::path(post, path = "/boards/suggestions/accept", tag = "boards", security(("token" = [])),
+    request_body = AcceptBody, responses((status = 200, body = BoardList), (status = 422, body = ErrorBody)))]
+async fn accept_suggestions(
+    State(state): State<AppState>,
+    user: AuthUser,
+    ApiJson(body): ApiJson<AcceptBody>,
+) -> ApiResult<ApiJson<BoardList>> {
+    Ok(ApiJson(choices::accept(&state, &user, body).await?))
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct QuestionsQuery {
+    /// The feed to ask over.
+    pub board_id: String,
+}
+
+/// Questions to ask the assistant over one feed, grouped by category.
+#[utoipa::path(get, path = "/reports/questions", tag = "boards", security(("token" = [])), params(QuestionsQuery),
+    responses((status = 200, body = QuestionGroups), (status = 404, body = ErrorBody)))]
+async fn feed_questions(
+    State(state): State<AppState>,
+    user: AuthUser,
+    ApiQuery(query): ApiQuery<QuestionsQuery>,
+) -> ApiResult<ApiJson<QuestionGroups>> {
+    Ok(ApiJson(choices::questions(&state, &user, &query.board_id).await?))
+}
+
+/// The user's feeds, each saying whether it includes this source.
+#[utoipa::path(get, path = "/source/public/{id}/boards", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the source's id")),
+    responses((status = 200, body = SourceBoards), (status = 404, body = ErrorBody)))]
+async fn source_boards(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<String>,
+) -> ApiResult<ApiJson<SourceBoards>> {
+    Ok(ApiJson(feeds::source_boards(&state, &user, &id).await?))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SourceBoardsBody {
+    /// The feeds that should include the source; the user's other feeds stop including it.
+    pub boards: Vec<String>,
+}
+
+/// Add to Feeds: makes exactly these of the user's feeds include the source.
+#[utoipa::path(post, path = "/source/public/{id}/boards", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the source's id")), request_body = SourceBoardsBody,
+    responses((status = 200, body = SourceBoards), (status = 404, body = ErrorBody)))]
+async fn set_source_boards(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<SourceBoardsBody>,
+) -> ApiResult<ApiJson<SourceBoards>> {
+    Ok(ApiJson(feeds::set_source_boards(&state, &user, &id, body.boards).await?))
 }

@@ -157,3 +157,79 @@ api_test!(a_feed_is_shared_into_a_group_its_owner_owns, |app: TestApp| async mov
     let (_, in_group) = app.get(&format!("/api/channels/{mine}/boards"), &bob.token).await;
     assert_eq!(in_group["results"][0]["board_id"], id.as_str());
 });
+
+api_test!(add_to_feeds_makes_exactly_the_chosen_feeds_include_a_source, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    let mallory = app.sign_up("mallory").await;
+    let source = follow_feed(&app, &alice.token, "https://example.com/rates.xml").await;
+    let a = create(&app, &alice.token, definition("Rates", &["inflation"], &[])).await["board_id"].clone();
+    let b = create(&app, &alice.token, definition("Banks", &["bank"], &[])).await["board_id"].clone();
+    let path = format!("/api/source/public/{source}/boards");
+    let (status, set) = app.post(&path, &alice.token, json!({"boards": [a]})).await;
+    assert_eq!(status, StatusCode::OK, "{set}");
+    let selected = |v: &Value| -> Vec<String> {
+        v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|b| b["selected"] == true)
+            .map(|b| b["board_name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(selected(&set), ["Rates"]);
+    let rates = app.get(&format!("/api/boards/{}", a.as_str().unwrap()), &alice.token).await.1;
+    assert_eq!(rates["results"]["definition"]["sources"][&source]["filter"], true);
+    let (_, moved) = app.post(&path, &alice.token, json!({"boards": [b]})).await;
+    assert_eq!(selected(&moved), ["Banks"]);
+    let (status, body) = app.post(&path, &alice.token, json!({"boards": ["no-such-feed"]})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert_eq!(selected(&app.get(&path, &alice.token).await.1), ["Banks"], "a refused call changes nothing");
+    let (status, body) = app.post(&path, &mallory.token, json!({"boards": [a]})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "a source mallory does not follow: {body}");
+});
+
+api_test!(suggestions_come_from_what_the_user_follows_and_become_feeds_when_accepted, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    follow_feed(&app, &alice.token, "https://example.com/markets.xml").await;
+    let (status, offered) = app.get("/api/boards/suggestions", &alice.token).await;
+    assert_eq!(status, StatusCode::OK, "{offered}");
+    let suggestion = offered["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"].as_str().unwrap().starts_with("source:"))
+        .expect("the followed source is suggested")
+        .clone();
+    let (status, accepted) =
+        app.post("/api/boards/suggestions/accept", &alice.token, json!({"suggestion_ids": [suggestion["id"]]})).await;
+    assert_eq!(status, StatusCode::OK, "{accepted}");
+    assert_eq!(accepted["results"][0]["board_name"], suggestion["name"]);
+    let (_, again) = app.get("/api/boards/suggestions", &alice.token).await;
+    assert!(!again["results"].as_array().unwrap().iter().any(|s| s["id"] == suggestion["id"]), "a feed covers it now");
+    let (status, body) =
+        app.post("/api/boards/suggestions/accept", &alice.token, json!({"suggestion_ids": [suggestion["id"]]})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+});
+
+api_test!(the_builder_offers_sources_topics_templates_and_questions, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    let source = follow_feed(&app, &alice.token, "https://example.com/rates.xml").await;
+    let (status, choices) = app.get("/api/boards/feed_choices", &alice.token).await;
+    assert_eq!(status, StatusCode::OK, "{choices}");
+    assert!(choices["sources"].as_array().unwrap().iter().any(|s| s["source_id"] == source.as_str()));
+    assert_eq!(choices["date_ranges"].as_array().unwrap().len(), 8);
+    assert!(choices["topics"].as_array().unwrap().iter().any(|t| t["key"] == "dividends"));
+    let (status, templates) = app.get("/api/connect/getFeedTemplates", &alice.token).await;
+    assert_eq!(status, StatusCode::OK, "{templates}");
+    let template = templates["results"][0]["definition"].clone();
+    let board = create(&app, &alice.token, template).await;
+    let (status, questions) = app
+        .get(&format!("/api/reports/questions?board_id={}", board["board_id"].as_str().unwrap()), &alice.token)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{questions}");
+    let categories: Vec<&str> =
+        questions["results"].as_array().unwrap().iter().map(|g| g["category"].as_str().unwrap()).collect();
+    assert_eq!(categories, ["Overview", "What it follows"]);
+    let (status, _) = app.get("/api/reports/questions?board_id=nope", &alice.token).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+});

@@ -204,7 +204,7 @@ pub fn checked(definition: BoardDefinition) -> Result<BoardDefinition> {
     Ok(definition)
 }
 
-async fn create_board(
+pub(crate) async fn create_board(
     ctx: &Context,
     viewer: &Viewer,
     definition: BoardDefinition,
@@ -351,4 +351,88 @@ pub async fn share(ctx: &Context, viewer: &Viewer, board_id: &str, channel_ids: 
         crate::channels::boards::share(ctx, viewer, channel_id, Some(board_id.to_string()), definition.clone()).await?;
     }
     channels(ctx, viewer, board_id).await
+}
+
+/// One of the user's feeds, and whether it includes a given source.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SourceBoard {
+    pub board_id: String,
+    pub board_name: String,
+    pub selected: bool,
+}
+
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SourceBoards {
+    pub results: Vec<SourceBoard>,
+}
+
+/// Whether `definition` includes `source_id` as a source of its own.
+fn includes_source(definition: &Value, source_id: &str) -> bool {
+    definition["sources"][source_id]["filter"].as_bool().unwrap_or(false)
+}
+
+/// The source, if the viewer may build feeds on it; not found otherwise.
+async fn readable_source(ctx: &Context, viewer: &Viewer, source_id: &str) -> Result<()> {
+    if source_id == crate::documents::DRIVE_SOURCE {
+        return Ok(());
+    }
+    let sources = choices::readable_sources(ctx, &viewer.user_id).await?;
+    if sources.iter().any(|s| s.source_id == source_id) {
+        Ok(())
+    } else {
+        Err(Error::not_found("source not found"))
+    }
+}
+
+/// The viewer's feeds, each saying whether it includes `source_id` ("Add to Feeds").
+pub async fn source_boards(ctx: &Context, viewer: &Viewer, source_id: &str) -> Result<SourceBoards> {
+    readable_source(ctx, viewer, source_id).await?;
+    let boards = list(ctx, viewer).await?.results;
+    Ok(SourceBoards {
+        results: boards
+            .into_iter()
+            .map(|b| SourceBoard {
+                selected: includes_source(&b.definition, source_id),
+                board_id: b.board_id,
+                board_name: b.board_name,
+            })
+            .collect(),
+    })
+}
+
+/// Makes exactly `board_ids` of the viewer's feeds include `source_id`: it is added to those
+/// that lack it and taken out of the others. Every id is checked before anything changes.
+pub async fn set_source_boards(
+    ctx: &Context,
+    viewer: &Viewer,
+    source_id: &str,
+    board_ids: Vec<String>,
+) -> Result<SourceBoards> {
+    readable_source(ctx, viewer, source_id).await?;
+    let boards = list(ctx, viewer).await?.results;
+    if let Some(unknown) = board_ids.iter().find(|id| !boards.iter().any(|b| &b.board_id == *id)) {
+        return Err(Error::new(Kind::NotFound, "board_not_found", format!("feed {unknown} not found")));
+    }
+    for board in boards {
+        let wanted = board_ids.contains(&board.board_id);
+        if wanted == includes_source(&board.definition, source_id) {
+            continue;
+        }
+        let mut definition: BoardDefinition =
+            serde_json::from_value(board.definition).map_err(|e| Error::internal(format!("board: {e}")))?;
+        let mut sources = match definition.sources.take() {
+            Value::Object(map) => map,
+            _ => serde_json::Map::new(),
+        };
+        if wanted {
+            sources.insert(source_id.to_string(), serde_json::json!({"filter": true}));
+        } else {
+            sources.remove(source_id);
+        }
+        definition.sources = Value::Object(sources);
+        define(ctx, viewer, &board.board_id, definition).await?;
+    }
+    source_boards(ctx, viewer, source_id).await
 }
