@@ -377,6 +377,17 @@ pub enum BoardError {
     DateRange,
     #[error("a feed definition must be at most 64 KB")]
     TooLarge,
+    // What reading a definition into rules can refuse (`crate::feed_rules`).
+    /// Code `feed_source_both_modes`: one source both included and excluded.
+    #[error("a source cannot be both included in and excluded from a feed: {0}")]
+    SourceBothModes(String),
+    /// Code `feed_matches_everything`; the spec's message.
+    #[error("Add a keyword, a company or a source so the feed has something to follow.")]
+    MatchesEverything,
+    /// Code `feed_filter_invalid`: `sources`, `secondary_sources`, `common` or `companies` not in
+    /// the shape the builder sends.
+    #[error("the feed's {0} are not readable")]
+    BadFilter(&'static str),
 }
 
 impl BoardDefinition {
