@@ -385,8 +385,10 @@ mod tests {
 
     #[test]
     fn a_source_in_both_modes_is_refused() {
-        let definition =
-            BoardDefinition { sources: json!({"bbc": {"filter": true, "exclusion_filter": true}}), ..given(&["x"], &[]) };
+        let definition = BoardDefinition {
+            sources: json!({"bbc": {"filter": true, "exclusion_filter": true}}),
+            ..given(&["x"], &[])
+        };
         assert_eq!(Filters::of(&definition), Err(BoardError::SourceBothModes("bbc".into())));
     }
 
