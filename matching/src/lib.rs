@@ -63,6 +63,15 @@ struct Feed {
     categories: Vec<String>,
     /// Index into [`RuleSet::shorthands`].
     date_range: Option<usize>,
+    /// For a feed evaluated by branches: what must hold besides one branch.
+    rest: Option<Node>,
+}
+
+/// One branch of a feed's rule (an include keyword, in effect).
+#[derive(Debug, Clone)]
+struct Branch {
+    feed: u32,
+    node: Node,
 }
 
 /// Every feed's rules, compiled together.
@@ -70,9 +79,11 @@ struct Feed {
 pub struct RuleSet {
     dictionary: FxHashMap<String, u32>,
     feeds: Vec<Feed>,
-    /// Per term id: the feeds whose text rule names it.
+    branches: Vec<Branch>,
+    /// Per term id: the branches anchored on it.
     by_term: Vec<Vec<u32>>,
-    /// Feeds whose text rule can hold with none of its terms present.
+    /// Feeds evaluated whole on every document: no rule, or a rule that can hold with none of
+    /// its terms present.
     always: Vec<u32>,
     /// The distinct date-range shorthands of the feeds.
     shorthands: Vec<Filters>,
@@ -162,17 +173,58 @@ impl Compiler {
     }
 }
 
-fn terms_of(node: &Node, out: &mut Vec<u32>) {
+/// Terms of which at least one is in every document `node` holds for: the node need not be
+/// evaluated on a document holding none of them. `None` when no such set exists (the node can
+/// hold with none of its terms present: a NOT, an AND of only NOTs). `uses` counts each term's
+/// uses over all rules: a phrase is anchored on its least used term.
+fn anchors(node: &Node, uses: &[u32]) -> Option<Vec<u32>> {
     match node {
-        Node::Term(t) => out.push(*t),
-        Node::Phrase(terms) => out.extend(terms.iter().map(|(_, t)| *t)),
+        Node::Term(t) => Some(vec![*t]),
+        Node::Phrase(terms) => terms.iter().map(|(_, t)| *t).min_by_key(|t| uses[*t as usize]).map(|t| vec![t]),
+        Node::Not(_) => None,
+        // Every `must` holds where the AND does: any one's anchors will do, the fewest best.
+        Node::And { must, .. } => must.iter().filter_map(|n| anchors(n, uses)).min_by_key(Vec::len),
+        Node::Or(parts) => {
+            let mut out = Vec::new();
+            for part in parts {
+                out.extend(anchors(part, uses)?);
+            }
+            out.sort_unstable();
+            out.dedup();
+            Some(out)
+        }
+    }
+}
+
+fn count_uses(node: &Node, uses: &mut [u32]) {
+    match node {
+        Node::Term(t) => uses[*t as usize] += 1,
+        Node::Phrase(terms) => terms.iter().for_each(|(_, t)| uses[*t as usize] += 1),
         Node::Not(inner) => {
             if let Some(n) = inner {
-                terms_of(n, out);
+                count_uses(n, uses);
             }
         }
-        Node::And { must, must_not } => must.iter().chain(must_not).for_each(|n| terms_of(n, out)),
-        Node::Or(parts) => parts.iter().for_each(|n| terms_of(n, out)),
+        Node::And { must, must_not } => must.iter().chain(must_not).for_each(|n| count_uses(n, uses)),
+        Node::Or(parts) => parts.iter().for_each(|n| count_uses(n, uses)),
+    }
+}
+
+/// Splits a rule into branches and a rest: the rule holds exactly where one branch and the rest
+/// hold. A feed's rule `(include_1 OR ...) AND NOT (...)` gives one branch per include keyword.
+fn split(node: &Node) -> (Vec<Node>, Option<Node>) {
+    match node {
+        Node::Or(parts) => (parts.clone(), None),
+        Node::And { must, must_not } => match must.iter().position(|n| matches!(n, Node::Or(_))) {
+            Some(at) => {
+                let Node::Or(parts) = &must[at] else { unreachable!("found an OR there") };
+                let mut others = must.clone();
+                others.remove(at);
+                (parts.clone(), Some(Node::And { must: others, must_not: must_not.clone() }))
+            }
+            None => (vec![node.clone()], None),
+        },
+        other => (vec![other.clone()], None),
     }
 }
 
@@ -181,7 +233,7 @@ impl RuleSet {
     pub fn new<'a>(feeds: impl IntoIterator<Item = (String, &'a Filters)>) -> RuleSet {
         let mut compiler = Compiler { english: search::schema::english(), dictionary: FxHashMap::default() };
         let mut shorthands: Vec<Filters> = Vec::new();
-        let mut compiled = Vec::new();
+        let mut compiled: Vec<Feed> = Vec::new();
         for (board_id, filters) in feeds {
             let text = match &filters.text {
                 None => Text::Any,
@@ -207,35 +259,45 @@ impl RuleSet {
                 exclusions,
                 categories: filters.categories.clone(),
                 date_range,
+                rest: None,
             });
         }
+        let mut uses = vec![0u32; compiler.dictionary.len()];
+        for feed in &compiled {
+            if let Text::Rule(node) = &feed.text {
+                count_uses(node, &mut uses);
+            }
+        }
         let mut by_term = vec![Vec::new(); compiler.dictionary.len()];
+        let mut branches = Vec::new();
         let mut always = Vec::new();
-        let empty =
-            Occurrences { stamp: &vec![0; compiler.dictionary.len()], generation: 1, ranges: &[], positions: &[] };
-        for (i, feed) in compiled.iter().enumerate() {
-            match &feed.text {
-                Text::Never => {}
-                Text::Any => always.push(i as u32),
-                Text::Rule(node) => {
-                    // A rule's value depends only on its own terms: if it holds with none of them
-                    // present it must be evaluated on every document, else only on documents
-                    // holding one of them.
-                    if empty.eval(node) {
-                        always.push(i as u32);
-                    } else {
-                        let mut terms = Vec::new();
-                        terms_of(node, &mut terms);
-                        terms.sort_unstable();
-                        terms.dedup();
-                        for t in terms {
-                            by_term[t as usize].push(i as u32);
+        for (i, feed) in compiled.iter_mut().enumerate() {
+            let Text::Rule(node) = &feed.text else {
+                if matches!(feed.text, Text::Any) {
+                    always.push(i as u32);
+                }
+                continue;
+            };
+            // A rule's value depends only on its own terms. A feed is evaluated on a document
+            // when one of its branches' anchors is there; a feed with a branch that can hold
+            // without any of its terms, on every document.
+            let (parts, rest) = split(node);
+            let anchored: Option<Vec<Vec<u32>>> = parts.iter().map(|b| anchors(b, &uses)).collect();
+            match anchored {
+                None => always.push(i as u32),
+                Some(anchored) => {
+                    feed.rest = rest;
+                    for (branch, anchors) in parts.into_iter().zip(anchored) {
+                        let at = branches.len() as u32;
+                        branches.push(Branch { feed: i as u32, node: branch });
+                        for t in anchors {
+                            by_term[t as usize].push(at);
                         }
                     }
                 }
             }
         }
-        RuleSet { dictionary: compiler.dictionary, feeds: compiled, by_term, always, shorthands }
+        RuleSet { dictionary: compiler.dictionary, feeds: compiled, branches, by_term, always, shorthands }
     }
 
     /// How many feeds the set holds.
@@ -305,7 +367,11 @@ pub struct Matcher<'r> {
     occurrences: Vec<(u32, u32)>,
     positions: Vec<u32>,
     present: Vec<u32>,
+    /// Per feed: the generation in which it was decided.
     feed_stamp: Vec<u32>,
+    /// Per branch: the generation in which it was evaluated.
+    branch_stamp: Vec<u32>,
+    /// The matching feeds of the document.
     candidates: Vec<u32>,
 }
 
@@ -328,6 +394,7 @@ impl<'r> Matcher<'r> {
             positions: Vec::new(),
             present: Vec::new(),
             feed_stamp: vec![0; rules.feeds.len()],
+            branch_stamp: vec![0; rules.branches.len()],
             candidates: Vec::new(),
         }
     }
@@ -338,6 +405,7 @@ impl<'r> Matcher<'r> {
         if self.generation == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
             self.feed_stamp.iter_mut().for_each(|s| *s = 0);
+            self.branch_stamp.iter_mut().for_each(|s| *s = 0);
             self.generation = 1;
         }
         self.occurrences.clear();
@@ -371,32 +439,42 @@ impl<'r> Matcher<'r> {
     pub fn matches(&mut self, document: &IndexedDocument, now: DateTime<Utc>) -> Vec<&'r str> {
         let rules = self.rules;
         self.analyse(&search::content_of(document));
+        let generation = self.generation;
+        let ranges: Vec<Option<(i64, i64)>> = rules.shorthands.iter().map(|f| f.published_between(now)).collect();
+        let occurrences =
+            Occurrences { stamp: &self.stamp, generation, ranges: &self.ranges, positions: &self.positions };
         self.candidates.clear();
+        // Branches anchored on a present term; a feed is decided (kept or not) once.
         for &term in &self.present {
-            for &feed in &rules.by_term[term as usize] {
-                if self.feed_stamp[feed as usize] != self.generation {
-                    self.feed_stamp[feed as usize] = self.generation;
-                    self.candidates.push(feed);
+            for &b in &rules.by_term[term as usize] {
+                let branch = &rules.branches[b as usize];
+                let f = branch.feed as usize;
+                if self.feed_stamp[f] == generation || self.branch_stamp[b as usize] == generation {
+                    continue;
+                }
+                self.branch_stamp[b as usize] = generation;
+                let feed = &rules.feeds[f];
+                if !feed_keeps(feed, document, &ranges) {
+                    self.feed_stamp[f] = generation;
+                    continue;
+                }
+                if occurrences.eval(&branch.node) {
+                    self.feed_stamp[f] = generation;
+                    let rest = feed.rest.as_ref().is_none_or(|n| occurrences.eval(n));
+                    if rest && !excluded(feed, document, &occurrences) {
+                        self.candidates.push(branch.feed);
+                    }
                 }
             }
         }
-        self.candidates.extend_from_slice(&rules.always);
-        self.candidates.sort_unstable();
-        let ranges: Vec<Option<(i64, i64)>> = rules.shorthands.iter().map(|f| f.published_between(now)).collect();
-        let occurrences = Occurrences {
-            stamp: &self.stamp,
-            generation: self.generation,
-            ranges: &self.ranges,
-            positions: &self.positions,
-        };
-        let mut out = Vec::new();
-        for &i in &self.candidates {
-            let feed = &rules.feeds[i as usize];
+        for &f in &rules.always {
+            let feed = &rules.feeds[f as usize];
             if feed_keeps(feed, document, &ranges) && text_keeps(feed, document, &occurrences) {
-                out.push(feed.board_id.as_str());
+                self.candidates.push(f);
             }
         }
-        out
+        self.candidates.sort_unstable();
+        self.candidates.iter().map(|&f| rules.feeds[f as usize].board_id.as_str()).collect()
     }
 }
 
@@ -427,5 +505,10 @@ fn text_keeps(feed: &Feed, document: &IndexedDocument, occurrences: &Occurrences
         Text::Never => false,
         Text::Rule(node) => occurrences.eval(node),
     };
-    kept && !feed.exclusions.iter().any(|(source, node)| *source == document.source_id && occurrences.eval(node))
+    kept && !excluded(feed, document, occurrences)
+}
+
+/// Whether one of the feed's per-source exclusions drops the document.
+fn excluded(feed: &Feed, document: &IndexedDocument, occurrences: &Occurrences) -> bool {
+    feed.exclusions.iter().any(|(source, node)| *source == document.source_id && occurrences.eval(node))
 }
