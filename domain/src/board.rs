@@ -12,7 +12,7 @@
 //! [`BoardDefinition::apply`] is the one place an event changes a definition; the aggregate and the
 //! read model both use it, so the two cannot disagree.
 //!
-//! Which documents a definition matches is not decided here: see `feed_rules` and the
+//! Which documents a definition matches is not decided here: see [`crate::feed_rules`] and the
 //! search index.
 
 use std::collections::BTreeSet;
@@ -113,6 +113,16 @@ pub enum BoardError {
     DateRange,
     #[error("a feed definition must be at most 64 KB")]
     TooLarge,
+    // What reading a definition into rules can refuse (`crate::feed_rules`).
+    /// One source both included and excluded.
+    #[error("a source cannot be both included in and excluded from a feed: {0}")]
+    SourceBothModes(String),
+    /// The spec's message.
+    #[error("Add a keyword, a company or a source so the feed has something to follow.")]
+    MatchesEverything,
+    /// `sources`, `secondary_sources`, `common` or `companies` not in the shape the builder sends.
+    #[error("the feed's {0} are not readable")]
+    BadFilter(&'static str),
     #[error("feed not found")]
     NotFound,
     #[error("this feed id is taken")]
@@ -196,6 +206,9 @@ impl DomainError for BoardError {
             BoardError::TooManyKeywords => "too_many_keywords",
             BoardError::DateRange => "wrong_shorthand",
             BoardError::TooLarge => "board_too_large",
+            BoardError::SourceBothModes(_) => "feed_source_both_modes",
+            BoardError::MatchesEverything => "feed_matches_everything",
+            BoardError::BadFilter(_) => "feed_filter_invalid",
             BoardError::NotFound => "board_not_found",
             BoardError::IdTaken => "board_id_taken",
             BoardError::NothingToUndo => "nothing_to_undo",

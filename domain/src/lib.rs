@@ -16,6 +16,8 @@
 //! - [`source`]: shared sources (feeds, websites, catalogue entries) and users' follows of them.
 //! - [`document`]: documents of sources, and each user's read marks.
 //! - [`date_range`]: the search and feed date-range shorthands (1d ... 3y).
+//! - [`feed_rules`]: a feed definition read as typed filters (text rule, sources, categories,
+//!   date range) that the search index and the rule matcher both evaluate.
 //! - [`keywords`]: keyword expressions (words, phrases, AND/OR/NOT, parentheses) and their
 //!   validation messages.
 //! - [`upload`]: one uploaded file, from its upload link to the document it became.
@@ -64,6 +66,7 @@ pub mod document;
 pub mod email;
 pub mod error;
 pub mod event;
+pub mod feed_rules;
 pub mod flags;
 pub mod instance;
 pub mod keywords;

@@ -263,15 +263,15 @@ impl SearchIndex {
     fn entries(&self, d: &IndexedDocument) -> (TantivyDocument, Vec<TantivyDocument>) {
         let f = &self.fields;
         let owner = d.owner.as_deref().unwrap_or(SHARED);
-        let body: String = d.pages.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join("\n\n");
+        let content = content_of(d);
         let mut document = doc!(
             f.deeplink => d.deeplink.as_str(),
             f.source_id => d.source_id.as_str(),
             f.owner => owner,
             f.category => d.category.as_str(),
             f.title => d.title.as_str(),
-            f.content => format!("{}\n\n{}", d.title, body),
-            f.words => format!("{}\n\n{}", d.title, body),
+            f.words => content.clone(),
+            f.content => content,
             f.updated => d.updated,
             f.size => d.size,
             f.attachments => d.attachments,
@@ -327,6 +327,14 @@ impl SearchIndex {
     pub(crate) fn stored_u64(doc: &TantivyDocument, field: tantivy::schema::Field) -> Option<u64> {
         doc.get_first(field).and_then(|v| v.as_u64())
     }
+}
+
+/// The text a document entry's `content` (and `words`) field holds: the title, then each
+/// page's text. Keyword rules are evaluated on exactly this text, by the index and by the rule
+/// matcher alike.
+pub fn content_of(d: &IndexedDocument) -> String {
+    let body: String = d.pages.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join("\n\n");
+    format!("{}\n\n{}", d.title, body)
 }
 
 fn term_query(field: tantivy::schema::Field, text: &str) -> Box<dyn Query> {

@@ -14,6 +14,6 @@ pub mod query;
 pub mod schema;
 
 pub use follow::{category, Follower, Library};
-pub use index::{Change, IndexedDocument, SearchIndex};
+pub use index::{content_of, Change, IndexedDocument, SearchIndex};
 pub use passages::{Line, PageText, Passage};
 pub use query::{Access, Found, Highlight, Hit, Request, SearchError, Sort};

@@ -4,18 +4,20 @@
 use std::collections::HashMap;
 use std::ops::Bound;
 
+use chrono::{DateTime, Utc};
+use domain::feed_rules::{Filters, SourceExclusion};
 use domain::keywords::{self, Expr, KeywordError, Operators};
 use tantivy::aggregation::agg_req::Aggregations;
 use tantivy::aggregation::agg_result::AggregationResults;
 use tantivy::aggregation::{AggContextParams, AggregationCollector};
-use tantivy::collector::{Count, TopDocs};
+use tantivy::collector::{Collector, Count, SegmentCollector, TopDocs};
 use tantivy::query::{
     AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, EmptyQuery, FuzzyTermQuery, Occur, PhraseQuery, Query,
     RangeQuery, TermQuery, TermSetQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::snippet::SnippetGenerator;
-use tantivy::{DocAddress, Order, Searcher, TantivyDocument, Term};
+use tantivy::{DocAddress, DocId, Order, Score, Searcher, SegmentOrdinal, SegmentReader, TantivyDocument, Term};
 
 use crate::index::SearchIndex;
 use crate::schema::{self, SHARED};
@@ -77,6 +79,14 @@ pub struct Request {
     pub highlights: usize,
     /// Extra weight of matches in the title (0: the title counts as part of the text only).
     pub title_boost: f32,
+    /// A feed's text rule, already parsed: required as well as `q`, and read strictly (every
+    /// word of an AND required; nothing ranks it).
+    pub rule: Option<Expr>,
+    /// Sources to drop.
+    pub exclude_sources: Vec<String>,
+    /// Documents of one source to drop when they match an expression (a feed's per-source
+    /// exclusion rules).
+    pub source_exclusions: Vec<SourceExclusion>,
 }
 
 impl Request {
@@ -96,6 +106,26 @@ impl Request {
             limit: 10,
             highlights: 3,
             title_boost: 0.0,
+            rule: None,
+            exclude_sources: vec![],
+            source_exclusions: vec![],
+        }
+    }
+
+    /// The documents of a feed that `access` reaches, newest first: the feed's text rule, the
+    /// sources it keeps and drops, its per-source exclusions, categories and date range (ending
+    /// at `now`). The rule matcher (`matching`) evaluates the same filters on new documents.
+    pub fn for_feed(filters: &Filters, access: Access, now: DateTime<Utc>) -> Request {
+        Request {
+            rule: filters.text.clone(),
+            sources: filters.kept_sources(),
+            exclude_sources: filters.excluded_sources.clone(),
+            source_exclusions: filters.source_exclusions.clone(),
+            categories: filters.categories.clone(),
+            published: filters.published_between(now),
+            sort: Sort::Published,
+            descending: true,
+            ..Request::new("", access)
         }
     }
 }
@@ -300,6 +330,21 @@ impl SearchIndex {
         if !req.sources.is_empty() {
             clauses.push(filter(term_set(f.source_id, &req.sources)));
         }
+        if !req.exclude_sources.is_empty() {
+            clauses.push((Occur::MustNot, term_set(f.source_id, &req.exclude_sources)));
+        }
+        for exclusion in &req.source_exclusions {
+            // An expression of stop words only names nothing to drop.
+            if let Some(q) = self.text_query(&exclusion.expr, f.content, false) {
+                clauses.push((
+                    Occur::MustNot,
+                    Box::new(BooleanQuery::new(vec![
+                        (Occur::Must, term(f.source_id, &exclusion.source_id)),
+                        (Occur::Must, q),
+                    ])),
+                ));
+            }
+        }
         if !req.deeplinks.is_empty() {
             clauses.push(filter(term_set(f.deeplink, &req.deeplinks)));
         }
@@ -318,6 +363,9 @@ impl SearchIndex {
     /// The document-level query of `req`, or `None` when it can match nothing.
     fn document_query(&self, req: &Request, parsed: Option<&Parsed>) -> Option<BooleanQuery> {
         let mut clauses = self.filters(req);
+        if let Some(rule) = &req.rule {
+            clauses.push(filter(self.text_query(rule, self.fields().content, false)?));
+        }
         if let Some(p) = parsed {
             clauses.push((Occur::Must, self.text_query(&p.expr, self.fields().content, p.plain)?));
             if req.title_boost > 0.0 {
@@ -480,6 +528,27 @@ impl SearchIndex {
         Ok((count, values))
     }
 
+    /// How many documents match `req`, without paging or ranking.
+    pub fn count(&self, req: &Request) -> Result<usize, SearchError> {
+        let parsed = parse(&req.q, req.exact)?;
+        let Some(query) = self.document_query(req, parsed.as_ref()) else {
+            return Ok(0);
+        };
+        Ok(self.searcher().search(&query, &Count)?)
+    }
+
+    /// The deeplink of every document matching `req`, in no particular order and without paging
+    /// limits: re-evaluating a feed over its whole history, or checking alerts against it.
+    /// Deeplinks are read from the fast field per segment in term order, not document by document
+    /// from the store.
+    pub fn matching_deeplinks(&self, req: &Request) -> Result<Vec<String>, SearchError> {
+        let parsed = parse(&req.q, req.exact)?;
+        let Some(query) = self.document_query(req, parsed.as_ref()) else {
+            return Ok(vec![]);
+        };
+        Ok(self.searcher().search(&query, &Deeplinks)?)
+    }
+
     /// A better spelling of `q` from the words of documents `access` reaches, if some word of it
     /// appears in none of them and a close word does. `None` when nothing needs correcting.
     pub fn correct(&self, q: &str, access: &Access) -> Result<Option<String>, SearchError> {
@@ -551,6 +620,55 @@ impl SearchIndex {
             }
         }
         Ok(best.map(|(_, _, w)| w))
+    }
+}
+
+/// Collects the deeplinks of the matching documents from the `deeplink` fast field.
+struct Deeplinks;
+
+struct SegmentDeeplinks {
+    column: Option<tantivy::columnar::StrColumn>,
+    ords: Vec<u64>,
+}
+
+impl Collector for Deeplinks {
+    type Fruit = Vec<String>;
+    type Child = SegmentDeeplinks;
+
+    fn for_segment(&self, _: SegmentOrdinal, segment: &SegmentReader) -> tantivy::Result<SegmentDeeplinks> {
+        Ok(SegmentDeeplinks { column: segment.fast_fields().str("deeplink")?, ords: Vec::new() })
+    }
+
+    fn requires_scoring(&self) -> bool {
+        false
+    }
+
+    fn merge_fruits(&self, fruits: Vec<Vec<String>>) -> tantivy::Result<Vec<String>> {
+        Ok(fruits.into_iter().flatten().collect())
+    }
+}
+
+impl SegmentCollector for SegmentDeeplinks {
+    type Fruit = Vec<String>;
+
+    fn collect(&mut self, doc: DocId, _: Score) {
+        if let Some(column) = &self.column {
+            self.ords.extend(column.term_ords(doc));
+        }
+    }
+
+    fn harvest(mut self) -> Vec<String> {
+        let Some(column) = self.column else { return vec![] };
+        self.ords.sort_unstable();
+        let mut out = Vec::with_capacity(self.ords.len());
+        // One pass over the dictionary for all ordinals, in order; a deeplink that is not UTF-8
+        // (never written so) is left out.
+        let _ = column.dictionary().sorted_ords_to_term_cb(&self.ords, |bytes| {
+            if let Ok(deeplink) = std::str::from_utf8(bytes) {
+                out.push(deeplink.to_string());
+            }
+        });
+        out
     }
 }
 

@@ -1,0 +1,514 @@
+//! Rule matching: which feeds a new document belongs to, for alerts.
+//!
+//! A feed's page lists its documents through the search index ([`search::Request::for_feed`]);
+//! its alerts fire when a new document matches it here. Both read the same
+//! [`domain::feed_rules::Filters`], and this crate evaluates them exactly as the index does: the
+//! document's text is the index's `content` ([`search::content_of`]), analysed by the index's
+//! English analyzer (folding, stop words, stemming, positions), and each keyword expression
+//! compiles to the same tree the index's query builder makes of it, down to its treatment of
+//! words that are only stop words. A property test holds the two to that.
+//!
+//! Speed comes from doing the work once per document, not once per feed: the document is
+//! analysed once; its words are looked up in one dictionary of every term of every feed (a word
+//! seen before is not stemmed again); only the feeds that name a term present in the document are
+//! evaluated, with the few whose rule holds without any term (source- or category-only feeds,
+//! NOT-only rules).
+//!
+//! Depends on `domain` (the filters) and `search` (analysis and document text); knows nothing of
+//! storage, access or delivery: the caller keeps only the matches the feed's owner may read.
+
+use chrono::{DateTime, Utc};
+use domain::feed_rules::Filters;
+use domain::keywords::Expr;
+use rustc_hash::FxHashMap;
+use search::IndexedDocument;
+use tantivy::tokenizer::{Language, RawTokenizer, Stemmer, StopWordFilter, TextAnalyzer};
+
+/// A compiled keyword expression over term ids. Mirrors the index's query tree: a word or phrase
+/// of only stop words compiles to nothing, and the parents treat nothing as the index does.
+#[derive(Debug, Clone)]
+enum Node {
+    Term(u32),
+    /// Terms at these positions relative to each other (positions as the analyzer gives them,
+    /// stop words keeping their places).
+    Phrase(Vec<(u32, u32)>),
+    /// Everything but the inner node; everything when the inner is nothing.
+    Not(Option<Box<Node>>),
+    /// Every `must` (everything when empty) and no `must_not`.
+    And {
+        must: Vec<Node>,
+        must_not: Vec<Node>,
+    },
+    Or(Vec<Node>),
+}
+
+/// A feed's text rule.
+#[derive(Debug, Clone)]
+enum Text {
+    /// No rule: every document passes.
+    Any,
+    /// A rule the index reads as no query at all: nothing passes.
+    Never,
+    Rule(Node),
+}
+
+#[derive(Debug, Clone)]
+struct Feed {
+    board_id: String,
+    text: Text,
+    kept_sources: Vec<String>,
+    excluded_sources: Vec<String>,
+    /// Per-source exclusions, sorted by source id.
+    exclusions: Vec<(String, Node)>,
+    categories: Vec<String>,
+    /// Index into [`RuleSet::shorthands`].
+    date_range: Option<usize>,
+    /// For a feed evaluated by branches: what must hold besides one branch.
+    rest: Option<Node>,
+}
+
+/// One branch of a feed's rule (an include keyword, in effect).
+#[derive(Debug, Clone)]
+struct Branch {
+    feed: u32,
+    node: Node,
+}
+
+/// Every feed's rules, compiled together.
+#[derive(Debug)]
+pub struct RuleSet {
+    dictionary: FxHashMap<String, u32>,
+    feeds: Vec<Feed>,
+    branches: Vec<Branch>,
+    /// Per term id: the branches anchored on it.
+    by_term: Vec<Vec<u32>>,
+    /// Feeds evaluated whole on every document: no rule, or a rule that can hold with none of
+    /// its terms present.
+    always: Vec<u32>,
+    /// The distinct date-range shorthands of the feeds.
+    shorthands: Vec<Filters>,
+}
+
+/// The document's occurrences of dictionary terms.
+struct Occurrences<'s> {
+    stamp: &'s [u32],
+    generation: u32,
+    ranges: &'s [(u32, u32)],
+    positions: &'s [u32],
+}
+
+impl Occurrences<'_> {
+    fn positions(&self, term: u32) -> &[u32] {
+        let t = term as usize;
+        if self.stamp[t] != self.generation {
+            return &[];
+        }
+        let (start, end) = self.ranges[t];
+        &self.positions[start as usize..end as usize]
+    }
+
+    fn eval(&self, node: &Node) -> bool {
+        match node {
+            Node::Term(t) => !self.positions(*t).is_empty(),
+            Node::Phrase(terms) => {
+                let (first_at, first) = terms[0];
+                self.positions(first).iter().any(|&p| {
+                    terms[1..].iter().all(|&(at, t)| self.positions(t).binary_search(&(p + at - first_at)).is_ok())
+                })
+            }
+            Node::Not(inner) => inner.as_ref().is_none_or(|n| !self.eval(n)),
+            Node::And { must, must_not } => must.iter().all(|n| self.eval(n)) && !must_not.iter().any(|n| self.eval(n)),
+            Node::Or(parts) => parts.iter().any(|n| self.eval(n)),
+        }
+    }
+}
+
+/// Builds the compiled form of expressions, growing one dictionary of terms.
+struct Compiler {
+    english: TextAnalyzer,
+    dictionary: FxHashMap<String, u32>,
+}
+
+impl Compiler {
+    fn term(&mut self, text: &str) -> u32 {
+        let next = self.dictionary.len() as u32;
+        *self.dictionary.entry(text.to_string()).or_insert(next)
+    }
+
+    /// As the index's `words_query` reads a word or phrase (strictly).
+    fn words(&mut self, text: &str) -> Option<Node> {
+        let tokens = search::schema::tokens(&mut self.english, text);
+        match tokens.len() {
+            0 => None,
+            1 => Some(Node::Term(self.term(&tokens[0].1))),
+            _ => Some(Node::Phrase(tokens.iter().map(|(at, t)| (*at as u32, self.term(t))).collect())),
+        }
+    }
+
+    /// As the index's `text_query` reads an expression (strictly).
+    fn compile(&mut self, expr: &Expr) -> Option<Node> {
+        match expr {
+            Expr::Word(w) | Expr::Phrase(w) => self.words(w),
+            Expr::Not(inner) => Some(Node::Not(self.compile(inner).map(Box::new))),
+            Expr::And(parts) => {
+                let mut must = Vec::new();
+                let mut must_not = Vec::new();
+                for part in parts {
+                    match part {
+                        Expr::Not(inner) => must_not.extend(self.compile(inner)),
+                        other => must.extend(self.compile(other)),
+                    }
+                }
+                if must.is_empty() && !parts.iter().all(|p| matches!(p, Expr::Not(_))) {
+                    // Every positive part was only stop words: the index matches nothing.
+                    return None;
+                }
+                Some(Node::And { must, must_not })
+            }
+            Expr::Or(parts) => {
+                let parts: Vec<Node> = parts.iter().filter_map(|p| self.compile(p)).collect();
+                (!parts.is_empty()).then_some(Node::Or(parts))
+            }
+        }
+    }
+}
+
+/// Terms of which at least one is in every document `node` holds for: the node need not be
+/// evaluated on a document holding none of them. `None` when no such set exists (the node can
+/// hold with none of its terms present: a NOT, an AND of only NOTs). `uses` counts each term's
+/// uses over all rules: a phrase is anchored on its least used term.
+fn anchors(node: &Node, uses: &[u32]) -> Option<Vec<u32>> {
+    match node {
+        Node::Term(t) => Some(vec![*t]),
+        Node::Phrase(terms) => terms.iter().map(|(_, t)| *t).min_by_key(|t| uses[*t as usize]).map(|t| vec![t]),
+        Node::Not(_) => None,
+        // Every `must` holds where the AND does: any one's anchors will do, the fewest best.
+        Node::And { must, .. } => must.iter().filter_map(|n| anchors(n, uses)).min_by_key(Vec::len),
+        Node::Or(parts) => {
+            let mut out = Vec::new();
+            for part in parts {
+                out.extend(anchors(part, uses)?);
+            }
+            out.sort_unstable();
+            out.dedup();
+            Some(out)
+        }
+    }
+}
+
+fn count_uses(node: &Node, uses: &mut [u32]) {
+    match node {
+        Node::Term(t) => uses[*t as usize] += 1,
+        Node::Phrase(terms) => terms.iter().for_each(|(_, t)| uses[*t as usize] += 1),
+        Node::Not(inner) => {
+            if let Some(n) = inner {
+                count_uses(n, uses);
+            }
+        }
+        Node::And { must, must_not } => must.iter().chain(must_not).for_each(|n| count_uses(n, uses)),
+        Node::Or(parts) => parts.iter().for_each(|n| count_uses(n, uses)),
+    }
+}
+
+/// Splits a rule into branches and a rest: the rule holds exactly where one branch and the rest
+/// hold. A feed's rule `(include_1 OR ...) AND NOT (...)` gives one branch per include keyword.
+fn split(node: &Node) -> (Vec<Node>, Option<Node>) {
+    match node {
+        Node::Or(parts) => (parts.clone(), None),
+        Node::And { must, must_not } => match must.iter().position(|n| matches!(n, Node::Or(_))) {
+            Some(at) => {
+                let Node::Or(parts) = &must[at] else { unreachable!("found an OR there") };
+                let mut others = must.clone();
+                others.remove(at);
+                (parts.clone(), Some(Node::And { must: others, must_not: must_not.clone() }))
+            }
+            None => (vec![node.clone()], None),
+        },
+        other => (vec![other.clone()], None),
+    }
+}
+
+impl RuleSet {
+    /// Compiles the rules of many feeds, each given by its id and filters.
+    pub fn new<'a>(feeds: impl IntoIterator<Item = (String, &'a Filters)>) -> RuleSet {
+        let mut compiler = Compiler { english: search::schema::english(), dictionary: FxHashMap::default() };
+        let mut shorthands: Vec<Filters> = Vec::new();
+        let mut compiled: Vec<Feed> = Vec::new();
+        for (board_id, filters) in feeds {
+            let text = match &filters.text {
+                None => Text::Any,
+                Some(expr) => compiler.compile(expr).map_or(Text::Never, Text::Rule),
+            };
+            let mut exclusions: Vec<(String, Node)> = filters
+                .source_exclusions
+                .iter()
+                .filter_map(|e| Some((e.source_id.clone(), compiler.compile(&e.expr)?)))
+                .collect();
+            exclusions.sort_by(|a, b| a.0.cmp(&b.0));
+            let date_range = filters.date_range.as_ref().map(|shorthand| {
+                shorthands.iter().position(|f| f.date_range.as_ref() == Some(shorthand)).unwrap_or_else(|| {
+                    shorthands.push(Filters { date_range: Some(shorthand.clone()), ..Filters::default() });
+                    shorthands.len() - 1
+                })
+            });
+            compiled.push(Feed {
+                board_id,
+                text,
+                kept_sources: filters.kept_sources(),
+                excluded_sources: filters.excluded_sources.clone(),
+                exclusions,
+                categories: filters.categories.clone(),
+                date_range,
+                rest: None,
+            });
+        }
+        let mut uses = vec![0u32; compiler.dictionary.len()];
+        for feed in &compiled {
+            if let Text::Rule(node) = &feed.text {
+                count_uses(node, &mut uses);
+            }
+        }
+        let mut by_term = vec![Vec::new(); compiler.dictionary.len()];
+        let mut branches = Vec::new();
+        let mut always = Vec::new();
+        for (i, feed) in compiled.iter_mut().enumerate() {
+            let Text::Rule(node) = &feed.text else {
+                if matches!(feed.text, Text::Any) {
+                    always.push(i as u32);
+                }
+                continue;
+            };
+            // A rule's value depends only on its own terms. A feed is evaluated on a document
+            // when one of its branches' anchors is there; a feed with a branch that can hold
+            // without any of its terms, on every document.
+            let (parts, rest) = split(node);
+            let anchored: Option<Vec<Vec<u32>>> = parts.iter().map(|b| anchors(b, &uses)).collect();
+            match anchored {
+                None => always.push(i as u32),
+                Some(anchored) => {
+                    feed.rest = rest;
+                    for (branch, anchors) in parts.into_iter().zip(anchored) {
+                        let at = branches.len() as u32;
+                        branches.push(Branch { feed: i as u32, node: branch });
+                        for t in anchors {
+                            by_term[t as usize].push(at);
+                        }
+                    }
+                }
+            }
+        }
+        RuleSet { dictionary: compiler.dictionary, feeds: compiled, branches, by_term, always, shorthands }
+    }
+
+    /// How many feeds the set holds.
+    pub fn len(&self) -> usize {
+        self.feeds.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.feeds.is_empty()
+    }
+
+    /// How many distinct terms the feeds' rules name.
+    pub fn terms(&self) -> usize {
+        self.dictionary.len()
+    }
+
+    /// A matcher with its own scratch space; keep one per thread for many documents.
+    pub fn matcher(&self) -> Matcher<'_> {
+        Matcher::new(self)
+    }
+
+    /// The feeds `document` matches at `now` (date ranges end then). One-off convenience; a
+    /// stream of documents goes faster through one [`Matcher`].
+    pub fn matches(&self, document: &IndexedDocument, now: DateTime<Utc>) -> Vec<String> {
+        self.matcher().matches(document, now).into_iter().map(str::to_string).collect()
+    }
+}
+
+/// Words remembered (as folded, before stop words and stemming) before the memory is cleared.
+const WORD_MEMORY: usize = 200_000;
+
+/// The second half of the English analyzer, applied to one folded word at a time, with a memory
+/// of the words already seen.
+struct Lexicon {
+    /// Stop words and stemming of one folded token (the tokenizer keeps it whole).
+    stem: TextAnalyzer,
+    /// Folded word → its dictionary term, or none (a stop word, or a term no rule names).
+    memory: FxHashMap<String, Option<u32>>,
+}
+
+impl Lexicon {
+    /// The dictionary term of one folded word, stemming it only the first time it is seen.
+    fn term_of(&mut self, dictionary: &FxHashMap<String, u32>, folded: &str) -> Option<u32> {
+        if let Some(known) = self.memory.get(folded) {
+            return *known;
+        }
+        let mut stream = self.stem.token_stream(folded);
+        let term = if stream.advance() { dictionary.get(&stream.token().text).copied() } else { None };
+        drop(stream);
+        if self.memory.len() >= WORD_MEMORY {
+            self.memory.clear();
+        }
+        self.memory.insert(folded.to_string(), term);
+        term
+    }
+}
+
+/// Evaluates a [`RuleSet`] against documents, reusing its buffers and what it learnt of words.
+pub struct Matcher<'r> {
+    rules: &'r RuleSet,
+    /// Tokenising, lowercasing and folding: the first half of the English analyzer.
+    words: TextAnalyzer,
+    lexicon: Lexicon,
+    generation: u32,
+    stamp: Vec<u32>,
+    ranges: Vec<(u32, u32)>,
+    occurrences: Vec<(u32, u32)>,
+    positions: Vec<u32>,
+    present: Vec<u32>,
+    /// Per feed: the generation in which it was decided.
+    feed_stamp: Vec<u32>,
+    /// Per branch: the generation in which it was evaluated.
+    branch_stamp: Vec<u32>,
+    /// The matching feeds of the document.
+    candidates: Vec<u32>,
+}
+
+impl<'r> Matcher<'r> {
+    fn new(rules: &'r RuleSet) -> Matcher<'r> {
+        Matcher {
+            rules,
+            words: search::schema::words(),
+            lexicon: Lexicon {
+                stem: TextAnalyzer::builder(RawTokenizer::default())
+                    .filter(StopWordFilter::new(Language::English).expect("tantivy ships English stop words"))
+                    .filter(Stemmer::new(Language::English))
+                    .build(),
+                memory: FxHashMap::default(),
+            },
+            generation: 0,
+            stamp: vec![0; rules.dictionary.len()],
+            ranges: vec![(0, 0); rules.dictionary.len()],
+            occurrences: Vec::new(),
+            positions: Vec::new(),
+            present: Vec::new(),
+            feed_stamp: vec![0; rules.feeds.len()],
+            branch_stamp: vec![0; rules.branches.len()],
+            candidates: Vec::new(),
+        }
+    }
+
+    /// Analyses the document's text once, keeping the positions of dictionary terms.
+    fn analyse(&mut self, text: &str) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.feed_stamp.iter_mut().for_each(|s| *s = 0);
+            self.branch_stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+        self.occurrences.clear();
+        let mut stream = self.words.token_stream(text);
+        while stream.advance() {
+            let token = stream.token();
+            if let Some(term) = self.lexicon.term_of(&self.rules.dictionary, &token.text) {
+                self.occurrences.push((term, token.position as u32));
+            }
+        }
+        drop(stream);
+        // Sorted by term, then position: each term's positions are one ascending run.
+        self.occurrences.sort_unstable();
+        self.positions.clear();
+        self.present.clear();
+        let mut i = 0;
+        while i < self.occurrences.len() {
+            let term = self.occurrences[i].0;
+            let start = self.positions.len() as u32;
+            while i < self.occurrences.len() && self.occurrences[i].0 == term {
+                self.positions.push(self.occurrences[i].1);
+                i += 1;
+            }
+            self.stamp[term as usize] = self.generation;
+            self.ranges[term as usize] = (start, self.positions.len() as u32);
+            self.present.push(term);
+        }
+    }
+
+    /// The ids of the feeds `document` matches at `now`, in the order the feeds were given.
+    pub fn matches(&mut self, document: &IndexedDocument, now: DateTime<Utc>) -> Vec<&'r str> {
+        let rules = self.rules;
+        self.analyse(&search::content_of(document));
+        let generation = self.generation;
+        let ranges: Vec<Option<(i64, i64)>> = rules.shorthands.iter().map(|f| f.published_between(now)).collect();
+        let occurrences =
+            Occurrences { stamp: &self.stamp, generation, ranges: &self.ranges, positions: &self.positions };
+        self.candidates.clear();
+        // Branches anchored on a present term; a feed is decided (kept or not) once.
+        for &term in &self.present {
+            for &b in &rules.by_term[term as usize] {
+                let branch = &rules.branches[b as usize];
+                let f = branch.feed as usize;
+                if self.feed_stamp[f] == generation || self.branch_stamp[b as usize] == generation {
+                    continue;
+                }
+                self.branch_stamp[b as usize] = generation;
+                let feed = &rules.feeds[f];
+                if !feed_keeps(feed, document, &ranges) {
+                    self.feed_stamp[f] = generation;
+                    continue;
+                }
+                if occurrences.eval(&branch.node) {
+                    self.feed_stamp[f] = generation;
+                    let rest = feed.rest.as_ref().is_none_or(|n| occurrences.eval(n));
+                    if rest && !excluded(feed, document, &occurrences) {
+                        self.candidates.push(branch.feed);
+                    }
+                }
+            }
+        }
+        for &f in &rules.always {
+            let feed = &rules.feeds[f as usize];
+            if feed_keeps(feed, document, &ranges) && text_keeps(feed, document, &occurrences) {
+                self.candidates.push(f);
+            }
+        }
+        self.candidates.sort_unstable();
+        self.candidates.iter().map(|&f| rules.feeds[f as usize].board_id.as_str()).collect()
+    }
+}
+
+/// The feed's filters other than text: categories, sources kept and dropped, date range.
+fn feed_keeps(feed: &Feed, document: &IndexedDocument, ranges: &[Option<(i64, i64)>]) -> bool {
+    let listed = |list: &[String], value: &str| list.binary_search_by(|v| v.as_str().cmp(value)).is_ok();
+    if !feed.categories.is_empty() && !listed(&feed.categories, &document.category) {
+        return false;
+    }
+    if !feed.kept_sources.is_empty() && !listed(&feed.kept_sources, &document.source_id) {
+        return false;
+    }
+    if listed(&feed.excluded_sources, &document.source_id) {
+        return false;
+    }
+    if let Some(Some((from, to))) = feed.date_range.map(|i| ranges[i]) {
+        // The index keeps no document without a date in a range.
+        if !document.published.is_some_and(|p| from <= p && p <= to) {
+            return false;
+        }
+    }
+    true
+}
+
+fn text_keeps(feed: &Feed, document: &IndexedDocument, occurrences: &Occurrences) -> bool {
+    let kept = match &feed.text {
+        Text::Any => true,
+        Text::Never => false,
+        Text::Rule(node) => occurrences.eval(node),
+    };
+    kept && !excluded(feed, document, occurrences)
+}
+
+/// Whether one of the feed's per-source exclusions drops the document.
+fn excluded(feed: &Feed, document: &IndexedDocument, occurrences: &Occurrences) -> bool {
+    feed.exclusions.iter().any(|(source, node)| *source == document.source_id && occurrences.eval(node))
+}
