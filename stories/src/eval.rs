@@ -402,6 +402,28 @@ pub fn constructed_set(originals: &[(String, String, String, String)]) -> Labell
     set
 }
 
+/// Of the pairs labelled `same` directly whose exact share of shared 3-word shingles (of the
+/// smaller item's) lies in `[lo, hi)`: how many were placed in one story, and how many there are.
+pub fn recall_by_overlap(set: &LabelledSet, stories: &[usize], lo: f64, hi: f64) -> (usize, usize) {
+    use crate::signature::SHINGLE_WORDS;
+    use crate::text::{shingles, word_hashes};
+    let shingle_set = |i: usize| -> HashSet<u64> {
+        let item = &set.items[i];
+        let text = if word_hashes(&item.text).is_empty() { &item.title } else { &item.text };
+        shingles(&word_hashes(text), SHINGLE_WORDS).into_iter().collect()
+    };
+    let (mut found, mut total) = (0, 0);
+    for &(a, b) in &set.same {
+        let (sa, sb) = (shingle_set(a), shingle_set(b));
+        let overlap = sa.intersection(&sb).count() as f64 / sa.len().min(sb.len()).max(1) as f64;
+        if overlap >= lo && overlap < hi {
+            total += 1;
+            found += usize::from(stories[a] == stories[b]);
+        }
+    }
+    (found, total)
+}
+
 /// One edit measured alone: every original and its copy under that edit in one index (no other
 /// copy to chain through). Returns the pair score over original-copy pairs.
 pub fn edit_score(originals: &[(String, String, String, String)], edit: Edit, params: &StoryParams) -> PairScore {
