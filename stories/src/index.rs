@@ -1,0 +1,348 @@
+//! The story index: which earlier item a new one repeats, found through LSH buckets.
+//!
+//! The text signature is cut into [`StoryParams::bands`] bands of [`StoryParams::rows`] slots;
+//! two items land in the same bucket of a band when all the band's slots agree, which happens
+//! with probability `J^rows`, so a pair is a candidate with probability `1 - (1 - J^rows)^bands`
+//! (with the defaults, 48 bands of 2: 0.86 at J = 0.2, 0.99 at J = 0.3, 0.38 at J = 0.1). Only the
+//! candidates are compared slot by slot, so an insert costs the bucket walks plus a few
+//! comparisons, whatever the index holds.
+//!
+//! A new item joins the story of its most similar candidate that passes the rule in
+//! [`StoryParams`] and lies inside the time window; otherwise it starts a story. A story never
+//! spans more than [`StoryParams::max_story_span`], so a chain of updates cannot grow forever.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+use crate::signature::{sketch_similarity, Signature, TEXT_HASHES};
+
+/// The rule and the shape of the buckets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoryParams {
+    /// LSH bands; `bands * rows` must not exceed the text signature's slots.
+    pub bands: usize,
+    /// Slots per band.
+    pub rows: usize,
+    /// Estimated text similarity at or above which two items are one story when their titles
+    /// share a content word (or either has no title).
+    pub text_alone: f32,
+    /// The same when both have titles that share no content word: a site's standard lede or
+    /// footer standing in for two different items' text looks exactly like that, while a
+    /// rewritten headline of one story almost always keeps a name or a number.
+    pub text_despite_titles: f32,
+    /// `(text, title)`: lower text similarities that are enough when the titles' content words
+    /// agree at least this much. Two different stories whose only shared text is boilerplate
+    /// (a newsletter footer, a site's standard lede) have unrelated headlines.
+    pub with_title: Vec<(f32, f32)>,
+    /// Seconds: a candidate published further apart than this is not compared.
+    pub window: i64,
+    /// Seconds: a story whose first item is older than this (relative to the new item) takes no
+    /// new members; the new item starts a story of its own.
+    pub max_story_span: i64,
+    /// Entries read per bucket at most (newest first): a bucket that a boilerplate paragraph
+    /// fills with thousands of items costs no more than this.
+    pub max_bucket_walk: usize,
+}
+
+impl Default for StoryParams {
+    fn default() -> Self {
+        Self {
+            bands: 48,
+            rows: 2,
+            text_alone: 0.7,
+            text_despite_titles: 0.9,
+            with_title: vec![(0.3, 0.2), (0.2, 0.4)],
+            window: 3 * 24 * 3600,
+            max_story_span: 7 * 24 * 3600,
+            max_bucket_walk: 256,
+        }
+    }
+}
+
+impl StoryParams {
+    /// True when two items with these similarities are one story; `titled` when both have a
+    /// title.
+    pub fn same_story(&self, text: f32, title: f32, titled: bool) -> bool {
+        let alone = if titled && title == 0.0 { self.text_despite_titles } else { self.text_alone };
+        text >= alone || self.with_title.iter().any(|&(x, t)| text >= x && title >= t)
+    }
+}
+
+/// Where an inserted item went.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Placement<D> {
+    /// The story's id: the id of its first item.
+    pub story: D,
+    /// The earlier item it repeats and their estimated text similarity; `None` when it starts a
+    /// story (or was already in the index under this id).
+    pub matched: Option<(D, f32)>,
+}
+
+/// A story as a card shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoryView<D> {
+    pub id: D,
+    /// Its items in the order they were inserted.
+    pub docs: Vec<D>,
+    /// Distinct sources in order of first appearance; the card says "+N sources" for the rest.
+    pub sources: Vec<String>,
+}
+
+/// Near-duplicate items grouped into stories. `D` is the caller's document id.
+pub struct StoryIndex<D> {
+    params: StoryParams,
+    ids: Vec<D>,
+    by_id: HashMap<D, u32>,
+    docs: Vec<Entry>,
+    /// Text slots cut to 16 bits (a chance equality costs 1/65,536 per slot), `TEXT_HASHES` per
+    /// item, so a million items take 192 MB instead of 384.
+    slots: Vec<u16>,
+    /// Title sketches, `TITLE_SLOTS` per item, and how many words each holds.
+    titles: Vec<u32>,
+    title_words: Vec<u8>,
+    /// Per band: bucket key to the newest entry in it.
+    heads: Vec<HashMap<u32, u32, BuildHasherDefault<KeyHasher>>>,
+    /// Per item and band: the next older entry in the same bucket (`NONE` ends the list).
+    next: Vec<u32>,
+    stories: Vec<Story>,
+    sources: Vec<String>,
+    source_ids: HashMap<String, u32>,
+}
+
+const NONE: u32 = u32::MAX;
+const TITLE_SLOTS: usize = crate::signature::TITLE_HASHES;
+
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    published: i64,
+    source: u32,
+    story: u32,
+    empty: bool,
+}
+
+#[derive(Debug, Clone)]
+struct Story {
+    first_published: i64,
+    members: Vec<u32>,
+}
+
+impl<D: Clone + Eq + Hash> StoryIndex<D> {
+    /// An empty index with these parameters.
+    ///
+    /// # Panics
+    /// When `bands * rows` exceeds the signature's slots or either is zero.
+    pub fn new(params: StoryParams) -> Self {
+        assert!(params.bands > 0 && params.rows > 0 && params.bands * params.rows <= TEXT_HASHES);
+        Self {
+            heads: (0..params.bands).map(|_| HashMap::default()).collect(),
+            params,
+            ids: Vec::new(),
+            by_id: HashMap::new(),
+            docs: Vec::new(),
+            slots: Vec::new(),
+            titles: Vec::new(),
+            title_words: Vec::new(),
+            next: Vec::new(),
+            stories: Vec::new(),
+            sources: Vec::new(),
+            source_ids: HashMap::new(),
+        }
+    }
+
+    pub fn params(&self) -> &StoryParams {
+        &self.params
+    }
+
+    /// Items in the index.
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    /// Reserves room for `additional` more items.
+    pub fn reserve(&mut self, additional: usize) {
+        self.ids.reserve(additional);
+        self.docs.reserve(additional);
+        self.slots.reserve(additional * TEXT_HASHES);
+        self.titles.reserve(additional * TITLE_SLOTS);
+        self.title_words.reserve(additional);
+        self.next.reserve(additional * self.params.bands);
+        self.stories.reserve(additional);
+        self.by_id.reserve(additional);
+    }
+
+    /// Adds an item (`published` in seconds since the epoch) and returns the story it joins or
+    /// starts. Inserting an id again changes nothing and returns its story.
+    pub fn insert(&mut self, doc: D, source: &str, published: i64, signature: &Signature) -> Placement<D> {
+        if let Some(&existing) = self.by_id.get(&doc) {
+            let story = self.docs[existing as usize].story;
+            return Placement { story: self.story_id(story), matched: None };
+        }
+        let keys = self.band_keys(signature);
+        let best = self.best_match(signature, published, &keys);
+        let index = self.docs.len() as u32;
+        let story = match best {
+            Some((other, _)) => {
+                let story = self.docs[other as usize].story;
+                self.stories[story as usize].members.push(index);
+                story
+            }
+            None => {
+                self.stories.push(Story { first_published: published, members: vec![index] });
+                (self.stories.len() - 1) as u32
+            }
+        };
+        let source = match self.source_ids.get(source) {
+            Some(&id) => id,
+            None => {
+                self.sources.push(source.to_owned());
+                self.source_ids.insert(source.to_owned(), (self.sources.len() - 1) as u32);
+                (self.sources.len() - 1) as u32
+            }
+        };
+        self.docs.push(Entry { published, source, story, empty: signature.is_empty() });
+        self.ids.push(doc.clone());
+        self.by_id.insert(doc, index);
+        self.slots.extend(signature.text_slots().iter().map(|&v| v as u16));
+        self.titles.extend_from_slice(&signature.title);
+        self.title_words.push(signature.title_words as u8);
+        for (band, key) in keys.iter().enumerate() {
+            // Empty items are kept (so their id answers) but never become candidates.
+            let head = if signature.is_empty() { NONE } else { self.heads[band].insert(*key, index).unwrap_or(NONE) };
+            self.next.push(head);
+        }
+        Placement { story: self.story_id(story), matched: best.map(|(o, s)| (self.ids[o as usize].clone(), s)) }
+    }
+
+    /// Earlier items that `signature` repeats (by the rule), most similar first, with their
+    /// estimated text similarity; what [`Self::insert`] would join, without inserting.
+    pub fn matches(&self, signature: &Signature, published: i64) -> Vec<(D, f32)> {
+        let keys = self.band_keys(signature);
+        let mut found: Vec<(u32, f32)> = self
+            .candidates(&keys)
+            .into_iter()
+            .filter_map(|c| self.judge(signature, published, c).map(|s| (c, s)))
+            .collect();
+        found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        found.into_iter().map(|(c, s)| (self.ids[c as usize].clone(), s)).collect()
+    }
+
+    /// The story `doc` belongs to.
+    pub fn story_of(&self, doc: &D) -> Option<StoryView<D>> {
+        let &index = self.by_id.get(doc)?;
+        let story = &self.stories[self.docs[index as usize].story as usize];
+        let mut sources: Vec<String> = Vec::new();
+        for &m in &story.members {
+            let s = &self.sources[self.docs[m as usize].source as usize];
+            if !sources.contains(s) {
+                sources.push(s.clone());
+            }
+        }
+        Some(StoryView {
+            id: self.ids[story.members[0] as usize].clone(),
+            docs: story.members.iter().map(|&m| self.ids[m as usize].clone()).collect(),
+            sources,
+        })
+    }
+
+    fn story_id(&self, story: u32) -> D {
+        self.ids
+            .get(self.stories[story as usize].members[0] as usize)
+            .cloned()
+            .unwrap_or_else(|| unreachable!("a story's first member is stored before it is named"))
+    }
+
+    fn band_keys(&self, signature: &Signature) -> Vec<u32> {
+        let slots = signature.text_slots();
+        (0..self.params.bands)
+            .map(|band| {
+                let mut h = (band as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                for &v in &slots[band * self.params.rows..(band + 1) * self.params.rows] {
+                    // The index keeps 16 bits per slot; the key uses the same 16.
+                    h = crate::text::mix64(h ^ (v as u16) as u64);
+                }
+                h as u32
+            })
+            .collect()
+    }
+
+    fn candidates(&self, keys: &[u32]) -> Vec<u32> {
+        let mut out = Vec::new();
+        for (band, key) in keys.iter().enumerate() {
+            let mut at = self.heads[band].get(key).copied().unwrap_or(NONE);
+            let mut walked = 0;
+            while at != NONE && walked < self.params.max_bucket_walk {
+                out.push(at);
+                at = self.next[at as usize * self.params.bands + band];
+                walked += 1;
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The estimated text similarity when candidate `c` and the new item are one story and `c`'s
+    /// story may still take members; `None` otherwise.
+    fn judge(&self, signature: &Signature, published: i64, c: u32) -> Option<f32> {
+        let entry = &self.docs[c as usize];
+        if entry.empty || signature.is_empty() || (entry.published - published).abs() > self.params.window {
+            return None;
+        }
+        let story = &self.stories[entry.story as usize];
+        if (published - story.first_published).abs() > self.params.max_story_span {
+            return None;
+        }
+        let at = c as usize * TEXT_HASHES;
+        let stored = &self.slots[at..at + TEXT_HASHES];
+        let equal = stored.iter().zip(signature.text_slots()).filter(|(a, b)| **a == **b as u16).count();
+        let text = equal as f32 / TEXT_HASHES as f32;
+        let at = c as usize * TITLE_SLOTS;
+        let title = sketch_similarity(
+            &self.titles[at..at + TITLE_SLOTS],
+            self.title_words[c as usize] as usize,
+            &signature.title,
+            signature.title_words as usize,
+        );
+        let titled = signature.title_words > 0 && self.title_words[c as usize] > 0;
+        self.params.same_story(text, title, titled).then_some(text)
+    }
+
+    fn best_match(&self, signature: &Signature, published: i64, keys: &[u32]) -> Option<(u32, f32)> {
+        if signature.is_empty() {
+            return None;
+        }
+        let mut best: Option<(u32, f32)> = None;
+        for c in self.candidates(keys) {
+            if let Some(s) = self.judge(signature, published, c) {
+                // Ties go to the earlier item, so the result does not depend on bucket order.
+                if best.is_none_or(|(b, bs)| s > bs || (s == bs && c < b)) {
+                    best = Some((c, s));
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Bucket keys are already mixed hashes: the map uses them as they are.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        // hashbrown takes the top 7 bits as a tag and the low bits as the position: spread both.
+        self.0 = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}

@@ -1,0 +1,25 @@
+//! Story clusters: the same story from several feeds, or an item and its later update, folded
+//! into one story so a feed can show it once ("+3 sources").
+//!
+//! A tour:
+//! - [`text`]: readable text to lowercase words without markup, entities or punctuation, and
+//!   word shingles; everything hashed as it is read.
+//! - [`signature`]: [`Signature::of`]`(title, text)`, a MinHash signature of the text's 3-word
+//!   shingles plus a small one of the title's words; deterministic (fixed seeds) and stored as
+//!   bytes or hex, so it is computed once per document.
+//! - [`index`]: [`StoryIndex`], LSH buckets over the signatures: an insert finds the earlier
+//!   items the new one repeats in time independent of the index size, and returns the story it
+//!   joins or starts. A time window keeps old items out, so unrelated stories do not chain.
+//! - [`eval`]: pair precision and recall of a clustering against labelled pairs, and the
+//!   realistic edits the constructed pairs are made with.
+//!
+//! It depends on nothing: the service stores the signatures and rebuilds the index from them,
+//! the bench measures it.
+
+pub mod eval;
+pub mod index;
+pub mod signature;
+pub mod text;
+
+pub use index::{Placement, StoryIndex, StoryParams, StoryView};
+pub use signature::{Signature, SignatureError, Similarity, SIGNATURE_BYTES};

@@ -1,0 +1,295 @@
+//! Story clusters through the public API: what folds, what does not, and pair precision and
+//! recall on the labelled sets built from the shared real data (skipped, with a message, when
+//! the data is absent).
+
+use std::path::PathBuf;
+
+use stories::eval::{self, LabelledSet};
+use stories::{Signature, StoryIndex, StoryParams};
+
+const DAY: i64 = 24 * 3600;
+const T0: i64 = 1_700_000_000;
+
+/// A story written for these tests, about 120 words.
+const HARBOUR: &str = "The port authority approved a plan on Monday to deepen the northern shipping channel, \
+allowing container vessels of up to eighteen thousand units to dock without waiting for the tide. Dredging \
+is expected to begin in March and last fourteen months, at a cost the authority put at 410 million. \
+Shipping lines had warned that they would move calls to rival ports if the channel stayed shallow. Local \
+fishing groups said the work would disturb spawning grounds and asked for a pause during the spring season, \
+which the authority said it would consider. The plan still needs an environmental permit from the regional \
+government, which is due to rule before the end of the year.";
+
+/// A different story on the same topic, with some shared vocabulary.
+const HARBOUR_STRIKE: &str = "Dock workers at the port began a two-day strike on Thursday over shift patterns, \
+halting the loading of container vessels at the northern terminals. The union said talks with terminal \
+operators had broken down after the operators proposed twelve-hour night shifts without extra pay. Shipping \
+lines diverted several calls to rival ports, and queues of trucks formed on the access road by mid-morning. \
+The operators said the proposal was needed to handle larger vessels and that they remained open to talks. A \
+mediator appointed by the labour ministry is expected to meet both sides on Monday.";
+
+/// A third, unrelated story.
+const ORCHESTRA: &str = "The city orchestra announced its new season on Wednesday, opening in September with a \
+cycle of symphonies conducted by its incoming music director. Ticket prices for students will fall by a third, \
+and two concerts a month will be streamed free of charge. The orchestra also said it would commission five \
+works from young composers, to be premiered over the next two seasons, and tour three countries in the spring.";
+
+/// A footer of the length syndication adds, written for these tests.
+const FOOTER: &str = "Get the morning newsletter: the five stories you need before nine, every weekday, free. \
+Our journalism depends on readers like you; subscribe today and support independent reporting in the region. \
+Copyright the publisher. All rights reserved. No part of this article may be reproduced without permission.";
+
+fn sig(title: &str, text: &str) -> Signature {
+    Signature::of(title, text)
+}
+
+fn index() -> StoryIndex<&'static str> {
+    StoryIndex::new(StoryParams::default())
+}
+
+#[test]
+fn the_same_text_from_two_sources_is_one_story_with_two_sources() {
+    let mut index = index();
+    let first = index.insert("a", "wire", T0, &sig("Port to deepen shipping channel", HARBOUR));
+    assert_eq!(first.story, "a");
+    assert_eq!(first.matched, None);
+    let second = index.insert("b", "daily", T0 + 3600, &sig("Port to deepen shipping channel", HARBOUR));
+    assert_eq!(second.story, "a");
+    assert_eq!(second.matched.as_ref().map(|m| m.0), Some("a"));
+    let story = index.story_of(&"b").unwrap();
+    assert_eq!(story.id, "a");
+    assert_eq!(story.docs, vec!["a", "b"]);
+    assert_eq!(story.sources, vec!["wire".to_owned(), "daily".to_owned()]);
+}
+
+#[test]
+fn a_syndicated_copy_with_a_new_headline_markup_and_a_cut_tail_joins_the_story() {
+    let mut index = index();
+    index.insert("a", "wire", T0, &sig("Port to deepen shipping channel", HARBOUR));
+    let cut = HARBOUR.split(". ").take(5).collect::<Vec<_>>().join(". ");
+    let copy = format!("<p><b>HARBOUR CITY (Wire)</b> &#8212; {cut}.</p><p>{FOOTER}</p>");
+    let title = "Port approves deeper shipping channel for bigger ships";
+    let placed = index.insert("b", "daily", T0 + 7200, &sig(title, &copy));
+    let s = sig("Port to deepen shipping channel", HARBOUR).similarity(&sig(title, &copy));
+    assert_eq!(placed.story, "a", "similarity {s:?}");
+    assert!(s.text < 0.7, "the cut and the footer leave {s:?}: the headline's shared words decide");
+}
+
+#[test]
+fn different_stories_on_one_topic_stay_apart() {
+    let mut index = index();
+    index.insert("a", "wire", T0, &sig("Port to deepen shipping channel", HARBOUR));
+    let strike = index.insert("b", "wire", T0 + 60, &sig("Dock workers strike at the port", HARBOUR_STRIKE));
+    let music = index.insert("c", "arts", T0 + 120, &sig("Orchestra announces season", ORCHESTRA));
+    assert_eq!((strike.story, music.story), ("b", "c"));
+    assert_eq!(index.story_of(&"a").unwrap().docs, vec!["a"]);
+}
+
+#[test]
+fn items_that_share_only_boilerplate_stay_apart() {
+    let mut index = index();
+    // Short teasers, so the shared footer is as long as each item's own text.
+    let teaser_a = HARBOUR.split(". ").take(2).collect::<Vec<_>>().join(". ");
+    let teaser_b = HARBOUR_STRIKE.split(". ").take(2).collect::<Vec<_>>().join(". ");
+    let a = index.insert("a", "daily", T0, &sig("Channel to be deepened", &format!("{teaser_a}. {FOOTER}")));
+    let b = index.insert("b", "daily", T0 + 60, &sig("Dockers walk out", &format!("{teaser_b}. {FOOTER}")));
+    assert_eq!((a.story, b.story), ("a", "b"));
+    let s = sig("Channel to be deepened", &format!("{teaser_a}. {FOOTER}"))
+        .similarity(&sig("Dockers walk out", &format!("{teaser_b}. {FOOTER}")));
+    assert!(s.text > 0.2, "the footer is a real overlap ({s:?}); the rule, not a lack of overlap, keeps them apart");
+}
+
+#[test]
+fn an_updated_item_from_the_same_source_folds_and_counts_one_source() {
+    let mut index = index();
+    index.insert("v1", "wire", T0, &sig("Port to deepen shipping channel", HARBOUR));
+    let updated = format!("{HARBOUR} The authority said on Tuesday that bids from dredging firms are due by February.");
+    let v2 = index.insert("v2", "wire", T0 + 5 * 3600, &sig("UPDATE 1-Port to deepen shipping channel", &updated));
+    assert_eq!(v2.story, "v1");
+    let v3 = index.insert("v3", "daily", T0 + 6 * 3600, &sig("Port to deepen shipping channel", HARBOUR));
+    assert_eq!(v3.story, "v1");
+    let story = index.story_of(&"v3").unwrap();
+    assert_eq!(story.docs.len(), 3);
+    assert_eq!(story.sources, vec!["wire".to_owned(), "daily".to_owned()], "two distinct sources: the card says +1");
+}
+
+#[test]
+fn the_same_text_outside_the_window_starts_a_new_story() {
+    let mut index = index();
+    index.insert("old", "wire", T0, &sig("Port to deepen shipping channel", HARBOUR));
+    let later = index.insert("new", "wire", T0 + 10 * DAY, &sig("Port to deepen shipping channel", HARBOUR));
+    assert_eq!(later.story, "new");
+    assert_eq!(later.matched, None);
+}
+
+#[test]
+fn a_chain_of_daily_repeats_stops_growing_after_the_story_span() {
+    let mut index = index();
+    let mut stories = Vec::new();
+    let ids = ["d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9"];
+    for (day, id) in ids.iter().enumerate() {
+        stories.push(index.insert(*id, "wire", T0 + day as i64 * DAY, &sig("Channel", HARBOUR)).story);
+    }
+    // Each repeat is a day after the last (inside the 3-day window), but a story spans 7 days.
+    assert_eq!(&stories[..8], &["d0"; 8]);
+    assert_eq!(&stories[8..], &["d8", "d8"]);
+}
+
+#[test]
+fn the_grouping_does_not_depend_on_the_insertion_order() {
+    let items: Vec<(&str, &str, String)> = vec![
+        ("a", "wire", HARBOUR.to_owned()),
+        ("b", "daily", format!("{HARBOUR} {FOOTER}")),
+        ("c", "wire", HARBOUR_STRIKE.to_owned()),
+        ("d", "arts", ORCHESTRA.to_owned()),
+        ("e", "radio", HARBOUR_STRIKE.replace("Thursday", "Friday")),
+        ("f", "blog", ORCHESTRA.split(". ").take(3).collect::<Vec<_>>().join(". ")),
+    ];
+    let groups = |order: &[usize]| {
+        let mut index = index();
+        for &i in order {
+            let (id, source, text) = &items[i];
+            index.insert(*id, source, T0 + i as i64, &sig("", text));
+        }
+        let mut groups: Vec<Vec<&str>> = items
+            .iter()
+            .map(|(id, _, _)| {
+                let mut docs = index.story_of(id).unwrap().docs;
+                docs.sort();
+                docs
+            })
+            .collect();
+        groups.sort();
+        groups.dedup();
+        groups
+    };
+    let forward = groups(&[0, 1, 2, 3, 4, 5]);
+    assert_eq!(forward, vec![vec!["a", "b"], vec!["c", "e"], vec!["d", "f"]]);
+    assert_eq!(groups(&[5, 4, 3, 2, 1, 0]), forward);
+    assert_eq!(groups(&[2, 5, 0, 3, 1, 4]), forward);
+}
+
+#[test]
+fn inserting_an_id_again_changes_nothing_and_empty_items_join_nothing() {
+    let mut index = index();
+    index.insert("a", "wire", T0, &sig("Port to deepen shipping channel", HARBOUR));
+    let again = index.insert("a", "wire", T0, &sig("Orchestra", ORCHESTRA));
+    assert_eq!((again.story, index.len()), ("a", 1));
+    let e1 = index.insert("e1", "x", T0, &sig("", "<p> </p>"));
+    let e2 = index.insert("e2", "y", T0, &sig("", ""));
+    assert_eq!((e1.story, e2.story), ("e1", "e2"));
+}
+
+#[test]
+fn a_stored_signature_finds_the_same_story_as_a_fresh_one() {
+    let stored = sig("Port to deepen shipping channel", HARBOUR).to_hex();
+    let mut index = index();
+    index.insert("a", "wire", T0, &Signature::from_hex(&stored).unwrap());
+    let placed = index.insert("b", "daily", T0, &sig("Port to deepen shipping channel", HARBOUR));
+    assert_eq!(placed.story, "a");
+    assert_eq!(index.matches(&sig("", HARBOUR), T0), vec![("a", 1.0), ("b", 1.0)]);
+}
+
+fn shared_data() -> Option<PathBuf> {
+    // `../shared/data` from the project root, or where NEEDL_SHARED_DATA says (a worktree elsewhere).
+    let dir = std::env::var_os("NEEDL_SHARED_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"));
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("SKIPPED: the shared real data is absent ({} not found)", dir.display());
+        None
+    }
+}
+
+fn print_score(name: &str, set: &LabelledSet, score: &eval::PairScore) {
+    eprintln!(
+        "{name}: {} items, {} same / {} related / {} different labels; precision {:.3} recall {:.3} F1 {:.3} \
+         (true {}, false {}, missed {}, labelled negatives folded {})",
+        set.items.len(),
+        set.same.len(),
+        set.related.len(),
+        set.different.len(),
+        score.precision(),
+        score.recall(),
+        score.f1(),
+        score.true_pairs,
+        score.false_pairs,
+        score.missed_pairs,
+        score.false_labelled_negatives
+    );
+}
+
+#[test]
+fn real_syndicated_pairs_are_found_with_high_precision() {
+    let Some(data) = shared_data() else { return };
+    let csv = std::fs::read_to_string(data.join("news-topics/ag_news_test.csv")).expect("AG News test split");
+    let set = eval::ag_news_set(&csv, eval::AG_NEWS_LABELS).expect("labels match the data");
+    assert_eq!(set.items.len(), 7600, "the AG News test split has 7,600 rows");
+    let (score, wrong) = eval::score_and_false_pairs(&set, &eval::cluster(&set.items, &StoryParams::default()));
+    print_score("AG News (real, all 7,600 items indexed)", &set, &score);
+    for (a, b) in &wrong {
+        let s = Signature::of(&set.items[*a].title, &set.items[*a].text)
+            .similarity(&Signature::of(&set.items[*b].title, &set.items[*b].text));
+        eprintln!("  folded, not labelled same: rows {a} and {b} ({s:?})");
+    }
+    // Floors at the measured figures (docs/stories.md): precision is what a feed reader sees.
+    assert!(score.precision() >= 0.95, "precision {:.3}", score.precision());
+    // Recall is not the 0.90 hoped for: half the labelled pairs are independent rewrites of one
+    // event, which share too few 3-word shingles for a near-duplicate method (docs/stories.md).
+    assert!(score.recall() >= 0.50, "recall {:.3}", score.recall());
+    // One labelled negative folds: two items whose description is the same site boilerplate,
+    // word for word, under different headlines.
+    assert!(score.false_labelled_negatives <= 1, "hand-checked negatives folded: {}", score.false_labelled_negatives);
+}
+
+/// Real feed items with at least 60 words of text, up to 15 per feed: `(key, feed, title, text)`.
+fn feed_items(data: &std::path::Path) -> Vec<(String, String, String, String)> {
+    let mut files: Vec<PathBuf> = ["rss1", "rss2", "atom", "jsonfeed"]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(data.join("feeds").join(d)).ok())
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let Ok(bytes) = std::fs::read(&path) else { continue };
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Ok(feed) = ingest::feeds::parse_feed_bytes(&bytes, &name, None, &Default::default()) else { continue };
+        let mut taken = 0;
+        for item in feed.items {
+            let text = item.full_text.or(item.summary).unwrap_or_default();
+            if text.split_whitespace().count() < 60 || taken == 15 {
+                continue;
+            }
+            taken += 1;
+            out.push((format!("{name}#{}", item.guid), name.clone(), item.title.unwrap_or_default(), text));
+        }
+    }
+    out
+}
+
+#[test]
+fn constructed_syndication_edits_of_real_feed_items_are_found() {
+    let Some(data) = shared_data() else { return };
+    let originals = feed_items(&data);
+    assert!(originals.len() >= 100, "feed items with text: {}", originals.len());
+    let set = eval::constructed_set(&originals);
+    let score = eval::score(&set, &eval::cluster(&set.items, &StoryParams::default()));
+    print_score("constructed edits of real feed items", &set, &score);
+    for edit in eval::Edit::ALL {
+        let alone = eval::edit_score(&originals, edit, &StoryParams::default());
+        eprintln!(
+            "  {} alone: recall {:.3}, precision {:.3} ({} of {} copies found)",
+            edit.name(),
+            alone.recall(),
+            alone.precision(),
+            alone.true_pairs,
+            alone.true_pairs + alone.missed_pairs
+        );
+        assert!(alone.precision() >= 0.95, "{}: precision {:.3}", edit.name(), alone.precision());
+    }
+    assert!(score.precision() >= 0.95, "precision {:.3}", score.precision());
+    assert!(score.f1() >= 0.90, "F1 {:.3}", score.f1());
+}
