@@ -261,7 +261,7 @@ impl Server {
             }
             None => ingest::Catalogue::seed(),
         });
-        let (search, indexer) =
+        let (search, indexer, arrivals) =
             service::indexing::start(&db, data_dir, catalogue.clone(), &signal, shutdown_rx.clone())?;
         runners.push(indexer);
         let engine = service::ask::EngineConfig {
@@ -308,6 +308,9 @@ impl Server {
             state.upload_wake.clone(),
         );
         runners.push(tokio::spawn(Arc::new(processor).run(state.shutdown.clone())));
+        let matcher =
+            service::feeds::alerts::FeedMatcher::open(state.db.clone(), state.bus.clone(), state.clock.clone()).await?;
+        runners.push(tokio::spawn(matcher.run(arrivals, state.shutdown.clone())));
         if state.config.fetch_enabled {
             let ingestion = service::ingestion::Ingestion::new(
                 state.db.clone(),

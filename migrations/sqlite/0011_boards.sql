@@ -38,3 +38,16 @@ CREATE TABLE board_matches_view
     PRIMARY KEY (board_id, deeplink)
 ) STRICT;
 CREATE INDEX board_matches_view_user ON board_matches_view (user_id, matched_at);
+
+-- The story (group of near-duplicate documents: one story told by several sources) each
+-- document belongs to, as the story matcher placed it when the document arrived; feed pages show
+-- a story once. Derived data, like the search index: rebuilt by placing documents again.
+CREATE TABLE document_stories_view
+(
+    deeplink  TEXT NOT NULL PRIMARY KEY,
+    story     TEXT NOT NULL,
+    source_id TEXT NOT NULL,
+    signature TEXT NOT NULL,
+    published INTEGER NOT NULL
+) STRICT;
+CREATE INDEX document_stories_view_story ON document_stories_view (story);

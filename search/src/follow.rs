@@ -18,7 +18,7 @@ use cqrs_es::Aggregate;
 use domain::document::{DocumentEvent, DocumentFields};
 use domain::notebook::{plain_text, Note, NoteEvent, NotebookEvent, NotebookShelf, SnippetSource};
 use domain::source::{SourceEvent, SourceKind};
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 
 use crate::index::{Change, IndexedDocument, SearchIndex};
 use crate::passages::PageText;
@@ -139,11 +139,29 @@ pub struct Follower {
     db: Db,
     library: Arc<dyn Library>,
     sources: HashMap<String, SourceInfo>,
+    /// Where newly ingested documents go once the index holds them (feeds match them there):
+    /// the text is read once, for both.
+    arrivals: Option<mpsc::Sender<Arrivals>>,
+}
+
+/// Documents first ingested in one committed batch, as the index holds them, with the cursor of
+/// the batch's last event.
+#[derive(Debug, Clone)]
+pub struct Arrivals {
+    pub documents: Vec<Arc<IndexedDocument>>,
+    pub through: Cursor,
 }
 
 impl Follower {
     pub fn new(index: Arc<SearchIndex>, db: Db, library: Arc<dyn Library>) -> Follower {
-        Follower { index, db, library, sources: HashMap::new() }
+        Follower { index, db, library, sources: HashMap::new(), arrivals: None }
+    }
+
+    /// Also hands each committed batch's newly ingested documents to `arrivals`. Sending waits
+    /// when the receiver is behind, so the index never runs far ahead of what feeds have seen.
+    pub fn with_arrivals(mut self, arrivals: mpsc::Sender<Arrivals>) -> Follower {
+        self.arrivals = Some(arrivals);
+        self
     }
 
     /// Follows the feed until `shutdown`, woken by `signal` and at least every second.
@@ -198,8 +216,12 @@ impl Follower {
             return Ok(0);
         };
         let mut changes = Vec::new();
+        let mut arrived = Vec::new();
         for event in &events {
             if let Some(change) = self.change_for(event).await? {
+                if let (Change::Upsert(document), "DocumentIngested") = (&change, event.event_type.as_str()) {
+                    arrived.push(Arc::new((**document).clone()));
+                }
                 changes.push(change);
             }
         }
@@ -211,6 +233,12 @@ impl Follower {
             let n = changes.len();
             self.index.apply(changes, last).await?;
             tracing::debug!(changes = n, "search index committed");
+        }
+        if let (Some(arrivals), false) = (&self.arrivals, arrived.is_empty()) {
+            if arrivals.send(Arrivals { documents: arrived, through: last }).await.is_err() {
+                tracing::warn!("nothing receives arrivals any more");
+                self.arrivals = None;
+            }
         }
         Ok(events.len())
     }

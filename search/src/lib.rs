@@ -13,7 +13,7 @@ pub mod passages;
 pub mod query;
 pub mod schema;
 
-pub use follow::{category, Follower, Library};
+pub use follow::{category, Arrivals, Follower, Library};
 pub use index::{content_of, Change, IndexedDocument, SearchIndex};
 pub use passages::{Line, PageText, Passage};
 pub use query::{Access, Found, Highlight, Hit, Request, SearchError, Sort};

@@ -64,16 +64,22 @@ pub fn index_dir(data_dir: &Path) -> std::path::PathBuf {
     data_dir.join("search")
 }
 
-/// Opens the index and starts following the feed into it.
+/// How many committed batches of new documents may wait for the feed matcher.
+const ARRIVALS_BUFFER: usize = 16;
+
+/// Opens the index and starts following the feed into it. Newly ingested documents are handed,
+/// once the index holds them, to the receiver returned (the feed matcher).
 pub fn start(
     db: &Db,
     data_dir: &Path,
     catalogue: Arc<ingest::Catalogue>,
     signal: &FeedSignal,
     shutdown: watch::Receiver<bool>,
-) -> anyhow::Result<(Arc<SearchIndex>, tokio::task::JoinHandle<()>)> {
+) -> anyhow::Result<(Arc<SearchIndex>, tokio::task::JoinHandle<()>, tokio::sync::mpsc::Receiver<search::Arrivals>)> {
     let index = Arc::new(SearchIndex::open(&index_dir(data_dir), 1)?);
-    let follower = Follower::new(index.clone(), db.clone(), Arc::new(BlobLibrary::new(data_dir, catalogue)));
+    let (arrivals, received) = tokio::sync::mpsc::channel(ARRIVALS_BUFFER);
+    let follower = Follower::new(index.clone(), db.clone(), Arc::new(BlobLibrary::new(data_dir, catalogue)))
+        .with_arrivals(arrivals);
     let task = tokio::spawn(follower.run(signal.clone(), shutdown));
-    Ok((index, task))
+    Ok((index, task, received))
 }

@@ -60,7 +60,8 @@ pub struct NotificationSource {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Notification {
     pub id: String,
-    /// mention, comment or source_item (summary_ready and report_ready are reserved).
+    /// mention, comment, source_item, feed_match or feed_digest (summary_ready and report_ready
+    /// are reserved).
     #[serde(rename = "type")]
     pub kind: String,
     pub read: bool,
@@ -75,6 +76,9 @@ pub struct Notification {
     pub comment_id: Option<String>,
     /// The high-priority source a new item came from.
     pub source: Option<NotificationSource>,
+    /// The feed that matched new documents (feed_match) or whose digest this is (feed_digest),
+    /// while it exists: `id` is its board_id, `label` its name.
+    pub feed: Option<NotificationSource>,
     /// A comment's text, or a new item's summary, cut to 200 characters.
     pub excerpt: Option<String>,
 }
@@ -110,6 +114,7 @@ struct NotificationRow {
     comment_id: Option<String>,
     source_id: Option<String>,
     source_label: Option<String>,
+    feed_name: Option<String>,
     actor: Option<String>,
     actor_name: Option<String>,
     title: Option<String>,
@@ -134,20 +139,22 @@ const READABLE_DOCUMENT: &str = concat!(
 fn shown() -> String {
     format!(
         "n.user_id = $1 AND (n.channel_id IS NULL OR {SEEN_CHANNEL}) \
-         AND (n.kind <> '{source_item}' OR {READABLE_DOCUMENT})",
-        source_item = NotificationKind::SourceItem.as_str()
+         AND (n.kind NOT IN ('{source_item}', '{feed_match}') OR {READABLE_DOCUMENT})",
+        source_item = NotificationKind::SourceItem.as_str(),
+        feed_match = NotificationKind::FeedMatch.as_str()
     )
 }
 
 fn select() -> String {
     format!(
         "SELECT n.notification_id, n.kind, n.channel_id, c.name AS channel_name, n.deeplink, n.comment_id, \
-         n.source_id, src.label AS source_label, n.actor, u.username AS actor_name, n.title, n.excerpt, \
+         n.source_id, src.label AS source_label, bv.name AS feed_name, n.actor, u.username AS actor_name, n.title, n.excerpt, \
          n.created_at, n.read_at, doc.title AS document_title, doc.source_id AS document_source, \
          CASE WHEN n.deeplink IS NOT NULL AND {READABLE_DOCUMENT} THEN TRUE ELSE FALSE END AS readable \
          FROM notifications_view n \
          LEFT JOIN channels_view c ON c.channel_id = n.channel_id \
          LEFT JOIN sources_view src ON src.source_id = n.source_id \
+         LEFT JOIN boards_view bv ON bv.board_id = n.source_id AND bv.user_id = n.user_id \
          LEFT JOIN users_view u ON u.user_id = n.actor \
          LEFT JOIN documents_view doc ON doc.deeplink = n.deeplink \
          WHERE {}",
@@ -165,6 +172,12 @@ fn notification_of(ctx: &Context, row: NotificationRow) -> Notification {
         }),
         _ => None,
     };
+    let is_feed =
+        [NotificationKind::FeedMatch.as_str(), NotificationKind::FeedDigest.as_str()].contains(&row.kind.as_str());
+    let (source_id, feed) = match (is_feed, row.source_id) {
+        (true, Some(id)) => (None, row.feed_name.map(|label| NotificationSource { id, label })),
+        (_, source_id) => (source_id, None),
+    };
     Notification {
         id: row.notification_id,
         kind: row.kind,
@@ -174,9 +187,8 @@ fn notification_of(ctx: &Context, row: NotificationRow) -> Notification {
         channel: row.channel_id.map(|id| NotificationChannel { id, name: row.channel_name.unwrap_or_default() }),
         document,
         comment_id: row.comment_id,
-        source: row
-            .source_id
-            .map(|id| NotificationSource { label: row.source_label.unwrap_or_else(|| id.clone()), id }),
+        source: source_id.map(|id| NotificationSource { label: row.source_label.unwrap_or_else(|| id.clone()), id }),
+        feed,
         excerpt: row.excerpt,
     }
 }

@@ -484,7 +484,12 @@ fn category_tabs(by_category: Vec<(String, u64)>) -> Vec<CategoryTab> {
 /// The hits as cards (read state, access keys, metadata from the read model), in hit order: a
 /// note's from the notes read model (see [`note_cards`]). A hit whose document or note left the
 /// read model since the index saw it is dropped.
-async fn hydrate(ctx: &Context, user_id: &str, access: &Access, hits: Vec<search::Hit>) -> Result<Vec<SearchHit>> {
+pub(crate) async fn hydrate(
+    ctx: &Context,
+    user_id: &str,
+    access: &Access,
+    hits: Vec<search::Hit>,
+) -> Result<Vec<SearchHit>> {
     if hits.is_empty() {
         return Ok(vec![]);
     }

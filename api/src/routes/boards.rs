@@ -14,7 +14,9 @@ use utoipa_axum::routes;
 use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, ErrorBody};
+use crate::paging::Paging;
 use service::feeds::choices::{self, AcceptBody, FeedChoices, QuestionGroups, Suggestions, Templates};
+use service::feeds::documents::{self, BoardDocumentsResult, Preview, PreviewBody};
 use service::feeds::{self, AlertsBody, BoardList, BoardResult, DefinitionBody, FeedChannels, SourceBoards};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -32,6 +34,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(accept_suggestions))
         .routes(routes!(feed_questions))
         .routes(routes!(source_boards, set_source_boards))
+        .routes(routes!(board_documents))
+        .routes(routes!(preview_draft))
+        .routes(routes!(channel_board_documents))
 }
 
 /// The user's feeds, newest first (with the `is_pricing` flag on, only enabled ones).
@@ -253,4 +258,42 @@ async fn set_source_boards(
     ApiJson(body): ApiJson<SourceBoardsBody>,
 ) -> ApiResult<ApiJson<SourceBoards>> {
     Ok(ApiJson(feeds::set_source_boards(&state, &user, &id, body.boards).await?))
+}
+
+/// One of the user's feeds with a page of its documents (newest first, a story once), over
+/// everything the user may read now.
+#[utoipa::path(get, path = "/boards/{id}/v2", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the feed's board_id"), Paging),
+    responses((status = 200, body = BoardDocumentsResult), (status = 404, body = ErrorBody)))]
+async fn board_documents(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<String>,
+    Paging { page, limit }: Paging,
+) -> ApiResult<ApiJson<BoardDocumentsResult>> {
+    Ok(ApiJson(documents::documents(&state, &user, &id, page, limit).await?))
+}
+
+/// What a draft definition matches (how many, and the newest few); nothing is stored.
+#[utoipa::path(post, path = "/boards/preview", tag = "boards", security(("token" = [])), request_body = PreviewBody,
+    responses((status = 200, body = Preview), (status = 422, body = ErrorBody)))]
+async fn preview_draft(
+    State(state): State<AppState>,
+    user: AuthUser,
+    ApiJson(body): ApiJson<PreviewBody>,
+) -> ApiResult<ApiJson<Preview>> {
+    Ok(ApiJson(documents::preview(&state, &user, body.definition).await?))
+}
+
+/// A page of a feed shared into a group, as this member may read it.
+#[utoipa::path(get, path = "/channels/{id}/boards/{boardId}/documents", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the channel's id"), ("boardId" = String, Path, description = "the feed's board_id"), Paging),
+    responses((status = 200, body = Preview), (status = 404, body = ErrorBody)))]
+async fn channel_board_documents(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path((channel_id, board_id)): Path<(String, String)>,
+    Paging { page, limit }: Paging,
+) -> ApiResult<ApiJson<Preview>> {
+    Ok(ApiJson(documents::channel_board_documents(&state, &user, &channel_id, &board_id, page, limit).await?))
 }

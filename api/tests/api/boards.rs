@@ -233,3 +233,142 @@ api_test!(the_builder_offers_sources_topics_templates_and_questions, |app: TestA
     let (status, _) = app.get("/api/reports/questions?board_id=nope", &alice.token).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 });
+
+/// Follows a feed source and writes `items` (deeplink, title, text) into it, indexed.
+async fn source_with(app: &TestApp, token: &str, url: &str, items: &[(&str, &str, &str)]) -> String {
+    let source = follow_feed(app, token, url).await;
+    for (deeplink, title, text) in items {
+        ingest_text(app, deeplink, &source, title, text, None).await;
+    }
+    source
+}
+
+fn listed(page: &Value) -> Vec<String> {
+    let mut out: Vec<String> =
+        page["documents"].as_array().unwrap().iter().map(|d| d["deeplink"].as_str().unwrap().to_string()).collect();
+    out.sort();
+    out
+}
+
+const ITEMS: &[(&str, &str, &str)] = &[
+    ("rates-1", "Central bank holds rates", "The central bank held interest rates as inflation cooled."),
+    ("rates-2", "Inflation surprises", "Consumer inflation rose faster than expected in October."),
+    ("crypto-1", "Bitcoin and inflation", "Crypto traders bet on inflation hedges as bitcoin climbed."),
+    ("sport-1", "Cup final tonight", "The final kicks off at eight; tickets sold out."),
+];
+
+api_test!(a_feed_lists_what_its_definition_matches_and_a_change_re_evaluates_the_history, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    source_with(&app, &alice.token, "https://example.com/markets.xml", ITEMS).await;
+    let board = create(&app, &alice.token, definition("Inflation", &["inflation"], &[])).await;
+    let id = board["board_id"].as_str().unwrap().to_string();
+    let (status, page) = app.get(&format!("/api/boards/{id}/v2"), &alice.token).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert_eq!(listed(&page["results"]), ["crypto-1", "rates-1", "rates-2"]);
+    assert_eq!(page["results"]["count"], 3);
+    let doc = &page["results"]["documents"][0];
+    assert_eq!(doc["status"], "unread");
+    assert_eq!(doc["id"], doc["deeplink"]);
+    // Excluding a keyword applies to the documents already there.
+    app.put(
+        &format!("/api/boards/{id}"),
+        &alice.token,
+        json!({"definition": definition("Inflation", &["inflation"], &["bitcoin"])}),
+    )
+    .await;
+    let (_, page) = app.get(&format!("/api/boards/{id}/v2"), &alice.token).await;
+    assert_eq!(listed(&page["results"]), ["rates-1", "rates-2"]);
+    // And undoing the change brings them back.
+    app.post(&format!("/api/boards/{id}/undo"), &alice.token, json!({})).await;
+    let (_, page) = app.get(&format!("/api/boards/{id}/v2"), &alice.token).await;
+    assert_eq!(listed(&page["results"]), ["crypto-1", "rates-1", "rates-2"]);
+});
+
+api_test!(a_draft_is_previewed_without_storing_anything, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    source_with(&app, &alice.token, "https://example.com/markets.xml", ITEMS).await;
+    let (status, preview) = app
+        .post(
+            "/api/boards/preview",
+            &alice.token,
+            json!({"definition": definition("", &["\"interest rates\" OR final"], &[])}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{preview}");
+    assert_eq!(preview["count"], 2);
+    let (status, body) =
+        app.post("/api/boards/preview", &alice.token, json!({"definition": definition("x", &["(rates"], &[])})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["message"], "Invalid keyword. Paranthesis are imbalanced.");
+    let (status, body) =
+        app.post("/api/boards/preview", &alice.token, json!({"definition": definition("x", &[], &["sport"])})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "a definition that follows everything: {body}");
+    assert_eq!(body["code"], "feed_matches_everything");
+    let (_, list) = app.get("/api/boards/v2", &alice.token).await;
+    assert_eq!(list["results"].as_array().unwrap().len(), 0);
+});
+
+api_test!(a_feed_shared_into_a_group_shows_each_member_only_what_they_may_read, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    let bob = app.sign_up("bob").await;
+    source_with(&app, &alice.token, "https://example.com/markets.xml", ITEMS).await;
+    // Alice's own upload matches too; bob may not read it, nor the source he does not follow.
+    ingest_text(&app, "memo-1", "needldrive", "Memo", "Our view on inflation next year.", Some(alice.id())).await;
+    let board = create(&app, &alice.token, definition("Inflation", &["inflation"], &[])).await;
+    let id = board["board_id"].as_str().unwrap().to_string();
+    let channel = create_channel(&app, &alice.token, "Desk", &[bob.id()]).await;
+    app.post(&format!("/api/boards/{id}/channels"), &alice.token, json!({"channel_ids": [channel]})).await;
+    let path = format!("/api/channels/{channel}/boards/{id}/documents");
+    let (status, for_alice) = app.get(&path, &alice.token).await;
+    assert_eq!(status, StatusCode::OK, "{for_alice}");
+    let names = |v: &Value| -> Vec<String> {
+        let mut d: Vec<String> =
+            v["results"].as_array().unwrap().iter().map(|d| d["deeplink"].as_str().unwrap().to_string()).collect();
+        d.sort();
+        d
+    };
+    assert_eq!(names(&for_alice), ["crypto-1", "memo-1", "rates-1", "rates-2"]);
+    let (status, for_bob) = app.get(&path, &bob.token).await;
+    assert_eq!(status, StatusCode::OK, "{for_bob}");
+    assert!(names(&for_bob).is_empty(), "bob follows nothing and owns nothing: {for_bob}");
+    follow_feed(&app, &bob.token, "https://example.com/markets.xml").await;
+    let (_, for_bob) = app.get(&path, &bob.token).await;
+    assert_eq!(names(&for_bob), ["crypto-1", "rates-1", "rates-2"], "never alice's memo");
+    let carol = app.sign_up("carol").await;
+    let (status, _) = app.get(&path, &carol.token).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "not a member");
+});
+
+api_test!(a_new_match_notifies_the_owner_of_a_feed_that_alerts_at_once, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    let source = source_with(&app, &alice.token, "https://example.com/markets.xml", &ITEMS[..1]).await;
+    let board = create(&app, &alice.token, definition("Inflation", &["inflation"], &[])).await;
+    let id = board["board_id"].as_str().unwrap().to_string();
+    app.put(&format!("/api/boards/{id}/alerts"), &alice.token, json!({"alerts": "immediate", "priority": "HIGH"}))
+        .await;
+    let mut socket = app.connect_live(&alice.token, None).await;
+    ingest_text(&app, "rates-9", &source, "Inflation cools again", "Inflation eased for a third month.", None).await;
+    ingest_text(&app, "sport-9", &source, "Derby result", "The derby ended in a draw.", None).await;
+    let matched = next_of_type(&mut socket, "BoardMatched").await;
+    assert_eq!(matched["type"], "BoardMatched");
+    let mut found = None;
+    for _ in 0..100 {
+        let (_, body) = app.get("/api/notifications?page=0", &alice.token).await;
+        found = body["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["kind"] == "feed_match" || n["type"] == "feed_match")
+            .cloned();
+        if found.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let found = found.expect("a feed_match notification");
+    assert_eq!(found["document"]["deeplink"], "rates-9", "{found}");
+    assert_eq!(found["feed"]["label"], "Inflation", "{found}");
+    assert_eq!(found["feed"]["id"], id.as_str());
+    let types = event_types(&app, "board_match_day", &format!("{id}/{}", chrono::Utc::now().format("%Y-%m-%d"))).await;
+    assert_eq!(types, ["BoardMatched"], "the derby matched nothing, the old item is not new");
+});

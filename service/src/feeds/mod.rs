@@ -4,12 +4,15 @@
 //!   whole history at once, since documents are matched at read time), undo, enable, duplicate,
 //!   delete, alerts, share into groups.
 //! - [`documents`]: a feed's documents and a draft's preview, through the search index.
+//! - [`alerts`]: the worker that matches arriving documents against every feed, places them in
+//!   stories, records matches (alerts) and sends digests.
 //! - [`choices`]: what the builder offers (sources, categories, date ranges, templates) and the
 //!   suggestions made from what the user reads, follows and tags.
 //!
 //! A feed is its owner's alone: commands go with the viewer as actor and the aggregate refuses
 //! anyone else as not found; reads filter by the viewer.
 
+pub mod alerts;
 pub mod choices;
 pub mod documents;
 
