@@ -262,16 +262,25 @@ async fn set_source_boards(
 
 /// One of the user's feeds with a page of its documents (newest first, a story once), over
 /// everything the user may read now.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct TabQuery {
+    /// A sub-tab: links, documents, media or webclips; all without.
+    pub category_tab: Option<String>,
+}
+
 #[utoipa::path(get, path = "/boards/{id}/v2", tag = "boards", security(("token" = [])),
-    params(("id" = String, Path, description = "the feed's board_id"), Paging),
+    params(("id" = String, Path, description = "the feed's board_id"), TabQuery, Paging),
     responses((status = 200, body = BoardDocumentsResult), (status = 404, body = ErrorBody)))]
 async fn board_documents(
     State(state): State<AppState>,
     user: AuthUser,
     Path(id): Path<String>,
+    ApiQuery(tab): ApiQuery<TabQuery>,
     Paging { page, limit }: Paging,
 ) -> ApiResult<ApiJson<BoardDocumentsResult>> {
-    Ok(ApiJson(documents::documents(&state, &user, &id, page, limit).await?))
+    let tab = tab.category_tab.filter(|t| !t.is_empty());
+    Ok(ApiJson(documents::documents(&state, &user, &id, tab.as_deref(), page, limit).await?))
 }
 
 /// What a draft definition matches (how many, and the newest few); nothing is stored.

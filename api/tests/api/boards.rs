@@ -269,6 +269,12 @@ api_test!(a_feed_lists_what_its_definition_matches_and_a_change_re_evaluates_the
     let doc = &page["results"]["documents"][0];
     assert_eq!(doc["status"], "unread");
     assert_eq!(doc["id"], doc["deeplink"]);
+    let (_, links) = app.get(&format!("/api/boards/{id}/v2?category_tab=links"), &alice.token).await;
+    assert_eq!(listed(&links["results"]), ["crypto-1", "rates-1", "rates-2"], "feed items are links");
+    let (_, files) = app.get(&format!("/api/boards/{id}/v2?category_tab=documents"), &alice.token).await;
+    assert!(listed(&files["results"]).is_empty());
+    let (status, _) = app.get(&format!("/api/boards/{id}/v2?category_tab=nope"), &alice.token).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
     // Excluding a keyword applies to the documents already there.
     app.put(
         &format!("/api/boards/{id}"),
@@ -371,4 +377,61 @@ api_test!(a_new_match_notifies_the_owner_of_a_feed_that_alerts_at_once, |app: Te
     assert_eq!(found["feed"]["id"], id.as_str());
     let types = event_types(&app, "board_match_day", &format!("{id}/{}", chrono::Utc::now().format("%Y-%m-%d"))).await;
     assert_eq!(types, ["BoardMatched"], "the derby matched nothing, the old item is not new");
+});
+
+api_test!(a_digest_lists_the_days_stories_once_and_is_sent_once, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    let wire = follow_feed(&app, &alice.token, "https://example.com/wire.xml").await;
+    let paper = follow_feed(&app, &alice.token, "https://example.com/paper.xml").await;
+    let board = create(&app, &alice.token, definition("Inflation", &["inflation"], &[])).await;
+    let id = board["board_id"].as_str().unwrap().to_string();
+    app.put(&format!("/api/boards/{id}/alerts"), &alice.token, json!({"alerts": "digest"})).await;
+    let story = "Consumer prices rose 0.4 percent in October, the statistics office said on Tuesday, \
+                 pushing annual inflation to 3.1 percent, the highest reading since March, as energy and \
+                 food costs climbed and economists raised their forecasts for the central bank's next move.";
+    ingest_text(&app, "wire-1", &wire, "Inflation rises to 3.1 percent", story, None).await;
+    ingest_text(&app, "paper-1", &paper, "Inflation rises to 3.1 percent", &format!("{story} Read more."), None).await;
+    ingest_text(
+        &app,
+        "wire-2",
+        &wire,
+        "Wages lag inflation",
+        "Wage growth slowed while inflation stayed high in the north.",
+        None,
+    )
+    .await;
+    let day = format!("{id}/{}", chrono::Utc::now().format("%Y-%m-%d"));
+    for _ in 0..100 {
+        let matched = commands::feed::read_aggregate(&app.server.state.db, "board_match_day", &day).await.unwrap();
+        let n: usize =
+            matched.iter().map(|e| e.payload["BoardMatched"]["matches"].as_array().map_or(0, |m| m.len())).sum();
+        if n == 3 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // No notification while the day lasts.
+    let (_, body) = app.get("/api/notifications?page=0", &alice.token).await;
+    assert!(!body["results"].as_array().unwrap().iter().any(|n| n["type"] == "feed_digest"));
+    let tomorrow = service::clock::ManualClock::starting_at(chrono::Utc::now() + chrono::Duration::days(1));
+    let state = &app.server.state;
+    let matcher =
+        service::feeds::alerts::FeedMatcher::open(state.db.clone(), state.bus.clone(), tomorrow).await.unwrap();
+    matcher.send_digests().await.unwrap();
+    matcher.send_digests().await.unwrap();
+    let mut digests = vec![];
+    for _ in 0..100 {
+        let (_, body) = app.get("/api/notifications?page=0", &alice.token).await;
+        digests = body["results"].as_array().unwrap().iter().filter(|n| n["type"] == "feed_digest").cloned().collect();
+        if !digests.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(digests.len(), 1, "{digests:?}");
+    assert_eq!(
+        digests[0]["excerpt"], "Inflation rises to 3.1 percent and 1 more",
+        "two stories, the repeated one once"
+    );
+    assert_eq!(event_types(&app, "board_match_day", &day).await.iter().filter(|t| *t == "BoardDigestSent").count(), 1);
 });

@@ -96,12 +96,24 @@ pub async fn matching(
     ctx: &Context,
     viewer: &Viewer,
     definition: &BoardDefinition,
+    tab: Option<&str>,
     page: i64,
     limit: i64,
 ) -> Result<(Vec<FeedDocument>, u64, bool)> {
     let filters = filters(definition)?;
     let access = search_access(ctx, &viewer.user_id, SearchScope::MyData).await?;
     let mut req = search::Request::for_feed(&filters, access.clone(), ctx.clock.now());
+    if let Some(tab) = tab {
+        let wanted = tab_categories(tab)?;
+        req.categories = if req.categories.is_empty() {
+            wanted
+        } else {
+            req.categories.iter().filter(|c| wanted.contains(c)).cloned().collect()
+        };
+        if req.categories.is_empty() {
+            return Ok((vec![], 0, false));
+        }
+    }
     req.offset = (page * limit).max(0) as usize;
     req.limit = limit.clamp(1, search::query::MAX_PAGE as i64) as usize;
     req.highlights = 0;
@@ -110,6 +122,25 @@ pub async fn matching(
     let has_more = (page + 1) * limit < found.count as i64;
     let hits = hydrate(ctx, &viewer.user_id, &access, found.hits).await?;
     Ok((fold_stories(ctx, hits).await?, count, has_more))
+}
+
+/// The categories a feed page's sub-tab shows: links (website and RSS items), documents (files
+/// and filings), media and web clips (which no connector fills yet).
+fn tab_categories(tab: &str) -> Result<Vec<String>> {
+    use search::category;
+    let keys: &[&str] = match tab {
+        "links" => &[category::RSS_NEWS],
+        "documents" => &[category::DRIVES, category::INDIA, category::US, category::EXCHANGES],
+        "media" => &["media"],
+        "webclips" => &["webclips"],
+        other => {
+            return Err(crate::error::Error::malformed(
+                "unknown_category_tab",
+                format!("Unknown tab {other}: use links, documents, media or webclips."),
+            ))
+        }
+    };
+    Ok(keys.iter().map(|k| k.to_string()).collect())
 }
 
 #[derive(sqlx::FromRow)]
@@ -174,18 +205,19 @@ async fn fold_stories(ctx: &Context, hits: Vec<SearchHit>) -> Result<Vec<FeedDoc
     Ok(out)
 }
 
-/// One of the viewer's feeds with a page of its documents.
+/// One of the viewer's feeds with a page of its documents (of one sub-tab, `tab`).
 pub async fn documents(
     ctx: &Context,
     viewer: &Viewer,
     board_id: &str,
+    tab: Option<&str>,
     page: i64,
     limit: i64,
 ) -> Result<BoardDocumentsResult> {
     let board = get(ctx, viewer, board_id).await?;
     let definition: BoardDefinition = serde_json::from_value(board.definition.clone())
         .map_err(|e| crate::error::Error::internal(format!("board: {e}")))?;
-    let (documents, count, has_more) = matching(ctx, viewer, &definition, page, limit).await?;
+    let (documents, count, has_more) = matching(ctx, viewer, &definition, tab, page, limit).await?;
     Ok(BoardDocumentsResult { results: BoardDocuments { board, documents, count, page, has_more } })
 }
 
@@ -212,7 +244,7 @@ pub async fn preview(ctx: &Context, viewer: &Viewer, mut definition: BoardDefini
         definition.name = "Preview".into();
     }
     let definition = definition.cleaned().map_err(|e| from_domain(&e))?;
-    let (results, count, _) = matching(ctx, viewer, &definition, 0, PREVIEW_SIZE as i64).await?;
+    let (results, count, _) = matching(ctx, viewer, &definition, None, 0, PREVIEW_SIZE as i64).await?;
     Ok(Preview { count, results })
 }
 
@@ -241,6 +273,6 @@ pub async fn channel_board_documents(
         .ok_or_else(super::board_not_found)?;
     let definition: BoardDefinition =
         serde_json::from_str(&row.definition).map_err(|e| crate::error::Error::internal(format!("board: {e}")))?;
-    let (results, count, _) = matching(ctx, viewer, &definition, page, limit).await?;
+    let (results, count, _) = matching(ctx, viewer, &definition, None, page, limit).await?;
     Ok(Preview { count, results })
 }
