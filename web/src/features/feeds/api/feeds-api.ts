@@ -5,7 +5,7 @@
  * send as null, as a definition's untouched parts are) get their defaults here, so components
  * never see a half-filled definition.
  */
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../../../lib/api';
 import { DATE_RANGE_SHORTHANDS } from '../../../lib/format';
@@ -296,22 +296,6 @@ export const boardQueries = {
       queryFn: async ({ signal }) => boardAnswer.parse(await api.get<unknown>(at(boardId), { signal })).results,
       meta: { toast: false },
     }),
-  /**
-   * A feed's documents, newest first, 20 a page. `tab` narrows to one sub-tab (links, media,
-   * webclips) by category tab; null (the documents tab) is every document.
-   */
-  documents: (boardId: string, tab: string | null = null) =>
-    infiniteQueryOptions({
-      queryKey: boardKeys.documents(boardId, tab),
-      queryFn: async ({ pageParam, signal }) => {
-        const params = new URLSearchParams({ page: String(pageParam), limit: String(BOARD_PAGE_SIZE) });
-        if (tab) params.set('category_tab', tab);
-        return pageAnswer.parse(await api.get<unknown>(at(boardId, `/v2?${params}`), { signal })).results;
-      },
-      initialPageParam: 0,
-      getNextPageParam: (last: BoardPage) => (last.has_more ? last.page + 1 : undefined),
-      meta: { toast: false },
-    }),
   channels: (boardId: string) =>
     queryOptions({
       queryKey: boardKeys.channels(boardId),
@@ -361,6 +345,40 @@ export const boardQueries = {
           .results,
       gcTime: 0,
       staleTime: 0,
+    }),
+};
+
+/**
+ * A feed's documents for the documents feature's list (which the app hands them to): the key,
+ * the call (paged with `page` and `limit`), and how an answer becomes a page of cards. `tab`
+ * narrows to one sub-tab (links, media, webclips) by category tab; null is every document.
+ */
+export const boardListings = {
+  documents: (boardId: string, tab: string | null = null) => ({
+    queryKey: boardKeys.documents(boardId, tab),
+    path: at(boardId, tab ? `/v2?${new URLSearchParams({ category_tab: tab })}` : '/v2'),
+    toPage: (answer: unknown) => {
+      const { documents, page, has_more, count } = pageAnswer.parse(answer).results;
+      return { results: documents, page, has_more, count };
+    },
+  }),
+};
+
+const ownedChannelsAnswer = z.object({
+  channels: z.array(z.object({ id: z.string(), name: z.string(), role: z.string() })),
+});
+
+/** The groups a feed can be shared into: those the user owns. */
+export const channelChoiceQueries = {
+  owned: () =>
+    queryOptions({
+      queryKey: [...boardKeys.all(), 'owned-channels'] as const,
+      queryFn: async ({ signal }) =>
+        ownedChannelsAnswer
+          .parse(await api.get<unknown>('/channels', { signal }))
+          .channels.filter((c) => c.role === 'owner')
+          .map(({ id, name }) => ({ id, name })),
+      staleTime: 15_000,
     }),
 };
 
