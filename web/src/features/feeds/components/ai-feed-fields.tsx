@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type Dispatch, type FormEvent, type KeyboardEvent } from 'react';
+import { XIcon } from '../../../components/ui/icons';
 import { boardQueries, type FeedDefinition } from '../api/feeds-api';
 import type { BuilderAction } from '../builder-state';
 
@@ -25,7 +26,7 @@ export function AiFeedFields({ definition, dispatch }: { definition: FeedDefinit
                 {c.codes?.length ? <span className="small muted"> {c.codes.join(', ')}</span> : null}
               </span>
               <button type="button" className="chip-remove" aria-label={`Remove ${c.name}`} onClick={() => dispatch({ type: 'company.remove', name: c.name })}>
-                ×
+                <XIcon size={14} aria-hidden="true" />
               </button>
             </li>
           ))}

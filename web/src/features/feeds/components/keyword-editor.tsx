@@ -1,4 +1,5 @@
 import { useId, useState, type Dispatch, type KeyboardEvent } from 'react';
+import { XIcon } from '../../../components/ui/icons';
 import type { FeedDefinition, KeywordList } from '../api/feeds-api';
 import type { BuilderAction, KeywordView } from '../builder-state';
 import { checkKeyword } from '../keywords';
@@ -133,7 +134,7 @@ function KeywordChips({ list, definition, onEdit, onRemove }: { list: KeywordLis
             {keyword}
           </button>
           <button type="button" className="chip-remove" aria-label={`Remove ${keyword}`} onClick={() => onRemove(keyword)}>
-            ×
+            <XIcon size={14} aria-hidden="true" />
           </button>
         </li>
       ))}
