@@ -70,6 +70,12 @@ function FeedCheckboxes({ boards, sourceId }: { boards: BoardSummary[]; sourceId
               {
                 // Back as it was: the toast says it failed.
                 onError: () => setChosen((c) => ({ ...c, [board.board_id]: !on })),
+                // The saved definition says it from now on.
+                onSuccess: () =>
+                  setChosen((c) => {
+                    const { [board.board_id]: _done, ...rest } = c;
+                    return rest;
+                  }),
               },
             );
           };
