@@ -210,14 +210,17 @@ const toFeedDocument = (doc: z.infer<typeof feedDocumentSchema>): FeedDocument =
   read: doc.read ?? doc.status === 'read',
 });
 
-const boardPageSchema = boardSchema.extend({
+/**
+ * One page of a feed's documents. The answer carries the feed too (`Board & {documents, ...}`);
+ * only the page is read here, so the list does not break on a change to the feed's own fields.
+ */
+const boardPageSchema = z.object({
   documents: z.array(feedDocumentSchema).transform((docs) => docs.map(toFeedDocument)),
   count: z.number().optional().default(0),
   page: z.number(),
   has_more: z.boolean(),
 });
 
-/** One page of a feed's documents, with the feed itself. */
 export type BoardPage = z.infer<typeof boardPageSchema>;
 
 const previewSchema = z.object({

@@ -4,7 +4,9 @@ import { BUILDER_PAGES, isBuilderPage, type BuilderNav, type BuilderParams } fro
 import { UNKNOWN_PAGE } from '../messages';
 import { CreatePage, EditPage, TemplateCustomizePage } from './editor-pages';
 import { PlanNotice } from './plan-notice';
-import { ReviewSuggestionsPage, SelectAiFeedTypePage, SelectFeedTypePage, SuggestionsPage, TemplateReadonlyPage } from './choice-pages';
+import { SelectAiFeedTypePage, SelectFeedTypePage } from './choice-pages';
+import { ReviewSuggestionsPage, SuggestionsPage } from './suggestion-pages';
+import { TemplateReadonlyPage } from './template-pages';
 
 /** The pages that make a new feed (the plan must include adding feeds). */
 const CREATING = new Set(['select-feed-type', 'feed-template-readonly', 'feed-template-customize', 'create-feed', 'create-ai-feed', 'select-ai-feed-type', 'feed-suggestion', 'review-feed-suggestion']);
