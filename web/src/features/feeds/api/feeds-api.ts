@@ -205,8 +205,10 @@ const feedDocumentSchema = z.looseObject({
 
 export type FeedDocument = z.infer<typeof feedDocumentSchema> & { read: boolean };
 
+/** The card reads its source's name from the metadata when the user does not follow the source. */
 const toFeedDocument = (doc: z.infer<typeof feedDocumentSchema>): FeedDocument => ({
   ...doc,
+  metadata: doc.source_label && !doc.metadata.source_label ? { ...doc.metadata, source_label: doc.source_label } : doc.metadata,
   read: doc.read ?? doc.status === 'read',
 });
 

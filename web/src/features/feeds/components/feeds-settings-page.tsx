@@ -20,7 +20,7 @@ export function FeedsSettingsPage({ nav }: { nav?: ReactNode }) {
     <div className="page-narrow stack-lg">
       {nav}
       <header className="page-header feeds-settings-header">
-        <h1>Feeds</h1>
+        <h2>Your feeds</h2>
         <button type="button" className="button button-primary" disabled={canAdd.status !== 'eligible'} onClick={() => openBuilder('select-feed-type')}>
           New feed
         </button>
