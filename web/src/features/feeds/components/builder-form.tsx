@@ -1,4 +1,4 @@
-import type { Dispatch, FormEvent, ReactNode } from 'react';
+import { useId, type Dispatch, type FormEvent, type ReactNode } from 'react';
 import { TextField } from '../../../components/ui/text-field';
 import type { FeedDefinition } from '../api/feeds-api';
 import type { BuilderAction } from '../builder-state';
@@ -23,6 +23,7 @@ export interface BuilderFormProps {
  * panel the preview sits to the right; on a phone it follows the fields.
  */
 export function BuilderForm({ heading, definition, dispatch, submitLabel, onSubmit, pending, error, children }: BuilderFormProps) {
+  const descriptionId = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit();
@@ -33,11 +34,11 @@ export function BuilderForm({ heading, definition, dispatch, submitLabel, onSubm
         <h2>{heading}</h2>
         <TextField label="Feed name" value={definition.name} maxLength={100} required onChange={(e) => dispatch({ type: 'name.set', name: e.target.value })} />
         <div className="field">
-          <label className="field-label" htmlFor="feed-description">
+          <label className="field-label" htmlFor={descriptionId}>
             Description
           </label>
           <textarea
-            id="feed-description"
+            id={descriptionId}
             className="input"
             rows={2}
             maxLength={1000}
