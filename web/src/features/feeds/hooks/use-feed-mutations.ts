@@ -40,13 +40,23 @@ const storeInList = (queryClient: QueryClient, board: Board) =>
     list?.map((b) => (b.board_id === board.board_id ? { ...b, ...board } : b)),
   );
 
+/** Puts new feeds at the head of the list (newest first), until the list refetches. */
+const addToList = (queryClient: QueryClient, boards: Board[]) =>
+  queryClient.setQueryData<BoardSummary[]>(boardKeys.list(), (list) =>
+    list ? [...boards, ...list.filter((b) => !boards.some((n) => n.board_id === b.board_id))] : list,
+  );
+
 /** Creates a feed; the builder shows a refusal (keyword, name) beside the form, so no toast. */
 export function useCreateBoard() {
   const queryClient = useQueryClient();
   return useMutation({
     meta: { toast: false, successToast: FEED_CREATED } satisfies ToastMeta,
     mutationFn: ({ definition, enabled }: { definition: FeedDefinition; enabled?: boolean }) => createBoard(definition, enabled),
-    onSuccess: (board) => refresh(queryClient, board.board_id),
+    onSuccess: (board) => {
+      // Listed at once: the feed's page, reached next, knows its id by the list.
+      addToList(queryClient, [board]);
+      return refresh(queryClient, board.board_id);
+    },
   });
 }
 
@@ -115,7 +125,10 @@ export function useDuplicateBoard() {
   return useMutation({
     meta: { errorToast: failure, successToast: FEED_DUPLICATED } satisfies ToastMeta,
     mutationFn: (boardId: string) => duplicateBoard(boardId),
-    onSuccess: () => refresh(queryClient),
+    onSuccess: (board) => {
+      addToList(queryClient, [board]);
+      return refresh(queryClient);
+    },
   });
 }
 
@@ -159,7 +172,9 @@ export function useAcceptSuggestions() {
   return useMutation({
     meta: { errorToast: failure } satisfies ToastMeta,
     mutationFn: (suggestionIds: string[]) => acceptSuggestions(suggestionIds),
-    onSuccess: () =>
-      Promise.all([refresh(queryClient), queryClient.invalidateQueries({ queryKey: boardKeys.suggestions() })]),
+    onSuccess: (boards) => {
+      addToList(queryClient, boards);
+      return Promise.all([refresh(queryClient), queryClient.invalidateQueries({ queryKey: boardKeys.suggestions() })]);
+    },
   });
 }
