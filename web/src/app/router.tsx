@@ -3,11 +3,14 @@ import { Navigate, Route, Routes } from 'react-router';
 import { Spinner } from '../components/ui/spinner';
 import { SignInPage, SignUpPage } from '../features/auth';
 import { GroupSettingsPage, GroupsPage, GroupsSettingsPage } from '../features/channels';
-import { DocumentsPage, MyDataLanding, MyDataLayout, PreviewPage, SubCategoryPage } from '../features/documents';
+import { MyDataLanding, MyDataLayout, PreviewPage, SubCategoryPage } from '../features/documents';
+import { CustomFeedPage } from '../features/feeds';
 import { NotebooksPage, NotePreviewPage } from '../features/notebooks';
 import { NotificationsPage } from '../features/notifications';
 import { SearchPage } from '../features/search';
 import { StoragePage, UserSettingsPage } from '../features/settings';
+import { FeedSettingsPage } from './pages/feed-settings-page';
+import { FeedSourcePage } from './pages/feed-page';
 import {
   ConnectPage,
   ConnectRssPage,
@@ -38,7 +41,6 @@ const PLACEHOLDER_ROUTES = [
   '/apps/:source',
   '/apps/:source/:subCategory',
   '/feeds',
-  '/custom-feed',
   '/integrations',
   '/connect/app',
   '/connect/app/:app',
@@ -50,8 +52,6 @@ const PLACEHOLDER_ROUTES = [
   '/managers/report',
   '/report',
   '/report/:id',
-  '/settings/feeds',
-  '/settings/feeds/root',
   '/settings/portfolios',
   '/settings/portfolios/create-portfolio',
 ] as const;
@@ -96,8 +96,12 @@ export function AppRoutes() {
             <Route path="drives" element={drive('feeds')} />
             <Route path=":suffix" element={<SubCategoryPage />} />
           </Route>
-          <Route path="/feeds/:source" element={<DocumentsPage />} />
-          <Route path="/feeds/:source/:subCategory" element={<DocumentsPage />} />
+          {/* A source's documents, or one of the user's custom feeds (its documents, sub-tabs and comments). */}
+          <Route path="/feeds/:source" element={<FeedSourcePage />} />
+          <Route path="/feeds/:source/:subCategory" element={<FeedSourcePage />} />
+          <Route path="/custom-feed" element={<CustomFeedPage />} />
+          <Route path="/settings/feeds" element={<FeedSettingsPage />} />
+          <Route path="/settings/feeds/root" element={<FeedSettingsPage />} />
           <Route path="/notebooks" element={<NotebooksPage />} />
           <Route path="/preview/needl_notebooks/:noteId" element={<NotePreviewPage />} />
           <Route path="/preview/:category/:deeplink" element={<PreviewPage />} />

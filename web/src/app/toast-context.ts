@@ -5,7 +5,7 @@ import { toastMachine, type ToastType } from './toast.machine';
 
 export const ToastContext = createActorContext(toastMachine);
 
-export const GENERIC_FAILURE = 'Oops! Something Went Wrong. Please Try Again Later :(';
+export { GENERIC_FAILURE } from '../lib/query-client';
 
 /** Returns functions that show toasts of each type; each returns the toast's id. */
 export function useToast() {

@@ -3,6 +3,7 @@
  * tells us what changed; the affected queries are invalidated and refetch if someone shows them.
  */
 import type { InvalidateQueryFilters, QueryClient, QueryKey } from '@tanstack/react-query';
+import { boardKeys } from './queries/board-keys';
 import { channelKeys, commentKeys } from './queries/channel-keys';
 import { documentKeys } from './queries/document-keys';
 import { featureQueries } from './queries/feature-queries';
@@ -179,9 +180,39 @@ const SEARCH_STALE_AFTER = new Set([
 /** Returns whether an event leaves cached searches out of date. */
 export const staleSearchesAfter = (event: Pick<LiveEvent, 'type'>): boolean => SEARCH_STALE_AFTER.has(event.type);
 
+/**
+ * A custom feed changed (any event whose type starts with `Board`, ids: the feed), or a new
+ * document matched it (`BoardMatched`): the feed list and everything cached about that feed.
+ * Feeds shared into channels keep their own mapping above (the channel's feeds changed too).
+ */
+const boardChanged = ([boardId]: string[]): QueryKey[] => [boardKeys.list(), ...(boardId ? [boardKeys.board(boardId)] : [])];
+
+/**
+ * The feed's edit events whose names do not start with `Board` (an edit opens with BoardEdited,
+ * but each of these may arrive on its own message too).
+ */
+const BOARD_EDITS = new Set([
+  'KeywordIncluded',
+  'KeywordExcluded',
+  'KeywordRemoved',
+  'SourcesFiltered',
+  'SecondarySourcesSet',
+  'CategoriesFiltered',
+  'DateRangeSet',
+  'GroupSet',
+  'CompaniesSet',
+  'AttributesSet',
+  'TopicsSet',
+  'CurrentTopicSet',
+  'FeedTypeSet',
+]);
+
 /** Returns the query keys an event makes stale; unknown event types change nothing. */
 export function keysInvalidatedBy(event: Pick<LiveEvent, 'type'> & { ids?: string[] }): QueryKey[] {
-  return INVALIDATIONS[event.type]?.(event.ids ?? []) ?? [];
+  const ids = event.ids ?? [];
+  const own = INVALIDATIONS[event.type]?.(ids);
+  if (event.type.startsWith('Board') || BOARD_EDITS.has(event.type)) return [...(own ?? []), ...boardChanged(ids)];
+  return own ?? [];
 }
 
 /**

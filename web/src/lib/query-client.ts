@@ -6,6 +6,9 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { isApiError } from './api-client';
 
+/** The generic error toast's text (document 1), for failures the server gave no words for. */
+export const GENERIC_FAILURE = 'Oops! Something Went Wrong. Please Try Again Later :(';
+
 /** Returns whether a query that failed `failureCount` times with `error` is tried again. */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
   if (isApiError(error) && (error.status === 401 || error.status === 404)) return false;

@@ -1,6 +1,7 @@
-/** Placeholder bodies for the overlay kinds until their features fill them in. */
+/** The overlay kinds' bodies: placeholders until their features fill them in, and the custom-feed builder. */
 import type { OverlayBodyProps } from '../../lib/overlay/overlay-registry';
-import { CUSTOM_FEED_PAGES, type CustomFeedParams, type PreviewParams, type ReportParams } from './overlay-schemas';
+import { CustomFeedOverlayBody } from '../../features/feeds';
+import { type CustomFeedParams, type PreviewParams, type ReportParams } from './overlay-schemas';
 
 export function PreviewOverlay({ params }: OverlayBodyProps<PreviewParams>) {
   return (
@@ -54,16 +55,7 @@ export function ReportOverlay({ params }: OverlayBodyProps<ReportParams>) {
   );
 }
 
-export function CustomFeedOverlay({ params }: OverlayBodyProps<CustomFeedParams>) {
-  const title = CUSTOM_FEED_PAGES[params.page as keyof typeof CUSTOM_FEED_PAGES];
-  if (!title) {
-    console.error('Unknown CustomFeed overlay page', params.page);
-    return null;
-  }
-  return (
-    <section className="overlay-body">
-      <h2>{title}</h2>
-      <p className="muted">Custom feeds arrive in a later release.</p>
-    </section>
-  );
+/** The custom-feed builder (the feeds feature), with the overlay's parameters. */
+export function CustomFeedOverlay({ params, close }: OverlayBodyProps<CustomFeedParams>) {
+  return <CustomFeedOverlayBody params={params} close={close} />;
 }

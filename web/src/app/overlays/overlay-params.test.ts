@@ -50,6 +50,13 @@ describe('overlay parameters', () => {
     expect(resolveOverlay(registry, q('overlay-type=custom-feed'))).toMatchObject({ params: { page: 'select-feed-type' } });
   });
 
+  it('passes the builder its page and optional parameters, an unknown page included (the builder refuses it)', () => {
+    expect(
+      resolveOverlay(registry, q('overlay-type=custom-feed&overlay-page=edit-feed&overlay-board-id=b1&overlay-suggestion-ids=s1,s2')),
+    ).toMatchObject({ status: 'open', params: { page: 'edit-feed', 'board-id': 'b1', 'suggestion-ids': 's1,s2' } });
+    expect(resolveOverlay(registry, q('overlay-type=custom-feed&overlay-page=nope'))).toMatchObject({ status: 'open', params: { page: 'nope' } });
+  });
+
   it('removes every overlay- parameter on close and keeps the others', () => {
     expect(withoutOverlayParams(q('a=1&overlay-type=report&overlay-id=9&b=2')).toString()).toBe('a=1&b=2');
   });

@@ -1,5 +1,6 @@
 /** The parameter schemas of the overlay kinds, checked against the `overlay-` query parameters. */
 import { z } from 'zod';
+import { BUILDER_PAGES } from '../../features/feeds';
 
 const required = z.string().min(1);
 const optional = z.string().optional();
@@ -25,23 +26,17 @@ export const portfolioParamsSchema = z.object({ type: z.literal('portfolio') });
 
 export const reportParamsSchema = z.object({ type: z.literal('report'), id: required });
 
-export const CUSTOM_FEED_PAGES = {
-  'select-feed-type': 'Select feed type',
-  'feed-template': 'Feed template',
-  'customize-template': 'Customize template',
-  'create-feed': 'Create feed',
-  'select-ai-feed-type': 'Select AI feed type',
-  'create-ai-feed': 'Create AI feed',
-  'edit-feed': 'Edit feed',
-  'edit-ai-feed': 'Edit AI feed',
-  'feed-suggestion': 'Feed suggestion',
-  'review-feed-suggestion': 'Review feed suggestion',
-} as const;
+/** The builder's pages (the feeds feature owns them). */
+export const CUSTOM_FEED_PAGES = BUILDER_PAGES;
 
+/** An unknown page passes: the builder logs it and shows nothing (the spec). */
 export const customFeedParamsSchema = z.object({
   type: z.literal('custom-feed'),
   page: z.string().default('select-feed-type'),
-  id: optional,
+  'template-id': optional,
+  'board-id': optional,
+  'search-template': optional,
+  'suggestion-ids': optional,
 });
 
 export type PreviewParams = z.infer<typeof previewParamsSchema>;

@@ -1,6 +1,8 @@
+import { useMemo } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useChannelLabels } from '../../features/channels';
 import { useDocumentLabels } from '../../features/documents';
+import { useFeedLabels } from '../../features/feeds';
 import { NotificationBell } from '../../features/notifications';
 import { HeaderSearch, isSearchPath, SearchTitle } from '../../features/search';
 import { UploadIndicator } from '../../features/uploads';
@@ -20,7 +22,9 @@ export const NOT_FOUND_TITLE = 'Page not found';
 export function Header({ liveStatus }: { liveStatus: LiveStatus }) {
   const { pathname } = useLocation();
   const searching = isSearchPath(pathname);
-  const labels = useChannelLabels();
+  const channelLabels = useChannelLabels();
+  const feedLabels = useFeedLabels();
+  const labels = useMemo(() => ({ ...channelLabels, ...feedLabels }), [channelLabels, feedLabels]);
   // Only the trail names the document: the page's own heading is its title already.
   const documentLabels = useDocumentLabels();
   const withNav = useShowsSideNav();

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { ChannelNavList } from '../../features/channels';
+import { FeedNavList } from '../../features/feeds';
 import { matches, TABLET_QUERY } from '../../lib/media';
 import { carryOverlayParams } from '../../lib/overlay/overlay-params';
 import { NavContext } from '../nav-context';
@@ -9,6 +10,7 @@ import { NavContext } from '../nav-context';
 const LINKS: ReadonlyArray<{ to: string; label: string; nested?: boolean }> = [
   { to: '/feeds/home', label: 'My Data' },
   { to: '/search', label: 'Search' },
+  { to: '/settings/feeds', label: 'Feeds' },
   { to: '/channels', label: 'Groups' },
   { to: '/needlbox/bookmarks/all', label: 'Needlbox' },
   { to: '/needlbox/bookmarks/all', label: 'Bookmarks', nested: true },
@@ -54,6 +56,12 @@ export function SideNav() {
               >
                 {link.label}
               </NavLink>
+              {link.label === 'Feeds' && (
+                <FeedNavList
+                  linkTo={(path) => carryOverlayParams(path, search)}
+                  onNavigate={() => matches(TABLET_QUERY) && nav.send({ type: 'nav.close' })}
+                />
+              )}
               {link.to === '/channels' && (
                 <ChannelNavList
                   linkTo={(path) => carryOverlayParams(path, search)}

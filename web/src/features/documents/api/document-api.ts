@@ -26,6 +26,8 @@ export interface DocumentCard {
   access_key?: string;
   /** Only in the answer to a share: the key of a link any signed-in person can open. */
   public_access_key?: string | null;
+  /** Near-duplicates from other sources folded into this card (a custom feed's story cluster). */
+  story?: { size: number; sources: string[] } | null;
 }
 
 export interface DocumentPage {
@@ -45,6 +47,8 @@ export const PAGE_SIZE = 20;
 export interface DocumentListing {
   queryKey: QueryKey;
   path: string;
+  /** Turns an answer of another shape (a custom feed's) into a page; the answer is a page without it. */
+  toPage?: (answer: unknown) => DocumentPage;
 }
 
 /** Returns `path` asking for one page: `page` and `limit` first, then the path's own parameters. */
@@ -97,10 +101,13 @@ export const documentQueries = {
   list: (source: string | null, subCategory: string | null = null) =>
     documentQueries.listing({ queryKey: documentKeys.list(source, subCategory), path: documentsPath(source, subCategory) }),
   /** Another feature's list of documents (`DocumentListing`), newest first, 20 a page. */
-  listing: ({ queryKey, path }: DocumentListing) =>
+  listing: ({ queryKey, path, toPage }: DocumentListing) =>
     infiniteQueryOptions({
       queryKey,
-      queryFn: ({ pageParam, signal }) => api.get<DocumentPage>(pagePath(path, pageParam), { signal }),
+      queryFn: async ({ pageParam, signal }) => {
+        const answer = await api.get<unknown>(pagePath(path, pageParam), { signal });
+        return toPage ? toPage(answer) : (answer as DocumentPage);
+      },
       initialPageParam: 0,
       getNextPageParam: (last: DocumentPage) => (last.has_more ? last.page + 1 : undefined),
     }),

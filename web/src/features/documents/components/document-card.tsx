@@ -47,6 +47,11 @@ export function DocumentCard({ doc, read, onToggleRead, sourceLabels, category, 
         <span className="doc-card-source">{sourceLabel(doc, sourceLabels)}</span>
         {doc.author && <span>{doc.author}</span>}
         <time dateTime={date}>{dateLine(date, now)}</time>
+        {doc.story && doc.story.size > 1 && (
+          <span className="badge story-badge" title={doc.story.sources.join(', ')} data-testid="story-badge">
+            +{doc.story.size - 1} {doc.story.size - 1 === 1 ? 'source' : 'sources'}
+          </span>
+        )}
       </p>
       {file && <FileFacts file={file} />}
       {doc.summary && (

@@ -6,6 +6,7 @@ const PAGES = [
   { to: '/settings/manage-tags', label: 'Tags Manager' },
   { to: '/settings/contacts', label: 'Manage Contacts' },
   { to: '/settings/channels', label: 'Groups' },
+  { to: '/settings/feeds', label: 'Feeds' },
 ] as const;
 
 /** Tabs between the settings pages. */

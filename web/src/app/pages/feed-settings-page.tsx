@@ -1,0 +1,7 @@
+import { FeedsSettingsPage } from '../../features/feeds';
+import { SettingsNav } from '../../features/settings';
+
+/** /settings/feeds and /settings/feeds/root: the feed manager, under the settings tabs. */
+export function FeedSettingsPage() {
+  return <FeedsSettingsPage nav={<SettingsNav />} />;
+}

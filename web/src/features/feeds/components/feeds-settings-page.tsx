@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { ListState } from '../../../components/ui/list-state';
+import { usePlanCheck } from '../../../lib/pricing';
+import { boardQueries } from '../api/feeds-api';
+import { useOpenBuilder } from '../hooks/use-open-builder';
+import { NO_FEEDS } from '../messages';
+import { FeedSettingsRow } from './feed-settings-row';
+
+/**
+ * /settings/feeds and /settings/feeds/root: the user's feeds, each with its switch, rename,
+ * duplicate, delete, share to a group, alerts and priority. `nav` is the settings tabs, drawn by
+ * the app.
+ */
+export function FeedsSettingsPage({ nav }: { nav?: ReactNode }) {
+  const boards = useQuery(boardQueries.list());
+  const openBuilder = useOpenBuilder();
+  const canAdd = usePlanCheck('add_feed');
+  return (
+    <div className="page-narrow stack-lg">
+      {nav}
+      <header className="page-header feeds-settings-header">
+        <h2>Your feeds</h2>
+        <button type="button" className="button button-primary" disabled={canAdd.status !== 'eligible'} onClick={() => openBuilder('select-feed-type')}>
+          New feed
+        </button>
+      </header>
+      {canAdd.status === 'ineligible' && <p className="small muted">{canAdd.message}</p>}
+      <ListState
+        query={boards}
+        loadingLabel="Loading feeds"
+        errorTitle="Feeds could not be loaded"
+        isEmpty={(list) => list.length === 0}
+        emptyTitle={NO_FEEDS}
+        emptyHint="Make a feed from keywords, companies or topics with New feed."
+      >
+        {(list) => (
+          <ul className="feed-settings-list" aria-label="Your feeds">
+            {list.map((board) => (
+              <FeedSettingsRow key={board.board_id} board={board} />
+            ))}
+          </ul>
+        )}
+      </ListState>
+    </div>
+  );
+}
