@@ -57,4 +57,22 @@ describe('notificationText and notificationLink', () => {
     expect(notificationLink(item)).toBe('/preview/feeds/w1?source=s1&access_key=k');
     expect(notificationText({ ...item, type: 'report_ready' })).toBe('Your report is ready');
   });
+
+  it('tells of a feed’s new match and of its digest, and leads a digest to the feed', () => {
+    const match: Notification = {
+      ...mention,
+      type: 'feed_match',
+      actor: null,
+      channel: null,
+      comment_id: null,
+      feed: { id: 'b1', label: 'Inflation' },
+      excerpt: 'Rates held and 2 more',
+      document: { deeplink: 'w1', title: 'Rates held', source: 's1', access_key: 'k' },
+    };
+    expect(notificationText(match)).toBe('New in your feed Inflation: Rates held and 2 more');
+    expect(notificationLink(match)).toBe('/preview/feeds/w1?source=s1&access_key=k');
+    const digest: Notification = { ...match, type: 'feed_digest' };
+    expect(notificationText(digest)).toBe('Today in Inflation: Rates held and 2 more');
+    expect(notificationLink(digest)).toBe('/feeds/b1');
+  });
 });

@@ -23,6 +23,10 @@ export function notificationText(n: Notification): string {
       return `${who} commented${what}${where}`;
     case 'source_item':
       return `New in ${n.source?.label ?? 'a high-priority source'}${n.document ? `: ${n.document.title}` : ''}`;
+    case 'feed_match':
+      return `New in your feed ${n.feed?.label ?? ''}: ${n.excerpt ?? n.document?.title ?? ''}`.replace(/ {2}/, ' ');
+    case 'feed_digest':
+      return `Today in ${n.feed?.label ?? 'your feed'}: ${n.excerpt ?? ''}`;
     case 'summary_ready':
       return 'Your summary is ready';
     case 'report_ready':
@@ -32,8 +36,12 @@ export function notificationText(n: Notification): string {
   }
 }
 
-/** Returns where a notification leads: its document (with the comment open), else its channel. */
+/**
+ * Returns where a notification leads: its document (with the comment open), a feed's page for a
+ * digest, else its channel.
+ */
 export function notificationLink(n: Notification): string | null {
+  if (n.type === 'feed_digest' && n.feed) return `/feeds/${encodeURIComponent(n.feed.id)}`;
   if (n.document) {
     const extra: Record<string, string> = {};
     if (n.channel) extra.channel_id = n.channel.id;

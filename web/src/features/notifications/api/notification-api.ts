@@ -21,6 +21,8 @@ const notificationSchema = z.object({
   document: z.object({ deeplink: z.string(), title: z.string(), source: z.string(), access_key: z.string() }).nullable(),
   comment_id: z.string().nullable(),
   source: z.object({ id: z.string(), label: z.string() }).nullable(),
+  /** The feed that matched (feed_match) or whose digest this is (feed_digest), while it exists. */
+  feed: z.object({ id: z.string(), label: z.string() }).nullable().optional(),
   excerpt: z.string().nullable(),
 });
 
