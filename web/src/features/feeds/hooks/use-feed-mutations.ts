@@ -94,6 +94,8 @@ export function useUndoBoard() {
     mutationFn: (boardId: string) => undoBoard(boardId),
     onSuccess: (board) => {
       storeInList(queryClient, board);
+      // The editor starts from the cached definition: it must be the one the undo went back to.
+      queryClient.setQueryData(boardKeys.definition(board.board_id), board);
       return refresh(queryClient, board.board_id);
     },
   });
