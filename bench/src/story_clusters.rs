@@ -182,6 +182,14 @@ fn insert_latency(
         both.max() as f64 / 1000.0
     );
     println!("    copies of an earlier item (footer added) that joined a story: {joined} of {copies}");
+    let forget = Instant::now();
+    index.forget_before(now - 3 * DAY);
+    println!(
+        "    forget_before(3 days ago): {:.2} s, {} items left (the window's), resident memory now +{} MiB",
+        forget.elapsed().as_secs_f64(),
+        index.len(),
+        resident_kib().saturating_sub(rss_before) / 1024
+    );
     Ok(())
 }
 
