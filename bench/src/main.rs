@@ -10,6 +10,8 @@
 //! - [`collab`]: comment delivery to channel members over many sockets; tagging and commenting
 //!   calls per second.
 //! - [`ask`]: AskNeedl's citation and answer recall on the QA set, answer latency at 100k passages.
+//! - [`story_clusters`]: signatures per second, insert latency into a story index of 1M items,
+//!   pair precision and recall of story clusters on the labelled sets.
 //!
 //! It depends on `api` for the server it runs in this process, and on the crates below it for
 //! what it drives directly. Uploads and imports extract documents in worker processes of this
@@ -21,6 +23,7 @@ mod collab;
 mod ingestion;
 mod retrieval;
 mod store;
+mod story_clusters;
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -50,9 +53,9 @@ pub struct BenchArgs {
     /// Which figures to print: `store` (commands, projection lag, live delivery), `ingest` (feed
     /// items, PDF pages, import memory), `search` (retrieval quality and query latency), `collab`
     /// (comment delivery to channel members over many sockets, tagging and commenting calls per
-    /// second), `ask` (cited-answer quality on the QA set and answer latency through the HTTP API)
-    /// or `all`.
-    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search", "collab", "ask"])]
+    /// second), `ask` (cited-answer quality on the QA set and answer latency through the HTTP API),
+    /// `stories` (story-cluster signatures, insert latency, pair precision and recall) or `all`.
+    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search", "collab", "ask", "stories"])]
     pub only: String,
     /// The shared real-world data the ingest figures read (`feeds/`, `docs/`); synthetic files
     /// stand in when it is absent.
@@ -92,6 +95,10 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     }
     if args.only == "all" || args.only == "ask" {
         ask::run(data_dir, &args).await?;
+    }
+    if args.only == "all" || args.only == "stories" {
+        let args = args.clone();
+        tokio::task::spawn_blocking(move || story_clusters::run(&args)).await??;
     }
     let store = matches!(args.only.as_str(), "all" | "store");
     let collab = matches!(args.only.as_str(), "all" | "collab");

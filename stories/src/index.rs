@@ -104,7 +104,7 @@ pub struct StoryIndex<D> {
     heads: Vec<HashMap<u32, u32, BuildHasherDefault<KeyHasher>>>,
     /// Per item and band: the next older entry in the same bucket (`NONE` ends the list).
     next: Vec<u32>,
-    stories: Vec<Story>,
+    stories: Vec<Story<D>>,
     sources: Vec<String>,
     source_ids: HashMap<String, u32>,
 }
@@ -121,7 +121,9 @@ struct Entry {
 }
 
 #[derive(Debug, Clone)]
-struct Story {
+struct Story<D> {
+    /// The id of its first item, kept when that item is forgotten.
+    id: D,
     first_published: i64,
     members: Vec<u32>,
 }
@@ -191,7 +193,7 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
                 story
             }
             None => {
-                self.stories.push(Story { first_published: published, members: vec![index] });
+                self.stories.push(Story { id: doc.clone(), first_published: published, members: vec![index] });
                 (self.stories.len() - 1) as u32
             }
         };
@@ -242,27 +244,71 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
             }
         }
         Some(StoryView {
-            id: self.ids[story.members[0] as usize].clone(),
+            id: story.id.clone(),
             docs: story.members.iter().map(|&m| self.ids[m as usize].clone()).collect(),
             sources,
         })
     }
 
     fn story_id(&self, story: u32) -> D {
-        self.ids
-            .get(self.stories[story as usize].members[0] as usize)
-            .cloned()
-            .unwrap_or_else(|| unreachable!("a story's first member is stored before it is named"))
+        self.stories[story as usize].id.clone()
+    }
+
+    /// Forgets the items published before `cutoff` (seconds), so the index holds only what a new
+    /// item can still join (the window, or the story span): memory stays bounded by the items of
+    /// the last days. A story keeps its id and its remaining items; the buckets are rebuilt from
+    /// the stored slots, so this costs about as much as inserting the remaining items again.
+    pub fn forget_before(&mut self, cutoff: i64) {
+        let keep: Vec<usize> = (0..self.docs.len()).filter(|&i| self.docs[i].published >= cutoff).collect();
+        if keep.len() == self.docs.len() {
+            return;
+        }
+        let mut new_index = vec![NONE; self.docs.len()];
+        for (n, &old) in keep.iter().enumerate() {
+            new_index[old] = n as u32;
+        }
+        let mut story_index = vec![NONE; self.stories.len()];
+        let mut stories = Vec::new();
+        for (old, story) in std::mem::take(&mut self.stories).into_iter().enumerate() {
+            let members: Vec<u32> =
+                story.members.iter().map(|&m| new_index[m as usize]).filter(|&m| m != NONE).collect();
+            if !members.is_empty() {
+                story_index[old] = stories.len() as u32;
+                stories.push(Story { members, ..story });
+            }
+        }
+        self.stories = stories;
+        self.slots = keep.iter().flat_map(|&i| self.slots[i * TEXT_HASHES..(i + 1) * TEXT_HASHES].to_vec()).collect();
+        self.titles = keep.iter().flat_map(|&i| self.titles[i * TITLE_SLOTS..(i + 1) * TITLE_SLOTS].to_vec()).collect();
+        self.title_words = keep.iter().map(|&i| self.title_words[i]).collect();
+        self.ids = keep.iter().map(|&i| self.ids[i].clone()).collect();
+        self.docs =
+            keep.iter().map(|&i| Entry { story: story_index[self.docs[i].story as usize], ..self.docs[i] }).collect();
+        self.by_id = self.ids.iter().enumerate().map(|(n, id)| (id.clone(), n as u32)).collect();
+        self.heads = (0..self.params.bands).map(|_| HashMap::default()).collect();
+        self.next = Vec::with_capacity(self.docs.len() * self.params.bands);
+        for n in 0..self.docs.len() {
+            let keys = self.slot_keys(&self.slots[n * TEXT_HASHES..(n + 1) * TEXT_HASHES]);
+            for (band, key) in keys.iter().enumerate() {
+                let head =
+                    if self.docs[n].empty { NONE } else { self.heads[band].insert(*key, n as u32).unwrap_or(NONE) };
+                self.next.push(head);
+            }
+        }
     }
 
     fn band_keys(&self, signature: &Signature) -> Vec<u32> {
-        let slots = signature.text_slots();
+        let slots: Vec<u16> = signature.text_slots().iter().map(|&v| v as u16).collect();
+        self.slot_keys(&slots)
+    }
+
+    /// The band keys of 16-bit slots (what the index stores, so stored items can be re-keyed).
+    fn slot_keys(&self, slots: &[u16]) -> Vec<u32> {
         (0..self.params.bands)
             .map(|band| {
                 let mut h = (band as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
                 for &v in &slots[band * self.params.rows..(band + 1) * self.params.rows] {
-                    // The index keeps 16 bits per slot; the key uses the same 16.
-                    h = crate::text::mix64(h ^ (v as u16) as u64);
+                    h = crate::text::mix64(h ^ v as u64);
                 }
                 h as u32
             })

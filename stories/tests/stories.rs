@@ -293,3 +293,26 @@ fn constructed_syndication_edits_of_real_feed_items_are_found() {
     assert!(score.precision() >= 0.95, "precision {:.3}", score.precision());
     assert!(score.f1() >= 0.90, "F1 {:.3}", score.f1());
 }
+
+#[test]
+fn forgotten_items_leave_their_story_its_id_and_stop_being_joined() {
+    let mut index = index();
+    index.insert("old", "wire", T0, &sig("Port to deepen shipping channel", HARBOUR));
+    index.insert("copy", "daily", T0 + 2 * DAY, &sig("Port to deepen shipping channel", HARBOUR));
+    index.insert("music", "arts", T0 + 2 * DAY, &sig("Orchestra announces season", ORCHESTRA));
+    index.forget_before(T0 + DAY);
+    assert_eq!(index.len(), 2);
+    assert_eq!(index.story_of(&"old"), None);
+    let story = index.story_of(&"copy").unwrap();
+    assert_eq!((story.id, story.docs), ("old", vec!["copy"]));
+    // The remaining items are still found through the rebuilt buckets.
+    let again = index.insert("radio", "radio", T0 + 3 * DAY, &sig("Port to deepen shipping channel", HARBOUR));
+    assert_eq!(again.story, "old");
+    assert_eq!(again.matched.map(|m| m.0), Some("copy"));
+    let strike = index.insert("strike", "wire", T0 + 3 * DAY, &sig("Dock strike", HARBOUR_STRIKE));
+    assert_eq!(strike.story, "strike");
+    assert_eq!(
+        index.insert("tune", "blog", T0 + 3 * DAY, &sig("Orchestra announces season", ORCHESTRA)).story,
+        "music"
+    );
+}
