@@ -10,7 +10,8 @@
 //! read the document. HIGH-priority feeds are recorded (and so notify) first.
 //!
 //! Stories are placed by a [`stories::StoryIndex`] rebuilt at start from the signatures stored in
-//! `document_stories_view`.
+//! `document_stories_view` (those of the last story span: older ones can join nothing), and
+//! trimmed to that span as time passes.
 //!
 //! What it does not promise: matches of documents the index committed while this worker was
 //! down (or between a commit and the worker's recording) are not announced after a restart;
@@ -104,13 +105,17 @@ impl FeedMatcher {
             signature: String,
             published: i64,
         }
+        // Only what a new document can still join: the last story span.
+        let params = StoryParams::default();
+        let since = clock.now().timestamp() - params.max_story_span;
         let placed: Vec<Placed> = db
             .fetch_all(
-                "SELECT deeplink, source_id, signature, published FROM document_stories_view ORDER BY published",
-                args![],
+                "SELECT deeplink, source_id, signature, published FROM document_stories_view \
+                 WHERE published >= $1 ORDER BY published",
+                args![since],
             )
             .await?;
-        let mut stories = StoryIndex::new(StoryParams::default());
+        let mut stories = StoryIndex::new(params);
         stories.reserve(placed.len());
         for p in placed {
             if let Ok(signature) = Signature::from_hex(&p.signature) {
@@ -134,6 +139,8 @@ impl FeedMatcher {
                     None => return,
                 },
                 _ = digests.tick() => {
+                    let span = self.stories.params().max_story_span;
+                    self.stories.forget_before(self.clock.now().timestamp() - span);
                     if let Err(error) = self.send_digests().await {
                         tracing::error!(error = %format!("{error:#}"), "sending feed digests failed");
                     }
