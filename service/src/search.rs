@@ -410,8 +410,19 @@ pub async fn search(ctx: &Context, user_id: &str, source: Option<&str>, body: Se
     req.descending = descending;
     req.offset = start_from as usize;
     req.limit = num_docs.max(1) as usize;
-    scope(&mut req, source, body.board_id.as_deref());
     let now = chrono::Utc::now();
+    // The current feed's search: a custom feed narrows to what it matches; any other board id is
+    // a source.
+    let feed = match (source, body.board_id.as_deref()) {
+        (Some("today"), Some(board)) if !board.is_empty() && board != "home" => {
+            crate::feeds::documents::own_feed_filters(ctx, user_id, board).await?
+        }
+        _ => None,
+    };
+    match &feed {
+        Some(filters) => crate::feeds::documents::narrow(&mut req, filters, now),
+        None => scope(&mut req, source, body.board_id.as_deref()),
+    }
     if let Some(shorthand) = body.date_range.as_deref().filter(|s| !s.is_empty()) {
         let (from, to) = domain::date_range::range(shorthand, now)
             .map_err(|e| Error::malformed("wrong_shorthand", e.to_string()))?;

@@ -506,3 +506,33 @@ engine_test!(
         assert_eq!(types, ["SessionTitled", "QuestionAsked", "AnswerStopped"]);
     }
 );
+
+api_test!(asking_over_a_custom_feed_reaches_only_what_the_feed_matches, |app: TestApp| async move {
+    let app = &app;
+    let s = app.sign_up("asker").await;
+    let feed = follow_feed(app, &s.token, "https://metals.example.com/feed.xml").await;
+    ingest_text(app, "steel-1", &feed, "Steel tariffs raise costs for carmakers", STEEL, None).await;
+    ingest_text(app, "wheat-1", &feed, "Drought shrinks the wheat harvest", WHEAT, None).await;
+    let (status, board) = app
+        .post(
+            "/api/boards/v2",
+            &s.token,
+            json!({"definition": {"name": "Harvests", "keywords": {"include": [{"keyword": "wheat OR harvest"}]}}}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{board}");
+    let board_id = board["results"]["board_id"].as_str().unwrap();
+    let prompt = "What tariff did the United States impose on imported steel?";
+    let asked = ask(app, &s.token, json!({"prompt": prompt, "board_id": board_id, "timezone": "Europe/London"})).await;
+    assert_eq!(asked.status, StatusCode::OK, "{}", asked.error);
+    let cited = cited_documents(asked.done());
+    assert!(!cited.contains(&"steel-1".to_string()), "the steel item is outside the feed: {cited:?}");
+    // Searching within the feed ("today" with the board) is narrowed alike.
+    let (status, found) = app
+        .post("/api/search/today", &s.token, json!({"q": "steel OR wheat", "board_id": board_id, "num_docs": 10}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{found}");
+    let hits: Vec<&str> =
+        found["results"].as_array().unwrap().iter().map(|h| h["deeplink"].as_str().unwrap()).collect();
+    assert_eq!(hits, ["wheat-1"]);
+});

@@ -95,6 +95,16 @@ pub async fn resolve(ctx: &Context, viewer: &Viewer, body: &AskBody) -> Result<R
             (AskScope::Attachments { feed_id: feed.map(str::to_string) }, search_scope)
         }
         (_, Some(board)) => {
+            // One of the user's custom feeds: the documents it matches now.
+            if let Some(filters) = crate::feeds::documents::own_feed_filters(ctx, user_id, board).await? {
+                let deeplinks = crate::feeds::documents::feed_deeplinks(ctx, user_id, &filters).await?;
+                return Ok(Resolved {
+                    scope: AskScope::Feed { board_id: board.to_string() },
+                    search_scope: Scope::Documents(deeplinks),
+                    access,
+                    channel_id: None,
+                });
+            }
             if !reaches(board) {
                 return Err(unknown_scope(board));
             }

@@ -276,3 +276,49 @@ pub async fn channel_board_documents(
     let (results, count, _) = matching(ctx, viewer, &definition, None, page, limit).await?;
     Ok(Preview { count, results })
 }
+
+/// The filters of `board_id` when it is one of `user_id`'s feeds (search and AskNeedl take a
+/// board id that is either a feed or a source).
+pub async fn own_feed_filters(ctx: &Context, user_id: &str, board_id: &str) -> Result<Option<Filters>> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        definition: String,
+    }
+    let row: Option<Row> = ctx
+        .db
+        .fetch_optional(
+            "SELECT definition FROM boards_view WHERE user_id = $1 AND board_id = $2",
+            args![user_id, board_id],
+        )
+        .await?;
+    let Some(row) = row else { return Ok(None) };
+    let definition: BoardDefinition =
+        serde_json::from_str(&row.definition).map_err(|e| crate::error::Error::internal(format!("board: {e}")))?;
+    Ok(Some(filters(&definition)?))
+}
+
+/// Narrows a search request to what a feed matches: its rule, sources, exclusions, categories and
+/// date range, on top of the request's own.
+pub fn narrow(req: &mut search::Request, filters: &Filters, now: chrono::DateTime<chrono::Utc>) {
+    let feed = search::Request::for_feed(filters, req.access.clone(), now);
+    req.rule = feed.rule;
+    req.sources = feed.sources;
+    req.exclude_sources = feed.exclude_sources;
+    req.source_exclusions = feed.source_exclusions;
+    req.categories = match (req.categories.is_empty(), feed.categories.is_empty()) {
+        (_, true) => std::mem::take(&mut req.categories),
+        (true, false) => feed.categories,
+        (false, false) => feed.categories.into_iter().filter(|c| req.categories.contains(c)).collect(),
+    };
+    req.published = match (req.published, feed.published) {
+        (Some((a, b)), Some((c, d))) => Some((a.max(c), b.min(d))),
+        (mine, theirs) => mine.or(theirs),
+    };
+}
+
+/// Every document of one of `user_id`'s feeds that they may read, for asking over it.
+pub async fn feed_deeplinks(ctx: &Context, user_id: &str, filters: &Filters) -> Result<Vec<String>> {
+    let access = search_access(ctx, user_id, SearchScope::MyData).await?;
+    let req = search::Request::for_feed(filters, access, ctx.clock.now());
+    blocking(&ctx.search, move |index| index.matching_deeplinks(&req)).await
+}
