@@ -435,3 +435,26 @@ api_test!(a_digest_lists_the_days_stories_once_and_is_sent_once, |app: TestApp| 
     );
     assert_eq!(event_types(&app, "board_match_day", &day).await.iter().filter(|t| *t == "BoardDigestSent").count(), 1);
 });
+
+api_test!(a_feed_change_reaches_every_socket_of_its_owner_and_nobody_elses, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    let bob = app.sign_up("bob").await;
+    let board = create(&app, &alice.token, definition("Rates", &["inflation"], &[])).await;
+    let id = board["board_id"].as_str().unwrap().to_string();
+    let mut first = app.connect_live(&alice.token, None).await;
+    let mut second = app.connect_live(&alice.token, None).await;
+    let mut other = app.connect_live(&bob.token, None).await;
+    app.put(
+        &format!("/api/boards/{id}"),
+        &alice.token,
+        json!({"definition": definition("Rate moves", &["inflation"], &[])}),
+    )
+    .await;
+    for socket in [&mut first, &mut second] {
+        let renamed = next_of_type(socket, "BoardRenamed").await;
+        assert_eq!(renamed["ids"][0], id.as_str());
+    }
+    while let Some(seen) = anything_within(&mut other, Duration::from_millis(500)).await {
+        assert!(!seen["type"].as_str().unwrap_or_default().starts_with("Board"), "bob hears nothing of it: {seen}");
+    }
+});
