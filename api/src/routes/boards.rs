@@ -17,6 +17,9 @@ use crate::error::{ApiJson, ApiQuery, ApiResult, ErrorBody};
 use crate::paging::Paging;
 use service::feeds::choices::{self, AcceptBody, FeedChoices, QuestionGroups, Suggestions, Templates};
 use service::feeds::documents::{self, BoardDocumentsResult, Preview, PreviewBody};
+use service::feeds::refine::{
+    self, ApplySuggestion, FeedMetadataResult, FeedSources, KeywordSuggestions, SmartsBody, SmartsResult,
+};
 use service::feeds::{self, AlertsBody, BoardList, BoardResult, DefinitionBody, FeedChannels, SourceBoards};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -37,6 +40,11 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(board_documents))
         .routes(routes!(preview_draft))
         .routes(routes!(channel_board_documents))
+        .routes(routes!(board_sources))
+        .routes(routes!(board_metadata))
+        .routes(routes!(board_keyword_suggestions))
+        .routes(routes!(apply_board_suggestion))
+        .routes(routes!(ai_smarts))
 }
 
 /// The user's feeds, newest first (with the `is_pricing` flag on, only enabled ones).
@@ -305,4 +313,64 @@ async fn channel_board_documents(
     Paging { page, limit }: Paging,
 ) -> ApiResult<ApiJson<Preview>> {
     Ok(ApiJson(documents::channel_board_documents(&state, &user, &channel_id, &board_id, page, limit).await?))
+}
+
+/// The sources a feed names, with their labels and modes (include, exclude, secondary).
+#[utoipa::path(get, path = "/boards/{id}/sources", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the feed's board_id")),
+    responses((status = 200, body = FeedSources), (status = 404, body = ErrorBody)))]
+async fn board_sources(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<String>,
+) -> ApiResult<ApiJson<FeedSources>> {
+    Ok(ApiJson(refine::sources(&state, &user, &id).await?))
+}
+
+/// What a feed's documents are made of: how many, by source, category and company.
+#[utoipa::path(get, path = "/boards/{id}/metadata", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the feed's board_id")),
+    responses((status = 200, body = FeedMetadataResult), (status = 404, body = ErrorBody)))]
+async fn board_metadata(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<String>,
+) -> ApiResult<ApiJson<FeedMetadataResult>> {
+    Ok(ApiJson(refine::metadata(&state, &user, &id).await?))
+}
+
+/// Keywords worth adding to a feed, from the titles of its newest documents.
+#[utoipa::path(get, path = "/boards/{id}/suggestions", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the feed's board_id")),
+    responses((status = 200, body = KeywordSuggestions), (status = 404, body = ErrorBody)))]
+async fn board_keyword_suggestions(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<String>,
+) -> ApiResult<ApiJson<KeywordSuggestions>> {
+    Ok(ApiJson(refine::keyword_suggestions(&state, &user, &id).await?))
+}
+
+/// Adds a suggested keyword to a feed, included or excluded.
+#[utoipa::path(post, path = "/boards/{id}/suggestion", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the feed's board_id")), request_body = ApplySuggestion,
+    responses((status = 200, body = BoardResult), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn apply_board_suggestion(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<ApplySuggestion>,
+) -> ApiResult<ApiJson<BoardResult>> {
+    Ok(ApiJson(refine::apply_suggestion(&state, &user, &id, body).await?))
+}
+
+/// Drafts an AI feed from a description (the companies and topics it names); nothing is stored.
+#[utoipa::path(post, path = "/boards/ai_smarts", tag = "boards", security(("token" = [])), request_body = SmartsBody,
+    responses((status = 200, body = SmartsResult), (status = 422, body = ErrorBody)))]
+async fn ai_smarts(
+    State(state): State<AppState>,
+    user: AuthUser,
+    ApiJson(body): ApiJson<SmartsBody>,
+) -> ApiResult<ApiJson<SmartsResult>> {
+    Ok(ApiJson(refine::ai_smarts(&state, &user, body).await?))
 }

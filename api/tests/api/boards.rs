@@ -458,3 +458,62 @@ api_test!(a_feed_change_reaches_every_socket_of_its_owner_and_nobody_elses, |app
         assert!(!seen["type"].as_str().unwrap_or_default().starts_with("Board"), "bob hears nothing of it: {seen}");
     }
 });
+
+api_test!(a_feed_is_looked_into_and_refined_by_a_suggested_keyword, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    let source = source_with(&app, &alice.token, "https://example.com/markets.xml", ITEMS).await;
+    ingest_text(&app, "rates-3", &source, "Inflation expectations climb", "Households expect more inflation.", None)
+        .await;
+    let mut def = definition("Inflation", &["inflation"], &[]);
+    def["sources"] = json!({ source.clone(): {"filter": true} });
+    let board = create(&app, &alice.token, def).await;
+    let id = board["board_id"].as_str().unwrap().to_string();
+    let (status, sources) = app.get(&format!("/api/boards/{id}/sources"), &alice.token).await;
+    assert_eq!(status, StatusCode::OK, "{sources}");
+    assert_eq!(sources["results"][0]["source_id"], source.as_str());
+    assert_eq!(sources["results"][0]["mode"], "include");
+    let (status, meta) = app.get(&format!("/api/boards/{id}/metadata"), &alice.token).await;
+    assert_eq!(status, StatusCode::OK, "{meta}");
+    assert_eq!(meta["results"]["count"], 4);
+    assert_eq!(meta["results"]["sources"][0]["count"], 4);
+    assert_eq!(meta["results"]["categories"][0]["key"], "rss_news");
+    let (status, suggested) = app.get(&format!("/api/boards/{id}/suggestions"), &alice.token).await;
+    assert_eq!(status, StatusCode::OK, "{suggested}");
+    let words: Vec<&str> =
+        suggested["results"].as_array().unwrap().iter().map(|s| s["keyword"].as_str().unwrap()).collect();
+    assert!(!words.contains(&"inflation"), "a keyword it has already is not suggested: {words:?}");
+    let (status, applied) = app
+        .post(&format!("/api/boards/{id}/suggestion"), &alice.token, json!({"keyword": "bitcoin", "mode": "exclude"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{applied}");
+    assert_eq!(keywords(&applied["results"], "exclude"), ["bitcoin"]);
+    let (_, page) = app.get(&format!("/api/boards/{id}/v2"), &alice.token).await;
+    assert_eq!(listed(&page["results"]), ["rates-1", "rates-2", "rates-3"]);
+});
+
+api_test!(an_ai_feed_is_drafted_from_a_description_and_follows_its_topics, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    source_with(
+        &app,
+        &alice.token,
+        "https://example.com/markets.xml",
+        &[
+            ("div-1", "Board declares a special dividend", "The company will pay a special dividend of 5 rupees."),
+            ("m-1", "Port operator agrees takeover", "The takeover values the operator at 2 billion."),
+        ],
+    )
+    .await;
+    let (status, drafted) = app
+        .post("/api/boards/ai_smarts", &alice.token, json!({"description": "Dividend announcements and buybacks"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{drafted}");
+    let draft = drafted["results"]["definition"].clone();
+    let keys: Vec<&str> = draft["topics"].as_array().unwrap().iter().map(|t| t["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["dividends"]);
+    let board = create(&app, &alice.token, draft).await;
+    assert_eq!(board["kind"], "ai");
+    let (_, page) = app.get(&format!("/api/boards/{}/v2", board["board_id"].as_str().unwrap()), &alice.token).await;
+    assert_eq!(listed(&page["results"]), ["div-1"]);
+    let (status, _) = app.post("/api/boards/ai_smarts", &alice.token, json!({"description": "  "})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+});

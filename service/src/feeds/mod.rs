@@ -6,6 +6,7 @@
 //! - [`documents`]: a feed's documents and a draft's preview, through the search index.
 //! - [`alerts`]: the worker that matches arriving documents against every feed, places them in
 //!   stories, records matches (alerts) and sends digests.
+//! - [`refine`]: a feed's sources and make-up, keyword suggestions, and AI-feed drafts.
 //! - [`choices`]: what the builder offers (sources, categories, date ranges, templates) and the
 //!   suggestions made from what the user reads, follows and tags.
 //!
@@ -15,6 +16,7 @@
 pub mod alerts;
 pub mod choices;
 pub mod documents;
+pub mod refine;
 
 use commands::args;
 use domain::board::{Alerts, BoardCommand, BoardDefinition, Priority};
