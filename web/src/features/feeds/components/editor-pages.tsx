@@ -12,6 +12,7 @@ import { BuilderForm } from './builder-form';
 import type { AiFocus } from './feed-builder';
 import { KeywordEditor } from './keyword-editor';
 import { SourceFilters } from './source-filters';
+import { OneTemplate } from './template-pages';
 
 const failureText = (error: unknown) => (error ? (serverMessage(error) ?? GENERIC_FAILURE) : null);
 const isAi = (definition: FeedDefinition) => definition.type !== 'keyword';
@@ -95,18 +96,10 @@ export function EditPage({ boardId, nav, title }: { boardId?: string; nav: Build
 
 /** feed-template-customize: a template's definition as a new draft. */
 export function TemplateCustomizePage({ templateId, nav, title }: { templateId?: string; nav: BuilderNav; title: string }) {
-  const templates = useQuery(boardQueries.templates());
   const create = useCreateBoard();
   return (
-    <ListState
-      query={templates}
-      loadingLabel="Loading the template"
-      errorTitle="Templates could not be loaded"
-      isEmpty={(list) => !list.some((t) => t.id === templateId)}
-      emptyTitle="This template is not available"
-    >
-      {(list) => {
-        const template = list.find((t) => t.id === templateId)!;
+    <OneTemplate templateId={templateId}>
+      {(template) => {
         return (
           <Editor
             key={template.id}
@@ -119,6 +112,6 @@ export function TemplateCustomizePage({ templateId, nav, title }: { templateId?:
           />
         );
       }}
-    </ListState>
+    </OneTemplate>
   );
 }

@@ -1,16 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { ListState } from '../../../components/ui/list-state';
 import { serverMessage } from '../../../lib/api-client';
 import { GENERIC_FAILURE } from '../../../lib/query-client';
-import { boardQueries } from '../api/feeds-api';
+import { boardQueries, type FeedTemplate } from '../api/feeds-api';
 import type { BuilderNav } from '../builder-pages';
 import { useCreateBoard } from '../hooks/use-feed-mutations';
 import { DefinitionSummary } from './definition-summary';
 
-/** feed-template-readonly: a template as it is; create it as is, or customize it first. */
-export function TemplateReadonlyPage({ templateId, nav }: { templateId?: string; nav: BuilderNav }) {
+/** One template by id, with loading, error and not-available states around `children`. */
+export function OneTemplate({ templateId, children }: { templateId?: string; children: (template: FeedTemplate) => ReactNode }) {
   const templates = useQuery(boardQueries.templates());
-  const create = useCreateBoard();
   return (
     <ListState
       query={templates}
@@ -19,8 +19,17 @@ export function TemplateReadonlyPage({ templateId, nav }: { templateId?: string;
       isEmpty={(list) => !list.some((t) => t.id === templateId)}
       emptyTitle="This template is not available"
     >
-      {(list) => {
-        const t = list.find((x) => x.id === templateId)!;
+      {(list) => children(list.find((t) => t.id === templateId)!)}
+    </ListState>
+  );
+}
+
+/** feed-template-readonly: a template as it is; create it as is, or customize it first. */
+export function TemplateReadonlyPage({ templateId, nav }: { templateId?: string; nav: BuilderNav }) {
+  const create = useCreateBoard();
+  return (
+    <OneTemplate templateId={templateId}>
+      {(t) => {
         return (
           <section className="stack" aria-labelledby="template-heading">
             <h2 id="template-heading">{t.name}</h2>
@@ -52,7 +61,7 @@ export function TemplateReadonlyPage({ templateId, nav }: { templateId?: string;
           </section>
         );
       }}
-    </ListState>
+    </OneTemplate>
   );
 }
 
