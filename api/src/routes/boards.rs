@@ -24,13 +24,13 @@ use service::feeds::{self, AlertsBody, BoardList, BoardResult, DefinitionBody, F
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(list_boards, create_board))
+        .routes(routes!(list_my_boards, create_board))
         .routes(routes!(get_board, define_board, delete_board))
         .routes(routes!(undo_board))
         .routes(routes!(enable_board))
         .routes(routes!(duplicate_board))
         .routes(routes!(set_alerts))
-        .routes(routes!(board_channels, share_board))
+        .routes(routes!(board_channels, share_my_board))
         .routes(routes!(feed_choices))
         .routes(routes!(feed_templates))
         .routes(routes!(list_suggestions))
@@ -50,7 +50,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// The user's feeds, newest first (with the `is_pricing` flag on, only enabled ones).
 #[utoipa::path(get, path = "/boards/v2", tag = "boards", security(("token" = [])),
     responses((status = 200, body = BoardList)))]
-async fn list_boards(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<BoardList>> {
+async fn list_my_boards(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<BoardList>> {
     Ok(ApiJson(feeds::list(&state, &user).await?))
 }
 
@@ -178,7 +178,7 @@ pub struct ShareBody {
 #[utoipa::path(post, path = "/boards/{id}/channels", tag = "boards", security(("token" = [])),
     params(("id" = String, Path, description = "the feed's board_id")), request_body = ShareBody,
     responses((status = 200, body = FeedChannels), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn share_board(
+async fn share_my_board(
     State(state): State<AppState>,
     user: AuthUser,
     Path(id): Path<String>,
