@@ -12,6 +12,8 @@
 //! - [`ask`]: AskNeedl's citation and answer recall on the QA set, answer latency at 100k passages.
 //! - [`story_clusters`]: signatures per second, insert latency into a story index of 1M items,
 //!   pair precision and recall of story clusters on the labelled sets.
+//! - [`feeds`]: custom feeds' rule matching per new item with 1,000 feeds defined, and a feed's
+//!   re-evaluation over the stored history (preview counts, applying a changed definition).
 //!
 //! It depends on `api` for the server it runs in this process, and on the crates below it for
 //! what it drives directly. Uploads and imports extract documents in worker processes of this
@@ -20,6 +22,7 @@
 
 mod ask;
 mod collab;
+mod feeds;
 mod ingestion;
 mod retrieval;
 mod store;
@@ -54,8 +57,9 @@ pub struct BenchArgs {
     /// items, PDF pages, import memory), `search` (retrieval quality and query latency), `collab`
     /// (comment delivery to channel members over many sockets, tagging and commenting calls per
     /// second), `ask` (cited-answer quality on the QA set and answer latency through the HTTP API),
-    /// `stories` (story-cluster signatures, insert latency, pair precision and recall) or `all`.
-    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search", "collab", "ask", "stories"])]
+    /// `stories` (story-cluster signatures, insert latency, pair precision and recall), `feeds`
+    /// (rule matching of new items against 1,000 feeds, re-evaluation over history) or `all`.
+    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search", "collab", "ask", "stories", "feeds"])]
     pub only: String,
     /// The shared real-world data the ingest figures read (`feeds/`, `docs/`); synthetic files
     /// stand in when it is absent.
@@ -99,6 +103,9 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     if args.only == "all" || args.only == "stories" {
         let args = args.clone();
         tokio::task::spawn_blocking(move || story_clusters::run(&args)).await??;
+    }
+    if args.only == "all" || args.only == "feeds" {
+        feeds::run(data_dir, &args).await?;
     }
     let store = matches!(args.only.as_str(), "all" | "store");
     let collab = matches!(args.only.as_str(), "all" | "collab");

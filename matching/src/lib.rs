@@ -72,6 +72,9 @@ struct Feed {
 struct Branch {
     feed: u32,
     node: Node,
+    /// For an AND: the anchors of a second part, one of which must be present too (empty: no
+    /// such check). Checked flat before the branch is evaluated as a tree.
+    guard: Vec<u32>,
 }
 
 /// Every feed's rules, compiled together.
@@ -98,6 +101,10 @@ struct Occurrences<'s> {
 }
 
 impl Occurrences<'_> {
+    fn present(&self, term: u32) -> bool {
+        self.stamp[term as usize] == self.generation
+    }
+
     fn positions(&self, term: u32) -> &[u32] {
         let t = term as usize;
         if self.stamp[t] != self.generation {
@@ -196,6 +203,21 @@ fn anchors(node: &Node, uses: &[u32]) -> Option<Vec<u32>> {
     }
 }
 
+/// For an AND branch indexed on `indexed`: the fewest anchors of another of its parts.
+fn guard(node: &Node, indexed: &[u32], uses: &[u32]) -> Vec<u32> {
+    let Node::And { must, .. } = node else { return vec![] };
+    let mut sets: Vec<Vec<u32>> = must.iter().filter_map(|n| anchors(n, uses)).collect();
+    sets.sort_by_key(Vec::len);
+    // The indexed set is the first of the fewest; any other part guards.
+    match sets.iter().position(|s| s.as_slice() == indexed) {
+        Some(at) => {
+            sets.remove(at);
+            sets.into_iter().next().unwrap_or_default()
+        }
+        None => vec![],
+    }
+}
+
 fn count_uses(node: &Node, uses: &mut [u32]) {
     match node {
         Node::Term(t) => uses[*t as usize] += 1,
@@ -289,7 +311,8 @@ impl RuleSet {
                     feed.rest = rest;
                     for (branch, anchors) in parts.into_iter().zip(anchored) {
                         let at = branches.len() as u32;
-                        branches.push(Branch { feed: i as u32, node: branch });
+                        let guard = guard(&branch, &anchors, &uses);
+                        branches.push(Branch { feed: i as u32, node: branch, guard });
                         for t in anchors {
                             by_term[t as usize].push(at);
                         }
@@ -453,6 +476,9 @@ impl<'r> Matcher<'r> {
                     continue;
                 }
                 self.branch_stamp[b as usize] = generation;
+                if !branch.guard.is_empty() && !branch.guard.iter().any(|&t| occurrences.present(t)) {
+                    continue;
+                }
                 let feed = &rules.feeds[f];
                 if !feed_keeps(feed, document, &ranges) {
                     self.feed_stamp[f] = generation;
