@@ -14,6 +14,7 @@ pub mod notebooks;
 pub mod notifications;
 pub mod ops;
 pub mod people;
+pub mod reports;
 pub mod platform;
 pub mod search;
 pub mod sources;
