@@ -23,6 +23,7 @@ mod my_data_counts;
 mod notebooks;
 mod notes_search;
 mod people_notifications;
+mod reports;
 mod platform;
 mod policy;
 mod profile;

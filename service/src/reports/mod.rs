@@ -180,6 +180,9 @@ pub struct SectionItem {
     pub heading: String,
     /// PLANNED or COMPLETED.
     pub status: String,
+    /// The section as written (citations numbered within it), once written.
+    pub markdown: Option<String>,
+    pub completed_at: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -440,7 +443,7 @@ pub async fn detail(ctx: &Context, viewer: &Viewer, report_id: &str) -> Result<R
     let sections: Vec<SectionItem> = ctx
         .db
         .fetch_all(
-            "SELECT idx, heading, status FROM report_sections_view WHERE report_id = $1 ORDER BY idx",
+            "SELECT idx, heading, status, markdown, completed_at FROM report_sections_view WHERE report_id = $1 ORDER BY idx",
             args![row.report_id.as_str()],
         )
         .await?;
