@@ -227,20 +227,50 @@ pub enum ReportCommand {
         feed_id: Option<String>,
         brief: Option<String>,
     },
-    AddFiles { user_id: String, files: Vec<ReportFile> },
-    RemoveFiles { user_id: String, deeplinks: Vec<String> },
+    AddFiles {
+        user_id: String,
+        files: Vec<ReportFile>,
+    },
+    RemoveFiles {
+        user_id: String,
+        deeplinks: Vec<String>,
+    },
     /// Queues generation. `feed_documents` are the feed's documents as resolved for the owner
     /// now, so a resumed job reads the same evidence.
-    Generate { user_id: String, feed_documents: Vec<String>, at: DateTime<Utc> },
+    Generate {
+        user_id: String,
+        feed_documents: Vec<String>,
+        at: DateTime<Utc>,
+    },
     /// A worker planned the outline (once; planning again records nothing).
-    PlanSections { sections: Vec<SectionPlan> },
+    PlanSections {
+        sections: Vec<SectionPlan>,
+    },
     /// A worker wrote section `index`: its markdown (citations `[n]` numbered within the
     /// section), and the passages it used, in citation order.
-    CompleteSection { index: usize, markdown: String, sentences: Value, passages: Value },
-    Complete { title: String, content: String, raw_data: Value, time_taken: f64 },
-    Fail { reason: String },
-    Cancel { user_id: String },
-    Rate { user_id: String, rating: Option<i64>, comments: Option<String> },
+    CompleteSection {
+        index: usize,
+        markdown: String,
+        sentences: Value,
+        passages: Value,
+    },
+    Complete {
+        title: String,
+        content: String,
+        raw_data: Value,
+        time_taken: f64,
+    },
+    Fail {
+        reason: String,
+    },
+    Cancel {
+        user_id: String,
+    },
+    Rate {
+        user_id: String,
+        rating: Option<i64>,
+        comments: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -627,7 +657,9 @@ impl Aggregate for Report {
                 self.status = ReportStatus::Draft;
             }
             ReportEvent::ReportFilesAdded { files, .. } => self.files.extend(files),
-            ReportEvent::ReportFilesRemoved { deeplinks, .. } => self.files.retain(|f| !deeplinks.contains(&f.deeplink)),
+            ReportEvent::ReportFilesRemoved { deeplinks, .. } => {
+                self.files.retain(|f| !deeplinks.contains(&f.deeplink))
+            }
             ReportEvent::ReportGenerationStarted { .. } => self.status = ReportStatus::Queued,
             ReportEvent::ReportSectionPlanned { index, .. } => {
                 self.status = ReportStatus::Running;
@@ -681,7 +713,12 @@ mod tests {
     }
 
     fn planned(index: usize) -> ReportEvent {
-        ReportEvent::ReportSectionPlanned { user_id: "u1".into(), index, heading: format!("S{index}"), query: "q".into() }
+        ReportEvent::ReportSectionPlanned {
+            user_id: "u1".into(),
+            index,
+            heading: format!("S{index}"),
+            query: "q".into(),
+        }
     }
 
     fn written(index: usize) -> ReportEvent {
@@ -782,13 +819,19 @@ mod tests {
             .when(ReportCommand::Generate { user_id: "u2".into(), feed_documents: vec![], at: DateTime::default() })
             .then_expect_error(ReportError::NotFound);
         TestFramework::<Report>::with(())
-            .given(vec![requested(vec![file("d1")]), started(), planned(0), written(0), ReportEvent::ReportCompleted {
-                user_id: "u1".into(),
-                title: "T".into(),
-                content: "C".into(),
-                raw_data: json!({}),
-                time_taken: 1.0,
-            }])
+            .given(vec![
+                requested(vec![file("d1")]),
+                started(),
+                planned(0),
+                written(0),
+                ReportEvent::ReportCompleted {
+                    user_id: "u1".into(),
+                    title: "T".into(),
+                    content: "C".into(),
+                    raw_data: json!({}),
+                    time_taken: 1.0,
+                },
+            ])
             .when(ReportCommand::Rate { user_id: "u2".into(), rating: Some(5), comments: None })
             .then_expect_error(ReportError::NotFound);
         TestFramework::<Report>::with(())
@@ -851,10 +894,11 @@ mod tests {
             .when(complete())
             .then_expect_error(ReportError::AlreadyEnded);
         TestFramework::<Report>::with(())
-            .given(vec![requested(vec![file("d1")]), started(), ReportEvent::ReportFailed {
-                user_id: "u1".into(),
-                reason: "r".into(),
-            }])
+            .given(vec![
+                requested(vec![file("d1")]),
+                started(),
+                ReportEvent::ReportFailed { user_id: "u1".into(), reason: "r".into() },
+            ])
             .when(ReportCommand::Fail { reason: "again".into() })
             .then_expect_error(ReportError::AlreadyEnded);
     }

@@ -13,11 +13,8 @@ use crate::runner::Projection;
 pub struct Reports;
 
 async fn set_status(tx: &mut Tx, id: &str, status: &str, time: &str) -> anyhow::Result<()> {
-    tx.execute(
-        "UPDATE reports_view SET status = $2, updated_at = $3 WHERE report_id = $1",
-        args![id, status, time],
-    )
-    .await?;
+    tx.execute("UPDATE reports_view SET status = $2, updated_at = $3 WHERE report_id = $1", args![id, status, time])
+        .await?;
     Ok(())
 }
 

@@ -91,7 +91,8 @@ fn assert_citations_resolve(report: &Value, files: &[(&str, &str)]) {
     for (i, c) in citations.iter().enumerate() {
         assert_eq!(c["number"], i + 1);
         let deeplink = c["deeplink"].as_str().unwrap();
-        let (_, text) = files.iter().find(|(d, _)| *d == deeplink).unwrap_or_else(|| panic!("{deeplink} is a report file"));
+        let (_, text) =
+            files.iter().find(|(d, _)| *d == deeplink).unwrap_or_else(|| panic!("{deeplink} is a report file"));
         assert!(normalize(text).contains(&normalize(c["text"].as_str().unwrap())), "passage {i} is from {deeplink}");
         assert!(c["page"].as_u64().unwrap() >= 1);
     }
@@ -143,8 +144,12 @@ api_test!(a_report_over_the_users_files_cites_only_passages_of_them, |app: TestA
     assert!(content.contains("62 percent of revenue"), "{content}");
     assert!(!content.contains("football"), "nothing from outside the report's files: {content}");
     assert_citations_resolve(&detail, &[("alice-overview", OVERVIEW), ("alice-results", RESULTS)]);
-    let guids: HashSet<&str> =
-        detail["payload"]["documents"].as_array().unwrap().iter().map(|d| d["metadata"]["guid"].as_str().unwrap()).collect();
+    let guids: HashSet<&str> = detail["payload"]["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["metadata"]["guid"].as_str().unwrap())
+        .collect();
     assert_eq!(guids, HashSet::from(["alice-overview", "alice-results"]));
     assert_eq!(detail["payload"]["documents"][0]["metadata"]["fileName"], "Acme overview");
     assert!(detail["sections"].as_array().unwrap().iter().all(|s| s["status"] == "COMPLETED"));
@@ -154,30 +159,33 @@ api_test!(a_report_over_the_users_files_cites_only_passages_of_them, |app: TestA
     assert_eq!(list["reports"][0]["report_type"], "initiation_coverage");
 });
 
-api_test!(custom_research_writes_a_section_per_question_and_says_when_files_hold_no_evidence, |app: TestApp| async move {
-    let alice = owner_with_files(&app, "alice").await;
-    let brief = "Who are the competitors of Acme?\nWhat is the weather on Mars";
-    let report = init(
+api_test!(
+    custom_research_writes_a_section_per_question_and_says_when_files_hold_no_evidence,
+    |app: TestApp| async move {
+        let alice = owner_with_files(&app, "alice").await;
+        let brief = "Who are the competitors of Acme?\nWhat is the weather on Mars";
+        let report = init(
         &app,
         &alice.token,
         json!({"report_type": "open_research", "name": "Acme questions", "files": ["alice-overview"], "brief": brief}),
     )
     .await;
-    let id = report["id"].as_str().unwrap();
-    generate(&app, &alice.token, id).await;
-    let detail = ended(&app, &alice.token, id).await;
-    assert_eq!(detail["status"], "COMPLETED", "{detail}");
-    let sections = detail["result"]["raw_data"]["sections"].as_array().unwrap();
-    assert_eq!(sections.len(), 2);
-    let first: Vec<&str> =
-        sections[0]["sentences"].as_array().unwrap().iter().map(|s| s["sentence"].as_str().unwrap()).collect();
-    assert!(first.iter().any(|s| s.contains("main competitors are Tata Steel")), "{first:?}");
-    assert_eq!(sections[1]["passages"].as_array().unwrap().len(), 0, "no padding without evidence");
-    assert!(detail["result"]["content"]
-        .as_str()
-        .unwrap()
-        .contains("## What is the weather on Mars\n\n_The report's files hold no evidence for this section._"));
-});
+        let id = report["id"].as_str().unwrap();
+        generate(&app, &alice.token, id).await;
+        let detail = ended(&app, &alice.token, id).await;
+        assert_eq!(detail["status"], "COMPLETED", "{detail}");
+        let sections = detail["result"]["raw_data"]["sections"].as_array().unwrap();
+        assert_eq!(sections.len(), 2);
+        let first: Vec<&str> =
+            sections[0]["sentences"].as_array().unwrap().iter().map(|s| s["sentence"].as_str().unwrap()).collect();
+        assert!(first.iter().any(|s| s.contains("main competitors are Tata Steel")), "{first:?}");
+        assert_eq!(sections[1]["passages"].as_array().unwrap().len(), 0, "no padding without evidence");
+        assert!(detail["result"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("## What is the weather on Mars\n\n_The report's files hold no evidence for this section._"));
+    }
+);
 
 api_test!(bad_requests_get_clear_errors_and_write_nothing, |app: TestApp| async move {
     let alice = owner_with_files(&app, "alice").await;
@@ -200,8 +208,16 @@ api_test!(bad_requests_get_clear_errors_and_write_nothing, |app: TestApp| async 
         (json!({"report_type": "credit_report", "name": "x", "files": ["f-pending"]}), 409, "report_file_processing"),
         (json!({"report_type": "drhp_report", "name": "x", "files": many}), 422, "report_too_many_files"),
         (json!({"report_type": "credit_report", "name": "x", "feed_id": bobs_feed}), 404, "board_not_found"),
-        (json!({"report_type": "credit_report", "name": " ", "files": ["alice-overview"]}), 422, "report_name_required"),
-        (json!({"report_type": "open_research", "name": "x", "files": ["alice-overview"]}), 422, "report_brief_required"),
+        (
+            json!({"report_type": "credit_report", "name": " ", "files": ["alice-overview"]}),
+            422,
+            "report_name_required",
+        ),
+        (
+            json!({"report_type": "open_research", "name": "x", "files": ["alice-overview"]}),
+            422,
+            "report_brief_required",
+        ),
     ] {
         let (got, body_out) = app.post("/api/ml/report/init", &alice.token, body.clone()).await;
         assert_eq!(got.as_u16(), status, "{body} gave {body_out}");
@@ -312,10 +328,7 @@ without_worker_test!(a_killed_workers_report_is_resumed_with_finished_sections_u
     assert_eq!(before.iter().filter(|s| s["status"] == "COMPLETED").count(), 2, "{before:?}");
     let second = service::reports::ReportWorker::new(ctx.clone());
     assert!(!second.work_once().await.unwrap(), "a held lease is not taken");
-    ctx.db
-        .execute("UPDATE report_jobs SET lease_until = '2000-01-01T00:00:00.000Z'", vec![])
-        .await
-        .unwrap();
+    ctx.db.execute("UPDATE report_jobs SET lease_until = '2000-01-01T00:00:00.000Z'", vec![]).await.unwrap();
     assert!(second.work_once().await.unwrap(), "an expired lease is taken by another worker");
     let detail = ended(&app, &alice.token, id).await;
     assert_eq!(detail["status"], "COMPLETED", "{detail}");
@@ -330,7 +343,8 @@ without_worker_test!(a_killed_workers_report_is_resumed_with_finished_sections_u
 without_worker_test!(a_cancel_ends_the_report_at_once_and_no_worker_writes_it, |app: TestApp| async move {
     let alice = owner_with_files(&app, "alice").await;
     let report =
-        init(&app, &alice.token, json!({"report_type": "credit_report", "name": "Acme", "files": ["alice-results"]})).await;
+        init(&app, &alice.token, json!({"report_type": "credit_report", "name": "Acme", "files": ["alice-results"]}))
+            .await;
     let id = report["id"].as_str().unwrap();
     generate(&app, &alice.token, id).await;
     let started = std::time::Instant::now();
@@ -344,4 +358,68 @@ without_worker_test!(a_cancel_ends_the_report_at_once_and_no_worker_writes_it, |
     assert!(!types.iter().any(|t| t == "ReportSectionPlanned" || t == "ReportSectionCompleted"), "{types:?}");
     let (status, again) = app.post(&format!("/api/ml/report/{id}/cancel"), &alice.token, json!({})).await;
     assert_eq!(status, StatusCode::CONFLICT, "{again}");
+});
+
+/// The TAT-QA dev contexts (paragraphs and table rows of real annual reports) as plain texts, or
+/// `None` with a message where the shared data is absent.
+fn annual_report_texts() -> Option<Vec<String>> {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = ["../../shared/data", "../../../shared/data"]
+        .iter()
+        .map(|p| here.join(p).join("qa/tatqa/tatqa_dataset_dev.json"))
+        .find(|p| p.exists());
+    let Some(path) = path else {
+        eprintln!("skipped: ../shared/data/qa/tatqa not found");
+        return None;
+    };
+    let contexts: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    Some(
+        contexts
+            .iter()
+            .map(|c| {
+                let mut parts: Vec<String> =
+                    c["paragraphs"].as_array().unwrap().iter().map(|p| p["text"].as_str().unwrap().to_string()).collect();
+                for row in c["table"]["table"].as_array().unwrap() {
+                    let cells: Vec<&str> = row.as_array().unwrap().iter().filter_map(|v| v.as_str()).collect();
+                    parts.push(cells.join(" | "));
+                }
+                parts.join("\n\n")
+            })
+            .collect(),
+    )
+}
+
+api_test!(reports_over_real_annual_report_passages_complete_with_resolving_citations, |app: TestApp| async move {
+    let Some(texts) = annual_report_texts() else {
+        return;
+    };
+    let alice = app.sign_up("alice").await;
+    let mut files: Vec<(String, String)> = Vec::new();
+    for (i, text) in texts.iter().take(20).enumerate() {
+        let deeplink = format!("tatqa-{i}");
+        ingest_text(&app, &deeplink, "needldrive", &format!("Annual report {i}"), text, Some(alice.id())).await;
+        files.push((deeplink, text.clone()));
+    }
+    for (report_type, n) in [("maintenance_coverage", 10), ("initiation_coverage", 20), ("credit_report", 10)] {
+        let ids: Vec<&str> = files.iter().take(n).map(|(d, _)| d.as_str()).collect();
+        let report =
+            init(&app, &alice.token, json!({"report_type": report_type, "name": "Annual reports", "files": ids})).await;
+        let id = report["id"].as_str().unwrap();
+        let started = std::time::Instant::now();
+        generate(&app, &alice.token, id).await;
+        let detail = ended(&app, &alice.token, id).await;
+        let elapsed = started.elapsed();
+        assert_eq!(detail["status"], "COMPLETED", "{detail}");
+        let known: Vec<(&str, &str)> = files.iter().map(|(d, t)| (d.as_str(), t.as_str())).collect();
+        assert_citations_resolve(&detail, &known);
+        let raw = &detail["result"]["raw_data"];
+        let sentences: usize = raw["sections"].as_array().unwrap().iter().map(|s| s["sentences"].as_array().unwrap().len()).sum();
+        eprintln!(
+            "report {report_type} over {n} documents: {:.2} s to complete, {} sections, {sentences} sentences, {} \
+             passages cited",
+            elapsed.as_secs_f64(),
+            raw["sections"].as_array().unwrap().len(),
+            raw["citations"].as_array().unwrap().len()
+        );
+    }
 });

@@ -257,7 +257,10 @@ impl ReportWorker {
             let present: Option<Present> = self
                 .ctx
                 .db
-                .fetch_optional("SELECT deeplink FROM documents_view WHERE deeplink = $1", args![file.deeplink.as_str()])
+                .fetch_optional(
+                    "SELECT deeplink FROM documents_view WHERE deeplink = $1",
+                    args![file.deeplink.as_str()],
+                )
                 .await?;
             if present.is_none() {
                 return self
@@ -464,7 +467,11 @@ fn assemble(sections: &[SectionRow]) -> (String, Value, usize) {
                         .collect()
                 })
                 .unwrap_or_default();
-            lines.push(format!("{} {}", s["sentence"].as_str().unwrap_or_default(), assistant::compose::marks(&global)));
+            lines.push(format!(
+                "{} {}",
+                s["sentence"].as_str().unwrap_or_default(),
+                assistant::compose::marks(&global)
+            ));
         }
         let body = if lines.is_empty() { NO_EVIDENCE.to_string() } else { lines.join(" ") };
         parts.push(format!("## {}\n\n{}", section.heading, body));
@@ -479,7 +486,12 @@ fn assemble(sections: &[SectionRow]) -> (String, Value, usize) {
         let sources: Vec<String> = citations
             .iter()
             .map(|c| {
-                format!("{}. {}, page {}", c["number"], c["title"].as_str().unwrap_or_default(), c["page"].as_u64().unwrap_or(1))
+                format!(
+                    "{}. {}, page {}",
+                    c["number"],
+                    c["title"].as_str().unwrap_or_default(),
+                    c["page"].as_u64().unwrap_or(1)
+                )
             })
             .collect();
         parts.push(format!("## Sources\n\n{}", sources.join("\n")));
