@@ -96,11 +96,9 @@ impl ReportType {
     /// How many files one report of this type may have.
     pub fn max_files(self) -> usize {
         match self {
-            ReportType::MaintenanceCoverage => 10,
-            ReportType::CreditReport => 10,
-            ReportType::InitiationCoverage => 20,
-            ReportType::OpenResearch => 50,
+            // An offering document and a few filings beside it; the others read up to 50 filings.
             ReportType::DrhpReport => 5,
+            _ => 50,
         }
     }
 

@@ -375,7 +375,7 @@ pub async fn generate(ctx: &Context, viewer: &Viewer, body: GenerateBody) -> Res
     }
     let command = ReportCommand::Generate { user_id: viewer.user_id.clone(), feed_documents, at: chrono::Utc::now() };
     ctx.command(&ctx.bus.reports, &row.report_id, command, &viewer.metadata()).await?;
-    ctx.report_wake.notify_waiters();
+    ctx.report_wake.notify_one();
     let row = own(ctx, viewer, &row.report_id).await?;
     Ok(ReportResult { results: row.item() })
 }
