@@ -187,6 +187,28 @@ api_test!(
     }
 );
 
+api_test!(a_report_over_a_feed_reads_the_feeds_documents, |app: TestApp| async move {
+    let alice = app.sign_up("alice").await;
+    let source = follow_feed(&app, &alice.token, "https://example.com/steel.xml").await;
+    ingest_text(&app, "steel-overview", &source, "Acme overview", OVERVIEW, None).await;
+    ingest_text(&app, "steel-results", &source, "Acme annual results", RESULTS, None).await;
+    ingest_text(&app, "club", &source, "Club news", UNRELATED, None).await;
+    let definition =
+        json!({"name": "Steel", "keywords": {"include": [{"keyword": "steel", "valid": true}], "exclude": []}});
+    let (status, board) = app.post("/api/boards/v2", &alice.token, json!({ "definition": definition })).await;
+    assert_eq!(status, StatusCode::OK, "{board}");
+    let feed = board["results"]["board_id"].as_str().unwrap();
+    let report =
+        init(&app, &alice.token, json!({"report_type": "credit_report", "name": "Acme", "feed_id": feed})).await;
+    let id = report["id"].as_str().unwrap();
+    assert_eq!(report["feed_id"], feed);
+    generate(&app, &alice.token, id).await;
+    let detail = ended(&app, &alice.token, id).await;
+    assert_eq!(detail["status"], "COMPLETED", "{detail}");
+    // The feed matches the two steel documents, not the club's news.
+    assert_citations_resolve(&detail, &[("steel-overview", OVERVIEW), ("steel-results", RESULTS)]);
+});
+
 api_test!(bad_requests_get_clear_errors_and_write_nothing, |app: TestApp| async move {
     let alice = owner_with_files(&app, "alice").await;
     let bob = owner_with_files(&app, "bob").await;
@@ -233,6 +255,7 @@ api_test!(bad_requests_get_clear_errors_and_write_nothing, |app: TestApp| async 
 api_test!(another_user_cannot_read_rate_or_cancel_a_report, |app: TestApp| async move {
     let alice = owner_with_files(&app, "alice").await;
     let bob = app.sign_up("bob").await;
+    let mut bobs_socket = app.connect_live(&bob.token, None).await;
     let report = init(
         &app,
         &alice.token,
@@ -252,6 +275,7 @@ api_test!(another_user_cannot_read_rate_or_cancel_a_report, |app: TestApp| async
     assert_eq!(status, StatusCode::NOT_FOUND);
     let (_, list) = app.get("/api/ml/report", &bob.token).await;
     assert_eq!(list["reports"].as_array().unwrap().len(), 0);
+    assert!(anything_within(&mut bobs_socket, Duration::from_millis(300)).await.is_none(), "no report event for bob");
     let (status, rated) =
         app.put(&format!("/api/ml/report/{id}"), &alice.token, json!({"rating": 4, "comments": " useful "})).await;
     assert_eq!(status, StatusCode::OK, "{rated}");

@@ -370,7 +370,7 @@ pub async fn generate(ctx: &Context, viewer: &Viewer, body: GenerateBody) -> Res
     let row = own(ctx, viewer, body.report_id.trim()).await?;
     let mut feed_documents = Vec::new();
     if let Some(feed_id) = &row.feed_id {
-        let page = crate::feeds::documents::documents(ctx, viewer, feed_id, None, 1, MAX_FEED_DOCUMENTS).await?;
+        let page = crate::feeds::documents::documents(ctx, viewer, feed_id, None, 0, MAX_FEED_DOCUMENTS).await?;
         feed_documents = page.results.documents.into_iter().map(|d| d.id).collect();
     }
     let command = ReportCommand::Generate { user_id: viewer.user_id.clone(), feed_documents, at: chrono::Utc::now() };
