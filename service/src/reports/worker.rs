@@ -262,18 +262,16 @@ impl ReportWorker {
                     args![file.deeplink.as_str()],
                 )
                 .await?;
-            if present.is_none() {
-                return self
-                    .fail(
-                        id,
-                        format!(
-                            "File {} is no longer available; remove it from the report and generate it again",
-                            file.name
-                        ),
-                    )
-                    .await;
+            match present {
+                Some(p) => deeplinks.push(p.deeplink),
+                None => {
+                    let reason = format!(
+                        "File {} is no longer available; remove it from the report and generate it again",
+                        file.name
+                    );
+                    return self.fail(id, reason).await;
+                }
             }
-            deeplinks.push(present.map(|p| p.deeplink).unwrap_or(file.deeplink));
         }
         let feed: Vec<String> = serde_json::from_str(&report.feed_documents).unwrap_or_default();
         for d in feed {
@@ -463,7 +461,9 @@ fn assemble(sections: &[SectionRow]) -> (String, Value, usize) {
                 .map(|a| {
                     a.iter()
                         .filter_map(|n| n.as_u64())
-                        .filter_map(|n| local_to_global.get(n as usize - 1).map(|g| *g as u32))
+                        .filter_map(|n| {
+                            (n as usize).checked_sub(1).and_then(|i| local_to_global.get(i)).map(|g| *g as u32)
+                        })
                         .collect()
                 })
                 .unwrap_or_default();
