@@ -464,3 +464,24 @@ api_test!(reports_over_real_annual_report_passages_complete_with_resolving_citat
         );
     }
 });
+
+without_worker_test!(a_report_that_keeps_killing_its_workers_ends_failed, |app: TestApp| async move {
+    let alice = owner_with_files(&app, "alice").await;
+    let report =
+        init(&app, &alice.token, json!({"report_type": "credit_report", "name": "Acme", "files": ["alice-results"]}))
+            .await;
+    let id = report["id"].as_str().unwrap();
+    generate(&app, &alice.token, id).await;
+    let ctx = app.server.state.ctx.clone();
+    // Three workers took it and died (their leases ran out).
+    ctx.db
+        .execute("UPDATE report_jobs SET attempts = 3, lease_until = '2000-01-01T00:00:00.000Z'", vec![])
+        .await
+        .unwrap();
+    assert!(service::reports::ReportWorker::new(ctx.clone()).work_once().await.unwrap());
+    let detail = ended(&app, &alice.token, id).await;
+    assert_eq!(detail["status"], "FAILED", "{detail}");
+    assert_eq!(detail["result"]["error"], "true");
+    assert_eq!(detail["result"]["error_message"], "Generation was interrupted 3 times; generate the report again");
+    assert!(!service::reports::ReportWorker::new(ctx).work_once().await.unwrap(), "it left the queue");
+});
