@@ -105,6 +105,7 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::boards::router())
         .merge(routes::notifications::router())
         .merge(routes::ask::router())
+        .merge(routes::reports::router())
         .split_for_parts()
 }
 
@@ -282,6 +283,7 @@ impl Server {
             search,
             storage: Arc::new(service::storage::Storage::open(&config.storage, &data_dir.join("objects"), &secret)?),
             upload_wake: Arc::new(tokio::sync::Notify::new()),
+            report_wake: Arc::new(tokio::sync::Notify::new()),
             data_dir: data_dir.to_path_buf(),
             access: Arc::new(service::access::AccessKeys::new(&secret)),
             assistant,
@@ -308,6 +310,10 @@ impl Server {
             state.upload_wake.clone(),
         );
         runners.push(tokio::spawn(Arc::new(processor).run(state.shutdown.clone())));
+        if state.config.report_workers {
+            let reports = service::reports::ReportWorker::new(state.ctx.clone());
+            runners.push(tokio::spawn(Arc::new(reports).run(state.shutdown.clone())));
+        }
         let matcher =
             service::feeds::alerts::FeedMatcher::open(state.db.clone(), state.bus.clone(), state.clock.clone()).await?;
         runners.push(tokio::spawn(matcher.run(arrivals, state.shutdown.clone())));

@@ -167,6 +167,10 @@ pub struct ServeArgs {
     /// Fetch followed feeds and websites in the background.
     #[arg(long, env = "NEEDL_FETCH_ENABLED", default_value_t = true, action = clap::ArgAction::Set)]
     pub fetch_enabled: bool,
+    /// Generate reports on this node (a node with it off still takes report calls; another node
+    /// writes them).
+    #[arg(long, env = "NEEDL_REPORT_WORKERS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub report_workers: bool,
     /// How often a healthy source is fetched again, in seconds (with jitter).
     #[arg(long, env = "NEEDL_FETCH_INTERVAL_SECONDS", default_value_t = 900)]
     pub fetch_interval_seconds: u64,
@@ -243,6 +247,7 @@ impl ServeArgs {
             live_buffer: projections::live::DEFAULT_BUFFER,
             catalogue: None,
             fetch_enabled: false,
+            report_workers: true,
             fetch_interval_seconds: 900,
             fetch_allow: vec![],
             storage: "local".into(),

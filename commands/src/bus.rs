@@ -18,6 +18,7 @@ use domain::instance::Instance;
 use domain::notebook::{Note, NotebookShelf};
 use domain::notification::NotificationInbox;
 use domain::person::ContactBook;
+use domain::report::Report;
 use domain::session::Session;
 use domain::source::{Source, Subscription};
 use domain::tag::{DocumentTags, TagBook};
@@ -105,6 +106,7 @@ pub struct CommandBus {
     pub ask_sessions: Framework<AskSession>,
     pub boards: Framework<Board>,
     pub match_days: Framework<MatchDay>,
+    pub reports: Framework<Report>,
 }
 
 impl CommandBus {
@@ -132,6 +134,7 @@ impl CommandBus {
             ask_sessions: Framework::new(&db),
             boards: Framework::new(&db),
             match_days: Framework::new(&db),
+            reports: Framework::new(&db),
             db,
             signal,
         }

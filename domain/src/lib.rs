@@ -34,6 +34,8 @@
 //! - [`notification`]: the kinds of notification, and each user's read marks on them.
 //! - [`ask`]: AskNeedl sessions: their turns (asked, then completed, stopped or failed), titles
 //!   and feedback.
+//! - [`report`]: research reports: requested over files and a feed, generated section by section,
+//!   ended once (completed, failed or cancelled), rated.
 //!
 //! Every aggregate's `handle` delegates to a pure `decide` so tests can state
 //! given(events).when(command).then_expect_events(..).
@@ -74,6 +76,7 @@ pub mod metadata;
 pub mod notebook;
 pub mod notification;
 pub mod person;
+pub mod report;
 pub mod session;
 pub mod source;
 pub mod tag;

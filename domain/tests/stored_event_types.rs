@@ -17,6 +17,7 @@ use domain::instance::InstanceEvent;
 use domain::notebook::{NoteEvent, NotebookEvent, NotebookType};
 use domain::notification::InboxEvent;
 use domain::person::ContactBookEvent;
+use domain::report::{ReportEvent, ReportType};
 use domain::session::{RevokeReason, SessionEvent};
 use domain::source::{Priority, SourceEvent, SourceKind, SubscriptionEvent};
 use domain::tag::{DocumentTagsEvent, TagEvent};
@@ -516,5 +517,55 @@ fn board_match_day_events_keep_their_stored_types_and_versions() {
             MatchDayEvent::BoardDigestSent { user_id: s(), board_id: s(), board_name: s(), day: s(), matches: vec![] },
         ],
         &[("BoardMatched", "1"), ("BoardDigestSent", "1")],
+    );
+}
+
+#[test]
+fn report_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        ReportEvent::EVENT_TYPES,
+        vec![
+            ReportEvent::ReportRequested {
+                user_id: s(),
+                report_type: ReportType::OpenResearch,
+                name: s(),
+                files: vec![],
+                feed_id: None,
+                brief: None,
+            },
+            ReportEvent::ReportFilesAdded { user_id: s(), files: vec![] },
+            ReportEvent::ReportFilesRemoved { user_id: s(), deeplinks: vec![] },
+            ReportEvent::ReportGenerationStarted { user_id: s(), feed_documents: vec![], at: epoch() },
+            ReportEvent::ReportSectionPlanned { user_id: s(), index: 0, heading: s(), query: s() },
+            ReportEvent::ReportSectionCompleted {
+                user_id: s(),
+                index: 0,
+                markdown: s(),
+                sentences: Value::Null,
+                passages: Value::Null,
+            },
+            ReportEvent::ReportCompleted {
+                user_id: s(),
+                title: s(),
+                content: s(),
+                raw_data: Value::Null,
+                time_taken: 0.0,
+            },
+            ReportEvent::ReportFailed { user_id: s(), reason: s() },
+            ReportEvent::ReportCancelled { user_id: s() },
+            ReportEvent::ReportRated { user_id: s(), rating: None, comments: None },
+        ],
+        &[
+            ("ReportRequested", "1"),
+            ("ReportFilesAdded", "1"),
+            ("ReportFilesRemoved", "1"),
+            ("ReportGenerationStarted", "1"),
+            ("ReportSectionPlanned", "1"),
+            ("ReportSectionCompleted", "1"),
+            ("ReportCompleted", "1"),
+            ("ReportFailed", "1"),
+            ("ReportCancelled", "1"),
+            ("ReportRated", "1"),
+        ],
     );
 }

@@ -18,6 +18,8 @@
 //! - [`ask`]: each user's AskNeedl sessions and their turns (question, answer, feedback).
 //! - [`boards`]: each user's custom feeds (definitions, on or off, alerts) and the new documents
 //!   each matched.
+//! - [`reports`]: each user's reports, their sections as planned and written, and the queue of
+//!   reports to generate.
 //! - [`live`]: follows the feed behind the projections and fans events out to WebSocket
 //!   connections, each seeing only what its user may see.
 //! - [`queries`]: typed reads of the views for the api.
@@ -35,6 +37,7 @@ pub mod notebooks;
 pub mod notifications;
 pub mod people;
 pub mod queries;
+pub mod reports;
 pub mod runner;
 pub mod sessions;
 pub mod tags;
@@ -59,5 +62,6 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(notifications::Notifications),
         Arc::new(ask::AskSessions),
         Arc::new(boards::Boards),
+        Arc::new(reports::Reports),
     ]
 }

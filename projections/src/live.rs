@@ -95,9 +95,9 @@ impl Audience {
             // Notebooks and notes are their owner's alone; so is a member's starred status and
             // when they last looked at a channel.
             // So are a user's contact book and their notifications' read marks, and their
-            // assistant sessions, and their feeds.
+            // assistant sessions, their feeds and their reports (each section's progress included).
             "notebook_shelf" | "note" | "channel_reader" | "contact_book" | "notification_inbox" | "ask_session"
-            | "board" | "board_match_day" => {
+            | "board" | "board_match_day" | "report" => {
                 event.fields()["user_id"].as_str().map(|id| Audience::Owner(id.to_string())).unwrap_or(Audience::Admins)
             }
             "document" => match event.fields()["owner"].as_str().or(event.fields()["user_id"].as_str()) {

@@ -896,3 +896,108 @@ on_both_backends!(concurrent_units_claiming_one_address_leave_exactly_one_accoun
     assert_eq!(feed::read_aggregate(&db, "user", &owner).await.unwrap().len(), 1);
     assert_eq!(feed::read_aggregate(&db, "instance", "instance").await.unwrap()[0].fields()["user_id"], owner);
 });
+
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+struct ReportViewRow {
+    report_id: String,
+    status: String,
+    files: String,
+    sections: i64,
+    sections_done: i64,
+    content: Option<String>,
+    time_taken_ms: Option<i64>,
+    rating: Option<i64>,
+}
+
+async fn report_views(db: &Db) -> (Vec<ReportViewRow>, Vec<(i64, String)>, Vec<String>) {
+    let reports = db
+        .fetch_all(
+            "SELECT report_id, status, files, sections, sections_done, content, time_taken_ms, rating \
+             FROM reports_view ORDER BY report_id",
+            vec![],
+        )
+        .await
+        .unwrap();
+    #[derive(sqlx::FromRow)]
+    struct Section {
+        idx: i64,
+        status: String,
+    }
+    let sections: Vec<Section> =
+        db.fetch_all("SELECT idx, status FROM report_sections_view ORDER BY report_id, idx", vec![]).await.unwrap();
+    #[derive(sqlx::FromRow)]
+    struct Job {
+        report_id: String,
+    }
+    let jobs: Vec<Job> = db.fetch_all("SELECT report_id FROM report_jobs ORDER BY report_id", vec![]).await.unwrap();
+    (
+        reports,
+        sections.into_iter().map(|s| (s.idx, s.status)).collect(),
+        jobs.into_iter().map(|j| j.report_id).collect(),
+    )
+}
+
+on_both_backends!(reports_keep_their_progress_and_leave_the_queue_when_they_end, |db: Db| async move {
+    use domain::report::{ReportCommand, ReportFile, SectionPlan};
+    use projections::reports::Reports;
+    let bus = CommandBus::new(db.clone(), FeedSignal::default());
+    let run = |id: &'static str, command: ReportCommand| {
+        let bus = &bus;
+        async move { bus.execute(&bus.reports, id, command, &meta("u1")).await.unwrap() }
+    };
+    let file = |d: &str| ReportFile { deeplink: d.into(), name: format!("{d}.pdf") };
+    let request = |files| ReportCommand::Request {
+        user_id: "u1".into(),
+        report_type: "credit_report".into(),
+        name: "Acme".into(),
+        files,
+        feed_id: None,
+        brief: None,
+    };
+    let generate = ReportCommand::Generate { user_id: "u1".into(), feed_documents: vec![], at: chrono::Utc::now() };
+    let write = |index| ReportCommand::CompleteSection {
+        index,
+        markdown: format!("s{index} [1]"),
+        sentences: serde_json::json!([]),
+        passages: serde_json::json!([]),
+    };
+    let plan = |h: &str| SectionPlan { heading: h.into(), query: h.into() };
+    run("r1", request(vec![file("d1")])).await;
+    run("r1", ReportCommand::AddFiles { user_id: "u1".into(), files: vec![file("d2")] }).await;
+    run("r1", ReportCommand::RemoveFiles { user_id: "u1".into(), deeplinks: vec!["d1".into()] }).await;
+    run("r1", generate.clone()).await;
+    run("r1", ReportCommand::PlanSections { sections: vec![plan("a"), plan("b")] }).await;
+    run("r1", write(0)).await;
+    run("r1", write(1)).await;
+    run(
+        "r1",
+        ReportCommand::Complete {
+            title: "T".into(),
+            content: "C".into(),
+            raw_data: serde_json::json!({}),
+            time_taken: 2.5,
+        },
+    )
+    .await;
+    run("r1", ReportCommand::Rate { user_id: "u1".into(), rating: Some(5), comments: None }).await;
+    run("r2", request(vec![file("d3")])).await;
+    run("r2", generate).await;
+    let last = run("r2", ReportCommand::PlanSections { sections: vec![plan("a")] }).await.unwrap();
+    settle_feed(&db, last).await;
+    runner::catch_up(&db, &Reports, 4).await.unwrap();
+    let (reports, sections, jobs) = report_views(&db).await;
+    assert_eq!(reports[0].status, "COMPLETED");
+    assert_eq!(reports[0].files, r#"[{"deeplink":"d2","name":"d2.pdf"}]"#);
+    assert_eq!((reports[0].sections, reports[0].sections_done), (2, 2));
+    assert_eq!(reports[0].content.as_deref(), Some("C"));
+    assert_eq!(reports[0].time_taken_ms, Some(2500));
+    assert_eq!(reports[0].rating, Some(5));
+    assert_eq!((reports[1].status.as_str(), reports[1].sections_done), ("RUNNING", 0));
+    assert_eq!(sections, [(0, "COMPLETED".to_string()), (1, "COMPLETED".to_string()), (0, "PLANNED".to_string())]);
+    assert_eq!(jobs, ["r2"], "only the report still running is queued");
+
+    runner::reset(&db, &Reports).await.unwrap();
+    runner::catch_up(&db, &Reports, 3).await.unwrap();
+    let (again, sections_again, _) = report_views(&db).await;
+    assert_eq!((again, sections_again), (reports, sections), "a rebuild gives the same views");
+});

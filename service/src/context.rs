@@ -51,6 +51,8 @@ pub struct Context {
     pub storage: Arc<Storage>,
     /// Wakes the upload processor when a transfer completes.
     pub upload_wake: Arc<tokio::sync::Notify>,
+    /// Wakes the report worker when generation is asked for.
+    pub report_wake: Arc<tokio::sync::Notify>,
     /// The search index (a projection of the feed, on disk in the data directory).
     pub search: Arc<search::SearchIndex>,
     /// AskNeedl: retrieval over the search index and the configured answer engine.

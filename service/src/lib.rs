@@ -16,7 +16,8 @@
 //!   categories), [`tags`] (and bookmarks), [`notebooks`], [`channels`], [`comments`],
 //!   [`people`], [`notifications`], [`search`] (with the spelling retry), [`ask`] (scope,
 //!   question, turn, citations, sessions), [`platform`] (profile, preferences, flags,
-//!   onboarding, organisation, debug logs).
+//!   onboarding, organisation, debug logs), [`reports`] (research reports, and their generation
+//!   as leased jobs).
 //! - [`sessions`]: sign-up, sign-in, refresh and sign-out, and whether a session is honoured;
 //!   [`passwords`]: their hashing; [`clock`]: the time those rules judge by (a test's manual one).
 //! - [`live`]: what a live socket may see, the pages it missed, and when its session ends it.
@@ -51,6 +52,7 @@ pub mod passwords;
 pub mod people;
 pub mod platform;
 pub mod policy;
+pub mod reports;
 pub mod search;
 pub mod sessions;
 pub mod sources;

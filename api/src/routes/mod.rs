@@ -15,6 +15,7 @@ pub mod notifications;
 pub mod ops;
 pub mod people;
 pub mod platform;
+pub mod reports;
 pub mod search;
 pub mod sources;
 pub mod tags;
