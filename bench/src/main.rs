@@ -12,6 +12,8 @@
 //! - [`ask`]: AskNeedl's citation and answer recall on the QA set, answer latency at 100k passages.
 //! - [`story_clusters`]: signatures per second, insert latency into a story index of 1M items,
 //!   pair precision and recall of story clusters on the labelled sets.
+//! - [`topics`]: AI feeds' topics with the offline embedding model: accuracy and macro-F1 on AG
+//!   News, embedding throughput, a topic rule re-applied to 1M stored embeddings.
 //!
 //! It depends on `api` for the server it runs in this process, and on the crates below it for
 //! what it drives directly. Uploads and imports extract documents in worker processes of this
@@ -24,6 +26,7 @@ mod ingestion;
 mod retrieval;
 mod store;
 mod story_clusters;
+mod topics;
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -54,8 +57,10 @@ pub struct BenchArgs {
     /// items, PDF pages, import memory), `search` (retrieval quality and query latency), `collab`
     /// (comment delivery to channel members over many sockets, tagging and commenting calls per
     /// second), `ask` (cited-answer quality on the QA set and answer latency through the HTTP API),
-    /// `stories` (story-cluster signatures, insert latency, pair precision and recall) or `all`.
-    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search", "collab", "ask", "stories"])]
+    /// `stories` (story-cluster signatures, insert latency, pair precision and recall), `topics`
+    /// (AI topics with the offline embedding model: accuracy, embedding throughput, a rule over
+    /// 1M stored embeddings) or `all`.
+    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search", "collab", "ask", "stories", "topics"])]
     pub only: String,
     /// The shared real-world data the ingest figures read (`feeds/`, `docs/`); synthetic files
     /// stand in when it is absent.
@@ -99,6 +104,10 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     if args.only == "all" || args.only == "stories" {
         let args = args.clone();
         tokio::task::spawn_blocking(move || story_clusters::run(&args)).await??;
+    }
+    if args.only == "all" || args.only == "topics" {
+        let args = args.clone();
+        tokio::task::spawn_blocking(move || topics::run(&args)).await??;
     }
     let store = matches!(args.only.as_str(), "all" | "store");
     let collab = matches!(args.only.as_str(), "all" | "collab");
