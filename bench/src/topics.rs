@@ -10,7 +10,8 @@
 //!   examples), then from the description refined by feedback (16 "more like this" and up to 16
 //!   "less like this" per topic from the same pool). Each with scores measured from the origin
 //!   and from the corpus's mean embedding (unlabelled, the product can compute it from what it
-//!   stored).
+//!   stored). Each also adapted to the corpus (2 rounds of [`TopicModel::adapt`]: items assigned
+//!   to their best topic, topics moved toward their items' mean; no labels).
 //! - **Re-applying a topic rule** to 1M stored embeddings (100k with `--quick`; synthetic unit
 //!   vectors): one dot product per item.
 //!
@@ -40,6 +41,8 @@ const TOPICS: [(&str, &str); 4] = [
 ];
 const EXAMPLES: usize = 32;
 const DRAWS: u64 = 5;
+/// Rounds of [`TopicModel::adapt`] over the corpus's unlabelled embeddings.
+const ADAPT_ROUNDS: usize = 2;
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     println!("topics:");
@@ -91,9 +94,18 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         let all: Vec<usize> = (0..texts.len()).collect();
         let (acc, f1) = score(&model, &vectors, &labels, &all);
         println!("    description only, {name}: {:.1}%, {:.3}", acc * 100.0, f1);
+        let mut adapted = model.clone();
+        adapted.adapt(&vectors, ADAPT_ROUNDS);
+        let (acc, f1) = score(&adapted, &vectors, &labels, &all);
+        println!(
+            "    description, adapted to the corpus ({ADAPT_ROUNDS} rounds, no labels), {name}: {:.1}%, {:.3}",
+            acc * 100.0,
+            f1
+        );
 
         // Description and 32 examples per topic; then description and feedback.
         let (mut ex_acc, mut ex_f1, mut fb_acc, mut fb_f1) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut ad_acc, mut ad_f1) = (Vec::new(), Vec::new());
         for seed in 0..DRAWS {
             let mut rng = StdRng::seed_from_u64(seed);
             let mut pools: Vec<Vec<usize>> = vec![Vec::new(); 4];
@@ -107,10 +119,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             let held: Vec<usize> = all.iter().copied().filter(|i| !pools[labels[*i]].contains(i)).collect();
             let examples: Vec<Vec<Vec<f32>>> =
                 pools.iter().map(|p| p.iter().map(|&i| vectors[i].clone()).collect()).collect();
-            let model = build(&descriptions, &examples, bg.clone())?;
+            let mut model = build(&descriptions, &examples, bg.clone())?;
             let (a, f) = score(&model, &vectors, &labels, &held);
             ex_acc.push(a);
             ex_f1.push(f);
+            model.adapt(&vectors, ADAPT_ROUNDS);
+            let (a, f) = score(&model, &vectors, &labels, &held);
+            ad_acc.push(a);
+            ad_f1.push(f);
 
             // Feedback from the same pool: half the examples as "more like this", and the pool's
             // items the description model puts in a topic wrongly as "less like this" for it.
@@ -133,6 +149,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         println!(
             "    description + {EXAMPLES} examples per topic, {name}: {} ({DRAWS} draws, mean [min-max])",
             spread(&ex_acc, &ex_f1)
+        );
+        println!(
+            "    description + {EXAMPLES} examples per topic, adapted to the corpus, {name}: {}",
+            spread(&ad_acc, &ad_f1)
         );
         println!(
             "    description + feedback ({} more, up to {} less per topic), {name}: {}",

@@ -30,6 +30,8 @@ struct Topic {
     more_n: u32,
     less: Vec<f32>,
     less_n: u32,
+    /// Mean of the corpus items last assigned to the topic by [`TopicModel::adapt`], if any.
+    adapted: Option<Vec<f32>>,
     /// Unit vector scored against (after the background is taken off).
     centroid: Vec<f32>,
     /// `centroid · background`, subtracted from every score.
@@ -103,6 +105,7 @@ impl TopicModel {
             more_n: 0,
             less: vec![0.0; DIM],
             less_n: 0,
+            adapted: None,
             centroid: Vec::new(),
             bias: 0.0,
         };
@@ -135,6 +138,32 @@ impl TopicModel {
             self.refresh(i);
         }
         Ok(())
+    }
+
+    /// Adapts the topics to a corpus without labels: each round assigns every item to its topic
+    /// (as [`classify`](Self::classify) does) and adds each topic's assigned mean to its centroid
+    /// with weight 1 (anchor and feedback keep theirs). The definitions stay the source: a round
+    /// starts from them, not from the previous round's centroids, and a topic no item falls in
+    /// keeps its definition.
+    pub fn adapt(&mut self, corpus: &[Vec<f32>], rounds: usize) {
+        for _ in 0..rounds {
+            let mut sums = vec![vec![0f32; DIM]; self.topics.len()];
+            let mut counts = vec![0u32; self.topics.len()];
+            for e in corpus {
+                if let Some((key, _)) = self.classify(e) {
+                    let i = self.topics.iter().position(|t| t.key == key).expect("a topic's key");
+                    sums[i].iter_mut().zip(e).for_each(|(s, x)| *s += x);
+                    counts[i] += 1;
+                }
+            }
+            for (i, (mut sum, n)) in sums.into_iter().zip(counts).enumerate() {
+                self.topics[i].adapted = (n > 0).then(|| {
+                    sum.iter_mut().for_each(|x| *x /= n as f32);
+                    sum
+                });
+                self.refresh(i);
+            }
+        }
     }
 
     /// "More like this" (`more = true`) or "less like this" for an item's embedding.
@@ -191,6 +220,9 @@ impl TopicModel {
         }
         if t.less_n > 0 {
             c.iter_mut().zip(&t.less).for_each(|(c, x)| *c -= GAMMA * x / t.less_n as f32);
+        }
+        if let Some(adapted) = &t.adapted {
+            c.iter_mut().zip(adapted).for_each(|(c, x)| *c += x);
         }
         if let Some(bg) = &self.background {
             c.iter_mut().zip(bg).for_each(|(c, b)| *c -= b);
@@ -285,6 +317,25 @@ mod tests {
         assert_eq!(m.rule("mergers").unwrap().weights, model().rule("mergers").unwrap().weights);
         assert!(m.feedback("nope", &stray, true).is_err());
         assert!(m.define("bad", &[1.0, 0.0], &[]).is_err());
+    }
+
+    #[test]
+    fn adapting_to_a_corpus_follows_where_its_items_are() {
+        let mut m = model();
+        // The corpus's "results" items sit between axis 0 and axis 9; one far item is none.
+        let corpus: Vec<Vec<f32>> =
+            (0..20).map(|i| axis(0, 9, 0.8 + i as f32 * 0.02)).chain([axis(1, 0, 0.1), axis(30, 0, 0.0)]).collect();
+        let probe = axis(9, 0, 0.2); // mostly axis 9: not a match before
+        assert!(m.scores(&probe)[0] < m.threshold);
+        let mergers = m.rule("mergers").unwrap().weights;
+        m.adapt(&corpus, 2);
+        assert!(m.scores(&probe)[0] >= m.threshold, "the topic moved toward its items");
+        let moved = m.rule("mergers").unwrap().weights;
+        assert!(dot(&mergers, &moved) > 0.99, "one item along its own axis barely moves mergers");
+        // No corpus item for a topic: its definition stands.
+        let mut lonely = model();
+        lonely.adapt(&corpus[..20], 1);
+        assert_eq!(lonely.rule("mergers").unwrap().weights, model().rule("mergers").unwrap().weights);
     }
 
     #[test]
