@@ -47,10 +47,7 @@ const ADAPT_ROUNDS: usize = 2;
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     println!("topics:");
     let Some(dir) = embed::locate(None) else {
-        println!(
-            "  skipped: no embedding model (run scripts/setup, or set {} to its folder)",
-            embed::MODEL_ENV
-        );
+        println!("  skipped: no embedding model (run scripts/setup, or set {} to its folder)", embed::MODEL_ENV);
         return Ok(());
     };
     let path = args.data.join("news-topics/ag_news_test.csv");
@@ -165,7 +162,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     rule_over_stored(&descriptions, background, if args.quick { 100_000 } else { 1_000_000 })
 }
 
-fn build(descriptions: &[Vec<f32>], examples: &[Vec<Vec<f32>>], background: Option<Vec<f32>>) -> anyhow::Result<TopicModel> {
+fn build(
+    descriptions: &[Vec<f32>],
+    examples: &[Vec<Vec<f32>>],
+    background: Option<Vec<f32>>,
+) -> anyhow::Result<TopicModel> {
     let mut model = TopicModel::new(f32::MIN);
     for (((key, _), d), ex) in TOPICS.iter().zip(descriptions).zip(examples) {
         model.define(key, d, ex)?;
@@ -237,8 +238,8 @@ fn rule_over_stored(descriptions: &[Vec<f32>], background: Vec<f32>, n: usize) -
 fn labelled_rows(csv: &str) -> anyhow::Result<Vec<(usize, String)>> {
     let mut out = Vec::new();
     for (i, record) in parse_csv(csv).into_iter().enumerate().skip(1) {
-        let [label, title, text] = <[String; 3]>::try_from(record)
-            .map_err(|r| anyhow::anyhow!("AG News row {i} has {} fields", r.len()))?;
+        let [label, title, text] =
+            <[String; 3]>::try_from(record).map_err(|r| anyhow::anyhow!("AG News row {i} has {} fields", r.len()))?;
         let label: usize = label.trim().parse()?;
         anyhow::ensure!((1..=4).contains(&label), "AG News row {i} has label {label}");
         // The corpus writes line breaks as backslashes.

@@ -85,7 +85,8 @@ impl Embedder {
         };
         let config: Config = serde_json::from_slice(&read("config.json")?)
             .map_err(|e| Error::File(dir.join("config.json"), e.to_string()))?;
-        let mut tokenizer = Tokenizer::from_bytes(read("tokenizer.json")?).map_err(|e| Error::Tokenizer(e.to_string()))?;
+        let mut tokenizer =
+            Tokenizer::from_bytes(read("tokenizer.json")?).map_err(|e| Error::Tokenizer(e.to_string()))?;
         // The bundled tokenizer pads and truncates to 128 tokens: read up to MAX_TOKENS instead,
         // and pad only to the longest text of each batch.
         tokenizer
@@ -119,7 +120,8 @@ impl Embedder {
     }
 
     fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
-        let encodings = self.tokenizer.encode_batch(texts.to_vec(), true).map_err(|e| Error::Tokenizer(e.to_string()))?;
+        let encodings =
+            self.tokenizer.encode_batch(texts.to_vec(), true).map_err(|e| Error::Tokenizer(e.to_string()))?;
         let n = encodings.len();
         let len = encodings.first().map_or(0, |e| e.get_ids().len());
         let mut ids = Vec::with_capacity(n * len);
@@ -133,7 +135,7 @@ impl Embedder {
         // One segment: token types are all zero.
         let types = ids.zeros_like()?;
         let hidden = self.model.forward(&ids, &types, Some(&mask))?; // (n, len, DIM)
-        // Mean of the real tokens' states (padding masked out), then unit length.
+                                                                     // Mean of the real tokens' states (padding masked out), then unit length.
         let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?; // (n, len, 1)
         let summed = hidden.broadcast_mul(&mask)?.sum(1)?; // (n, DIM)
         let counts = mask.sum(1)?.clamp(1e-9, f64::MAX)?; // (n, 1)

@@ -73,12 +73,7 @@ impl TopicRule {
 
     /// The positions of the matching embeddings in `stored`, [`DIM`] floats each, end to end.
     pub fn apply(&self, stored: &[f32]) -> Vec<u32> {
-        stored
-            .chunks_exact(DIM)
-            .enumerate()
-            .filter(|(_, e)| self.matches(e))
-            .map(|(i, _)| i as u32)
-            .collect()
+        stored.chunks_exact(DIM).enumerate().filter(|(_, e)| self.matches(e)).map(|(i, _)| i as u32).collect()
     }
 }
 
