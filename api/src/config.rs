@@ -206,6 +206,13 @@ pub struct ServeArgs {
     /// The key sent to the chat-completions server as a bearer token (local servers need none).
     #[arg(long, env = "NEEDL_ASSISTANT_KEY", hide_env_values = true)]
     pub assistant_key: Option<String>,
+    /// Folder of the offline sentence-embedding model (all-MiniLM-L6-v2: `model.safetensors`,
+    /// `tokenizer.json`, `config.json`), which `scripts/setup` fetches into
+    /// `~/.cache/needl/models/all-minilm-l6-v2`. Unset: that folder when it holds the model.
+    /// Without a model, AI feeds' topics match by the keyword taxonomy. (Planned: the server
+    /// does not load the model yet; `embed::locate` finds it the same way.)
+    #[arg(long, env = "NEEDL_EMBEDDING_MODEL")]
+    pub embedding_model: Option<PathBuf>,
 }
 
 impl ServeArgs {
@@ -258,6 +265,7 @@ impl ServeArgs {
             assistant_url: None,
             assistant_model: "llama3.1".into(),
             assistant_key: None,
+            embedding_model: None,
         }
     }
 }

@@ -14,6 +14,8 @@
 //!   pair precision and recall of story clusters on the labelled sets.
 //! - [`feeds`]: custom feeds' rule matching per new item with 1,000 feeds defined, and a feed's
 //!   re-evaluation over the stored history (preview counts, applying a changed definition).
+//! - [`topics`]: AI feeds' topics with the offline embedding model: accuracy and macro-F1 on AG
+//!   News, embedding throughput, a topic rule re-applied to 1M stored embeddings.
 //!
 //! It depends on `api` for the server it runs in this process, and on the crates below it for
 //! what it drives directly. Uploads and imports extract documents in worker processes of this
@@ -27,6 +29,7 @@ mod ingestion;
 mod retrieval;
 mod store;
 mod story_clusters;
+mod topics;
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -58,8 +61,10 @@ pub struct BenchArgs {
     /// (comment delivery to channel members over many sockets, tagging and commenting calls per
     /// second), `ask` (cited-answer quality on the QA set and answer latency through the HTTP API),
     /// `stories` (story-cluster signatures, insert latency, pair precision and recall), `feeds`
-    /// (rule matching of new items against 1,000 feeds, re-evaluation over history) or `all`.
-    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search", "collab", "ask", "stories", "feeds"])]
+    /// (rule matching of new items against 1,000 feeds, re-evaluation over history), `topics`
+    /// (AI topics with the offline embedding model: accuracy, embedding throughput, a rule over
+    /// 1M stored embeddings) or `all`.
+    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search", "collab", "ask", "stories", "feeds", "topics"])]
     pub only: String,
     /// The shared real-world data the ingest figures read (`feeds/`, `docs/`); synthetic files
     /// stand in when it is absent.
@@ -106,6 +111,10 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     }
     if args.only == "all" || args.only == "feeds" {
         feeds::run(data_dir, &args).await?;
+    }
+    if args.only == "all" || args.only == "topics" {
+        let args = args.clone();
+        tokio::task::spawn_blocking(move || topics::run(&args)).await??;
     }
     let store = matches!(args.only.as_str(), "all" | "store");
     let collab = matches!(args.only.as_str(), "all" | "collab");

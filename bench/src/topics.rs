@@ -1,0 +1,281 @@
+//! `needl-bench --only topics`: AI feeds' topics with the offline embedding model. Prints
+//! figures; passes or fails nothing. Skipped, with a message, when the model (`scripts/setup`
+//! fetches it) or the AG News data is absent.
+//!
+//! - **Embedding throughput**: AG News items (title and description) per second through
+//!   [`embed::Embedder`], on the machine's cores.
+//! - **Accuracy and macro-F1** on AG News test (4 topics): from one description per topic (the
+//!   sentences in [`TOPICS`], written once and not tuned on the data), then from the description
+//!   and 32 examples per topic (drawn at random, 5 draws, scored on the items that are not
+//!   examples), then from the description refined by feedback (16 "more like this" and up to 16
+//!   "less like this" per topic from the same pool). Each with scores measured from the origin
+//!   and from the corpus's mean embedding (unlabelled, the product can compute it from what it
+//!   stored). Each also adapted to the corpus (2 rounds of [`TopicModel::adapt`]: items assigned
+//!   to their best topic, topics moved toward their items' mean; no labels).
+//! - **Re-applying a topic rule** to 1M stored embeddings (100k with `--quick`; synthetic unit
+//!   vectors): one dot product per item.
+//!
+//! With `--quick` only the first 100 items of each topic are embedded and scored.
+//!
+//! ```sh
+//! ./scripts/setup    # fetches the model once
+//! cargo build -p bench && ./target/debug/needl-bench --only topics
+//! ```
+
+use std::time::Instant;
+
+use embed::topics::mean;
+use embed::{Embedder, TopicModel, DIM};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+
+use crate::BenchArgs;
+
+/// AG News's labels 1-4 and one description each.
+const TOPICS: [(&str, &str); 4] = [
+    ("world", "World news: international politics, governments, elections, wars, conflicts and diplomacy between countries."),
+    ("sports", "Sports news: games, matches, teams, players, coaches, leagues, championships and scores."),
+    ("business", "Business news: companies, markets, stocks, earnings, the economy, oil prices, trade and corporate deals."),
+    ("scitech", "Science and technology news: computers, software, the internet, space, research, gadgets and technology companies."),
+];
+const EXAMPLES: usize = 32;
+const DRAWS: u64 = 5;
+/// Rounds of [`TopicModel::adapt`] over the corpus's unlabelled embeddings.
+const ADAPT_ROUNDS: usize = 2;
+
+pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+    println!("topics:");
+    let Some(dir) = embed::locate(None) else {
+        println!("  skipped: no embedding model (run scripts/setup, or set {} to its folder)", embed::MODEL_ENV);
+        return Ok(());
+    };
+    let path = args.data.join("news-topics/ag_news_test.csv");
+    let csv = match std::fs::read_to_string(&path) {
+        Ok(csv) => csv,
+        Err(error) => {
+            println!("  skipped: no AG News data at {} ({error})", path.display());
+            return Ok(());
+        }
+    };
+    let mut items = labelled_rows(&csv)?;
+    if args.quick {
+        let mut per = [0usize; 4];
+        items.retain(|(label, _)| {
+            per[*label] += 1;
+            per[*label] <= 100
+        });
+    }
+    let labels: Vec<usize> = items.iter().map(|(l, _)| *l).collect();
+    let texts: Vec<&str> = items.iter().map(|(_, t)| t.as_str()).collect();
+    println!("  model: {}", dir.display());
+    let embedder = Embedder::load(&dir)?;
+
+    let started = Instant::now();
+    let vectors = embedder.embed(&texts)?;
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "  embedding: {} items in {secs:.1} s = {:.0} items/s ({} threads; title + description, batches of {})",
+        texts.len(),
+        texts.len() as f64 / secs,
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        embed::BATCH
+    );
+    let descriptions = embedder.embed(&TOPICS.map(|t| t.1))?;
+    let background = mean(&vectors);
+
+    println!("  AG News test, {} items, 4 topics (accuracy, macro-F1):", texts.len());
+    for (name, bg) in [("from the origin", None), ("from the corpus mean", Some(background.clone()))] {
+        // One description per topic, every item scored.
+        let model = build(&descriptions, &vec![Vec::new(); 4], bg.clone())?;
+        let all: Vec<usize> = (0..texts.len()).collect();
+        let (acc, f1) = score(&model, &vectors, &labels, &all);
+        println!("    description only, {name}: {:.1}%, {:.3}", acc * 100.0, f1);
+        let mut adapted = model.clone();
+        adapted.adapt(&vectors, ADAPT_ROUNDS);
+        let (acc, f1) = score(&adapted, &vectors, &labels, &all);
+        println!(
+            "    description, adapted to the corpus ({ADAPT_ROUNDS} rounds, no labels), {name}: {:.1}%, {:.3}",
+            acc * 100.0,
+            f1
+        );
+
+        // Description and 32 examples per topic; then description and feedback.
+        let (mut ex_acc, mut ex_f1, mut fb_acc, mut fb_f1) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut ad_acc, mut ad_f1) = (Vec::new(), Vec::new());
+        for seed in 0..DRAWS {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut pools: Vec<Vec<usize>> = vec![Vec::new(); 4];
+            let mut order = all.clone();
+            order.shuffle(&mut rng);
+            for &i in &order {
+                if pools[labels[i]].len() < EXAMPLES {
+                    pools[labels[i]].push(i);
+                }
+            }
+            let held: Vec<usize> = all.iter().copied().filter(|i| !pools[labels[*i]].contains(i)).collect();
+            let examples: Vec<Vec<Vec<f32>>> =
+                pools.iter().map(|p| p.iter().map(|&i| vectors[i].clone()).collect()).collect();
+            let mut model = build(&descriptions, &examples, bg.clone())?;
+            let (a, f) = score(&model, &vectors, &labels, &held);
+            ex_acc.push(a);
+            ex_f1.push(f);
+            model.adapt(&vectors, ADAPT_ROUNDS);
+            let (a, f) = score(&model, &vectors, &labels, &held);
+            ad_acc.push(a);
+            ad_f1.push(f);
+
+            // Feedback from the same pool: half the examples as "more like this", and the pool's
+            // items the description model puts in a topic wrongly as "less like this" for it.
+            let mut model = build(&descriptions, &vec![Vec::new(); 4], bg.clone())?;
+            let pool: Vec<usize> = pools.iter().flatten().copied().collect();
+            let predicted: Vec<usize> = pool.iter().map(|&i| model.best(&vectors[i]).map_or(0, |b| b.0)).collect();
+            for (t, (key, _)) in TOPICS.iter().enumerate() {
+                for &i in pools[t].iter().take(EXAMPLES / 2) {
+                    model.feedback(key, &vectors[i], true)?;
+                }
+                let wrong = pool.iter().zip(&predicted).filter(|(i, p)| **p == t && labels[**i] != t);
+                for (&i, _) in wrong.take(EXAMPLES / 2) {
+                    model.feedback(key, &vectors[i], false)?;
+                }
+            }
+            let (a, f) = score(&model, &vectors, &labels, &held);
+            fb_acc.push(a);
+            fb_f1.push(f);
+        }
+        println!(
+            "    description + {EXAMPLES} examples per topic, {name}: {} ({DRAWS} draws, mean [min-max])",
+            spread(&ex_acc, &ex_f1)
+        );
+        println!(
+            "    description + {EXAMPLES} examples per topic, adapted to the corpus, {name}: {}",
+            spread(&ad_acc, &ad_f1)
+        );
+        println!(
+            "    description + feedback ({} more, up to {} less per topic), {name}: {}",
+            EXAMPLES / 2,
+            EXAMPLES / 2,
+            spread(&fb_acc, &fb_f1)
+        );
+    }
+
+    rule_over_stored(&descriptions, background, if args.quick { 100_000 } else { 1_000_000 })
+}
+
+fn build(
+    descriptions: &[Vec<f32>],
+    examples: &[Vec<Vec<f32>>],
+    background: Option<Vec<f32>>,
+) -> anyhow::Result<TopicModel> {
+    let mut model = TopicModel::new(f32::MIN);
+    for (((key, _), d), ex) in TOPICS.iter().zip(descriptions).zip(examples) {
+        model.define(key, d, ex)?;
+    }
+    model.set_background(background)?;
+    Ok(model)
+}
+
+/// Accuracy and macro-F1 of the best topic over the items `over`.
+fn score(model: &TopicModel, vectors: &[Vec<f32>], labels: &[usize], over: &[usize]) -> (f64, f64) {
+    let mut confusion = [[0usize; 4]; 4];
+    for &i in over {
+        let predicted = model.best(&vectors[i]).map_or(0, |b| b.0);
+        confusion[labels[i]][predicted] += 1;
+    }
+    let correct: usize = (0..4).map(|t| confusion[t][t]).sum();
+    let f1: f64 = (0..4)
+        .map(|t| {
+            let tp = confusion[t][t] as f64;
+            let predicted: usize = (0..4).map(|r| confusion[r][t]).sum();
+            let actual: usize = confusion[t].iter().sum();
+            if tp == 0.0 {
+                0.0
+            } else {
+                let (p, r) = (tp / predicted as f64, tp / actual as f64);
+                2.0 * p * r / (p + r)
+            }
+        })
+        .sum::<f64>()
+        / 4.0;
+    (correct as f64 / over.len() as f64, f1)
+}
+
+fn spread(acc: &[f64], f1: &[f64]) -> String {
+    let m = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let lo = acc.iter().copied().fold(f64::MAX, f64::min);
+    let hi = acc.iter().copied().fold(f64::MIN, f64::max);
+    format!("{:.1}% [{:.1}-{:.1}], {:.3}", m(acc) * 100.0, lo * 100.0, hi * 100.0, m(f1))
+}
+
+/// A changed topic re-applied to stored embeddings: every item's score is one dot product.
+fn rule_over_stored(descriptions: &[Vec<f32>], background: Vec<f32>, n: usize) -> anyhow::Result<()> {
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut stored = vec![0f32; n * DIM];
+    for row in stored.chunks_exact_mut(DIM) {
+        row.iter_mut().for_each(|x| *x = rng.random::<f32>() - 0.5);
+        embed::normalize(row);
+    }
+    let mut model = build(descriptions, &vec![Vec::new(); 4], Some(background))?;
+    model.threshold = 0.05;
+    let rule = model.rule("business")?;
+    let mut times = Vec::new();
+    let mut matched = 0;
+    for _ in 0..3 {
+        let started = Instant::now();
+        matched = rule.apply(&stored).len();
+        times.push(started.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "  re-applying a topic rule to {n} stored embeddings (synthetic, {} MB): median {:.2} s over 3 runs, one core ({matched} matched)",
+        n * DIM * 4 / 1_000_000,
+        times[1]
+    );
+    Ok(())
+}
+
+/// (label 0-3, "title. description") of each AG News row.
+fn labelled_rows(csv: &str) -> anyhow::Result<Vec<(usize, String)>> {
+    let mut out = Vec::new();
+    for (i, record) in parse_csv(csv).into_iter().enumerate().skip(1) {
+        let [label, title, text] =
+            <[String; 3]>::try_from(record).map_err(|r| anyhow::anyhow!("AG News row {i} has {} fields", r.len()))?;
+        let label: usize = label.trim().parse()?;
+        anyhow::ensure!((1..=4).contains(&label), "AG News row {i} has label {label}");
+        // The corpus writes line breaks as backslashes.
+        out.push((label - 1, format!("{title}. {}", text.replace('\\', " "))));
+    }
+    Ok(out)
+}
+
+/// RFC 4180 records: quoted fields may hold commas, newlines and doubled quotes.
+fn parse_csv(text: &str) -> Vec<Vec<String>> {
+    let mut records = Vec::new();
+    let mut record = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') => quoted = true,
+            (false, ',') => record.push(std::mem::take(&mut field)),
+            (false, '\n') => {
+                record.push(std::mem::take(&mut field));
+                records.push(std::mem::take(&mut record));
+            }
+            (false, '\r') => {}
+            (false, c) => field.push(c),
+        }
+    }
+    if !field.is_empty() || !record.is_empty() {
+        record.push(field);
+        records.push(record);
+    }
+    records
+}

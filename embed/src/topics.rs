@@ -1,0 +1,348 @@
+//! Topics as centroids in embedding space.
+//!
+//! A topic starts from its description (and, optionally, a few example texts): their embeddings'
+//! weighted mean is its anchor. The user's feedback moves it Rocchio-style: the centroid is
+//! `α·anchor + β·mean(more like this) − γ·mean(less like this)`, renormalised. An item's score for
+//! a topic is the cosine of its embedding with the centroid, optionally measured from a background
+//! point (the mean embedding of the corpus), which removes what every item shares and separates
+//! topics better. An item belongs to the best topic when that score reaches the threshold and
+//! beats the runner-up by the margin; otherwise to none of them.
+//!
+//! A topic's [`TopicRule`] is a weight vector and a bias: re-applying it to stored embeddings is
+//! one dot product per item, with no model.
+
+use crate::{dot, normalize, Embedder, Error, Result, DIM};
+
+/// Weight of the original definition in a refined centroid (Rocchio's α).
+pub const ALPHA: f32 = 1.0;
+/// Weight of the "more like this" items (β).
+pub const BETA: f32 = 0.75;
+/// Weight of the "less like this" items (γ).
+pub const GAMMA: f32 = 0.25;
+
+#[derive(Debug, Clone)]
+struct Topic {
+    key: String,
+    /// Weighted sum of the description's and the examples' embeddings, and the sum of weights.
+    anchor: Vec<f32>,
+    anchor_weight: f32,
+    more: Vec<f32>,
+    more_n: u32,
+    less: Vec<f32>,
+    less_n: u32,
+    /// Mean of the corpus items last assigned to the topic by [`TopicModel::adapt`], if any.
+    adapted: Option<Vec<f32>>,
+    /// Unit vector scored against (after the background is taken off).
+    centroid: Vec<f32>,
+    /// `centroid · background`, subtracted from every score.
+    bias: f32,
+}
+
+/// Topics and how an item is assigned to one of them, or to none.
+#[derive(Debug, Clone)]
+pub struct TopicModel {
+    topics: Vec<Topic>,
+    /// Lowest score that counts as a match.
+    pub threshold: f32,
+    /// How far the best topic must lead the second for an item to be assigned.
+    pub margin: f32,
+    /// How many examples a description counts as in the anchor.
+    pub description_weight: f32,
+    background: Option<Vec<f32>>,
+}
+
+/// One topic's rule over stored embeddings: `weights · x − bias ≥ threshold`.
+#[derive(Debug, Clone)]
+pub struct TopicRule {
+    pub key: String,
+    pub weights: Vec<f32>,
+    pub bias: f32,
+    pub threshold: f32,
+}
+
+impl TopicRule {
+    /// The rule's score for one embedding.
+    #[inline]
+    pub fn score(&self, embedding: &[f32]) -> f32 {
+        dot(&self.weights, embedding) - self.bias
+    }
+
+    pub fn matches(&self, embedding: &[f32]) -> bool {
+        self.score(embedding) >= self.threshold
+    }
+
+    /// The positions of the matching embeddings in `stored`, [`DIM`] floats each, end to end.
+    pub fn apply(&self, stored: &[f32]) -> Vec<u32> {
+        stored.chunks_exact(DIM).enumerate().filter(|(_, e)| self.matches(e)).map(|(i, _)| i as u32).collect()
+    }
+}
+
+impl TopicModel {
+    /// No topics yet; `threshold` is the lowest score that counts as a match.
+    pub fn new(threshold: f32) -> Self {
+        Self { topics: Vec::new(), threshold, margin: 0.0, description_weight: 1.0, background: None }
+    }
+
+    /// Adds (or redefines) a topic from its description's embedding and its examples' embeddings.
+    /// Feedback given to an earlier definition of the same key is dropped.
+    pub fn define(&mut self, key: &str, description: &[f32], examples: &[Vec<f32>]) -> Result<()> {
+        check(description)?;
+        let mut anchor: Vec<f32> = description.iter().map(|x| x * self.description_weight).collect();
+        for e in examples {
+            check(e)?;
+            anchor.iter_mut().zip(e).for_each(|(a, x)| *a += x);
+        }
+        let topic = Topic {
+            key: key.to_string(),
+            anchor,
+            anchor_weight: self.description_weight + examples.len() as f32,
+            more: vec![0.0; DIM],
+            more_n: 0,
+            less: vec![0.0; DIM],
+            less_n: 0,
+            adapted: None,
+            centroid: Vec::new(),
+            bias: 0.0,
+        };
+        match self.topics.iter().position(|t| t.key == key) {
+            Some(i) => self.topics[i] = topic,
+            None => self.topics.push(topic),
+        }
+        let i = self.topics.iter().position(|t| t.key == key).expect("just added");
+        self.refresh(i);
+        Ok(())
+    }
+
+    /// Embeds the description and examples, then [`define`](Self::define)s the topic.
+    pub fn describe(&mut self, embedder: &Embedder, key: &str, description: &str, examples: &[&str]) -> Result<()> {
+        let mut texts = vec![description];
+        texts.extend_from_slice(examples);
+        let mut vectors = embedder.embed(&texts)?;
+        let description = vectors.remove(0);
+        self.define(key, &description, &vectors)
+    }
+
+    /// Measures scores from `mean` (the corpus's mean embedding) instead of the origin; `None`
+    /// measures from the origin again.
+    pub fn set_background(&mut self, mean: Option<Vec<f32>>) -> Result<()> {
+        if let Some(m) = &mean {
+            check(m)?;
+        }
+        self.background = mean;
+        for i in 0..self.topics.len() {
+            self.refresh(i);
+        }
+        Ok(())
+    }
+
+    /// Adapts the topics to a corpus without labels: each round assigns every item to its topic
+    /// (as [`classify`](Self::classify) does) and adds each topic's assigned mean to its centroid
+    /// with weight 1 (anchor and feedback keep theirs). The definitions stay the source: a round
+    /// starts from them, not from the previous round's centroids, and a topic no item falls in
+    /// keeps its definition.
+    pub fn adapt(&mut self, corpus: &[Vec<f32>], rounds: usize) {
+        for _ in 0..rounds {
+            let mut sums = vec![vec![0f32; DIM]; self.topics.len()];
+            let mut counts = vec![0u32; self.topics.len()];
+            for e in corpus {
+                if let Some((key, _)) = self.classify(e) {
+                    let i = self.topics.iter().position(|t| t.key == key).expect("a topic's key");
+                    sums[i].iter_mut().zip(e).for_each(|(s, x)| *s += x);
+                    counts[i] += 1;
+                }
+            }
+            for (i, (mut sum, n)) in sums.into_iter().zip(counts).enumerate() {
+                self.topics[i].adapted = (n > 0).then(|| {
+                    sum.iter_mut().for_each(|x| *x /= n as f32);
+                    sum
+                });
+                self.refresh(i);
+            }
+        }
+    }
+
+    /// "More like this" (`more = true`) or "less like this" for an item's embedding.
+    pub fn feedback(&mut self, key: &str, embedding: &[f32], more: bool) -> Result<()> {
+        check(embedding)?;
+        let i = self.index(key)?;
+        let t = &mut self.topics[i];
+        let (sum, n) = if more { (&mut t.more, &mut t.more_n) } else { (&mut t.less, &mut t.less_n) };
+        sum.iter_mut().zip(embedding).for_each(|(s, x)| *s += x);
+        *n += 1;
+        self.refresh(i);
+        Ok(())
+    }
+
+    /// The topics' keys, in the order scores are given.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.topics.iter().map(|t| t.key.as_str())
+    }
+
+    /// One score per topic, in [`keys`](Self::keys) order.
+    pub fn scores(&self, embedding: &[f32]) -> Vec<f32> {
+        self.topics.iter().map(|t| dot(&t.centroid, embedding) - t.bias).collect()
+    }
+
+    /// The best topic (its index in [`keys`](Self::keys)) and score, whatever the threshold.
+    pub fn best(&self, embedding: &[f32]) -> Option<(usize, f32)> {
+        self.scores(embedding).into_iter().enumerate().max_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
+    /// The topic an item belongs to, or `None` for none of them (below the threshold, or too
+    /// close to the runner-up).
+    pub fn classify(&self, embedding: &[f32]) -> Option<(&str, f32)> {
+        let scores = self.scores(embedding);
+        let (best, score) = scores.iter().copied().enumerate().max_by(|a, b| a.1.total_cmp(&b.1))?;
+        let second = scores.iter().enumerate().filter(|(i, _)| *i != best).map(|(_, s)| *s).fold(f32::MIN, f32::max);
+        (score >= self.threshold && score - second >= self.margin).then(|| (self.topics[best].key.as_str(), score))
+    }
+
+    /// The rule that re-applies one topic to stored embeddings, with the model's threshold.
+    pub fn rule(&self, key: &str) -> Result<TopicRule> {
+        let t = &self.topics[self.index(key)?];
+        Ok(TopicRule { key: t.key.clone(), weights: t.centroid.clone(), bias: t.bias, threshold: self.threshold })
+    }
+
+    fn index(&self, key: &str) -> Result<usize> {
+        self.topics.iter().position(|t| t.key == key).ok_or_else(|| Error::Topic(format!("no topic {key}")))
+    }
+
+    fn refresh(&mut self, i: usize) {
+        let t = &mut self.topics[i];
+        let mut c: Vec<f32> = t.anchor.iter().map(|x| ALPHA * x / t.anchor_weight).collect();
+        if t.more_n > 0 {
+            c.iter_mut().zip(&t.more).for_each(|(c, x)| *c += BETA * x / t.more_n as f32);
+        }
+        if t.less_n > 0 {
+            c.iter_mut().zip(&t.less).for_each(|(c, x)| *c -= GAMMA * x / t.less_n as f32);
+        }
+        if let Some(adapted) = &t.adapted {
+            c.iter_mut().zip(adapted).for_each(|(c, x)| *c += x);
+        }
+        if let Some(bg) = &self.background {
+            c.iter_mut().zip(bg).for_each(|(c, b)| *c -= b);
+        }
+        normalize(&mut c);
+        t.bias = self.background.as_ref().map_or(0.0, |bg| dot(&c, bg));
+        t.centroid = c;
+    }
+}
+
+/// The mean of embeddings (the background of [`TopicModel::set_background`]).
+pub fn mean(embeddings: &[Vec<f32>]) -> Vec<f32> {
+    let mut m = vec![0.0; DIM];
+    for e in embeddings {
+        m.iter_mut().zip(e).for_each(|(m, x)| *m += x);
+    }
+    let n = embeddings.len().max(1) as f32;
+    m.iter_mut().for_each(|x| *x /= n);
+    m
+}
+
+fn check(v: &[f32]) -> Result<()> {
+    if v.len() != DIM {
+        return Err(Error::Topic(format!("an embedding has {} dimensions, not {DIM}", v.len())));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A unit vector along axis `i`, tilted a little toward axis `j`.
+    fn axis(i: usize, j: usize, tilt: f32) -> Vec<f32> {
+        let mut v = vec![0.0; DIM];
+        v[i] = 1.0;
+        v[j] += tilt;
+        normalize(&mut v);
+        v
+    }
+
+    fn model() -> TopicModel {
+        let mut m = TopicModel::new(0.3);
+        m.define("results", &axis(0, 5, 0.0), &[]).unwrap();
+        m.define("mergers", &axis(1, 5, 0.0), &[]).unwrap();
+        m
+    }
+
+    #[test]
+    fn classifies_by_nearest_centroid_or_none() {
+        let m = model();
+        assert_eq!(m.classify(&axis(0, 1, 0.2)).map(|c| c.0), Some("results"));
+        assert_eq!(m.classify(&axis(1, 0, 0.2)).map(|c| c.0), Some("mergers"));
+        // Far from both: none of these.
+        assert_eq!(m.classify(&axis(7, 0, 0.1)), None);
+        let mut strict = m.clone();
+        strict.margin = 0.2;
+        // Halfway between the two: best is above the threshold but does not lead by the margin.
+        assert_eq!(strict.classify(&axis(0, 1, 1.0)), None);
+        assert!(m.classify(&axis(0, 1, 1.0)).is_some());
+    }
+
+    #[test]
+    fn examples_pull_the_centroid() {
+        let mut m = model();
+        let item = axis(0, 9, 1.2); // closer to axis 9 than to axis 0
+        assert_eq!(m.classify(&item).map(|c| c.0), Some("results"));
+        let before = m.scores(&item)[0];
+        m.define("results", &axis(0, 5, 0.0), &[axis(9, 0, 0.0), axis(9, 0, 0.1)]).unwrap();
+        assert!(m.scores(&item)[0] > before, "examples along axis 9 raise its score");
+    }
+
+    #[test]
+    fn feedback_refines_a_topic() {
+        let mut m = model();
+        let stray = axis(7, 0, 0.2);
+        let rule = m.rule("results").unwrap();
+        assert!(!rule.matches(&stray));
+        m.feedback("results", &axis(7, 0, 0.3), true).unwrap();
+        m.feedback("results", &axis(7, 0, 0.4), true).unwrap();
+        assert!(m.rule("results").unwrap().matches(&stray), "more like this widens the topic");
+        // Less like this pushes it back out.
+        for _ in 0..3 {
+            m.feedback("results", &stray, false).unwrap();
+        }
+        let pushed = m.scores(&stray)[0];
+        let mut only_more = model();
+        only_more.feedback("results", &axis(7, 0, 0.3), true).unwrap();
+        only_more.feedback("results", &axis(7, 0, 0.4), true).unwrap();
+        assert!(pushed < only_more.scores(&stray)[0]);
+        // Other topics are untouched, and unknown topics are an error.
+        assert_eq!(m.rule("mergers").unwrap().weights, model().rule("mergers").unwrap().weights);
+        assert!(m.feedback("nope", &stray, true).is_err());
+        assert!(m.define("bad", &[1.0, 0.0], &[]).is_err());
+    }
+
+    #[test]
+    fn adapting_to_a_corpus_follows_where_its_items_are() {
+        let mut m = model();
+        // The corpus's "results" items sit between axis 0 and axis 9; one far item is none.
+        let corpus: Vec<Vec<f32>> =
+            (0..20).map(|i| axis(0, 9, 0.8 + i as f32 * 0.02)).chain([axis(1, 0, 0.1), axis(30, 0, 0.0)]).collect();
+        let probe = axis(9, 0, 0.2); // mostly axis 9: not a match before
+        assert!(m.scores(&probe)[0] < m.threshold);
+        let mergers = m.rule("mergers").unwrap().weights;
+        m.adapt(&corpus, 2);
+        assert!(m.scores(&probe)[0] >= m.threshold, "the topic moved toward its items");
+        let moved = m.rule("mergers").unwrap().weights;
+        assert!(dot(&mergers, &moved) > 0.99, "one item along its own axis barely moves mergers");
+        // No corpus item for a topic: its definition stands.
+        let mut lonely = model();
+        lonely.adapt(&corpus[..20], 1);
+        assert_eq!(lonely.rule("mergers").unwrap().weights, model().rule("mergers").unwrap().weights);
+    }
+
+    #[test]
+    fn rule_over_stored_embeddings_equals_classifier_scores() {
+        let mut m = model();
+        m.set_background(Some(axis(5, 0, 0.0).iter().map(|x| x * 0.3).collect())).unwrap();
+        let items: Vec<Vec<f32>> = (0..50).map(|i| axis(i % 3, 5 + i % 7, (i % 5) as f32 * 0.3)).collect();
+        let flat: Vec<f32> = items.iter().flatten().copied().collect();
+        let rule = m.rule("results").unwrap();
+        let expected: Vec<u32> =
+            items.iter().enumerate().filter(|(_, e)| m.scores(e)[0] >= m.threshold).map(|(i, _)| i as u32).collect();
+        assert!(!expected.is_empty() && expected.len() < items.len());
+        assert_eq!(rule.apply(&flat), expected);
+    }
+}
