@@ -237,7 +237,7 @@ fn rule_over_stored(descriptions: &[Vec<f32>], background: Vec<f32>, n: usize) -
 /// (label 0-3, "title. description") of each AG News row.
 fn labelled_rows(csv: &str) -> anyhow::Result<Vec<(usize, String)>> {
     let mut out = Vec::new();
-    for (i, record) in parse_csv(csv).into_iter().enumerate().skip(1) {
+    for (i, record) in stories::eval::parse_csv(csv).into_iter().enumerate().skip(1) {
         let [label, title, text] =
             <[String; 3]>::try_from(record).map_err(|r| anyhow::anyhow!("AG News row {i} has {} fields", r.len()))?;
         let label: usize = label.trim().parse()?;
@@ -246,36 +246,4 @@ fn labelled_rows(csv: &str) -> anyhow::Result<Vec<(usize, String)>> {
         out.push((label - 1, format!("{title}. {}", text.replace('\\', " "))));
     }
     Ok(out)
-}
-
-/// RFC 4180 records: quoted fields may hold commas, newlines and doubled quotes.
-fn parse_csv(text: &str) -> Vec<Vec<String>> {
-    let mut records = Vec::new();
-    let mut record = Vec::new();
-    let mut field = String::new();
-    let mut quoted = false;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                field.push('"');
-                chars.next();
-            }
-            (true, '"') => quoted = false,
-            (true, c) => field.push(c),
-            (false, '"') => quoted = true,
-            (false, ',') => record.push(std::mem::take(&mut field)),
-            (false, '\n') => {
-                record.push(std::mem::take(&mut field));
-                records.push(std::mem::take(&mut record));
-            }
-            (false, '\r') => {}
-            (false, c) => field.push(c),
-        }
-    }
-    if !field.is_empty() || !record.is_empty() {
-        record.push(field);
-        records.push(record);
-    }
-    records
 }

@@ -217,7 +217,7 @@ pub fn ag_news_rows(csv: &str) -> Result<Vec<(String, String)>, String> {
 }
 
 /// RFC 4180 records: quoted fields may hold commas, newlines and doubled quotes.
-fn parse_csv(text: &str) -> Vec<Vec<String>> {
+pub fn parse_csv(text: &str) -> Vec<Vec<String>> {
     let mut records = Vec::new();
     let mut record = Vec::new();
     let mut field = String::new();
