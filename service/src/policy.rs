@@ -189,20 +189,25 @@ struct SourceId {
     source_id: String,
 }
 
+/// The shared sources whose documents are in `user_id`'s own data (rule 2): the ones they follow
+/// and the public catalogue's. Takes the store alone, for workers that have no [`Context`].
+pub async fn own_data_sources(db: &commands::store::Db, user_id: &str) -> Result<Vec<String>> {
+    let rows: Vec<SourceId> = db
+        .fetch_all(
+            "SELECT source_id FROM subscriptions_view WHERE user_id = $1 \
+             UNION SELECT source_id FROM sources_view WHERE kind = 'public'",
+            args![user_id],
+        )
+        .await?;
+    Ok(rows.into_iter().map(|r| r.source_id).collect())
+}
+
 /// The documents `scope` reaches for `user_id`, as the search index filters them.
 pub async fn search_access(ctx: &Context, user_id: &str, scope: SearchScope) -> Result<Access> {
     match scope {
         SearchScope::MyData => {
             // Rules 1 and 2: the index matches the user's own documents and these sources'.
-            let rows: Vec<SourceId> = ctx
-                .db
-                .fetch_all(
-                    "SELECT source_id FROM subscriptions_view WHERE user_id = $1 \
-                     UNION SELECT source_id FROM sources_view WHERE kind = 'public'",
-                    args![user_id],
-                )
-                .await?;
-            Ok(Access::Mine { user_id: user_id.to_string(), sources: rows.into_iter().map(|r| r.source_id).collect() })
+            Ok(Access::Mine { user_id: user_id.to_string(), sources: own_data_sources(&ctx.db, user_id).await? })
         }
         SearchScope::NeedlWeb => Ok(Access::Public),
         SearchScope::SharedData => Ok(Access::Documents(shared_deeplinks(ctx, user_id).await?)),

@@ -56,22 +56,6 @@ struct FeedRow {
     priority: String,
 }
 
-fn alerts_of(s: &str) -> Alerts {
-    match s {
-        "immediate" => Alerts::Immediate,
-        "digest" => Alerts::Digest,
-        _ => Alerts::Off,
-    }
-}
-
-fn priority_of(s: &str) -> Priority {
-    match s {
-        "HIGH" => Priority::High,
-        "LOW" => Priority::Low,
-        _ => Priority::Medium,
-    }
-}
-
 fn rank(priority: Priority) -> u8 {
     match priority {
         Priority::High => 0,
@@ -178,8 +162,9 @@ impl FeedMatcher {
                     Feed {
                         user_id: row.user_id,
                         name: row.name,
-                        alerts: alerts_of(&row.alerts),
-                        priority: priority_of(&row.priority),
+                        // As the view stores them; anything else was never written.
+                        alerts: super::parse_alerts(&row.alerts).unwrap_or_default(),
+                        priority: super::parse_priority(Some(&row.priority)).unwrap_or(Priority::Medium),
                     },
                 );
             }
@@ -307,38 +292,23 @@ fn system_metadata(now: DateTime<Utc>) -> EventMetadata {
     EventMetadata { time: now, ..EventMetadata::system("feeds", uuid::Uuid::now_v7().to_string()) }
 }
 
-/// Who may read what, looked up once per batch: each owner's followed sources, and the public
-/// catalogue's.
+/// Whose own data holds which shared sources, looked up once per owner per batch.
 #[derive(Default)]
 struct Readers {
-    followed: HashMap<String, HashSet<String>>,
-    public: Option<HashSet<String>>,
+    sources: HashMap<String, HashSet<String>>,
 }
 
 impl Readers {
     /// Whether `user_id` may read `d` in their own data: their own upload, or a document of a
-    /// source they follow or of the public catalogue (the policy's rules 1 and 2).
+    /// source their own data holds (the policy's rules 1 and 2).
     async fn may_read(&mut self, db: &Db, user_id: &str, d: &IndexedDocument) -> anyhow::Result<bool> {
-        #[derive(sqlx::FromRow)]
-        struct SourceId {
-            source_id: String,
-        }
         if let Some(owner) = &d.owner {
             return Ok(owner == user_id);
         }
-        if self.public.is_none() {
-            let rows: Vec<SourceId> =
-                db.fetch_all("SELECT source_id FROM sources_view WHERE kind = 'public'", args![]).await?;
-            self.public = Some(rows.into_iter().map(|r| r.source_id).collect());
+        if !self.sources.contains_key(user_id) {
+            let sources = crate::policy::own_data_sources(db, user_id).await?;
+            self.sources.insert(user_id.to_string(), sources.into_iter().collect());
         }
-        if self.public.as_ref().is_some_and(|p| p.contains(&d.source_id)) {
-            return Ok(true);
-        }
-        if !self.followed.contains_key(user_id) {
-            let rows: Vec<SourceId> =
-                db.fetch_all("SELECT source_id FROM subscriptions_view WHERE user_id = $1", args![user_id]).await?;
-            self.followed.insert(user_id.to_string(), rows.into_iter().map(|r| r.source_id).collect());
-        }
-        Ok(self.followed.get(user_id).is_some_and(|f| f.contains(&d.source_id)))
+        Ok(self.sources.get(user_id).is_some_and(|s| s.contains(&d.source_id)))
     }
 }

@@ -160,14 +160,15 @@ pub async fn list(ctx: &Context, viewer: &Viewer) -> Result<BoardList> {
             args![viewer.user_id.as_str(), only_enabled],
         )
         .await?;
-    let mut channels = channels_of(ctx, &viewer.user_id, None).await?;
+    let mut channels: std::collections::HashMap<String, Vec<FeedChannel>> = std::collections::HashMap::new();
+    for (board_id, channel) in channels_of(ctx, &viewer.user_id, None).await? {
+        channels.entry(board_id).or_default().push(channel);
+    }
     let today = today(ctx);
     rows.into_iter()
         .map(|row| {
-            let (mine, rest): (Vec<_>, Vec<_>) =
-                std::mem::take(&mut channels).into_iter().partition(|(b, _)| *b == row.board_id);
-            channels = rest;
-            row.into_board(&today, mine.into_iter().map(|(_, c)| c).collect())
+            let shared = channels.remove(&row.board_id).unwrap_or_default();
+            row.into_board(&today, shared)
         })
         .collect::<Result<Vec<_>>>()
         .map(|results| BoardList { results })
@@ -302,7 +303,7 @@ pub struct AlertsBody {
     pub priority: Option<String>,
 }
 
-fn parse_alerts(alerts: &str) -> Result<Alerts> {
+pub(crate) fn parse_alerts(alerts: &str) -> Result<Alerts> {
     match alerts {
         "off" => Ok(Alerts::Off),
         "immediate" => Ok(Alerts::Immediate),
@@ -313,7 +314,7 @@ fn parse_alerts(alerts: &str) -> Result<Alerts> {
     }
 }
 
-fn parse_priority(priority: Option<&str>) -> Result<Priority> {
+pub(crate) fn parse_priority(priority: Option<&str>) -> Result<Priority> {
     match priority.unwrap_or("MEDIUM").to_uppercase().as_str() {
         "HIGH" => Ok(Priority::High),
         "MEDIUM" => Ok(Priority::Medium),
