@@ -77,14 +77,53 @@ struct Branch {
     guard: Vec<u32>,
 }
 
+/// A word or a phrase: what the OR inside a flat branch's part lists.
+#[derive(Debug, Clone, PartialEq)]
+enum Atom {
+    Term(u32),
+    /// Index into [`RuleSet::phrases`].
+    Phrase(u32),
+}
+
+/// A branch in flat form: every one of its `must` parts holds and none of its negated parts,
+/// each part an OR of words and phrases. Most rules people write (and the benchmark's) are this
+/// shape; they are decided by counting parts as the document's words are looked up, with no tree
+/// to walk.
+#[derive(Debug, Clone)]
+struct FlatBranch {
+    feed: u32,
+    /// How many parts must hold.
+    must: u32,
+}
+
+/// One part of a flat branch.
+#[derive(Debug, Clone, Copy)]
+struct Part {
+    branch: u32,
+    /// A part that must not hold.
+    negated: bool,
+}
+
 /// Every feed's rules, compiled together.
 #[derive(Debug)]
 pub struct RuleSet {
     dictionary: FxHashMap<String, u32>,
     feeds: Vec<Feed>,
+    /// Branches that are not flat, evaluated as trees.
     branches: Vec<Branch>,
-    /// Per term id: the branches anchored on it.
+    /// Per term id: the tree branches anchored on it.
     by_term: Vec<Vec<u32>>,
+    flat: Vec<FlatBranch>,
+    parts: Vec<Part>,
+    /// Per term id: the parts that name the word itself.
+    term_parts: Vec<Vec<u32>>,
+    /// The distinct phrases of flat branches: terms at positions relative to each other.
+    phrases: Vec<Vec<(u32, u32)>>,
+    /// Per phrase: the parts that name it.
+    phrase_parts: Vec<Vec<u32>>,
+    /// Per term id: the phrases anchored on it (each on its least used word), evaluated only
+    /// when that word is present.
+    phrases_by_anchor: Vec<Vec<u32>>,
     /// Feeds evaluated whole on every document: no rule, or a rule that can hold with none of
     /// its terms present.
     always: Vec<u32>,
@@ -114,15 +153,17 @@ impl Occurrences<'_> {
         &self.positions[start as usize..end as usize]
     }
 
+    fn phrase(&self, terms: &[(u32, u32)]) -> bool {
+        let (first_at, first) = terms[0];
+        self.positions(first)
+            .iter()
+            .any(|&p| terms[1..].iter().all(|&(at, t)| self.positions(t).binary_search(&(p + at - first_at)).is_ok()))
+    }
+
     fn eval(&self, node: &Node) -> bool {
         match node {
             Node::Term(t) => !self.positions(*t).is_empty(),
-            Node::Phrase(terms) => {
-                let (first_at, first) = terms[0];
-                self.positions(first).iter().any(|&p| {
-                    terms[1..].iter().all(|&(at, t)| self.positions(t).binary_search(&(p + at - first_at)).is_ok())
-                })
-            }
+            Node::Phrase(terms) => self.phrase(terms),
             Node::Not(inner) => inner.as_ref().is_none_or(|n| !self.eval(n)),
             Node::And { must, must_not } => must.iter().all(|n| self.eval(n)) && !must_not.iter().any(|n| self.eval(n)),
             Node::Or(parts) => parts.iter().any(|n| self.eval(n)),
@@ -232,6 +273,30 @@ fn count_uses(node: &Node, uses: &mut [u32]) {
     }
 }
 
+/// The words and phrases of a node that is one of them or an OR of only them.
+fn atoms(node: &Node) -> Option<Vec<&Node>> {
+    match node {
+        Node::Term(_) | Node::Phrase(_) => Some(vec![node]),
+        Node::Or(parts) => {
+            parts.iter().all(|p| matches!(p, Node::Term(_) | Node::Phrase(_))).then(|| parts.iter().collect())
+        }
+        _ => None,
+    }
+}
+
+/// A branch as its must parts and its negated parts, each an OR of words and phrases; `None`
+/// when it is not of that shape (then it is evaluated as a tree).
+#[allow(clippy::type_complexity)]
+fn flatten(node: &Node) -> Option<(Vec<Vec<&Node>>, Vec<Vec<&Node>>)> {
+    match node {
+        Node::And { must, must_not } if !must.is_empty() => {
+            Some((must.iter().map(atoms).collect::<Option<_>>()?, must_not.iter().map(atoms).collect::<Option<_>>()?))
+        }
+        Node::And { .. } | Node::Not(_) => None,
+        other => Some((vec![atoms(other)?], vec![])),
+    }
+}
+
 /// Splits a rule into branches and a rest: the rule holds exactly where one branch and the rest
 /// hold. A feed's rule `(include_1 OR ...) AND NOT (...)` gives one branch per include keyword.
 fn split(node: &Node) -> (Vec<Node>, Option<Node>) {
@@ -247,6 +312,72 @@ fn split(node: &Node) -> (Vec<Node>, Option<Node>) {
             None => (vec![node.clone()], None),
         },
         other => (vec![other.clone()], None),
+    }
+}
+
+/// Gathers the flat branches of a [`RuleSet`] as it is compiled.
+struct FlatBuilder {
+    branches: Vec<FlatBranch>,
+    parts: Vec<Part>,
+    term_parts: Vec<Vec<u32>>,
+    phrases: Vec<Vec<(u32, u32)>>,
+    phrase_ids: FxHashMap<Vec<(u32, u32)>, u32>,
+    phrase_parts: Vec<Vec<u32>>,
+    phrases_by_anchor: Vec<Vec<u32>>,
+}
+
+impl FlatBuilder {
+    fn new(terms: usize) -> FlatBuilder {
+        FlatBuilder {
+            branches: Vec::new(),
+            parts: Vec::new(),
+            term_parts: vec![Vec::new(); terms],
+            phrases: Vec::new(),
+            phrase_ids: FxHashMap::default(),
+            phrase_parts: Vec::new(),
+            phrases_by_anchor: vec![Vec::new(); terms],
+        }
+    }
+
+    fn add(&mut self, feed: u32, must: &[Vec<&Node>], must_not: &[Vec<&Node>], uses: &[u32]) {
+        let branch = self.branches.len() as u32;
+        self.branches.push(FlatBranch { feed, must: must.len() as u32 });
+        let parts = must.iter().map(|p| (p, false)).chain(must_not.iter().map(|p| (p, true)));
+        for (atoms, negated) in parts {
+            let part = self.parts.len() as u32;
+            self.parts.push(Part { branch, negated });
+            let mut seen: Vec<Atom> = Vec::new();
+            for atom in atoms {
+                let atom = match atom {
+                    Node::Term(t) => Atom::Term(*t),
+                    Node::Phrase(terms) => Atom::Phrase(self.phrase(terms, uses)),
+                    _ => unreachable!("flatten keeps only words and phrases"),
+                };
+                // A part names each word or phrase once, so it is counted once.
+                if seen.contains(&atom) {
+                    continue;
+                }
+                match atom {
+                    Atom::Term(t) => self.term_parts[t as usize].push(part),
+                    Atom::Phrase(p) => self.phrase_parts[p as usize].push(part),
+                }
+                seen.push(atom);
+            }
+        }
+    }
+
+    /// The id of a phrase, new ones anchored on their least used word.
+    fn phrase(&mut self, terms: &[(u32, u32)], uses: &[u32]) -> u32 {
+        if let Some(&id) = self.phrase_ids.get(terms) {
+            return id;
+        }
+        let id = self.phrases.len() as u32;
+        self.phrases.push(terms.to_vec());
+        self.phrase_ids.insert(terms.to_vec(), id);
+        self.phrase_parts.push(Vec::new());
+        let anchor = terms.iter().map(|(_, t)| *t).min_by_key(|t| uses[*t as usize]).expect("a phrase has words");
+        self.phrases_by_anchor[anchor as usize].push(id);
+        id
     }
 }
 
@@ -291,6 +422,7 @@ impl RuleSet {
             }
         }
         let mut by_term = vec![Vec::new(); compiler.dictionary.len()];
+        let mut flat = FlatBuilder::new(compiler.dictionary.len());
         let mut branches = Vec::new();
         let mut always = Vec::new();
         for (i, feed) in compiled.iter_mut().enumerate() {
@@ -310,6 +442,10 @@ impl RuleSet {
                 Some(anchored) => {
                     feed.rest = rest;
                     for (branch, anchors) in parts.into_iter().zip(anchored) {
+                        if let Some((must, must_not)) = flatten(&branch) {
+                            flat.add(i as u32, &must, &must_not, &uses);
+                            continue;
+                        }
                         let at = branches.len() as u32;
                         let guard = guard(&branch, &anchors, &uses);
                         branches.push(Branch { feed: i as u32, node: branch, guard });
@@ -320,7 +456,20 @@ impl RuleSet {
                 }
             }
         }
-        RuleSet { dictionary: compiler.dictionary, feeds: compiled, branches, by_term, always, shorthands }
+        RuleSet {
+            dictionary: compiler.dictionary,
+            feeds: compiled,
+            branches,
+            by_term,
+            flat: flat.branches,
+            parts: flat.parts,
+            term_parts: flat.term_parts,
+            phrases: flat.phrases,
+            phrase_parts: flat.phrase_parts,
+            phrases_by_anchor: flat.phrases_by_anchor,
+            always,
+            shorthands,
+        }
     }
 
     /// How many feeds the set holds.
@@ -378,6 +527,47 @@ impl Lexicon {
     }
 }
 
+/// The matcher's state for flat branches over one document, each entry valid only when stamped
+/// with the document's generation.
+struct Counts {
+    /// Per part: found to hold.
+    part_stamp: Vec<u32>,
+    /// Per flat branch: its count belongs to this document.
+    branch_stamp: Vec<u32>,
+    /// Per flat branch: how many of its must parts hold.
+    count: Vec<u32>,
+    /// Per flat branch: one of its negated parts holds.
+    blocked: Vec<u32>,
+    /// Per phrase: found in the document.
+    phrase_stamp: Vec<u32>,
+    /// Flat branches whose must parts all hold.
+    complete: Vec<u32>,
+}
+
+impl Counts {
+    /// Records that `part` holds: once per part, counted towards its branch.
+    fn satisfy(&mut self, rules: &RuleSet, part: u32, generation: u32) {
+        if self.part_stamp[part as usize] == generation {
+            return;
+        }
+        self.part_stamp[part as usize] = generation;
+        let Part { branch, negated } = rules.parts[part as usize];
+        let b = branch as usize;
+        if negated {
+            self.blocked[b] = generation;
+            return;
+        }
+        if self.branch_stamp[b] != generation {
+            self.branch_stamp[b] = generation;
+            self.count[b] = 0;
+        }
+        self.count[b] += 1;
+        if self.count[b] == rules.flat[b].must {
+            self.complete.push(branch);
+        }
+    }
+}
+
 /// Evaluates a [`RuleSet`] against documents, reusing its buffers and what it learnt of words.
 pub struct Matcher<'r> {
     rules: &'r RuleSet,
@@ -394,6 +584,7 @@ pub struct Matcher<'r> {
     feed_stamp: Vec<u32>,
     /// Per branch: the generation in which it was evaluated.
     branch_stamp: Vec<u32>,
+    flat: Counts,
     /// The matching feeds of the document.
     candidates: Vec<u32>,
 }
@@ -418,6 +609,14 @@ impl<'r> Matcher<'r> {
             present: Vec::new(),
             feed_stamp: vec![0; rules.feeds.len()],
             branch_stamp: vec![0; rules.branches.len()],
+            flat: Counts {
+                part_stamp: vec![0; rules.parts.len()],
+                branch_stamp: vec![0; rules.flat.len()],
+                count: vec![0; rules.flat.len()],
+                blocked: vec![0; rules.flat.len()],
+                phrase_stamp: vec![0; rules.phrases.len()],
+                complete: Vec::new(),
+            },
             candidates: Vec::new(),
         }
     }
@@ -428,7 +627,15 @@ impl<'r> Matcher<'r> {
         if self.generation == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
             self.feed_stamp.iter_mut().for_each(|s| *s = 0);
-            self.branch_stamp.iter_mut().for_each(|s| *s = 0);
+            for stamps in [
+                &mut self.branch_stamp,
+                &mut self.flat.part_stamp,
+                &mut self.flat.branch_stamp,
+                &mut self.flat.blocked,
+                &mut self.flat.phrase_stamp,
+            ] {
+                stamps.iter_mut().for_each(|s| *s = 0);
+            }
             self.generation = 1;
         }
         self.occurrences.clear();
@@ -467,7 +674,41 @@ impl<'r> Matcher<'r> {
         let occurrences =
             Occurrences { stamp: &self.stamp, generation, ranges: &self.ranges, positions: &self.positions };
         self.candidates.clear();
-        // Branches anchored on a present term; a feed is decided (kept or not) once.
+        // Flat branches: each present word (and each phrase found, looked for only when its
+        // anchor word is present) marks the parts naming it as holding, counting towards their
+        // branch; a branch whose must parts all hold and none of whose negated parts does holds.
+        self.flat.complete.clear();
+        for &term in &self.present {
+            for &part in &rules.term_parts[term as usize] {
+                self.flat.satisfy(rules, part, generation);
+            }
+            for &phrase in &rules.phrases_by_anchor[term as usize] {
+                let p = phrase as usize;
+                if self.flat.phrase_stamp[p] == generation || !occurrences.phrase(&rules.phrases[p]) {
+                    continue;
+                }
+                self.flat.phrase_stamp[p] = generation;
+                for &part in &rules.phrase_parts[p] {
+                    self.flat.satisfy(rules, part, generation);
+                }
+            }
+        }
+        for &b in &self.flat.complete {
+            let f = rules.flat[b as usize].feed as usize;
+            if self.flat.blocked[b as usize] == generation || self.feed_stamp[f] == generation {
+                continue;
+            }
+            // One branch holds: the feed is decided by its other filters and its rest.
+            self.feed_stamp[f] = generation;
+            let feed = &rules.feeds[f];
+            if feed_keeps(feed, document, &ranges)
+                && feed.rest.as_ref().is_none_or(|n| occurrences.eval(n))
+                && !excluded(feed, document, &occurrences)
+            {
+                self.candidates.push(f as u32);
+            }
+        }
+        // Tree branches anchored on a present term; a feed is decided (kept or not) once.
         for &term in &self.present {
             for &b in &rules.by_term[term as usize] {
                 let branch = &rules.branches[b as usize];
