@@ -48,6 +48,8 @@ export interface CompleteReportUpload {
   reportName: string;
   /** The draft report to add to; absent makes a new one. */
   reportId: string | null;
+  /** Custom research: what to research (the draft's outline comes from it). */
+  brief?: string;
   files: SentFile[];
 }
 
@@ -59,6 +61,7 @@ export const completeReportUpload = async (c: CompleteReportUpload): Promise<Rep
         report_type: c.reportType,
         report_name: c.reportName,
         ...(c.reportId ? { feed_id: c.reportId } : {}),
+        ...(c.brief ? { brief: c.brief } : {}),
         files: c.files,
       },
     }),

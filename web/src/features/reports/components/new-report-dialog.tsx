@@ -24,7 +24,9 @@ export function NewReportDialog({ onClose }: { onClose: () => void }) {
   const [brief, setBrief] = useState('');
   const [feedId, setFeedId] = useState('');
   const type = config.data?.find((t) => t.report_type === typeKey) ?? config.data?.[0];
-  const files = useReportFiles(type, name.trim());
+  const research = type?.report_type === OPEN_RESEARCH;
+  const files = useReportFiles(type, name.trim(), research ? brief.trim() : undefined);
+  const canAddFiles = Boolean(type && name.trim() && (!research || brief.trim()));
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const { search } = useLocation();
@@ -79,14 +81,14 @@ export function NewReportDialog({ onClose }: { onClose: () => void }) {
           <span className="field-label">Name</span>
           <input className="input" value={name} required maxLength={200} onChange={(e) => setName(e.target.value)} />
         </label>
-        {type?.report_type === OPEN_RESEARCH && (
+        {research && (
           <label className="field">
             <span className="field-label">Brief: one question or topic a line</span>
             <textarea className="input report-comments" value={brief} onChange={(e) => setBrief(e.target.value)} />
           </label>
         )}
-        <ReportFileDrop files={files} accept={type?.file_types.map((t) => `.${t.replace(/^\./, '')}`).join(',') ?? ''} disabled={!type || !name.trim()} />
-        {!name.trim() && <p className="small muted">Name the report before adding files.</p>}
+        <ReportFileDrop files={files} accept={type?.file_types.map((t) => `.${t.replace(/^\./, '')}`).join(',') ?? ''} disabled={!canAddFiles} />
+        {!canAddFiles && <p className="small muted">{research ? 'Name the report and write its brief before adding files.' : 'Name the report before adding files.'}</p>}
         <label className="field">
           <span className="field-label">Or read a feed</span>
           <select className="select" value={feedId} disabled={files.items.length > 0} onChange={(e) => setFeedId(e.target.value)}>

@@ -33,7 +33,7 @@ export interface ReportFiles {
   remove: (id: string) => void;
 }
 
-export function useReportFiles(type: ReportTypeConfig | undefined, reportName: string): ReportFiles {
+export function useReportFiles(type: ReportTypeConfig | undefined, reportName: string, brief?: string): ReportFiles {
   const [items, setItems] = useState<ReportFileItem[]>([]);
   const [reportId, setReportId] = useState<string | null>(null);
   const [running, setRunning] = useState(0);
@@ -74,6 +74,7 @@ export function useReportFiles(type: ReportTypeConfig | undefined, reportName: s
           reportType: config.report_type,
           reportName,
           reportId: draft.current,
+          brief,
           files: ok.map(({ item, link }) => ({
             bucket: link.metadata_fields.bucket,
             key: link.metadata_fields.key,
@@ -92,7 +93,7 @@ export function useReportFiles(type: ReportTypeConfig | undefined, reportName: s
         notify({ type: 'error', message: UPLOAD_FAILED, duration: UPLOAD_TOAST_MS });
       }
     },
-    [patch, reportName],
+    [patch, reportName, brief],
   );
 
   const add = useCallback(
