@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import type { ReportDetail } from '../api/report-api';
 import { useCancelReport, useGenerateReport } from '../hooks/use-report-actions';
 import { hasFailed, isInProgress, minutesTaken } from '../report-format';
@@ -51,6 +52,11 @@ export function ReportSummary({ report, citations }: { report: ReportDetail; cit
       ) : result ? (
         <>
           <ReportActions reportId={report.id} result={result} canCopy canExport={report.status === 'COMPLETED'} />
+          <p>
+            <Link to={`/ask-needl/full?report_id=${encodeURIComponent(report.id)}`} className="button-link">
+              Ask about this report
+            </Link>
+          </p>
           <ReportMarkdown text={result.content} citations={citations} />
         </>
       ) : (
