@@ -7,6 +7,8 @@ export class ReportsPage {
   constructor(private readonly page: Page) {}
 
   readonly row = (name: string) => this.page.getByTestId('report-row').filter({ hasText: name });
+  /** The row's title link, which opens the report overlay (the row's other link is the full page). */
+  readonly openLink = (name: string) => this.row(name).getByRole('link').first();
   readonly overlay = () => this.page.getByRole('complementary', { name: 'Report' });
   readonly newReportButton = () => this.page.getByRole('button', { name: 'New report' });
   readonly dialog = () => this.page.getByRole('dialog', { name: 'New report' });
