@@ -24,6 +24,18 @@ describe('the feedback form', () => {
     expect(submit).toBeDisabled();
   });
 
+  it('moves the rating with the arrow keys, focus following the checked star', async () => {
+    stubApi({});
+    renderWithProviders(<FeedbackForm reportId="r1" savedRating={null} savedComments={null} />, { route: '/report/r1' });
+    const first = screen.getByRole('radio', { name: '1 star' });
+    first.focus();
+    await userEvent.keyboard('{ArrowRight}{ArrowRight}');
+    expect(screen.getByRole('radio', { name: '2 stars' })).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByRole('radio', { name: '2 stars' })).toHaveFocus();
+    await userEvent.keyboard('{ArrowLeft}');
+    expect(screen.getByRole('radio', { name: '1 star' })).toHaveAttribute('aria-checked', 'true');
+  });
+
   it('sends the rating and comments and says so; a failure says it failed', async () => {
     let fail = false;
     const calls = stubApi({

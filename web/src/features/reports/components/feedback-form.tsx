@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { StarIcon } from '../../../components/ui/icons';
 import { useRateReport } from '../hooks/use-report-actions';
 
@@ -23,6 +23,17 @@ export function FeedbackForm({ reportId, savedRating, savedComments }: FeedbackF
   const [comments, setComments] = useState(savedComments ?? '');
   const rate = useRateReport(reportId);
   const changed = feedbackChanged(rating, comments, savedRating, savedComments);
+  const stars = useRef<HTMLDivElement>(null);
+
+  /** Arrow keys move the rating as in any radio group, focus following it. */
+  const onStarKey = (event: KeyboardEvent) => {
+    const step = event.key === 'ArrowRight' || event.key === 'ArrowUp' ? 1 : event.key === 'ArrowLeft' || event.key === 'ArrowDown' ? -1 : 0;
+    if (!step) return;
+    event.preventDefault();
+    const next = Math.min(STARS.length, Math.max(1, (rating ?? 0) + step));
+    setRating(next);
+    stars.current?.querySelectorAll<HTMLButtonElement>('[role="radio"]')[next - 1]?.focus();
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -32,13 +43,14 @@ export function FeedbackForm({ reportId, savedRating, savedComments }: FeedbackF
   return (
     <form className="report-feedback stack" onSubmit={submit} aria-label="Feedback">
       <h3 className="report-panel-title">Feedback</h3>
-      <div role="radiogroup" aria-label="Rating" className="report-stars">
+      <div role="radiogroup" aria-label="Rating" className="report-stars" ref={stars} onKeyDown={onStarKey}>
         {STARS.map((n) => (
           <button
             key={n}
             type="button"
             role="radio"
             aria-checked={rating === n}
+            tabIndex={rating === n || (rating === null && n === 1) ? 0 : -1}
             aria-label={`${n} star${n > 1 ? 's' : ''}`}
             className="icon-button report-star"
             data-on={rating !== null && n <= rating ? '' : undefined}
