@@ -23,13 +23,14 @@ test.describe('overlays', () => {
   });
 
   test('overlay parameters are carried over when navigating', async ({ page, shell }) => {
-    await page.goto('/feeds/home?overlay-type=report&overlay-id=r1');
-    await expect(page.getByRole('complementary', { name: 'Report' })).toContainText('Report r1');
+    await page.goto('/feeds/home?overlay-type=report&overlay-report-id=r1');
+    // No report r1: the overlay says so.
+    await expect(page.getByRole('complementary', { name: 'Report' })).toContainText('This report could not be loaded');
     await shell.expectNavState('closed');
     await shell.navToggle().click();
     await shell.expectNavState('open');
     await shell.sideNav().getByRole('link', { name: 'Notebooks' }).click();
-    await expect(page).toHaveURL(/\/notebooks\?overlay-type=report&overlay-id=r1$/);
+    await expect(page).toHaveURL(/\/notebooks\?overlay-type=report&overlay-report-id=r1$/);
     await expect(page.getByRole('heading', { name: 'Notebooks', level: 2 })).toBeVisible();
     await expect(page.getByRole('complementary', { name: 'Report' })).toBeVisible();
   });

@@ -7,6 +7,7 @@ import { MyDataLanding, MyDataLayout, PreviewPage, SubCategoryPage } from '../fe
 import { CustomFeedPage } from '../features/feeds';
 import { NotebooksPage, NotePreviewPage } from '../features/notebooks';
 import { NotificationsPage } from '../features/notifications';
+import { DASHBOARD_PATH, ReportPage, ReportsDashboardPage } from '../features/reports';
 import { SearchPage } from '../features/search';
 import { StoragePage, UserSettingsPage } from '../features/settings';
 import { FeedSettingsPage } from './pages/feed-settings-page';
@@ -48,10 +49,6 @@ const PLACEHOLDER_ROUTES = [
   '/managers/assistants',
   '/managers/assistants/dashboard',
   '/managers/assistants/builder',
-  '/managers/report_generation/dashboard',
-  '/managers/report',
-  '/report',
-  '/report/:id',
   '/settings/portfolios',
   '/settings/portfolios/create-portfolio',
 ] as const;
@@ -128,6 +125,10 @@ export function AppRoutes() {
           <Route path="/needlbox/comments/*" element={<Navigate to="/needlbox/comments/all" replace />} />
           <Route path="/needlbox/:source" element={<NeedlboxSourcePage drive={drive('needlbox')} />} />
           <Route path="/needlbox/:source/:subCategory" element={<NeedlboxSourcePage drive={drive('needlbox')} />} />
+          <Route path="/managers/report_generation/dashboard" element={<ReportsDashboardPage />} />
+          <Route path="/managers/report" element={<Navigate to={DASHBOARD_PATH} replace />} />
+          <Route path="/report" element={<Navigate to={DASHBOARD_PATH} replace />} />
+          <Route path="/report/:id" element={<ReportPage />} />
           {PLACEHOLDER_ROUTES.map((path) => (
             <Route key={path} path={path} element={<ComingSoonPage />} />
           ))}

@@ -58,6 +58,8 @@ const TITLES: Array<[RegExp, string]> = [
   [/^\/notifications/, 'Notifications'],
   [/^\/search/, 'Search'],
   [/^\/ask-needl/, 'AskNeedl'],
+  [/^\/managers\/report/, 'Research reports'],
+  [/^\/report(\/|$)/, 'Report'],
   [/^\/feeds\/home/, 'My Data'],
   [/^\/preview\//, 'Preview'],
   [/^\/settings\/user-settings/, 'User Settings'],

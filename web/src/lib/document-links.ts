@@ -28,3 +28,29 @@ export const NOTES_SOURCE = 'needl_notebooks';
 
 /** Returns the read-only preview address of a note: `/preview/needl_notebooks/{id}`. */
 export const notePreviewPath = (noteId: string): string => `/preview/${NOTES_SOURCE}/${encodeURIComponent(noteId)}`;
+
+/** A box on a PDF page, in points from the page's top left: x0, y0, x1, y1. */
+export type PageBox = readonly [number, number, number, number];
+
+/** Returns the box around a passage's line boxes (malformed ones left out), or null when none is left. */
+export function boxAround(lines: readonly (readonly number[])[]): PageBox | null {
+  const boxes = lines.filter((b) => b.length === 4 && b[2] > b[0] && b[3] > b[1]);
+  if (boxes.length === 0) return null;
+  return [
+    Math.min(...boxes.map((b) => b[0])),
+    Math.min(...boxes.map((b) => b[1])),
+    Math.max(...boxes.map((b) => b[2])),
+    Math.max(...boxes.map((b) => b[3])),
+  ];
+}
+
+const roundPoint = (n: number) => String(Math.round(n * 100) / 100);
+
+/**
+ * Returns the preview's `page` and `bbox` parameters for a cited passage (the preview marks the
+ * box and scrolls to it), or none when the passage has no page.
+ */
+export function passageParams(page: number | null | undefined, box: PageBox | null): Record<string, string> {
+  if (!page || page < 1) return {};
+  return box ? { page: String(page), bbox: box.map(roundPoint).join(',') } : { page: String(page) };
+}

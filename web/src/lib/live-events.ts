@@ -12,6 +12,7 @@ import { notebookKeys } from './queries/notebook-keys';
 import { notificationKeys } from './queries/notification-keys';
 import { onboardingQueries, organizationQueries } from './queries/organization-queries';
 import { peopleKeys } from './queries/people-keys';
+import { reportKeys } from './queries/report-keys';
 import { searchKeys } from './queries/search-keys';
 import { sourceKeys } from './queries/source-keys';
 import { tagKeys } from './queries/tag-keys';
@@ -207,9 +208,19 @@ const BOARD_EDITS = new Set([
   'FeedTypeSet',
 ]);
 
+/**
+ * A report changed (any event whose type starts with `Report`, ids: the report): the list and
+ * that report. `report.progress` (not an event: a hint the worker sends while it writes, with
+ * `report_id`) refreshes only that report, whose sections say how far it got.
+ */
+const reportChanged = ([reportId]: string[]): QueryKey[] => [reportKeys.list(), ...(reportId ? [reportKeys.report(reportId)] : [])];
+export const REPORT_PROGRESS = 'report.progress';
+
 /** Returns the query keys an event makes stale; unknown event types change nothing. */
-export function keysInvalidatedBy(event: Pick<LiveEvent, 'type'> & { ids?: string[] }): QueryKey[] {
+export function keysInvalidatedBy(event: Pick<LiveEvent, 'type'> & { ids?: string[]; report_id?: string }): QueryKey[] {
   const ids = event.ids ?? [];
+  if (event.type === REPORT_PROGRESS) return event.report_id ? [reportKeys.report(event.report_id)] : [];
+  if (event.type.startsWith('Report')) return reportChanged(ids);
   const own = INVALIDATIONS[event.type]?.(ids);
   if (event.type.startsWith('Board') || BOARD_EDITS.has(event.type)) return [...(own ?? []), ...boardChanged(ids)];
   return own ?? [];
@@ -233,7 +244,7 @@ export async function refreshQueries(queryClient: QueryClient, filters: Invalida
 }
 
 /** Refreshes every query the event affects. */
-export async function applyLiveEvent(queryClient: QueryClient, event: LiveEvent): Promise<void> {
+export async function applyLiveEvent(queryClient: QueryClient, event: LiveEvent & { report_id?: string }): Promise<void> {
   const quiet = staleSearchesAfter(event)
     ? [queryClient.invalidateQueries({ queryKey: searchKeys.all(), refetchType: 'none' })]
     : [];

@@ -1,7 +1,7 @@
-/** The overlay kinds' bodies: placeholders until their features fill them in, and the custom-feed builder. */
+/** The overlay kinds' bodies: placeholders until their features fill them in, and the custom-feed builder. The report's is the reports feature's. */
 import type { OverlayBodyProps } from '../../lib/overlay/overlay-registry';
 import { CustomFeedOverlayBody } from '../../features/feeds';
-import { type CustomFeedParams, type PreviewParams, type ReportParams } from './overlay-schemas';
+import { type CustomFeedParams, type PreviewParams } from './overlay-schemas';
 
 export function PreviewOverlay({ params }: OverlayBodyProps<PreviewParams>) {
   return (
@@ -42,15 +42,6 @@ export function PortfolioOverlay({ close }: OverlayBodyProps<{ type: 'portfolio'
           Create
         </button>
       </form>
-    </section>
-  );
-}
-
-export function ReportOverlay({ params }: OverlayBodyProps<ReportParams>) {
-  return (
-    <section className="overlay-body">
-      <h2>Report</h2>
-      <p className="muted">Report {params.id}</p>
     </section>
   );
 }

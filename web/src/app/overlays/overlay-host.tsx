@@ -24,8 +24,9 @@ export function OverlayHost() {
 
   const flag = resolution.status === 'open' ? resolution.kind.requiresFlag : undefined;
   const allowed = !flag || Boolean(features.data?.features[flag]);
-  const visible = isDesktop && resolution.status !== 'none' && allowed;
   const kind = resolution.status === 'open' ? resolution.kind : null;
+  const fullScreen = !isDesktop && Boolean(kind?.fullScreenBelowLaptop);
+  const visible = (isDesktop || fullScreen) && resolution.status !== 'none' && allowed;
   const startWidth = kind ? (kind.width.start ?? kind.width.min) : 0;
 
   useEffect(() => {
@@ -60,6 +61,7 @@ export function OverlayHost() {
       width={kind.width}
       closable={kind.closable}
       docked={kind.docked}
+      fullScreen={fullScreen}
       onClose={close}
       onWidthChange={(width) => nav.send({ type: 'overlay.resized', width })}
     >

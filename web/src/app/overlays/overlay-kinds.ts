@@ -1,7 +1,8 @@
 /** Registers the app's overlay kinds with their schemas, sizes and width limits. */
 import type { OverlayRegistry } from '../../lib/overlay/overlay-registry';
 import { AskNeedlOverlay } from '../pages/ask-needl-pages';
-import { CustomFeedOverlay, PortfolioOverlay, PreviewOverlay, ReportOverlay } from './overlay-bodies';
+import { ReportOverlayBody } from '../../features/reports';
+import { CustomFeedOverlay, PortfolioOverlay, PreviewOverlay } from './overlay-bodies';
 import {
   askNeedlParamsSchema,
   customFeedParamsSchema,
@@ -52,6 +53,7 @@ export function registerOverlayKinds(registry: OverlayRegistry): void {
     schema: reportParamsSchema,
     size: 'variable',
     width: { min: 60, max: 80, start: 80 },
-    Component: ReportOverlay,
+    fullScreenBelowLaptop: true,
+    Component: ReportOverlayBody,
   });
 }

@@ -58,11 +58,11 @@ describe('overlay parameters', () => {
   });
 
   it('removes every overlay- parameter on close and keeps the others', () => {
-    expect(withoutOverlayParams(q('a=1&overlay-type=report&overlay-id=9&b=2')).toString()).toBe('a=1&b=2');
+    expect(withoutOverlayParams(q('a=1&overlay-type=report&overlay-report-id=9&b=2')).toString()).toBe('a=1&b=2');
   });
 
   it('builds the query that opens an overlay', () => {
-    expect(withOverlay(q('a=1&overlay-id=old'), 'report', { id: 'r1' }).toString()).toBe('a=1&overlay-type=report&overlay-id=r1');
+    expect(withOverlay(q('a=1&overlay-report-id=old'), 'report', { 'report-id': 'r1' }).toString()).toBe('a=1&overlay-type=report&overlay-report-id=r1');
   });
 
   it('carries the overlay parameters over on navigation', () => {

@@ -24,7 +24,8 @@ export const askNeedlParamsSchema = z.object({ type: z.literal('ask-needl'), ses
 
 export const portfolioParamsSchema = z.object({ type: z.literal('portfolio') });
 
-export const reportParamsSchema = z.object({ type: z.literal('report'), id: required });
+/** The dashboard opens a report as `overlay-report-id`. */
+export const reportParamsSchema = z.object({ type: z.literal('report'), 'report-id': required });
 
 /** The builder's pages (the feeds feature owns them). */
 export const CUSTOM_FEED_PAGES = BUILDER_PAGES;

@@ -11,6 +11,8 @@ export interface OverlayPanelProps {
   closable?: boolean;
   /** Whether the page makes room for the panel: its width is set as `--overlay-docked` on the shell. */
   docked?: boolean;
+  /** Covers the whole screen (below laptop width, for kinds that show there). */
+  fullScreen?: boolean;
   onClose: () => void;
   /** Called with the new width, in percent of the screen, after each resize. */
   onWidthChange?: (percent: number) => void;
@@ -27,13 +29,13 @@ export const DOCKED_WIDTH_PROPERTY = '--overlay-docked';
  * set by dragging or the arrow keys on the left edge, or switched between the limits by Expand.
  * Escape closes it (unless something inside or a dialog above takes the key first).
  */
-export function OverlayPanel({ title, size, width, closable = true, docked = false, onClose, onWidthChange, children }: OverlayPanelProps) {
+export function OverlayPanel({ title, size, width, closable = true, docked = false, fullScreen = false, onClose, onWidthChange, children }: OverlayPanelProps) {
   const [percent, setPercent] = useState(() => clamp(width.start ?? width.min, width));
   const dragging = useRef(false);
   const panel = useRef<HTMLElement>(null);
   const close = useRef(onClose);
   close.current = onClose;
-  const resizable = width.min !== width.max && size !== 'small';
+  const resizable = width.min !== width.max && size !== 'small' && !fullScreen;
 
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
@@ -74,13 +76,14 @@ export function OverlayPanel({ title, size, width, closable = true, docked = fal
   };
 
   const expanded = percent >= width.max;
-  const style =
-    size === 'small'
+  const style = fullScreen
+    ? undefined
+    : size === 'small'
       ? { width: `${OVERLAY_SIZE_PX.small}px` }
       : { width: `${percent}vw`, maxWidth: size === 'variable' ? undefined : `${OVERLAY_SIZE_PX[size]}px` };
 
   return (
-    <aside ref={panel} className="overlay-panel" aria-label={title} data-size={size} data-width={percent} data-docked={docked || undefined} style={style}>
+    <aside ref={panel} className="overlay-panel" aria-label={title} data-size={size} data-width={percent} data-docked={docked || undefined} data-full-screen={fullScreen || undefined} style={style}>
       {resizable && (
         <div
           className="overlay-resize"

@@ -14,7 +14,7 @@ import { askNeedl, saveSession, type AskRequest, type SavedSessionState } from '
 import { SESSION_SYNC_FAILED } from './messages';
 import type { StreamEvent } from './sse';
 import { THINKING_TICK_MS } from './thinking';
-import { HOME_SCOPE_ID, WEB_SCOPE_ID, type AnswerData, type AskScope, type BotMessage, type ChatMessage } from './types';
+import { HOME_SCOPE_ID, WEB_SCOPE_ID, type AnswerData, type AskScope, type BotMessage, type ChatMessage, type ReportInfo } from './types';
 
 export interface ChatContext {
   messages: ChatMessage[];
@@ -36,6 +36,8 @@ export interface ChatContext {
   unsaved: boolean;
   /** The uploads attached to this conversation (their upload ids). */
   uploadIds: string[];
+  /** Report mode: the report the questions are about (null: not in report mode). */
+  report: ReportInfo | null;
 }
 
 export interface ChatInput {
@@ -67,6 +69,10 @@ export type ChatEvent =
   | { type: 'chat.attach'; uploadIds: string[] }
   | { type: 'chat.detach'; uploadId: string }
   | { type: 'chat.load'; session: LoadedSession }
+  | { type: 'report.enable'; report: ReportInfo }
+  | { type: 'report.disable' }
+  /** Newer info about the report in use (its sources' status): the conversation stays. */
+  | { type: 'report.refresh'; report: ReportInfo }
   | { type: 'stream.step'; text: string }
   | { type: 'stream.chunk'; text: string }
   | { type: 'stream.done'; data: AnswerData }
@@ -150,6 +156,7 @@ export function requestFor(context: ChatContext, prompt: string): AskRequest {
     channel_id: scope.channel_id,
     mode: context.searchMode ? 'search' : 'ask',
     web_search: context.webSearch,
+    ...(context.report ? { report_id: context.report.id } : {}),
   };
 }
 
@@ -242,7 +249,8 @@ export const chatMachine = setup({
           bot.intermediateSteps.forEach((step) => (step.loading = false));
         }),
         sessionId: data?.session_id ?? context.sessionId,
-        unsaved: true,
+        // A report chat is never saved as a session.
+        unsaved: !context.report && !data?.report_chat,
       };
     }),
     markStopped: assign(({ context }) => ({
@@ -264,6 +272,7 @@ export const chatMachine = setup({
     clear: assign(emptyConversation),
     toggleWeb: assign(({ context }) => ({
       ...emptyConversation,
+      report: null,
       webSearch: !context.webSearch,
       scope: context.webSearch ? homeScope : webScope,
     })),
@@ -272,7 +281,12 @@ export const chatMachine = setup({
     setPro: assign(({ context, event }) => (event.type === 'chat.setPro' && context.messages.length === 0 ? { pro: event.pro } : {})),
     setHistory: assign(({ event }) => (event.type === 'chat.setHistory' ? { historyEnabled: event.enabled } : {})),
     setScope: assign(({ event }) =>
-      event.type === 'chat.setScope' ? { ...emptyConversation, scope: event.scope, webSearch: event.scope.id === WEB_SCOPE_ID } : {},
+      event.type === 'chat.setScope' ? { ...emptyConversation, scope: event.scope, webSearch: event.scope.id === WEB_SCOPE_ID, report: null } : {},
+    ),
+    enableReport: assign(({ event }) => (event.type === 'report.enable' ? { ...emptyConversation, report: event.report, webSearch: false, scope: homeScope } : {})),
+    disableReport: assign({ ...emptyConversation, report: null }),
+    refreshReport: assign(({ context, event }) =>
+      event.type === 'report.refresh' && context.report?.id === event.report.id ? { report: event.report } : {},
     ),
     setAttachments: assign(({ event }) => (event.type === 'chat.setAttachments' ? { attachmentIds: event.ids } : {})),
     attach: assign(({ context, event }) =>
@@ -290,6 +304,7 @@ export const chatMachine = setup({
         messages: session.messages,
         sessionId: session.sessionId,
         scope,
+        report: null,
         webSearch: scope.id === WEB_SCOPE_ID,
         pro: session.pro ?? context.pro,
         attachmentIds: session.attachmentIds ?? [],
@@ -312,6 +327,7 @@ export const chatMachine = setup({
     pro: input?.pro ?? false,
     searchMode: false,
     historyEnabled: input?.historyEnabled ?? true,
+    report: null,
   }),
   initial: 'idle',
   on: {
@@ -327,6 +343,9 @@ export const chatMachine = setup({
     'chat.attach': { actions: 'attach' },
     'chat.detach': { actions: 'detach' },
     'chat.load': { target: '.done', actions: 'loadSession' },
+    'report.enable': { target: '.idle', actions: 'enableReport' },
+    'report.disable': { target: '.idle', actions: 'disableReport' },
+    'report.refresh': { actions: 'refreshReport' },
   },
   states: {
     idle: {},

@@ -3,52 +3,9 @@
  * words around a cited passage's highlight for the popover, its date, and the address that
  * opens the cited document at the passage (the full-page preview, with `page` and `bbox`).
  */
-import { NOTES_SOURCE, notePreviewPath, previewPath } from '../../lib/document-links';
+import { boxAround, NOTES_SOURCE, notePreviewPath, previewPath } from '../../lib/document-links';
+export { CITATION_HREF_PREFIX, citationNumberOf, citationNumbers, linkCitations } from '../../lib/citation-marks';
 import type { Citation } from './types';
-
-/** The link target a citation mark becomes inside the markdown; never a real address. */
-export const CITATION_HREF_PREFIX = '#cite-';
-
-/** `[1]`, `[1, 2]`, `[1-3]`, `[[1]]`; not a markdown link (`[1](…)`) nor a reference (`[1]:`). */
-const MARK = /\[\[?(\d+(?:\s*[,\u2013-]\s*\d+)*)\]\]?(?![(:])/g;
-const WIDEST_RANGE = 20;
-
-/** Returns the numbers a mark's body names (`1, 3-4` → 1, 3, 4). */
-export function citationNumbers(body: string): number[] {
-  const out: number[] = [];
-  for (const part of body.split(',')) {
-    const [a, b] = part.split(/[\u2013-]/).map((n) => Number(n.trim()));
-    if (b === undefined) out.push(a);
-    else if (b >= a && b - a <= WIDEST_RANGE) for (let n = a; n <= b; n += 1) out.push(n);
-  }
-  return out.filter((n) => Number.isInteger(n) && n > 0);
-}
-
-/**
- * Returns the markdown with each citation mark written as links to `#cite-n`, which the
- * renderer draws as citation buttons. Code (fenced or inline) is left as it is.
- */
-export function linkCitations(markdown: string): string {
-  return markdown
-    .split(/(```[\s\S]*?(?:```|$)|`[^`\n]*`)/)
-    .map((part, i) =>
-      i % 2 === 1
-        ? part
-        : part.replace(MARK, (_whole, body: string) =>
-            citationNumbers(body)
-              .map((n) => `[${n}](${CITATION_HREF_PREFIX}${n})`)
-              .join(''),
-          ),
-    )
-    .join('');
-}
-
-/** Returns the citation number a link target names, or null for any other link. */
-export function citationNumberOf(href: string | undefined): number | null {
-  if (!href?.startsWith(CITATION_HREF_PREFIX)) return null;
-  const n = Number(href.slice(CITATION_HREF_PREFIX.length));
-  return Number.isInteger(n) && n > 0 ? n : null;
-}
 
 /** Returns citation `n` of an answer: the one with that id, else `retrieved_results[n - 1]`. */
 export function findCitation(citations: readonly Citation[], n: number): Citation | undefined {
@@ -115,18 +72,8 @@ export function citationPassage(citation: Pick<Citation, 'document_highlight' | 
   if (!highlight) return null;
   const page = highlight.page_number ?? highlight.page ?? null;
   if (!page || page < 1) return null;
-  const lines = (highlight.lines ?? []).filter((b) => b.length === 4 && b[2] > b[0] && b[3] > b[1]);
-  if (lines.length > 0) {
-    return {
-      page,
-      bbox: [
-        Math.min(...lines.map((b) => b[0])),
-        Math.min(...lines.map((b) => b[1])),
-        Math.max(...lines.map((b) => b[2])),
-        Math.max(...lines.map((b) => b[3])),
-      ],
-    };
-  }
+  const lines = boxAround(highlight.lines ?? []);
+  if (lines) return { page, bbox: [...lines] };
   const points = highlight.coordinates ?? [];
   if (points.length >= 2) {
     const xs = points.map((p) => p.x);

@@ -7,6 +7,8 @@
  * overlay body, the floating Ask button and the history page (/ask-needl/history?sessionId=).
  * The conversation lives in `AskNeedlProvider`, above the pages. Attachments come from the app,
  * which joins this feature with uploads through `AskUploaderContext`.
+ * Report mode (`?report_id=` on the full page): questions go with the report's id, its answers
+ * are never saved as sessions, the input waits for the first question, the chat prints as a PDF.
  * It owns the calls under /ml/ask-needl and saves notes through the notebook routes.
  * Depends on: src/lib, src/components/ui.
  */

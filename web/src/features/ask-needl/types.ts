@@ -64,6 +64,8 @@ export interface AnswerData {
   pro: boolean;
   message_id?: string | null;
   session_id?: string | null;
+  /** Set on answers in report mode: they are not saved as a session. */
+  report_chat?: boolean;
 }
 
 export interface UserMessage {
@@ -103,6 +105,26 @@ export interface AskScope {
   board_id?: string;
   channel_id?: string;
   document_ids?: string[];
+}
+
+/** A report's source as report mode counts it: PROCESSING, COMPLETED or FAILED. */
+export interface ReportSource {
+  id: string;
+  name: string;
+  status: string;
+}
+
+/**
+ * Report mode: questions go to one report's files (`report_id`), the answers are report chat
+ * and no session is saved.
+ */
+export interface ReportInfo {
+  id: string;
+  name: string;
+  feed_id: string | null;
+  sources: ReportSource[];
+  /** The report's section headings, offered as first questions (the input shows once there are messages). */
+  sections: string[];
 }
 
 export const HOME_SCOPE_ID = 'home';

@@ -23,6 +23,8 @@ export interface AskRequest {
   /** `ask` for an answer, `search` for matching documents. */
   mode: 'ask' | 'search';
   web_search: boolean;
+  /** Report mode: the report whose files answer (report chat, never saved as a session). */
+  report_id?: string;
 }
 
 /** Asks a question and reads its events until the stream ends or `signal` aborts. */

@@ -4,6 +4,7 @@ import { useChatAttachments } from './chat-attachments';
 import { ChatInput } from './chat-input';
 import { ChatToolbar } from './chat-toolbar';
 import { MessageList } from './message-list';
+import { ReportModeBar, ReportStarters } from './report-mode-bar';
 import { Suggestions } from './suggestions';
 
 /**
@@ -13,6 +14,8 @@ import { Suggestions } from './suggestions';
 export function ChatPanel({ historyHref }: { historyHref?: string }) {
   const empty = AskNeedlChat.useSelector((s) => s.context.messages.length === 0);
   const webSearch = AskNeedlChat.useSelector((s) => s.context.webSearch);
+  const reportMode = AskNeedlChat.useSelector((s) => s.context.report !== null);
+  const reportReady = AskNeedlChat.useSelector((s) => !s.context.report || s.context.report.feed_id !== null || s.context.report.sources.some((f) => f.status === 'COMPLETED'));
   const attachments = useChatAttachments();
   return (
     <section className="ask-panel" aria-label="AskNeedl" data-testid="ask-panel" {...attachments?.dropHandlers}>
@@ -22,7 +25,10 @@ export function ChatPanel({ historyHref }: { historyHref?: string }) {
         </div>
       )}
       <ChatToolbar historyHref={historyHref} />
-      {empty ? (
+      <ReportModeBar />
+      {empty && reportMode ? (
+        <ReportStarters />
+      ) : empty ? (
         <div className="ask-welcome">
           <h2>What would you like to know?</h2>
           <p className="muted">
@@ -33,8 +39,9 @@ export function ChatPanel({ historyHref }: { historyHref?: string }) {
       ) : (
         <MessageList />
       )}
-      {attachments?.area}
-      <ChatInput blocked={attachments?.blocked} extra={attachments?.button} />
+      {!reportMode && attachments?.area}
+      {/* In report mode the input shows once there are messages; it needs a ready source. */}
+      {!(reportMode && empty) && <ChatInput blocked={Boolean(attachments?.blocked) || !reportReady} extra={reportMode ? undefined : attachments?.button} />}
     </section>
   );
 }

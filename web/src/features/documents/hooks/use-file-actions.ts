@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { isApiError } from '../../../lib/api-client';
 import { documentKeys } from '../../../lib/queries/document-keys';
+import { saveBlob } from '../../../lib/save-blob';
 import type { ToastMeta } from '../../../lib/query-client';
 import { deleteDocument, documentQueries, type DocumentCard, type DocumentKeys, type DocumentPage } from '../api/document-api';
 
@@ -10,20 +11,6 @@ export const removalFailed = (name: string, message: string) => `Error removing 
 
 /** A file, by its document; `keys` are those the document was opened with (a shared link's). */
 type FileTarget = { doc: Pick<DocumentCard, 'deeplink' | 'source'>; name: string; keys?: DocumentKeys };
-
-/** Saves a blob under `fileName` through a temporary link. */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has started by then; the URL only holds memory.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /** Downloads an uploaded document's original file, with the token (a plain link would lack it). */
 export function useDownloadFile() {
