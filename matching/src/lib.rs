@@ -24,6 +24,8 @@ use rustc_hash::FxHashMap;
 use search::IndexedDocument;
 use tantivy::tokenizer::{Language, RawTokenizer, Stemmer, StopWordFilter, TextAnalyzer};
 
+mod words;
+
 /// A compiled keyword expression over term ids. Mirrors the index's query tree: a word or phrase
 /// of only stop words compiles to nothing, and the parents treat nothing as the index does.
 #[derive(Debug, Clone)]
@@ -572,7 +574,7 @@ impl Counts {
 pub struct Matcher<'r> {
     rules: &'r RuleSet,
     /// Tokenising, lowercasing and folding: the first half of the English analyzer.
-    words: TextAnalyzer,
+    words: words::Words,
     lexicon: Lexicon,
     generation: u32,
     stamp: Vec<u32>,
@@ -593,7 +595,7 @@ impl<'r> Matcher<'r> {
     fn new(rules: &'r RuleSet) -> Matcher<'r> {
         Matcher {
             rules,
-            words: search::schema::words(),
+            words: words::Words::new(),
             lexicon: Lexicon {
                 stem: TextAnalyzer::builder(RawTokenizer::default())
                     .filter(StopWordFilter::new(Language::English).expect("tantivy ships English stop words"))
@@ -639,14 +641,12 @@ impl<'r> Matcher<'r> {
             self.generation = 1;
         }
         self.occurrences.clear();
-        let mut stream = self.words.token_stream(text);
-        while stream.advance() {
-            let token = stream.token();
-            if let Some(term) = self.lexicon.term_of(&self.rules.dictionary, &token.text) {
-                self.occurrences.push((term, token.position as u32));
+        let (lexicon, dictionary, occurrences) = (&mut self.lexicon, &self.rules.dictionary, &mut self.occurrences);
+        self.words.each(text, |word, position| {
+            if let Some(term) = lexicon.term_of(dictionary, word) {
+                occurrences.push((term, position));
             }
-        }
-        drop(stream);
+        });
         // Sorted by term, then position: each term's positions are one ascending run.
         self.occurrences.sort_unstable();
         self.positions.clear();
