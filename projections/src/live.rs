@@ -169,6 +169,13 @@ impl LiveEvent {
             ids.extend(event.fields()["deeplink"].as_str());
             ids.extend(event.fields()["comment_id"].as_str());
         }
+        // A feed's matches of a day: the feed first, as for the feed's own events, so its page
+        // refetches on a new match.
+        if event.aggregate_type == "board_match_day" {
+            if let Some(board_id) = event.fields()["board_id"].as_str() {
+                ids.insert(0, board_id);
+            }
+        }
         let message = LiveMessage { cursor: event.cursor, event_type: &event.event_type, ids };
         LiveEvent {
             cursor: event.cursor,
@@ -359,4 +366,28 @@ pub async fn page(
         }
     }
     Ok((out, reached))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_match_names_its_feed_first_so_the_feeds_page_refetches() {
+        let event = StoredEvent {
+            cursor: Cursor::START,
+            aggregate_type: "board_match_day".into(),
+            aggregate_id: "feed-1/2026-11-25".into(),
+            sequence: 1,
+            event_type: "BoardMatched".into(),
+            event_version: "1.0".into(),
+            payload: serde_json::json!({"BoardMatched": {"user_id": "u1", "board_id": "feed-1", "day": "2026-11-25"}}),
+            metadata: serde_json::json!({}),
+            recorded_at: String::new(),
+        };
+        let live = LiveEvent::from_stored(&event);
+        let message: serde_json::Value = serde_json::from_str(&live.json).unwrap();
+        assert_eq!(message["ids"], serde_json::json!(["feed-1", "feed-1/2026-11-25"]));
+        assert!(matches!(live.audience, Audience::Owner(ref u) if u == "u1"));
+    }
 }
