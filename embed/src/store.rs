@@ -67,8 +67,7 @@ impl VectorStore {
     fn read_records(&mut self, bytes: &[u8]) -> usize {
         let mut at = 0;
         loop {
-            let Some(len) = bytes.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
-            else {
+            let Some(len) = bytes.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize) else {
                 return at;
             };
             let end = at + 4 + len + DIM * 4;

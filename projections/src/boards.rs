@@ -136,8 +136,7 @@ impl Boards {
                 .await?;
                 // The feed's documents change with it: the feed matcher rebuilds its rules when
                 // a feed's updated_at moves.
-                tx.execute("UPDATE boards_view SET updated_at = $2 WHERE board_id = $1", args![board_id, time])
-                    .await?;
+                tx.execute("UPDATE boards_view SET updated_at = $2 WHERE board_id = $1", args![board_id, time]).await?;
             }
             change => {
                 if let Some(mut definition) = definition_of(tx, board_id).await? {

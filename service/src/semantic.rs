@@ -86,11 +86,7 @@ impl Semantic {
             Ok((embedder, store))
         })
         .await??;
-        Ok(Arc::new(Semantic {
-            embedder,
-            store: Arc::new(RwLock::new(store)),
-            descriptions: Mutex::default(),
-        }))
+        Ok(Arc::new(Semantic { embedder, store: Arc::new(RwLock::new(store)), descriptions: Mutex::default() }))
     }
 
     /// How many documents have a stored embedding.
@@ -162,7 +158,12 @@ impl Semantic {
     /// Embeds, in the background, every document that has no stored embedding yet (after an
     /// upgrade, or with the store's file deleted), oldest first in batches, until done or
     /// `shutdown`. Returns how many were embedded.
-    pub async fn backfill(&self, db: &Db, data_dir: &Path, mut shutdown: watch::Receiver<bool>) -> anyhow::Result<usize> {
+    pub async fn backfill(
+        &self,
+        db: &Db,
+        data_dir: &Path,
+        mut shutdown: watch::Receiver<bool>,
+    ) -> anyhow::Result<usize> {
         #[derive(sqlx::FromRow)]
         struct Row {
             deeplink: String,

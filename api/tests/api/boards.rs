@@ -563,14 +563,17 @@ async fn topic_feed_classified_by_the_model(app: TestApp) {
     // The deal told in other words is found; rates, dividends and sport are not.
     assert_eq!(listed(&page["results"]), ["m-1", "m-2", "m-3"]);
     // A topic of the user's own, from a description alone.
-    let own = json!({"name": "Sport", "topics": [{"key": "sport", "description": "Football matches, cup finals and teams"}]});
+    let own =
+        json!({"name": "Sport", "topics": [{"key": "sport", "description": "Football matches, cup finals and teams"}]});
     let (status, preview) = app.post("/api/boards/preview", &alice.token, json!({"definition": own})).await;
     assert_eq!(status, StatusCode::OK, "{preview}");
-    let names: Vec<&str> = preview["results"].as_array().unwrap().iter().map(|d| d["deeplink"].as_str().unwrap()).collect();
+    let names: Vec<&str> =
+        preview["results"].as_array().unwrap().iter().map(|d| d["deeplink"].as_str().unwrap()).collect();
     assert_eq!(names, ["s-1"]);
     // More like this on the rates item: the topic is refined, and the feed's documents change.
-    let (status, given) =
-        app.post(&format!("/api/boards/{id}/feedback"), &alice.token, json!({"document_id": "r-1", "more": true})).await;
+    let (status, given) = app
+        .post(&format!("/api/boards/{id}/feedback"), &alice.token, json!({"document_id": "r-1", "more": true}))
+        .await;
     assert_eq!(status, StatusCode::OK, "{given}");
     assert_eq!(given["results"]["applied"], true);
     let (_, page) = app.get(&format!("/api/boards/{id}/v2"), &alice.token).await;
@@ -611,8 +614,9 @@ api_test!(without_the_model_topics_match_by_keywords_and_feedback_is_kept, |app:
     let (_, page) = app.get(&format!("/api/boards/{id}/v2"), &alice.token).await;
     // The taxonomy's expression: the deal told in other words is missed.
     assert_eq!(listed(&page["results"]), ["m-1", "m-2"]);
-    let (status, given) =
-        app.post(&format!("/api/boards/{id}/feedback"), &alice.token, json!({"document_id": "r-1", "more": true})).await;
+    let (status, given) = app
+        .post(&format!("/api/boards/{id}/feedback"), &alice.token, json!({"document_id": "r-1", "more": true}))
+        .await;
     assert_eq!(status, StatusCode::OK, "{given}");
     assert_eq!(given["results"]["applied"], false);
     let (_, page) = app.get(&format!("/api/boards/{id}/v2"), &alice.token).await;
@@ -628,8 +632,9 @@ api_test!(without_the_model_topics_match_by_keywords_and_feedback_is_kept, |app:
     let (status, body) = app.post(&path, &alice.token, json!({"document_id": "r-1", "more": true})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert_eq!(body["code"], "feed_has_no_topics");
-    let (status, _) =
-        app.post(&format!("/api/boards/{id}/feedback"), &alice.token, json!({"document_id": "nope", "more": true})).await;
+    let (status, _) = app
+        .post(&format!("/api/boards/{id}/feedback"), &alice.token, json!({"document_id": "nope", "more": true}))
+        .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     let bob = app.sign_up("bob").await;
     let (status, _) =

@@ -216,7 +216,8 @@ pub async fn feedback(ctx: &Context, viewer: &Viewer, board_id: &str, body: Feed
     }
     super::get(ctx, viewer, board_id).await?;
     crate::policy::readable(ctx, &viewer.user_id, &document_id, None).await?;
-    let command = BoardCommand::Feedback { actor: viewer.user_id.clone(), deeplink: document_id.clone(), more: body.more };
+    let command =
+        BoardCommand::Feedback { actor: viewer.user_id.clone(), deeplink: document_id.clone(), more: body.more };
     ctx.command(&ctx.bus.boards, board_id, command, &viewer.metadata()).await?;
     let applied = ctx.semantic.as_ref().is_some_and(|s| s.vector(&document_id).is_some());
     Ok(FeedbackResult { results: FeedbackOut { document_id, more: body.more, applied } })
