@@ -272,6 +272,17 @@ impl Server {
         };
         let assistant = service::ask::assistant(&engine, search.clone())?;
         let fetch_policy = fetch_policy(&config)?;
+        let semantic = match config.embedding_model_dir()? {
+            Some(dir) => {
+                let semantic = service::semantic::Semantic::open(&dir, data_dir).await?;
+                tracing::info!(model = %dir.display(), stored = semantic.stored(), "embedding model loaded");
+                Some(semantic)
+            }
+            None => {
+                tracing::info!("no embedding model: AI feeds' topics match by the keyword taxonomy");
+                None
+            }
+        };
         let ctx = service::Context {
             fetch_guard: Arc::new(ingest::fetch::AddressGuard::new(fetch_policy.allow.clone())),
             bus: Arc::new(CommandBus::new(db.clone(), signal)),
@@ -289,6 +300,7 @@ impl Server {
             assistant,
             asks: Arc::default(),
             clock: clock.clone(),
+            semantic: semantic.clone(),
         };
         let state = AppState {
             ctx,
@@ -315,8 +327,21 @@ impl Server {
             runners.push(tokio::spawn(Arc::new(reports).run(state.shutdown.clone())));
         }
         let matcher =
-            service::feeds::alerts::FeedMatcher::open(state.db.clone(), state.bus.clone(), state.clock.clone()).await?;
+            service::feeds::alerts::FeedMatcher::open(state.db.clone(), state.bus.clone(), state.clock.clone())
+                .await?
+                .with_semantic(semantic.clone());
         runners.push(tokio::spawn(matcher.run(arrivals, state.shutdown.clone())));
+        if let Some(semantic) = semantic {
+            // Documents indexed before the model was configured (or with the store deleted).
+            let (db, dir, shutdown) = (state.db.clone(), data_dir.to_path_buf(), state.shutdown.clone());
+            runners.push(tokio::spawn(async move {
+                match semantic.backfill(&db, &dir, shutdown).await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(documents = n, "embedded documents stored before the model"),
+                    Err(error) => tracing::error!(error = %format!("{error:#}"), "embedding stored documents failed"),
+                }
+            }));
+        }
         if state.config.fetch_enabled {
             let ingestion = service::ingestion::Ingestion::new(
                 state.db.clone(),

@@ -209,10 +209,14 @@ pub struct ServeArgs {
     /// Folder of the offline sentence-embedding model (all-MiniLM-L6-v2: `model.safetensors`,
     /// `tokenizer.json`, `config.json`), which `scripts/setup` fetches into
     /// `~/.cache/needl/models/all-minilm-l6-v2`. Unset: that folder when it holds the model.
-    /// Without a model, AI feeds' topics match by the keyword taxonomy. (Planned: the server
-    /// does not load the model yet; `embed::locate` finds it the same way.)
+    /// Loaded once at start: documents are embedded as they are indexed and AI feeds' topics
+    /// classified by it. Without a model, topics match by the keyword taxonomy. A folder named
+    /// here that lacks the model's files is an error at start, not a silent fallback.
     #[arg(long, env = "NEEDL_EMBEDDING_MODEL")]
     pub embedding_model: Option<PathBuf>,
+    /// Runs without the embedding model even when one is found (AI feeds' topics by keywords).
+    #[arg(long, env = "NEEDL_NO_EMBEDDING_MODEL")]
+    pub no_embedding_model: bool,
 }
 
 impl ServeArgs {
@@ -224,6 +228,25 @@ impl ServeArgs {
             session_grace: std::time::Duration::from_secs(self.session_grace_seconds),
             storage_quota_mb: self.storage_quota_mb,
             upload_max_mb: self.upload_max_mb,
+        }
+    }
+
+    /// The embedding model's folder this server loads, if any: the one named, else the setup's
+    /// cache folder when it holds the model; none with `--no-embedding-model`.
+    pub fn embedding_model_dir(&self) -> anyhow::Result<Option<PathBuf>> {
+        if self.no_embedding_model {
+            return Ok(None);
+        }
+        match &self.embedding_model {
+            Some(dir) => match embed::locate(Some(dir)) {
+                Some(dir) => Ok(Some(dir)),
+                None => anyhow::bail!(
+                    "--embedding-model {}: the folder lacks one of {}",
+                    dir.display(),
+                    embed::MODEL_FILES.join(", ")
+                ),
+            },
+            None => Ok(embed::default_model_dir().and_then(|d| embed::locate(Some(&d)))),
         }
     }
 
@@ -266,6 +289,8 @@ impl ServeArgs {
             assistant_model: "llama3.1".into(),
             assistant_key: None,
             embedding_model: None,
+            // Each test server would load 90 MB of weights: the tests of the model name it.
+            no_embedding_model: true,
         }
     }
 }

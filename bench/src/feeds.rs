@@ -13,6 +13,7 @@
 //!   20 different definitions: p50 and p95. Then the index grown to 1M items (20k with
 //!   `--quick`), and a changed definition applied to all of them: every matching deeplink
 //!   collected ([`search::SearchIndex::matching_deeplinks`]), p50 and max over 5 definitions.
+//! - **Alert latency**: a new match to the live socket and the bell, p50 and p95 ([`crate::alerts`]).
 //!
 //! ```sh
 //! cargo build --release -p bench && ./target/release/needl-bench --data-dir /tmp/b --only feeds
@@ -53,9 +54,10 @@ pub async fn run(data_dir: &Path, args: &BenchArgs) -> anyhow::Result<()> {
         reevaluation(&corpus, &work, sizes)?;
         Ok(())
     })
-    .await?;
+    .await;
     let _ = std::fs::remove_dir_all(scratch);
-    result
+    result??;
+    crate::alerts::run(data_dir, quick).await
 }
 
 struct Corpus {

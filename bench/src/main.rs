@@ -22,6 +22,7 @@
 //! program (`needl-bench extract-worker ...`, the same entry point as `needl extract-worker`), so
 //! it needs no `needl` binary next to it.
 
+mod alerts;
 mod ask;
 mod collab;
 mod feeds;

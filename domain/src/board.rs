@@ -129,6 +129,11 @@ pub enum BoardError {
     IdTaken,
     #[error("there is no change to undo")]
     NothingToUndo,
+    /// Feedback refines topics: a feed without any has nothing to refine.
+    #[error("Only AI feeds that follow topics take more like this / less like this.")]
+    NoTopics,
+    #[error("the document is required")]
+    DocumentRequired,
 }
 
 impl BoardDefinition {
@@ -212,6 +217,8 @@ impl DomainError for BoardError {
             BoardError::NotFound => "board_not_found",
             BoardError::IdTaken => "board_id_taken",
             BoardError::NothingToUndo => "nothing_to_undo",
+            BoardError::NoTopics => "feed_has_no_topics",
+            BoardError::DocumentRequired => "document_required",
         }
     }
 }
@@ -261,6 +268,13 @@ pub enum BoardCommand {
     },
     Delete {
         actor: String,
+    },
+    /// "More like this" (`more`) or "less like this" on one document of an AI feed: refines the
+    /// feed's topics (see `service::feeds::topics`). Only feeds that follow topics take it.
+    Feedback {
+        actor: String,
+        deeplink: String,
+        more: bool,
     },
 }
 
@@ -357,6 +371,13 @@ pub enum BoardEvent {
     BoardDeleted {
         user_id: String,
     },
+    /// The owner said "more like this" (`more`) or "less like this" of a document of the feed.
+    /// The latest word on a document is the one that counts.
+    BoardFeedbackGiven {
+        user_id: String,
+        deeplink: String,
+        more: bool,
+    },
 }
 
 crate::impl_domain_event! {
@@ -382,6 +403,7 @@ crate::impl_domain_event! {
         BoardDisabled: "1",
         BoardAlertsSet: "1",
         BoardDeleted: "1",
+        BoardFeedbackGiven: "1",
     }
 }
 
@@ -409,7 +431,8 @@ impl BoardEvent {
             | BoardEvent::BoardEnabled { user_id }
             | BoardEvent::BoardDisabled { user_id }
             | BoardEvent::BoardAlertsSet { user_id, .. }
-            | BoardEvent::BoardDeleted { user_id } => user_id,
+            | BoardEvent::BoardDeleted { user_id }
+            | BoardEvent::BoardFeedbackGiven { user_id, .. } => user_id,
         }
     }
 }
@@ -464,7 +487,8 @@ impl BoardDefinition {
             | BoardEvent::BoardEnabled { .. }
             | BoardEvent::BoardDisabled { .. }
             | BoardEvent::BoardAlertsSet { .. }
-            | BoardEvent::BoardDeleted { .. } => {}
+            | BoardEvent::BoardDeleted { .. }
+            | BoardEvent::BoardFeedbackGiven { .. } => {}
         }
     }
 
@@ -534,6 +558,11 @@ impl BoardDefinition {
         out.keywords.exclude.sort_by(|a, b| a.keyword.cmp(&b.keyword));
         out
     }
+}
+
+/// Whether a definition's `topics` names at least one topic.
+pub fn has_topics(topics: &Value) -> bool {
+    topics.as_array().is_some_and(|a| !a.is_empty())
 }
 
 /// One feed. `owner` is `None` until it is created.
@@ -609,6 +638,17 @@ impl Board {
             BoardCommand::Delete { actor } => {
                 let owner = self.owned_by(&actor)?.to_string();
                 Ok(vec![BoardEvent::BoardDeleted { user_id: owner }])
+            }
+            BoardCommand::Feedback { actor, deeplink, more } => {
+                let owner = self.owned_by(&actor)?.to_string();
+                if !has_topics(&self.definition.topics) {
+                    return Err(BoardError::NoTopics);
+                }
+                let deeplink = deeplink.trim().to_string();
+                if deeplink.is_empty() {
+                    return Err(BoardError::DocumentRequired);
+                }
+                Ok(vec![BoardEvent::BoardFeedbackGiven { user_id: owner, deeplink, more }])
             }
         }
     }
@@ -936,6 +976,29 @@ mod tests {
             .given(vec![created(definition("Rates", &["inflation", "rates"], &[]))])
             .when(define("u1", definition("Rates", &["rates", "inflation"], &[])))
             .then_expect_events(vec![]);
+    }
+
+    #[test]
+    fn feedback_is_taken_by_the_owners_feeds_that_follow_topics_only() {
+        let keyword_feed = after(vec![created(definition("Rates", &["inflation"], &[]))]);
+        let feedback = |actor: &str, deeplink: &str, more| BoardCommand::Feedback {
+            actor: actor.into(),
+            deeplink: deeplink.into(),
+            more,
+        };
+        assert_eq!(keyword_feed.decide(feedback("u1", "d1", true)), Err(BoardError::NoTopics));
+        let ai = BoardDefinition { topics: serde_json::json!(["mergers"]), ..definition("Deals", &[], &[]) };
+        let ai_feed = after(vec![created(ai)]);
+        assert_eq!(
+            ai_feed.decide(feedback("u1", " d1 ", false)).unwrap(),
+            vec![BoardEvent::BoardFeedbackGiven { user_id: "u1".into(), deeplink: "d1".into(), more: false }]
+        );
+        assert_eq!(ai_feed.decide(feedback("u2", "d1", true)), Err(BoardError::NotFound));
+        assert_eq!(ai_feed.decide(feedback("u1", "  ", true)), Err(BoardError::DocumentRequired));
+        // Feedback is not a change of the definition: nothing to undo after it.
+        let mut board = ai_feed.clone();
+        board.apply(BoardEvent::BoardFeedbackGiven { user_id: "u1".into(), deeplink: "d1".into(), more: true });
+        assert_eq!(board, ai_feed);
     }
 
     #[test]

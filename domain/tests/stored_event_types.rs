@@ -472,6 +472,7 @@ fn board_events_keep_their_stored_types_and_versions() {
             BoardEvent::BoardDisabled { user_id: u() },
             BoardEvent::BoardAlertsSet { user_id: u(), alerts: Alerts::Digest, priority: Priority::High },
             BoardEvent::BoardDeleted { user_id: u() },
+            BoardEvent::BoardFeedbackGiven { user_id: u(), deeplink: s(), more: true },
         ],
         &[
             ("BoardCreated", "1"),
@@ -495,6 +496,7 @@ fn board_events_keep_their_stored_types_and_versions() {
             ("BoardDisabled", "1"),
             ("BoardAlertsSet", "1"),
             ("BoardDeleted", "1"),
+            ("BoardFeedbackGiven", "1"),
         ],
     );
 }

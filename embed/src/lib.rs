@@ -5,10 +5,12 @@
 //! - [`topics`]: a [`TopicModel`] of one centroid per topic, built from a description and a few
 //!   example texts, refined by "more like this / less like this" feedback, and the [`TopicRule`]
 //!   that re-applies a topic to stored embeddings (one dot product per item, no model).
+//! - [`store`]: the [`VectorStore`] of documents' embeddings, computed once at ingest.
 //!
 //! The weights are optional for the product: [`locate`] says where they are, if anywhere, and
 //! callers fall back to the keyword taxonomy when it says nothing.
 
+pub mod store;
 pub mod topics;
 
 use std::path::{Path, PathBuf};
@@ -18,6 +20,7 @@ use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
+pub use store::VectorStore;
 pub use topics::{TopicModel, TopicRule};
 
 /// Dimensions of an embedding.

@@ -197,6 +197,34 @@ impl TopicModel {
         (score >= self.threshold && score - second >= self.margin).then(|| (self.topics[best].key.as_str(), score))
     }
 
+    /// Whether `embedding` is classified (as [`classify`](Self::classify) does) into one of the
+    /// topics whose positions in [`keys`](Self::keys) are `wanted`. Allocates nothing: it runs
+    /// once per stored item when a feed's topics are re-applied.
+    pub fn classified_into(&self, embedding: &[f32], wanted: &[usize]) -> bool {
+        let (mut best, mut first, mut second) = (usize::MAX, f32::MIN, f32::MIN);
+        for (i, t) in self.topics.iter().enumerate() {
+            let s = dot(&t.centroid, embedding) - t.bias;
+            if s > first {
+                (second, first, best) = (first, s, i);
+            } else if s > second {
+                second = s;
+            }
+        }
+        best != usize::MAX && wanted.contains(&best) && first >= self.threshold && first - second >= self.margin
+    }
+
+    /// The rows of `stored` ([`DIM`] floats each, end to end) classified into one of the topics
+    /// `wanted` (positions in [`keys`](Self::keys)): a changed topic re-applied to everything
+    /// stored, with no model run.
+    pub fn select(&self, stored: &[f32], wanted: &[usize]) -> Vec<u32> {
+        stored
+            .chunks_exact(DIM)
+            .enumerate()
+            .filter(|(_, e)| self.classified_into(e, wanted))
+            .map(|(i, _)| i as u32)
+            .collect()
+    }
+
     /// The rule that re-applies one topic to stored embeddings, with the model's threshold.
     pub fn rule(&self, key: &str) -> Result<TopicRule> {
         let t = &self.topics[self.index(key)?];
@@ -344,5 +372,24 @@ mod tests {
             items.iter().enumerate().filter(|(_, e)| m.scores(e)[0] >= m.threshold).map(|(i, _)| i as u32).collect();
         assert!(!expected.is_empty() && expected.len() < items.len());
         assert_eq!(rule.apply(&flat), expected);
+    }
+
+    #[test]
+    fn select_over_stored_embeddings_equals_classify() {
+        let mut m = model();
+        m.define("other", &axis(2, 5, 0.0), &[]).unwrap();
+        m.margin = 0.05;
+        let items: Vec<Vec<f32>> = (0..60).map(|i| axis(i % 4, 5 + i % 7, (i % 5) as f32 * 0.4)).collect();
+        let flat: Vec<f32> = items.iter().flatten().copied().collect();
+        let wanted = [0, 2]; // results and other
+        let expected: Vec<u32> = items
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| m.classify(e).is_some_and(|(k, _)| k == "results" || k == "other"))
+            .map(|(i, _)| i as u32)
+            .collect();
+        assert!(!expected.is_empty() && expected.len() < items.len());
+        assert_eq!(m.select(&flat, &wanted), expected);
+        assert!(m.select(&flat, &[]).is_empty());
     }
 }

@@ -1,5 +1,6 @@
-//! `boards_view` (each user's custom feeds) and `board_matches_view` (the new documents each feed
-//! matched as they arrived), from the board aggregates.
+//! `boards_view` (each user's custom feeds), `board_matches_view` (the new documents each feed
+//! matched as they arrived) and `board_feedback_view` (more / less like this on AI feeds'
+//! documents), from the board aggregates.
 //!
 //! A definition is kept as JSON and changed by [`BoardDefinition::apply`], the function the
 //! aggregate itself uses, so the view and the aggregate read every edit alike.
@@ -123,6 +124,19 @@ impl Boards {
             BoardEvent::BoardDeleted { .. } => {
                 tx.execute("DELETE FROM boards_view WHERE board_id = $1", args![board_id]).await?;
                 tx.execute("DELETE FROM board_matches_view WHERE board_id = $1", args![board_id]).await?;
+                tx.execute("DELETE FROM board_feedback_view WHERE board_id = $1", args![board_id]).await?;
+            }
+            BoardEvent::BoardFeedbackGiven { user_id, deeplink, more } => {
+                tx.execute(
+                    "INSERT INTO board_feedback_view (board_id, deeplink, user_id, more, given_at) \
+                     VALUES ($1, $2, $3, $4, $5) \
+                     ON CONFLICT (board_id, deeplink) DO UPDATE SET more = $4, given_at = $5",
+                    args![board_id, deeplink.as_str(), user_id.as_str(), *more, time.as_str()],
+                )
+                .await?;
+                // The feed's documents change with it: the feed matcher rebuilds its rules when
+                // a feed's updated_at moves.
+                tx.execute("UPDATE boards_view SET updated_at = $2 WHERE board_id = $1", args![board_id, time]).await?;
             }
             change => {
                 if let Some(mut definition) = definition_of(tx, board_id).await? {
@@ -167,7 +181,7 @@ impl Projection for Boards {
     }
 
     fn tables(&self) -> &'static [&'static str] {
-        &["boards_view", "board_matches_view"]
+        &["boards_view", "board_matches_view", "board_feedback_view"]
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {

@@ -59,6 +59,9 @@ pub struct Context {
     pub assistant: assistant::Assistant,
     /// The answers being written in this process, so a new question or a stop ends them.
     pub asks: Arc<RunningAsks>,
+    /// The offline embedding model and the documents' stored embeddings; `None` when no model
+    /// is configured or found (AI feeds' topics then match by keywords).
+    pub semantic: Option<Arc<crate::semantic::Semantic>>,
     /// What time it is where token and session expiry and a rotation's grace are judged: the
     /// system clock, or a test's manual one.
     pub clock: SharedClock,

@@ -54,6 +54,7 @@ pub mod platform;
 pub mod policy;
 pub mod reports;
 pub mod search;
+pub mod semantic;
 pub mod sessions;
 pub mod sources;
 pub mod sql;

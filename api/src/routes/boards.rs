@@ -20,6 +20,7 @@ use service::feeds::documents::{self, BoardDocumentsResult, Preview, PreviewBody
 use service::feeds::refine::{
     self, ApplySuggestion, FeedMetadataResult, FeedSources, KeywordSuggestions, SmartsBody, SmartsResult,
 };
+use service::feeds::topics::{self, FeedbackBody, FeedbackResult};
 use service::feeds::{self, AlertsBody, BoardList, BoardResult, DefinitionBody, FeedChannels, SourceBoards};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -27,6 +28,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_my_boards, create_board))
         .routes(routes!(get_board, define_board, delete_board))
         .routes(routes!(undo_board))
+        .routes(routes!(board_feedback))
         .routes(routes!(enable_board))
         .routes(routes!(duplicate_board))
         .routes(routes!(set_alerts))
@@ -111,6 +113,22 @@ async fn undo_board(
     Path(id): Path<String>,
 ) -> ApiResult<ApiJson<BoardResult>> {
     Ok(ApiJson(feeds::undo(&state, &user, &id).await?))
+}
+
+/// "More like this" (`more: true`) or "less like this" on a document of an AI feed: refines the
+/// feed's topics, so its documents change at once (with the embedding model; without it the
+/// feedback is kept, `applied: false`). 422 `feed_has_no_topics` for a feed without topics,
+/// 404 for a feed or document that is not the viewer's to read.
+#[utoipa::path(post, path = "/boards/{id}/feedback", tag = "boards", security(("token" = [])),
+    params(("id" = String, Path, description = "the feed's board_id")), request_body = FeedbackBody,
+    responses((status = 200, body = FeedbackResult), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn board_feedback(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<FeedbackBody>,
+) -> ApiResult<ApiJson<FeedbackResult>> {
+    Ok(ApiJson(topics::feedback(&state, &user, &id, body).await?))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

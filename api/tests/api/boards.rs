@@ -517,3 +517,127 @@ api_test!(an_ai_feed_is_drafted_from_a_description_and_follows_its_topics, |app:
     let (status, _) = app.post("/api/boards/ai_smarts", &alice.token, json!({"description": "  "})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 });
+
+/// Items about deals, rates, dividends and sport; `m-3` is a deal told without any word of the
+/// mergers topic's keyword expression.
+const TOPIC_ITEMS: &[(&str, &str, &str)] = &[
+    ("m-1", "Acme agrees to acquire Beta", "Acme will acquire rival Beta in a takeover worth 2 billion dollars in cash."),
+    ("m-2", "Gamma and Delta announce merger", "The two lenders will combine in an all-stock merger approved by both boards."),
+    (
+        "m-3",
+        "Vodafone to buy Three UK from CK Hutchison",
+        "Vodafone agreed to purchase the rival carrier, combining the two businesses in a deal that values it at 15 billion pounds.",
+    ),
+    ("r-1", "Central bank raises interest rates", "The central bank raised its policy rate by 25 basis points to curb inflation."),
+    ("d-1", "Board declares a special dividend", "The company will pay a special dividend of 5 rupees a share to holders."),
+    ("s-1", "Cup final tonight", "The final kicks off at eight; tickets sold out and both teams are at full strength."),
+];
+
+/// The test server's settings with the embedding model, when `scripts/setup` fetched it.
+fn with_model() -> Option<ServeArgs> {
+    let Some(dir) = embed::locate(None) else {
+        eprintln!("SKIPPED: no embedding model (run scripts/setup, or set NEEDL_EMBEDDING_MODEL)");
+        return None;
+    };
+    Some(ServeArgs { embedding_model: Some(dir), no_embedding_model: false, ..ServeArgs::for_tests() })
+}
+
+/// Waits until the matcher has embedded and stored each of `deeplinks`.
+async fn wait_for_vectors(app: &TestApp, deeplinks: &[&str]) {
+    let semantic = app.server.state.semantic.clone().expect("the server loaded the model");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while deeplinks.iter().any(|d| semantic.vector(d).is_none()) {
+        assert!(tokio::time::Instant::now() < deadline, "documents were not embedded in time");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn topic_feed_classified_by_the_model(app: TestApp) {
+    let alice = app.sign_up("alice").await;
+    source_with(&app, &alice.token, "https://example.com/markets.xml", TOPIC_ITEMS).await;
+    wait_for_vectors(&app, &TOPIC_ITEMS.iter().map(|i| i.0).collect::<Vec<_>>()).await;
+    let board = create(&app, &alice.token, json!({"name": "Deals", "topics": ["mergers"]})).await;
+    let id = board["board_id"].as_str().unwrap().to_string();
+    let (status, page) = app.get(&format!("/api/boards/{id}/v2"), &alice.token).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    // The deal told in other words is found; rates, dividends and sport are not.
+    assert_eq!(listed(&page["results"]), ["m-1", "m-2", "m-3"]);
+    // A topic of the user's own, from a description alone.
+    let own =
+        json!({"name": "Sport", "topics": [{"key": "sport", "description": "Football matches, cup finals and teams"}]});
+    let (status, preview) = app.post("/api/boards/preview", &alice.token, json!({"definition": own})).await;
+    assert_eq!(status, StatusCode::OK, "{preview}");
+    let names: Vec<&str> =
+        preview["results"].as_array().unwrap().iter().map(|d| d["deeplink"].as_str().unwrap()).collect();
+    assert_eq!(names, ["s-1"]);
+    // More like this on the rates item: the topic is refined, and the feed's documents change.
+    let (status, given) = app
+        .post(&format!("/api/boards/{id}/feedback"), &alice.token, json!({"document_id": "r-1", "more": true}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{given}");
+    assert_eq!(given["results"]["applied"], true);
+    let (_, page) = app.get(&format!("/api/boards/{id}/v2"), &alice.token).await;
+    let after = listed(&page["results"]);
+    assert!(after.contains(&"r-1".to_string()), "more like this brings the item in: {after:?}");
+    assert_eq!(event_types(&app, "board", &id).await.last().unwrap(), "BoardFeedbackGiven");
+    // Less like this on it instead: it leaves again.
+    app.post(&format!("/api/boards/{id}/feedback"), &alice.token, json!({"document_id": "r-1", "more": false})).await;
+    let (_, page) = app.get(&format!("/api/boards/{id}/v2"), &alice.token).await;
+    assert!(!listed(&page["results"]).contains(&"r-1".to_string()), "{page}");
+}
+
+/// Runs only where the model is present (`scripts/setup`); prints SKIPPED otherwise.
+mod an_ai_feeds_topics_are_classified_by_the_model_and_refined_by_feedback {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn on_sqlite() {
+        if let Some(config) = with_model() {
+            topic_feed_classified_by_the_model(spawn_app_with(Backend::Sqlite, config).await).await;
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn on_postgres() {
+        if let Some(config) = with_model() {
+            topic_feed_classified_by_the_model(spawn_app_with(Backend::Postgres, config).await).await;
+        }
+    }
+}
+
+api_test!(without_the_model_topics_match_by_keywords_and_feedback_is_kept, |app: TestApp| async move {
+    assert!(app.server.state.semantic.is_none(), "the test server runs without the model");
+    let alice = app.sign_up("alice").await;
+    source_with(&app, &alice.token, "https://example.com/markets.xml", TOPIC_ITEMS).await;
+    let board = create(&app, &alice.token, json!({"name": "Deals", "topics": ["mergers"]})).await;
+    let id = board["board_id"].as_str().unwrap().to_string();
+    let (_, page) = app.get(&format!("/api/boards/{id}/v2"), &alice.token).await;
+    // The taxonomy's expression: the deal told in other words is missed.
+    assert_eq!(listed(&page["results"]), ["m-1", "m-2"]);
+    let (status, given) = app
+        .post(&format!("/api/boards/{id}/feedback"), &alice.token, json!({"document_id": "r-1", "more": true}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{given}");
+    assert_eq!(given["results"]["applied"], false);
+    let (_, page) = app.get(&format!("/api/boards/{id}/v2"), &alice.token).await;
+    assert_eq!(listed(&page["results"]), ["m-1", "m-2"]);
+    // A topic of the user's own needs the model, or something else to follow.
+    let own = json!({"name": "Sport", "topics": [{"key": "sport", "description": "Football matches"}]});
+    let (status, body) = app.post("/api/boards/v2", &alice.token, json!({"definition": own})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["code"], "feed_matches_everything");
+    // Feedback is for feeds with topics, on documents the user may read.
+    let keyword = create(&app, &alice.token, definition("Rates", &["inflation"], &[])).await;
+    let path = format!("/api/boards/{}/feedback", keyword["board_id"].as_str().unwrap());
+    let (status, body) = app.post(&path, &alice.token, json!({"document_id": "r-1", "more": true})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["code"], "feed_has_no_topics");
+    let (status, _) = app
+        .post(&format!("/api/boards/{id}/feedback"), &alice.token, json!({"document_id": "nope", "more": true}))
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let bob = app.sign_up("bob").await;
+    let (status, _) =
+        app.post(&format!("/api/boards/{id}/feedback"), &bob.token, json!({"document_id": "r-1", "more": true})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+});

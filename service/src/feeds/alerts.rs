@@ -13,6 +13,12 @@
 //! `document_stories_view` (those of the last story span: older ones can join nothing), and
 //! trimmed to that span as time passes.
 //!
+//! With the embedding model loaded, each batch is first embedded and stored
+//! ([`crate::semantic::Semantic::store_arrivals`], on a blocking thread), and an AI feed's
+//! topics are a condition of their own: a document matches when the rest of the definition does
+//! (the rule set) and its vector is classified into one of the feed's topics
+//! ([`super::topics::FeedTopics`]), exactly as the feed's page reads it.
+//!
 //! What it does not promise: matches of documents the index committed while this worker was
 //! down (or between a commit and the worker's recording) are not announced after a restart;
 //! their feeds' pages show them all the same.
@@ -33,7 +39,9 @@ use stories::{Signature, StoryIndex, StoryParams};
 use tokio::sync::{mpsc, watch};
 
 use super::documents::effective;
+use super::topics::FeedTopics;
 use crate::clock::SharedClock;
+use crate::semantic::Semantic;
 
 /// How often digests due are looked for.
 const DIGEST_EVERY: Duration = Duration::from_secs(600);
@@ -44,6 +52,8 @@ struct Feed {
     name: String,
     alerts: Alerts,
     priority: Priority,
+    /// An AI feed's topics, when the embedding model classifies them.
+    topics: Option<FeedTopics>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -66,7 +76,7 @@ fn rank(priority: Priority) -> u8 {
 
 /// The enabled feeds and their compiled rules, as of `fingerprint`.
 struct Rules {
-    fingerprint: (i64, String),
+    fingerprint: (i64, String, bool),
     feeds: HashMap<String, Feed>,
     set: matching::RuleSet,
 }
@@ -77,6 +87,7 @@ pub struct FeedMatcher {
     clock: SharedClock,
     rules: Option<Rules>,
     stories: StoryIndex<String>,
+    semantic: Option<Arc<Semantic>>,
 }
 
 impl FeedMatcher {
@@ -106,7 +117,14 @@ impl FeedMatcher {
                 stories.insert(p.deeplink, &p.source_id, p.published, &signature);
             }
         }
-        Ok(FeedMatcher { db, bus, clock, rules: None, stories })
+        Ok(FeedMatcher { db, bus, clock, rules: None, stories, semantic: None })
+    }
+
+    /// Embeds and stores arriving documents with this model, and classifies AI feeds' topics
+    /// by it (`None`: topics match by keywords).
+    pub fn with_semantic(mut self, semantic: Option<Arc<Semantic>>) -> FeedMatcher {
+        self.semantic = semantic;
+        self
     }
 
     /// Matches arrivals until `shutdown`, and sends digests as days end.
@@ -141,7 +159,9 @@ impl FeedMatcher {
             .fetch_optional("SELECT COUNT(*), MAX(updated_at) FROM boards_view", args![])
             .await?
             .unwrap_or((0, None));
-        let fingerprint = (fingerprint.0, fingerprint.1.unwrap_or_default());
+        // Topics switch from keywords to the model once the first vectors are stored.
+        let classifying = self.semantic.as_ref().is_some_and(|s| s.stored() > 0);
+        let fingerprint = (fingerprint.0, fingerprint.1.unwrap_or_default(), classifying);
         if self.rules.as_ref().is_none_or(|r| r.fingerprint != fingerprint) {
             let rows: Vec<FeedRow> = self
                 .db
@@ -154,8 +174,21 @@ impl FeedMatcher {
             let mut filters: Vec<(String, Filters)> = Vec::new();
             for row in rows {
                 let Ok(definition) = serde_json::from_str::<BoardDefinition>(&row.definition) else { continue };
+                let topics = match &self.semantic {
+                    Some(semantic) if classifying && domain::board::has_topics(&definition.topics) => {
+                        let feedback = super::topics::feedback_of(&self.db, &row.board_id).await?;
+                        super::topics::classifier(semantic, &definition, &feedback).await?
+                    }
+                    _ => None,
+                };
+                // Classified topics are a condition of their own; otherwise they are keywords.
+                let read = if topics.is_some() { definition } else { effective(&definition) };
                 // Stored definitions were checked when saved; one that no longer reads is skipped.
-                let Ok(f) = Filters::of(&effective(&definition)) else { continue };
+                let Ok(f) = Filters::of(&read) else { continue };
+                if topics.is_none() && f.matches_everything() {
+                    // Topics of the user's own with no model to classify them: nothing matches.
+                    continue;
+                }
                 filters.push((row.board_id.clone(), f));
                 feeds.insert(
                     row.board_id,
@@ -165,6 +198,7 @@ impl FeedMatcher {
                         // As the view stores them; anything else was never written.
                         alerts: super::parse_alerts(&row.alerts).unwrap_or_default(),
                         priority: super::parse_priority(Some(&row.priority)).unwrap_or(Priority::Medium),
+                        topics,
                     },
                 );
             }
@@ -176,6 +210,14 @@ impl FeedMatcher {
 
     /// Places each document in its story, then records the feeds it matched.
     pub async fn arrived(&mut self, documents: &[Arc<IndexedDocument>]) -> anyhow::Result<()> {
+        let semantic = self.semantic.clone();
+        if let Some(semantic) = &semantic {
+            // Failing to embed must not hold keyword feeds back: such documents are embedded by
+            // the next start's backfill.
+            if let Err(error) = semantic.store_arrivals(documents).await {
+                tracing::error!(error = %format!("{error:#}"), "embedding new documents failed");
+            }
+        }
         let mut placed = HashMap::new();
         for d in documents {
             let text = search::content_of(d);
@@ -206,7 +248,13 @@ impl FeedMatcher {
         {
             let mut matcher = rules.set.matcher();
             for d in documents {
+                let vector = semantic.as_ref().and_then(|s| s.vector(&d.deeplink));
                 for board_id in matcher.matches(d, now) {
+                    if let Some(topics) = rules.feeds.get(board_id).and_then(|f| f.topics.as_ref()) {
+                        if !vector.as_deref().is_some_and(|v| topics.accepts(v)) {
+                            continue;
+                        }
+                    }
                     found.entry(board_id.to_string()).or_default().push(Match {
                         deeplink: d.deeplink.clone(),
                         story: placed.get(&d.deeplink).filter(|s| **s != d.deeplink).cloned(),

@@ -5,8 +5,12 @@
 //! within what the viewer may read, when asked. So a changed definition holds over the whole
 //! history at once, and a document the viewer may no longer read is gone from every feed.
 //!
-//! An AI feed's topics follow the seeded taxonomy's expressions ([`super::choices::TOPICS`]),
-//! added to the keywords it includes.
+//! An AI feed's topics, with the embedding model loaded and documents' vectors stored, are a
+//! filter of their own: the index query for the rest of the definition (companies, keywords,
+//! sources, ...) keeps only the documents [`super::topics::selected`] classifies into one of the
+//! feed's topics (`search::Request::deeplinks`). Without the model, topics follow the seeded
+//! taxonomy's expressions ([`super::choices::TOPICS`]), added to the keywords it includes
+//! ([`effective`]); a topic of the user's own then matches nothing.
 //!
 //! Near-duplicates are folded into one card per story (`document_stories_view`, written as
 //! documents arrive): the first of a story on a page carries how many sources told it.
@@ -90,19 +94,49 @@ pub struct BoardDocumentsResult {
     pub results: BoardDocuments,
 }
 
+/// The filters a feed's documents are read by, and the documents its topics select when the
+/// embedding model classifies them (`None`: topics are keywords, as [`effective`] says).
+/// `board_id`: the saved feed whose feedback refines its topics (none for a draft).
+pub async fn read_filters(
+    ctx: &Context,
+    board_id: Option<&str>,
+    definition: &BoardDefinition,
+) -> Result<(Filters, Option<Vec<String>>)> {
+    if domain::board::has_topics(&definition.topics) {
+        if let Some(selected) = super::topics::selected(ctx, board_id, definition).await? {
+            // Topics are the vector filter; the rest of the definition is the index query.
+            return Ok((Filters::of(definition).map_err(|e| from_domain(&e))?, Some(selected)));
+        }
+        if super::topics::has_user_topics(definition) {
+            if let Err(e) = Filters::checked(&effective(definition)) {
+                if e == domain::board::BoardError::MatchesEverything {
+                    // Only topics of the user's own, and no model to classify them: nothing.
+                    return Ok((Filters::of(definition).map_err(|e| from_domain(&e))?, Some(vec![])));
+                }
+            }
+        }
+    }
+    Ok((filters(definition)?, None))
+}
+
 /// One page of the documents `definition` matches among what `viewer` may read, newest first,
 /// near-duplicates folded into their story's first card.
 pub async fn matching(
     ctx: &Context,
     viewer: &Viewer,
+    board_id: Option<&str>,
     definition: &BoardDefinition,
     tab: Option<&str>,
     page: i64,
     limit: i64,
 ) -> Result<(Vec<FeedDocument>, u64, bool)> {
-    let filters = filters(definition)?;
+    let (filters, selected) = read_filters(ctx, board_id, definition).await?;
+    if selected.as_ref().is_some_and(Vec::is_empty) {
+        return Ok((vec![], 0, false));
+    }
     let access = search_access(ctx, &viewer.user_id, SearchScope::MyData).await?;
     let mut req = search::Request::for_feed(&filters, access.clone(), ctx.clock.now());
+    req.deeplinks = selected.unwrap_or_default();
     if let Some(tab) = tab {
         let wanted = tab_categories(tab)?;
         req.categories = if req.categories.is_empty() {
@@ -217,7 +251,7 @@ pub async fn documents(
     let board = get(ctx, viewer, board_id).await?;
     let definition: BoardDefinition = serde_json::from_value(board.definition.clone())
         .map_err(|e| crate::error::Error::internal(format!("board: {e}")))?;
-    let (documents, count, has_more) = matching(ctx, viewer, &definition, tab, page, limit).await?;
+    let (documents, count, has_more) = matching(ctx, viewer, Some(board_id), &definition, tab, page, limit).await?;
     Ok(BoardDocumentsResult { results: BoardDocuments { board, documents, count, page, has_more } })
 }
 
@@ -244,7 +278,7 @@ pub async fn preview(ctx: &Context, viewer: &Viewer, mut definition: BoardDefini
         definition.name = "Preview".into();
     }
     let definition = definition.cleaned().map_err(|e| from_domain(&e))?;
-    let (results, count, _) = matching(ctx, viewer, &definition, None, 0, PREVIEW_SIZE as i64).await?;
+    let (results, count, _) = matching(ctx, viewer, None, &definition, None, 0, PREVIEW_SIZE as i64).await?;
     Ok(Preview { count, results })
 }
 
@@ -273,7 +307,7 @@ pub async fn channel_board_documents(
         .ok_or_else(super::board_not_found)?;
     let definition: BoardDefinition =
         serde_json::from_str(&row.definition).map_err(|e| crate::error::Error::internal(format!("board: {e}")))?;
-    let (results, count, _) = matching(ctx, viewer, &definition, None, page, limit).await?;
+    let (results, count, _) = matching(ctx, viewer, Some(board_id), &definition, None, page, limit).await?;
     Ok(Preview { count, results })
 }
 

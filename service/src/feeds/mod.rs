@@ -6,6 +6,7 @@
 //! - [`documents`]: a feed's documents and a draft's preview, through the search index.
 //! - [`alerts`]: the worker that matches arriving documents against every feed, places them in
 //!   stories, records matches (alerts) and sends digests.
+//! - [`topics`]: AI feeds' topics classified by the embedding model, and feedback on them.
 //! - [`refine`]: a feed's sources and make-up, keyword suggestions, and AI-feed drafts.
 //! - [`choices`]: what the builder offers (sources, categories, date ranges, templates) and the
 //!   suggestions made from what the user reads, follows and tags.
@@ -17,6 +18,7 @@ pub mod alerts;
 pub mod choices;
 pub mod documents;
 pub mod refine;
+pub mod topics;
 
 use commands::args;
 use domain::board::{Alerts, BoardCommand, BoardDefinition, Priority};
@@ -210,6 +212,17 @@ pub fn checked(definition: BoardDefinition) -> Result<BoardDefinition> {
     Ok(definition)
 }
 
+/// As [`checked`]; with the embedding model loaded, a topic of the user's own is also something
+/// to follow (without it such a topic matches nothing, so it does not count).
+pub fn checked_here(ctx: &Context, definition: BoardDefinition) -> Result<BoardDefinition> {
+    if ctx.semantic.is_some() && topics::has_user_topics(&definition) {
+        let definition = definition.cleaned().map_err(|e| crate::error::from_domain(&e))?;
+        domain::feed_rules::Filters::of(&definition).map_err(|e| crate::error::from_domain(&e))?;
+        return Ok(definition);
+    }
+    checked(definition)
+}
+
 pub(crate) async fn create_board(
     ctx: &Context,
     viewer: &Viewer,
@@ -239,7 +252,7 @@ pub(crate) async fn create_board(
 /// Makes a feed (flag `my_feeds`).
 pub async fn create(ctx: &Context, viewer: &Viewer, body: DefinitionBody) -> Result<BoardResult> {
     require_flag(ctx, viewer, "my_feeds", "Custom feeds are not available for your account.").await?;
-    let definition = checked(body.definition)?;
+    let definition = checked_here(ctx, body.definition)?;
     Ok(BoardResult { results: create_board(ctx, viewer, definition, body.enabled.unwrap_or(true), None).await? })
 }
 
@@ -251,7 +264,7 @@ pub async fn define(
     board_id: &str,
     definition: BoardDefinition,
 ) -> Result<BoardResult> {
-    let definition = checked(definition)?;
+    let definition = checked_here(ctx, definition)?;
     let command = BoardCommand::Define { actor: viewer.user_id.clone(), definition: Box::new(definition) };
     ctx.command(&ctx.bus.boards, board_id, command, &viewer.metadata()).await?;
     Ok(BoardResult { results: get(ctx, viewer, board_id).await? })

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { AskButton, AskNeedlProvider } from '../../features/ask-needl';
 import { CardComments, ShareToGroup } from '../../features/channels';
-import { AddToFeeds } from '../../features/feeds';
+import { AddToFeeds, TopicFeedback } from '../../features/feeds';
 import { AddToNotesButton } from '../../features/notebooks';
 import { CardContact } from '../../features/people';
 import { CardTagActions, CardTags } from '../../features/tags';
@@ -21,7 +21,7 @@ import { SideNav } from './side-nav';
 import { UnknownAddressProvider, useShowsSideNav } from './unknown-address';
 
 /** What other features add to document cards. */
-const CARD_ACTIONS: readonly CardAction[] = [CardTagActions, AddToNotesButton, ShareToGroup, AddToFeeds, CardComments];
+const CARD_ACTIONS: readonly CardAction[] = [CardTagActions, AddToNotesButton, ShareToGroup, AddToFeeds, TopicFeedback, CardComments];
 /** What other features show under a document card's text. */
 const CARD_DETAILS: readonly CardDetail[] = [CardTags, CardContact];
 

@@ -5,7 +5,7 @@
  * (builder-state.ts) and keywords are checked in the browser by the server's rules. Also the
  * feeds in the side navigation, the feed page's frame (edit, undo, sub-tabs), the settings list
  * (/settings/feeds: on/off, rename, duplicate, delete, share to a group, alerts and priority),
- * and Add to Feeds on cards. The app composes a feed's documents with the documents feature's
+ * Add to Feeds on cards, and More / Less like this on an AI feed's cards (TopicFeedback). The app composes a feed's documents with the documents feature's
  * list (boardListings) and its comments with the channels feature's.
  * Every call and shape is in api/feeds-api.ts; the query keys live in src/lib/queries/board-keys.ts
  * because the live socket invalidates them too. Pricing gates: add_feed, enable_feed, view_myfeeds.
@@ -17,6 +17,7 @@ export { CustomFeedOverlayBody, CustomFeedPage } from './components/custom-feed-
 export { FeedFrame, feedTabOf, type FeedTab } from './components/feed-frame';
 export { FeedNavList } from './components/feed-nav-list';
 export { FeedsSettingsPage } from './components/feeds-settings-page';
+export { TopicFeedback } from './components/topic-feedback';
 export { useFeedLabels, useIsFeed } from './hooks/use-feed-labels';
 export { BUILDER_PAGES } from './builder-pages';
 export { NO_FEEDS } from './messages';

@@ -418,3 +418,9 @@ export const shareBoardToChannels = (boardId: string, channelIds: string[]) =>
 
 export const acceptSuggestions = async (suggestionIds: string[]): Promise<Board[]> =>
   boardsAnswer.parse(await api.post<unknown>('/boards/suggestions/accept', { body: { suggestion_ids: suggestionIds } })).results;
+
+const feedbackAnswer = z.object({ results: z.object({ document_id: z.string(), more: z.boolean(), applied: z.boolean() }) });
+
+/** "More like this" (`more`) or "less like this" on a document of an AI feed: refines its topics. */
+export const giveTopicFeedback = async (boardId: string, documentId: string, more: boolean) =>
+  feedbackAnswer.parse(await api.post<unknown>(at(boardId, '/feedback'), { body: { document_id: documentId, more } })).results;
