@@ -483,7 +483,7 @@ fn align(header: &[String], values: usize) -> Option<Vec<Option<String>>> {
     }
     // Each period over as many columns ("2019: Amount, %"): the first of each group.
     let periods: Vec<&String> = header.iter().filter(|c| is_period(c)).collect();
-    if periods.len() == header.len() && values > periods.len() && values % periods.len() == 0 {
+    if periods.len() == header.len() && values > periods.len() && values.is_multiple_of(periods.len()) {
         let stride = values / periods.len();
         return Some((0..values).map(|i| (i % stride == 0).then(|| periods[i / stride].clone())).collect());
     }
