@@ -22,6 +22,12 @@ pub trait AnswerEngine: Send + Sync + 'static {
     /// `Step`s and `Chunk`s through `events` and returns the finished answer; the caller sends
     /// `Done`. Returns [`AssistantError::Cancelled`] as soon as `events` has no receiver.
     async fn answer(&self, retrieval: Arc<Retrieval>, pro: bool, events: &Events) -> Result<Answer, AssistantError>;
+
+    /// The model that writes the prose, for an engine that writes its own (a chat-completions
+    /// server); `None` for one that only picks the sources' sentences.
+    fn model(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// The sending side of an ask's events.
@@ -79,6 +85,11 @@ const EVENT_BUFFER: usize = 64;
 impl Assistant {
     pub fn new(index: Arc<SearchIndex>, engine: Arc<dyn AnswerEngine>) -> Assistant {
         Assistant { index, engine }
+    }
+
+    /// The engine answers are written by; reports write their sections with it too.
+    pub fn engine(&self) -> &Arc<dyn AnswerEngine> {
+        &self.engine
     }
 
     /// Retrieves the passages for `question` on a blocking thread.

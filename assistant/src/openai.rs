@@ -136,6 +136,10 @@ impl OpenAiCompatibleEngine {
 
 #[async_trait]
 impl AnswerEngine for OpenAiCompatibleEngine {
+    fn model(&self) -> Option<&str> {
+        Some(&self.config.model)
+    }
+
     async fn answer(&self, retrieval: Arc<Retrieval>, pro: bool, events: &Events) -> Result<Answer, AssistantError> {
         if retrieval.passages.is_empty() {
             // Nothing to answer from: a model would answer from memory.
@@ -191,6 +195,47 @@ impl AnswerEngine for OpenAiCompatibleEngine {
         tokio::task::spawn_blocking(move || reader.into_answer(&retrieval, pro))
             .await
             .map_err(|e| AssistantError::Internal(format!("checking the answer failed: {e}")))
+    }
+}
+
+/// The support check: whether a generated sentence is borne out by the passages it cites, judged
+/// by the share of its terms found in them ([`SUPPORT_THRESHOLD`]). AskNeedl labels an answer by
+/// it; reports drop the sentences it does not pass.
+pub struct SupportCheck {
+    terms: Terms,
+    /// The terms of each passage, `passages[n - 1]` being source `[n]`'s.
+    passages: Vec<HashSet<String>>,
+}
+
+impl SupportCheck {
+    /// Analyses the retrieved passages once, for every sentence to come.
+    pub fn new(retrieval: &Retrieval) -> SupportCheck {
+        let mut terms = Terms::default();
+        let passages = retrieval.passages.iter().map(|p| terms.of(&p.text).into_iter().collect()).collect();
+        SupportCheck { terms, passages }
+    }
+
+    /// The share of the sentence's terms its cited passages hold, or `None` for a sentence too
+    /// short to be a claim (fewer than [`JUDGED_TERMS`] terms). Citations to no passage count for
+    /// nothing.
+    pub fn support(&mut self, sentence: &str, citations: &[u32]) -> Option<f32> {
+        let own: HashSet<String> = self.terms.of(sentence).into_iter().collect();
+        if own.len() < JUDGED_TERMS {
+            return None;
+        }
+        let cited: HashSet<&str> = citations
+            .iter()
+            .filter_map(|n| (*n as usize).checked_sub(1).and_then(|i| self.passages.get(i)))
+            .flat_map(|p| p.iter().map(String::as_str))
+            .collect();
+        Some(own.iter().filter(|t| cited.contains(t.as_str())).count() as f32 / own.len() as f32)
+    }
+
+    /// Whether a sentence passes: it cites a passage there is, and, if it is a claim, its cited
+    /// passages bear it out.
+    pub fn passes(&mut self, sentence: &str, citations: &[u32]) -> bool {
+        let known = citations.iter().any(|n| (1..=self.passages.len() as u32).contains(n));
+        known && self.support(sentence, citations).is_none_or(|held| held >= SUPPORT_THRESHOLD)
     }
 }
 
@@ -295,22 +340,15 @@ impl Reader {
     }
 
     fn into_answer(self, retrieval: &Retrieval, pro: bool) -> Answer {
-        let mut terms = Terms::default();
-        let passage_terms: Vec<HashSet<String>> =
-            retrieval.passages.iter().map(|p| terms.of(&p.text).into_iter().collect()).collect();
+        let mut check = SupportCheck::new(retrieval);
         let claims: Vec<&Cut> = self.cuts.iter().filter(|c| !c.heading).collect();
         let mut unsupported = 0;
         for cut in &claims {
-            let own: HashSet<String> = terms.of(&cut.text).into_iter().collect();
-            if own.len() < JUDGED_TERMS {
-                continue;
-            }
-            let cited: HashSet<&str> =
-                cut.citations.iter().flat_map(|n| passage_terms[*n as usize - 1].iter().map(String::as_str)).collect();
-            let held = own.iter().filter(|t| cited.contains(t.as_str())).count() as f32 / own.len() as f32;
-            if held < SUPPORT_THRESHOLD {
-                tracing::debug!(sentence = %cut.text, support = held, "sentence not borne out by its citations");
-                unsupported += 1;
+            if let Some(held) = check.support(&cut.text, &cut.citations) {
+                if held < SUPPORT_THRESHOLD {
+                    tracing::debug!(sentence = %cut.text, support = held, "sentence not borne out by its citations");
+                    unsupported += 1;
+                }
             }
         }
         let cited_any = claims.iter().any(|c| !c.citations.is_empty());

@@ -491,20 +491,20 @@ async fn sign_up(bus: &CommandBus) -> anyhow::Result<String> {
 }
 
 /// This process's resident set and its peak, from /proc/self/status (KiB; `None` off Linux).
-struct Memory {
-    resident_kib: Option<u64>,
-    peak_kib: Option<u64>,
+pub(crate) struct Memory {
+    pub(crate) resident_kib: Option<u64>,
+    pub(crate) peak_kib: Option<u64>,
 }
 
 impl Memory {
-    fn read() -> Self {
+    pub(crate) fn read() -> Self {
         let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
         Memory { resident_kib: status_field(&status, "VmRSS"), peak_kib: status_field(&status, "VmHWM") }
     }
 }
 
 /// Resets this process's peak resident set to its current one (Linux 4.0+); returns whether it did.
-fn reset_peak() -> bool {
+pub(crate) fn reset_peak() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
@@ -713,7 +713,7 @@ fn ms(h: &Histogram<u64>, quantile: f64) -> f64 {
     h.value_at_quantile(quantile) as f64 / 1000.0
 }
 
-fn mib(kib: Option<u64>) -> String {
+pub(crate) fn mib(kib: Option<u64>) -> String {
     kib.map_or_else(|| "unknown".to_string(), |k| format!("{:.1} MiB", k as f64 / 1024.0))
 }
 

@@ -14,6 +14,9 @@
 //!   pair precision and recall of story clusters on the labelled sets.
 //! - [`feeds`]: custom feeds' rule matching per new item with 1,000 feeds defined, and a feed's
 //!   re-evaluation over the stored history (preview counts, applying a changed definition).
+//! - [`reports`]: research reports: time to generate each type over 10 and 50 real documents,
+//!   progress, cancel latency, peak memory, citation integrity, and key figures read from TAT-QA's
+//!   tables against their gold values.
 //! - [`topics`]: AI feeds' topics with the offline embedding model: accuracy and macro-F1 on AG
 //!   News, embedding throughput, a topic rule re-applied to 1M stored embeddings.
 //!
@@ -27,6 +30,7 @@ mod ask;
 mod collab;
 mod feeds;
 mod ingestion;
+mod reports;
 mod retrieval;
 mod store;
 mod story_clusters;
@@ -64,8 +68,9 @@ pub struct BenchArgs {
     /// `stories` (story-cluster signatures, insert latency, pair precision and recall), `feeds`
     /// (rule matching of new items against 1,000 feeds, re-evaluation over history), `topics`
     /// (AI topics with the offline embedding model: accuracy, embedding throughput, a rule over
-    /// 1M stored embeddings) or `all`.
-    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search", "collab", "ask", "stories", "feeds", "topics"])]
+    /// 1M stored embeddings), `reports` (research reports: lifecycle, time per type, citation
+    /// integrity), `report-figures` (key figures on TAT-QA against the gold tables) or `all`.
+    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search", "collab", "ask", "stories", "feeds", "topics", "reports", "report-figures"])]
     pub only: String,
     /// The shared real-world data the ingest figures read (`feeds/`, `docs/`); synthetic files
     /// stand in when it is absent.
@@ -116,6 +121,13 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     if args.only == "all" || args.only == "topics" {
         let args = args.clone();
         tokio::task::spawn_blocking(move || topics::run(&args)).await??;
+    }
+    if args.only == "all" || args.only == "report-figures" {
+        let args = args.clone();
+        tokio::task::spawn_blocking(move || reports::figures(&args)).await??;
+    }
+    if args.only == "all" || args.only == "reports" {
+        reports::run(data_dir, &args).await?;
     }
     let store = matches!(args.only.as_str(), "all" | "store");
     let collab = matches!(args.only.as_str(), "all" | "collab");

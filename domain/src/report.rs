@@ -126,7 +126,7 @@ impl ReportType {
                 plan("Company overview", "company founded business overview headquartered"),
                 plan("Business segments", "segment business products services revenue share"),
                 plan("Industry and competition", "industry market competition competitors share"),
-                plan("Financial performance", "revenue profit margin growth year"),
+                plan("Financial performance", "revenue profit ebitda margin earnings per share growth year"),
                 plan("Management and governance", "management board director chairman governance"),
                 plan("Valuation inputs", "valuation price earnings multiple target"),
                 plan("Risks", "risk uncertainty challenge regulation"),
@@ -142,6 +142,15 @@ impl ReportType {
             ],
         }
     }
+}
+
+/// The sections that show a table of key figures by period (revenue, profits, margins, debt ...):
+/// the financial section of each outline that has one.
+pub const KEY_FIGURE_SECTIONS: [&str; 3] = ["Financial performance", "Financial risk profile", "Financial information"];
+
+/// Whether the section headed `heading` shows a table of key figures.
+pub fn has_key_figures(heading: &str) -> bool {
+    KEY_FIGURE_SECTIONS.iter().any(|h| h.eq_ignore_ascii_case(heading.trim()))
 }
 
 /// The outline a report of `report_type` is written in. Custom research plans one section per

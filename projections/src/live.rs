@@ -130,6 +130,10 @@ pub struct LiveEvent {
     pub json: String,
     /// The notification the event caused, for its recipients.
     pub notice: Option<Notice>,
+    /// A passing message, not an event of the feed ([`LiveHub::send_ephemeral`]): sent to whoever
+    /// is connected when it is published, never paged to a client that missed it, and without a
+    /// cursor of its own (`cursor` is the feed's position when it was sent).
+    pub ephemeral: bool,
 }
 
 /// A `NotificationCreated` message and who it is for.
@@ -184,6 +188,7 @@ impl LiveEvent {
             audience: Audience::of(event),
             json: serde_json::to_string(&message).expect("a live message serialises"),
             notice: None,
+            ephemeral: false,
         }
     }
 }
@@ -273,6 +278,23 @@ impl LiveHub {
 
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<LiveEvent>> {
         self.sender.subscribe()
+    }
+
+    /// Sends `json` to the connections `audience` admits, now and once: a hint such as a
+    /// report's progress, which a client that was not connected has no need of. Not stored,
+    /// not counted in the feed.
+    pub fn send_ephemeral(&self, audience: Audience, json: String) {
+        let event = LiveEvent {
+            cursor: self.published(),
+            event_type: String::new(),
+            aggregate_id: String::new(),
+            audience,
+            json,
+            notice: None,
+            ephemeral: true,
+        };
+        // No receivers is fine: nobody is connected.
+        let _ = self.sender.send(Arc::new(event));
     }
 
     /// The cursor of the newest event the hub has published.

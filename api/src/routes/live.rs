@@ -1,5 +1,6 @@
 //! The live socket: `GET /api/live` upgrades to a WebSocket that pushes `{cursor, type, ids}` for
-//! each event the user may see, after every read model applied it.
+//! each event the user may see, after every read model applied it, and passing messages without
+//! a cursor (`{type: "report.progress", ids, ...}`) to whoever they are for while connected.
 //!
 //! A client reconnecting with `?after=CURSOR` first gets what it missed, paged from the store; the
 //! connection subscribes to the hub before paging, so nothing falls between the two. A client
@@ -137,10 +138,14 @@ async fn run(
         tokio::select! {
             received = events.recv() => match received {
                 Ok(event) => {
-                    if event.cursor <= sent {
-                        continue;
+                    // A passing message (a report's progress) has no cursor of its own: it moves
+                    // nothing a reconnecting client resumes from.
+                    if !event.ephemeral {
+                        if event.cursor <= sent {
+                            continue;
+                        }
+                        sent = event.cursor;
                     }
-                    sent = event.cursor;
                     for message in event.messages_for(&viewer) {
                         socket.send(Message::Text(message.to_string().into())).await?;
                     }

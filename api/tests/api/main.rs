@@ -27,6 +27,7 @@ mod platform;
 mod policy;
 mod profile;
 mod reports;
+mod reports_engine;
 mod search;
 mod sources;
 mod tags;

@@ -5,7 +5,10 @@
 //! anyone else as not found; reads filter by the viewer. Every check of a request (type, files,
 //! feed) runs before anything is recorded, so a refused request writes nothing.
 
+pub mod figures;
+pub mod progress;
 pub mod worker;
+pub mod writing;
 
 use commands::args;
 use domain::report::{outline, ReportCommand, ReportError, ReportFile, ReportType};

@@ -8,15 +8,18 @@
 //! aggregate refuses to write a finished section again, so nothing finished is ever rewritten.
 //!
 //! Each section is retrieved over the report's files (and the feed's documents resolved when
-//! generation was asked for) and written by the assistant's extractive engine: only sentences of
-//! those passages, each kept only if it is found word for word in a passage it cites. A section
-//! without such sentences says that the files hold no evidence for it, with no citation.
+//! generation was asked for) and written ([`super::writing`]) by the assistant's extractive engine
+//! (only sentences of those passages, each kept only if found word for word in a passage it cites)
+//! or, when AskNeedl answers through a model, by that model under AskNeedl's support check. A
+//! financial section also gets a table of key figures ([`super::figures`]). A section without
+//! evidence says so, with no citation. While it writes, the worker tells the report's owner how far
+//! it got at least every second ([`super::progress`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use assistant::{Retrieval, RetrievedPassage, Scope, Settings};
+use assistant::{Scope, Settings};
 use chrono::{SecondsFormat, Utc};
 use commands::args;
 use commands::store::Backend;
@@ -27,6 +30,9 @@ use search::Access;
 use serde_json::{json, Value};
 use tokio::sync::watch;
 
+use super::figures::KeyFigures;
+use super::progress::{Phase, Progress};
+use super::writing::{self, Brief, Written};
 use super::{outline_of, row, Row};
 use crate::context::Context;
 
@@ -39,8 +45,7 @@ pub const CHECK_EVERY: Duration = Duration::from_millis(250);
 pub const MAX_ATTEMPTS: i64 = 3;
 /// Reports written at once by one worker.
 pub const PARALLEL_REPORTS: usize = 2;
-/// What a section without evidence says.
-pub const NO_EVIDENCE: &str = "_The report's files hold no evidence for this section._";
+pub use super::writing::NO_EVIDENCE;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Job {
@@ -54,15 +59,17 @@ struct SectionRow {
     heading: String,
     query: String,
     status: String,
+    markdown: Option<String>,
     sentences: Option<String>,
     passages: Option<String>,
 }
 
-/// A section as written, before it is recorded.
-struct Written {
-    markdown: String,
-    sentences: Value,
-    passages: Value,
+/// Why a section could not be written.
+enum WriteError {
+    /// The writing model failed: the report fails with a reason the operator can act on.
+    Engine(assistant::AssistantError),
+    /// Storage or index trouble: the job is taken again when its lease runs out.
+    Other(anyhow::Error),
 }
 
 pub struct ReportWorker {
@@ -164,8 +171,13 @@ impl ReportWorker {
     /// (cancelled) or the lease is lost.
     async fn process(&self, job: Job) {
         let id = job.report_id.clone();
+        let owner = match row(&self.ctx, &id).await {
+            Ok(Some(r)) => r.user_id,
+            _ => String::new(),
+        };
+        let progress = Progress::new(self.ctx.hub.clone(), owner, id.clone());
         tokio::select! {
-            outcome = self.generate(&job) => {
+            outcome = self.generate(&job, &progress) => {
                 if let Err(error) = outcome {
                     // Storage or index trouble: the job stays leased and is taken again when the
                     // lease runs out, resuming after the last written section.
@@ -173,6 +185,7 @@ impl ReportWorker {
                 }
             }
             why = self.keep(&id) => tracing::info!(report = %id, why, "report generation stopped"),
+            _ = progress.beat() => {}
         }
     }
 
@@ -228,14 +241,14 @@ impl ReportWorker {
             .ctx
             .db
             .fetch_all(
-                "SELECT idx, heading, query, status, sentences, passages FROM report_sections_view \
+                "SELECT idx, heading, query, status, markdown, sentences, passages FROM report_sections_view \
                  WHERE report_id = $1 ORDER BY idx",
                 args![report_id],
             )
             .await?)
     }
 
-    async fn generate(&self, job: &Job) -> anyhow::Result<()> {
+    async fn generate(&self, job: &Job, progress: &Progress) -> anyhow::Result<()> {
         let id = job.report_id.as_str();
         let Some(report) = row(&self.ctx, id).await? else {
             return Ok(());
@@ -286,12 +299,33 @@ impl ReportWorker {
                 Err(error) => return Err(anyhow::anyhow!("{error}")),
             }
         }
+        let label = ReportType::parse(&report.report_type).map(|t| t.label()).unwrap_or("Report");
+        let planned = self.sections(id).await?;
+        let total = planned.len();
+        let mut done = planned.iter().filter(|s| s.status != "PLANNED").count();
         let mut written = 0;
-        for section in self.sections(id).await? {
+        for section in planned {
             if section.status != "PLANNED" {
                 continue;
             }
-            let draft = self.write(&section.query, &deeplinks).await?;
+            let brief = Brief {
+                heading: &section.heading,
+                query: &section.query,
+                report: label,
+                figures: domain::report::has_key_figures(&section.heading),
+            };
+            let draft = match self.write(&brief, &deeplinks, progress, total, done).await {
+                Ok(draft) => draft,
+                Err(WriteError::Engine(error)) => {
+                    let reason = format!(
+                        "The writing model could not write the section {}: {error}; check the assistant's settings \
+                         and generate the report again",
+                        section.heading
+                    );
+                    return self.fail(id, reason).await;
+                }
+                Err(WriteError::Other(error)) => return Err(error),
+            };
             let command = ReportCommand::CompleteSection {
                 index: section.idx as usize,
                 markdown: draft.markdown,
@@ -305,11 +339,13 @@ impl ReportWorker {
                 Err(error) => return Err(anyhow::anyhow!("{error}")),
             }
             written += 1;
+            done += 1;
             if self.die_after == Some(written) {
                 tracing::info!(report = %id, written, "worker stops as if killed, its lease kept");
                 return Ok(());
             }
         }
+        progress.at(total, done, "", Phase::Assembling);
         let sections = self.sections(id).await?;
         if sections.iter().any(|s| s.status != "COMPLETED") {
             anyhow::bail!("sections still missing after writing them all");
@@ -340,24 +376,33 @@ impl ReportWorker {
         }
     }
 
-    /// Retrieves the section's evidence and writes it extractively.
-    async fn write(&self, query: &str, deeplinks: &[String]) -> anyhow::Result<Written> {
+    /// Retrieves the section's evidence and writes it with the assistant's engine.
+    async fn write(
+        &self,
+        brief: &Brief<'_>,
+        deeplinks: &[String],
+        progress: &Progress,
+        total: usize,
+        done: usize,
+    ) -> Result<Written, WriteError> {
+        progress.at(total, done, brief.heading, Phase::Retrieving);
         let index = self.ctx.search.clone();
-        let query = query.to_string();
+        let query = brief.query.to_string();
         let deeplinks = deeplinks.to_vec();
-        let (retrieval, answer) = tokio::task::spawn_blocking(move || {
-            let retrieval = assistant::retrieve(
+        let retrieval = tokio::task::spawn_blocking(move || {
+            assistant::retrieve(
                 &index,
                 &query,
                 &Scope::Documents(deeplinks.clone()),
                 &Access::Documents(deeplinks),
                 &Settings::pro(),
-            )?;
-            let answer = assistant::extractive::compose(&retrieval, true);
-            Ok::<_, assistant::AssistantError>((retrieval, answer))
+            )
         })
-        .await??;
-        Ok(section_of(&retrieval, &answer))
+        .await
+        .map_err(|e| WriteError::Other(e.into()))?
+        .map_err(|e| WriteError::Other(e.into()))?;
+        progress.at(total, done, brief.heading, Phase::Writing);
+        writing::write(self.ctx.assistant.engine(), retrieval, brief).await.map_err(WriteError::Engine)
     }
 }
 
@@ -369,61 +414,6 @@ fn time_since(report: &Row) -> f64 {
         .and_then(|s| chrono::DateTime::parse_from_rfc3339(s).ok())
         .map(|at| (Utc::now() - at.with_timezone(&Utc)).num_milliseconds().max(0) as f64 / 1000.0)
         .unwrap_or(0.0)
-}
-
-fn passage_json(p: &RetrievedPassage, number: usize) -> Value {
-    json!({
-        "number": number,
-        "deeplink": p.deeplink,
-        "title": p.title,
-        "source_id": p.source_id,
-        "ordinal": p.ordinal,
-        "page": p.page,
-        "start": p.start,
-        "end": p.end,
-        "boxes": p.boxes,
-        "text": p.text,
-    })
-}
-
-/// The section from the engine's answer: each sentence kept only when found word for word in a
-/// passage it cites (the support check), citations renumbered within the section in order of
-/// first use, and only the passages cited.
-fn section_of(retrieval: &Retrieval, answer: &assistant::Answer) -> Written {
-    let by_number: HashMap<u32, &RetrievedPassage> = retrieval.passages.iter().map(|p| (p.number, p)).collect();
-    let mut used: Vec<u32> = Vec::new();
-    let mut sentences = Vec::new();
-    let mut lines = Vec::new();
-    for s in &answer.generated_answer.sentences {
-        let sentence = assistant::text::normalize(&s.sentence);
-        let supported: Vec<u32> = s
-            .citations
-            .iter()
-            .copied()
-            .filter(|n| by_number.get(n).is_some_and(|p| assistant::text::normalize(&p.text).contains(&sentence)))
-            .collect();
-        if supported.is_empty() {
-            continue;
-        }
-        let numbers: Vec<u32> = supported
-            .iter()
-            .map(|n| match used.iter().position(|u| u == n) {
-                Some(i) => i as u32 + 1,
-                None => {
-                    used.push(*n);
-                    used.len() as u32
-                }
-            })
-            .collect();
-        lines.push(format!("{} {}", sentence, assistant::compose::marks(&numbers)));
-        sentences.push(json!({ "sentence": sentence, "citations": numbers }));
-    }
-    let passages: Vec<Value> = used.iter().enumerate().map(|(i, n)| passage_json(by_number[n], i + 1)).collect();
-    Written {
-        markdown: if lines.is_empty() { NO_EVIDENCE.to_string() } else { lines.join(" ") },
-        sentences: Value::Array(sentences),
-        passages: Value::Array(passages),
-    }
 }
 
 /// The report's markdown and raw data from its written sections: citations numbered across the
@@ -473,14 +463,27 @@ fn assemble(sections: &[SectionRow]) -> (String, Value, usize) {
                 assistant::compose::marks(&global)
             ));
         }
-        let body = if lines.is_empty() { NO_EVIDENCE.to_string() } else { lines.join(" ") };
+        // The section's key figures, renumbered as its sentences are.
+        let figures = section.markdown.as_deref().and_then(KeyFigures::from_markdown).unwrap_or_default();
+        let global = |n: u32| (n as usize).checked_sub(1).and_then(|i| local_to_global.get(i)).map_or(0, |g| *g as u32);
+        let table = figures.markdown(global);
+        let body = match (lines.is_empty(), table.is_empty()) {
+            (true, true) => NO_EVIDENCE.to_string(),
+            (false, true) => lines.join(" "),
+            (true, false) => table,
+            (false, false) => format!("{}\n\n{}", lines.join(" "), table),
+        };
         parts.push(format!("## {}\n\n{}", section.heading, body));
-        raw_sections.push(json!({
+        let mut raw = json!({
             "heading": section.heading,
             "query": section.query,
             "sentences": sentences,
             "passages": section_passages,
-        }));
+        });
+        if !figures.is_empty() {
+            raw["key_figures"] = figures.to_json(global);
+        }
+        raw_sections.push(raw);
     }
     if !citations.is_empty() {
         let sources: Vec<String> = citations

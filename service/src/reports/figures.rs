@@ -1,0 +1,772 @@
+//! Key figures by period for a report's financial section, each read from the evidence and
+//! cited to the passage it was read from.
+//!
+//! Figures come from the tables the files hold, as extraction leaves them in a passage's text:
+//! a row per line, cells separated by tabs (DOCX, XLSX), " | " or runs of spaces (PDF text), empty
+//! cells gone (cleaning folds runs of tabs into one). A header row names the periods ("2019",
+//! "FY24", "March 31, 2024"); the rows under it are a label and its values, aligned with the
+//! periods from the right (the label column and empty corner cells are what goes missing), or
+//! one value per period when each period spans as many columns. A row that cannot be aligned
+//! without guessing gives nothing. Where the evidence holds no table, figures come from sentences
+//! that name a key metric, one period and one value ("revenue grew 14 percent to 48,200 crore in
+//! the year to March 2024"). Every figure is the passage's own text, so the passage it cites
+//! contains it word for word.
+//!
+//! Pure and synchronous: call it off the async runtime with the rest of a section's writing.
+
+use std::collections::HashMap;
+
+/// The most periods (columns) a key-figure table shows: the first ones the evidence names,
+/// which financial tables list newest first.
+pub const MAX_PERIODS: usize = 5;
+/// The most metrics (rows) it shows.
+pub const MAX_ROWS: usize = 12;
+/// Words that make a row a key figure: what an analyst reads first in a financial section.
+const KEY_TERMS: &[&str] = &[
+    "revenue",
+    "sales",
+    "turnover",
+    "income",
+    "profit",
+    "loss",
+    "ebitda",
+    "ebit",
+    "earnings",
+    "eps",
+    "per share",
+    "margin",
+    "debt",
+    "borrowing",
+    "cash",
+    "assets",
+    "liabilities",
+    "equity",
+    "net worth",
+    "expense",
+    "cost",
+    "dividend",
+    "interest",
+    "tax",
+    "capital expenditure",
+    "capex",
+    "operating",
+];
+/// The metrics a sentence may state, longest first so that "EBITDA margin" is not read as
+/// "EBITDA"; each with the name the table shows.
+const SENTENCE_METRICS: &[(&str, &str)] = &[
+    ("ebitda margin", "EBITDA margin"),
+    ("operating margin", "Operating margin"),
+    ("net margin", "Net margin"),
+    ("earnings per share", "EPS"),
+    ("net profit", "Net profit"),
+    ("net income", "Net income"),
+    ("operating profit", "Operating profit"),
+    ("operating income", "Operating income"),
+    ("total debt", "Total debt"),
+    ("net debt", "Net debt"),
+    ("ebitda", "EBITDA"),
+    ("revenue", "Revenue"),
+    ("revenues", "Revenue"),
+    ("sales", "Sales"),
+    ("eps", "EPS"),
+    ("debt", "Debt"),
+];
+/// Words that lead from a metric to its value in a sentence ("rose to", "stood at", "was").
+const LEADS: &[&str] = &["to", "of", "at", "was", "were", "is", "reached", "totalled", "totaled"];
+/// Units a sentence's value may carry after its number.
+const UNITS: &[&str] = &["percent", "per cent", "%", "crore", "lakh", "million", "billion", "bn", "mn", "cr", "times"];
+
+/// A passage as the figures read it: its number (what a citation names) and its text.
+#[derive(Debug, Clone, Copy)]
+pub struct Evidence<'a> {
+    pub number: u32,
+    pub text: &'a str,
+}
+
+/// One figure as the evidence states it, and the passage it is read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cell {
+    /// The value word for word (whitespace folded), units and signs as written.
+    pub value: String,
+    pub citation: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MetricRow {
+    /// The row's label as the evidence writes it.
+    pub metric: String,
+    /// One per period of the table, in its order.
+    pub cells: Vec<Option<Cell>>,
+}
+
+/// A table of key figures: metrics down, periods across.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KeyFigures {
+    pub periods: Vec<String>,
+    pub rows: Vec<MetricRow>,
+}
+
+struct Figure {
+    metric: String,
+    period: String,
+    cell: Cell,
+    key: bool,
+}
+
+impl KeyFigures {
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Every figure: metric, period and cell.
+    pub fn figures(&self) -> impl Iterator<Item = (&str, &str, &Cell)> + '_ {
+        self.rows.iter().flat_map(move |row| {
+            row.cells
+                .iter()
+                .zip(&self.periods)
+                .filter_map(move |(cell, period)| cell.as_ref().map(|c| (row.metric.as_str(), period.as_str(), c)))
+        })
+    }
+
+    /// The passages cited, in order of first use (row by row).
+    pub fn citations(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        for (_, _, cell) in self.figures() {
+            if !out.contains(&cell.citation) {
+                out.push(cell.citation);
+            }
+        }
+        out
+    }
+
+    /// The table as markdown, each figure followed by its citation as `number` maps it (the
+    /// section's or the report's numbering). Empty when there is no figure.
+    pub fn markdown(&self, number: impl Fn(u32) -> u32) -> String {
+        if self.is_empty() {
+            return String::new();
+        }
+        let escape = |s: &str| s.replace('|', "\\|");
+        let mut out = format!("{CAPTION}\n\n| Figure |");
+        for p in &self.periods {
+            out.push_str(&format!(" {} |", escape(p)));
+        }
+        out.push_str("\n|---|");
+        out.push_str(&"---|".repeat(self.periods.len()));
+        for row in &self.rows {
+            out.push_str(&format!("\n| {} |", escape(&row.metric)));
+            for cell in &row.cells {
+                match cell {
+                    Some(c) => out.push_str(&format!(" {} [{}] |", escape(&c.value), number(c.citation))),
+                    None => out.push_str(" |"),
+                }
+            }
+        }
+        out
+    }
+}
+
+/// What a section's markdown says before its key figures.
+pub const CAPTION: &str = "**Key figures**";
+
+impl KeyFigures {
+    /// Reads back a table [`KeyFigures::markdown`] wrote inside `markdown` (citations as
+    /// written there), so a report can renumber a section's table when it is assembled.
+    pub fn from_markdown(markdown: &str) -> Option<KeyFigures> {
+        let at = markdown.find(CAPTION)?;
+        let mut lines = markdown[at + CAPTION.len()..].lines().map(str::trim).filter(|l| l.starts_with('|'));
+        let head = split_row(lines.next()?);
+        let periods: Vec<String> = head.into_iter().skip(1).collect();
+        lines.next()?;
+        let mut rows = Vec::new();
+        for line in lines {
+            let mut parts = split_row(line).into_iter();
+            let metric = parts.next()?;
+            let cells = parts
+                .map(|c| {
+                    let (value, number) = c.rsplit_once(" [")?;
+                    let citation = number.strip_suffix(']')?.parse().ok()?;
+                    Some(Cell { value: value.to_string(), citation })
+                })
+                .collect::<Vec<_>>();
+            if cells.len() != periods.len() {
+                return None;
+            }
+            rows.push(MetricRow { metric, cells });
+        }
+        Some(KeyFigures { periods, rows })
+    }
+
+    /// The figures as JSON, citations as `number` maps them: `{periods, rows: [{metric, cells:
+    /// [{value, citation} | null]}]}`.
+    pub fn to_json(&self, number: impl Fn(u32) -> u32) -> serde_json::Value {
+        let rows: Vec<serde_json::Value> = self
+            .rows
+            .iter()
+            .map(|r| {
+                let cells: Vec<serde_json::Value> = r
+                    .cells
+                    .iter()
+                    .map(|c| match c {
+                        Some(c) => serde_json::json!({"value": c.value, "citation": number(c.citation)}),
+                        None => serde_json::Value::Null,
+                    })
+                    .collect();
+                serde_json::json!({"metric": r.metric, "cells": cells})
+            })
+            .collect();
+        serde_json::json!({"periods": self.periods, "rows": rows})
+    }
+}
+
+/// The cells of a markdown table row, `\|` read as a bar inside a cell.
+fn split_row(line: &str) -> Vec<String> {
+    let inner = line.trim().strip_prefix('|').unwrap_or(line).trim_end();
+    let inner = inner.strip_suffix('|').filter(|i| !i.ends_with('\\')).unwrap_or(inner);
+    let mut out = Vec::new();
+    let mut cell = String::new();
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&'|') => {
+                cell.push('|');
+                chars.next();
+            }
+            '|' => out.push(std::mem::take(&mut cell).trim().to_string()),
+            _ => cell.push(c),
+        }
+    }
+    out.push(cell.trim().to_string());
+    out
+}
+
+/// The key figures the passages hold: from their tables, or, when they hold none, from their
+/// sentences.
+pub fn key_figures(passages: &[Evidence<'_>]) -> KeyFigures {
+    let mut figures: Vec<Figure> = passages.iter().flat_map(table_figures).collect();
+    if figures.is_empty() {
+        figures = passages.iter().flat_map(sentence_figures).collect();
+    }
+    // Key rows when there are any; otherwise whatever the tables hold.
+    if figures.iter().any(|f| f.key) {
+        figures.retain(|f| f.key);
+    }
+    arrange(figures)
+}
+
+/// Figures into a table: periods and metrics in order of first appearance, the first figure
+/// for a metric and period kept (the passages come most relevant first).
+fn arrange(figures: Vec<Figure>) -> KeyFigures {
+    let mut periods: Vec<String> = Vec::new();
+    let mut metrics: Vec<String> = Vec::new();
+    let mut by_metric: HashMap<String, usize> = HashMap::new();
+    let mut cells: HashMap<(usize, usize), Cell> = HashMap::new();
+    for f in figures {
+        let period = match periods.iter().position(|p| same(p, &f.period)) {
+            Some(i) => i,
+            None if periods.len() < MAX_PERIODS => {
+                periods.push(f.period.clone());
+                periods.len() - 1
+            }
+            None => continue,
+        };
+        let key = fold(&f.metric);
+        let metric = match by_metric.get(&key) {
+            Some(i) => *i,
+            None if metrics.len() < MAX_ROWS => {
+                metrics.push(f.metric.clone());
+                by_metric.insert(key, metrics.len() - 1);
+                metrics.len() - 1
+            }
+            None => continue,
+        };
+        cells.entry((metric, period)).or_insert(f.cell);
+    }
+    let rows = metrics
+        .into_iter()
+        .enumerate()
+        .map(|(m, metric)| MetricRow { metric, cells: (0..periods.len()).map(|p| cells.remove(&(m, p))).collect() })
+        .filter(|r| r.cells.iter().any(Option::is_some))
+        .collect();
+    KeyFigures { periods, rows }
+}
+
+fn fold(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase().trim_end_matches(':').to_string()
+}
+
+fn same(a: &str, b: &str) -> bool {
+    fold(a) == fold(b)
+}
+
+fn is_key(label: &str) -> bool {
+    let lower = label.to_lowercase();
+    KEY_TERMS.iter().any(|t| {
+        lower.match_indices(t).any(|(at, _)| {
+            let before = lower[..at].chars().next_back();
+            let after = lower[at + t.len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(|c| c.is_alphanumeric() && c != 's')
+        })
+    })
+}
+
+/// The cells of a line of a table: split at tabs, at " | ", or at runs of two or more spaces;
+/// failing those, a label followed by figures or periods separated by single spaces (PDF text
+/// after cleaning). `None` for a line that is not a row of cells.
+fn cells(line: &str) -> Option<Vec<String>> {
+    let line = line.trim();
+    let parts: Vec<&str> = if line.contains('\t') {
+        line.split('\t').collect()
+    } else if line.contains(" | ") || line.starts_with('|') {
+        line.trim_matches('|').split('|').collect()
+    } else if line.contains("  ") {
+        line.split("  ").collect()
+    } else {
+        return spaced_cells(line);
+    };
+    let out: Vec<String> =
+        parts.iter().map(|p| p.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|p| !p.is_empty()).collect();
+    (out.len() >= 2).then_some(out)
+}
+
+/// A row whose cells are separated by single spaces: the figures (or periods) at its end, a
+/// currency sign before a number and a unit after it kept with it, and the words before them as
+/// its label (a short one: a long run of words is prose).
+fn spaced_cells(line: &str) -> Option<Vec<String>> {
+    const SIGNS: &[&str] = &["$", "US$", "Rs", "Rs.", "INR", "€", "£", "₹"];
+    const AFTER: &[&str] = &["%", "cr", "crore", "mn", "bn", "million", "billion", "x", "lakh"];
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let mut end = tokens.len();
+    let mut values: Vec<String> = Vec::new();
+    while end > 0 {
+        let mut start = end - 1;
+        let mut unit = None;
+        if AFTER.contains(&tokens[start]) && start > 0 {
+            unit = Some(tokens[start]);
+            start -= 1;
+        }
+        let token = tokens[start];
+        let single = is_value(token) || is_blank_value(token) || (is_period(token) && !token.contains(','));
+        if !single {
+            break;
+        }
+        if start > 0 && SIGNS.contains(&tokens[start - 1]) {
+            start -= 1;
+        }
+        let mut cell = tokens[start..end].join(" ");
+        if unit.is_some() && !is_value(&cell) {
+            break;
+        }
+        if unit.is_none() && start + 1 < end && !is_value(&cell) {
+            cell = token.to_string();
+        }
+        values.push(cell);
+        end = start;
+    }
+    values.reverse();
+    let label = tokens[..end].join(" ");
+    if values.is_empty() || label.split(' ').count() > 8 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(values.len() + 1);
+    if !label.is_empty() {
+        out.push(label);
+    }
+    out.extend(values);
+    (out.len() >= 2).then_some(out)
+}
+
+/// Whether a cell is a figure: a number with the signs, currency and units tables write
+/// around one ("$ 1,452.4", "(3.2)", "12.5%", "₹ 48,200 cr", "-7").
+pub fn is_value(cell: &str) -> bool {
+    let mut s = cell.trim();
+    for prefix in ["US$", "USD", "INR", "Rs.", "Rs", "EUR", "GBP", "$", "€", "£", "¥", "₹"] {
+        if let Some(rest) = s.strip_prefix(prefix) {
+            s = rest.trim_start();
+            break;
+        }
+    }
+    let s = s.trim_start_matches(['(', '-', '+', '\u{2212}', '\u{2013}']).trim_start();
+    let mut s = s.trim_end_matches([')', '*']).trim_end();
+    for unit in ["%", "x", "bn", "mn", "m", "b", "cr", "crore", "million", "billion", "lakh"] {
+        if let Some(rest) = s.strip_suffix(unit) {
+            s = rest.trim_end();
+            break;
+        }
+    }
+    let s = s.trim_end_matches(')');
+    number(s)
+}
+
+/// Digits with thousands separators and one decimal point ("1,452.4", "0.25", "48,200").
+fn number(s: &str) -> bool {
+    if s.is_empty() || !s.starts_with(|c: char| c.is_ascii_digit()) || !s.ends_with(|c: char| c.is_ascii_digit()) {
+        return false;
+    }
+    let (whole, fraction) = match s.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (s, None),
+    };
+    if fraction.is_some_and(|f| f.is_empty() || !f.chars().all(|c| c.is_ascii_digit())) {
+        return false;
+    }
+    let groups: Vec<&str> = whole.split(',').collect();
+    groups.iter().all(|g| !g.is_empty() && g.chars().all(|c| c.is_ascii_digit()))
+        && groups.iter().skip(1).all(|g| g.len() == 3 || g.len() == 2)
+}
+
+/// A cell that stands for no value ("—", "-", "n/a", "nil").
+fn is_blank_value(cell: &str) -> bool {
+    matches!(cell.trim().to_lowercase().as_str(), "-" | "—" | "–" | "n/a" | "na" | "nil" | "nm" | "n.m.")
+}
+
+/// Whether a cell names a period: a year ("2019", "Fiscal 2019", "March 31, 2024", "2019/20"),
+/// or a fiscal year, quarter or half ("FY24", "Q3 FY2024", "H1").
+pub fn is_period(cell: &str) -> bool {
+    let cell = cell.trim();
+    if cell.chars().count() > 48 || cell.is_empty() {
+        return false;
+    }
+    let tokens: Vec<&str> = cell.split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()).collect::<Vec<_>>();
+    let year = |t: &str| t.len() == 4 && t.parse::<u32>().is_ok_and(|y| (1950..=2049).contains(&y));
+    let fiscal = |t: &str| {
+        let u = t.to_uppercase();
+        let rest = u.strip_prefix("FY").or_else(|| u.strip_prefix("CY"));
+        rest.is_some_and(|r| (r.len() == 2 || r.len() == 4) && r.chars().all(|c| c.is_ascii_digit()))
+    };
+    let part = |t: &str| {
+        let u = t.to_uppercase();
+        matches!(u.as_str(), "Q1" | "Q2" | "Q3" | "Q4" | "H1" | "H2" | "1Q" | "2Q" | "3Q" | "4Q")
+    };
+    // A figure is no period, however year-like ("2,019", "2019.5").
+    if (cell.contains(',') || cell.contains('.')) && is_value(cell) {
+        return false;
+    }
+    tokens.iter().any(|t| year(t) || fiscal(t) || part(t))
+}
+
+/// A table header's cells, when `cells` is a row naming periods and holding no figure.
+fn header(cells: &[String]) -> Option<Vec<String>> {
+    let periods = cells.iter().filter(|c| is_period(c)).count();
+    let figures = cells.iter().filter(|c| is_value(c) && !is_period(c)).count();
+    (periods >= 1 && figures == 0).then(|| cells.to_vec())
+}
+
+/// A data row's label and values (`None` for a blank value), when `cells` is one.
+fn data_row(cells: &[String]) -> Option<(String, Vec<Option<String>>)> {
+    let (label, rest) = cells.split_first()?;
+    if is_value(label) || is_blank_value(label) || !label.chars().any(char::is_alphabetic) || rest.is_empty() {
+        return None;
+    }
+    let mut values = Vec::with_capacity(rest.len());
+    for c in rest {
+        if is_blank_value(c) {
+            values.push(None);
+        } else if is_value(c) && !(c.len() == 4 && is_period(c)) {
+            values.push(Some(c.clone()));
+        } else {
+            return None;
+        }
+    }
+    values.iter().any(Option::is_some).then(|| (label.trim_end_matches(':').to_string(), values))
+}
+
+/// The period of each value of a row under `header`, or `None` where aligning them would be a
+/// guess.
+fn align(header: &[String], values: usize) -> Option<Vec<Option<String>>> {
+    let period = |c: &String| is_period(c).then(|| c.clone());
+    if header.len() == values {
+        return Some(header.iter().map(period).collect());
+    }
+    // A label cell over the label column ("(in millions)", "Particulars").
+    if header.len() == values + 1 && !is_period(&header[0]) {
+        return Some(header[1..].iter().map(period).collect());
+    }
+    // Each period over as many columns ("2019: Amount, %"): the first of each group.
+    let periods: Vec<&String> = header.iter().filter(|c| is_period(c)).collect();
+    if periods.len() == header.len() && values > periods.len() && values.is_multiple_of(periods.len()) {
+        let stride = values / periods.len();
+        return Some((0..values).map(|i| (i % stride == 0).then(|| periods[i / stride].clone())).collect());
+    }
+    None
+}
+
+/// The figures of the tables in one passage.
+fn table_figures(passage: &Evidence<'_>) -> Vec<Figure> {
+    let mut out = Vec::new();
+    let mut current: Option<Vec<String>> = None;
+    for line in passage.text.lines() {
+        let Some(row) = cells(line) else {
+            // Prose ends a table; a short line (a caption, a unit note) does not.
+            if line.split_whitespace().count() >= 8 {
+                current = None;
+            }
+            continue;
+        };
+        if let Some(h) = header(&row) {
+            current = Some(h);
+            continue;
+        }
+        let (Some(h), Some((label, values))) = (&current, data_row(&row)) else {
+            continue;
+        };
+        let Some(periods) = align(h, values.len()) else {
+            continue;
+        };
+        let key = is_key(&label);
+        for (value, period) in values.into_iter().zip(periods) {
+            if let (Some(value), Some(period)) = (value, period) {
+                out.push(Figure { metric: label.clone(), period, cell: Cell { value, citation: passage.number }, key });
+            }
+        }
+    }
+    out
+}
+
+/// The figures stated by sentences of one passage: a key metric, then (within a few words) a
+/// lead word and a value, in a sentence naming exactly one period.
+fn sentence_figures(passage: &Evidence<'_>) -> Vec<Figure> {
+    let mut out = Vec::new();
+    for range in assistant::text::sentences(passage.text, false) {
+        let sentence = assistant::text::normalize(&passage.text[range]);
+        if sentence.contains('\t') {
+            continue;
+        }
+        let Some(period) = one_period(&sentence) else {
+            continue;
+        };
+        let words: Vec<&str> = sentence.split(' ').collect();
+        let lower: Vec<String> =
+            words.iter().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase()).collect();
+        let mut i = 0;
+        while i < words.len() {
+            let found = SENTENCE_METRICS.iter().find(|(phrase, _)| {
+                let parts: Vec<&str> = phrase.split(' ').collect();
+                i + parts.len() <= lower.len() && parts.iter().enumerate().all(|(k, p)| lower[i + k] == *p)
+            });
+            let Some((phrase, name)) = found else {
+                i += 1;
+                continue;
+            };
+            let after = i + phrase.split(' ').count();
+            if let Some(value) = value_after(&words, &lower, after) {
+                if passage.text.contains(&value) || assistant::text::normalize(passage.text).contains(&value) {
+                    out.push(Figure {
+                        metric: name.to_string(),
+                        period: period.clone(),
+                        cell: Cell { value, citation: passage.number },
+                        key: true,
+                    });
+                }
+            }
+            i = after;
+        }
+    }
+    out
+}
+
+/// The value a metric leads to: within six words, a lead word then a number and its unit.
+fn value_after(words: &[&str], lower: &[String], from: usize) -> Option<String> {
+    let end = (from + 6).min(words.len());
+    for j in from..end {
+        if !LEADS.contains(&lower[j].as_str()) {
+            continue;
+        }
+        let raw = words.get(j + 1)?;
+        let mut value = raw.trim_end_matches([',', '.', ';', ':']).to_string();
+        let mut k = j + 2;
+        // "Rs 48,200", "$ 1.2": a currency word before the number.
+        if !is_value(&value) && k < words.len() && ["rs", "rs.", "inr", "$", "usd"].contains(&lower[j + 1].as_str()) {
+            value = format!("{} {}", raw, words[k].trim_end_matches([',', '.', ';', ':']));
+            k += 1;
+        }
+        if !is_value(&value) {
+            return None;
+        }
+        if value.ends_with(|c: char| c.is_ascii_digit()) && k < words.len() {
+            let next = words[k].trim_end_matches([',', '.', ';', ':', ')']);
+            let unit = UNITS.iter().find(|u| next.eq_ignore_ascii_case(u) || (**u == "per cent" && next == "per"));
+            if let Some(unit) = unit {
+                value = if *unit == "per cent" { format!("{value} per cent") } else { format!("{value} {next}") };
+            }
+        }
+        return Some(value);
+    }
+    None
+}
+
+/// The one period a sentence names ("March 2024", "FY24", "2019"); `None` for none or several.
+fn one_period(sentence: &str) -> Option<String> {
+    const MONTHS: &[&str] = &[
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    let words: Vec<&str> = sentence.split(' ').map(|w| w.trim_matches(|c: char| !c.is_alphanumeric())).collect();
+    let mut found: Vec<String> = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if w.is_empty() || !is_period(w) || w.contains(',') {
+            continue;
+        }
+        let month = i.checked_sub(1).map(|p| words[p]).filter(|m| MONTHS.contains(&m.to_lowercase().as_str()));
+        let period = match month {
+            Some(m) => format!("{m} {w}"),
+            None => w.to_string(),
+        };
+        if !found.contains(&period) {
+            found.push(period);
+        }
+    }
+    (found.len() == 1).then(|| found.remove(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn evidence(texts: &[&'static str]) -> Vec<Evidence<'static>> {
+        texts.iter().enumerate().map(|(i, t)| Evidence { number: i as u32 + 1, text: t }).collect()
+    }
+
+    #[test]
+    fn a_table_of_tab_separated_cells_gives_figures_by_period_each_cited() {
+        // As cleaning leaves a DOCX or XLSX table: empty corner cells gone.
+        let text = "Sales by contract type.\nYears Ended September 30,\n2019\t2018\t2017\n\
+                    Fixed Price\t$ 1,452.4\t$ 1,146.2\t$ 1,036.9\nOther\t44.1\t56.7\t70.8\n\
+                    Total sales\t$1,496.5\t$1,202.9\t$1,107.7";
+        let got = key_figures(&evidence(&["The company sells steel.", text]));
+        assert_eq!(got.periods, vec!["2019", "2018", "2017"]);
+        // Only the key row: sales.
+        assert_eq!(got.rows.len(), 1, "{got:?}");
+        assert_eq!(got.rows[0].metric, "Total sales");
+        assert_eq!(got.rows[0].cells[0], Some(Cell { value: "$1,496.5".into(), citation: 2 }));
+        assert_eq!(got.citations(), vec![2]);
+        let md = got.markdown(|n| n + 10);
+        assert!(md.contains("| Figure | 2019 | 2018 | 2017 |"), "{md}");
+        assert!(md.contains("| Total sales | $1,496.5 [12] | $1,202.9 [12] | $1,107.7 [12] |"), "{md}");
+    }
+
+    #[test]
+    fn a_table_reads_back_from_its_markdown_with_its_citations() {
+        let text = "FY24\tFY23\nRevenue | net\t48,200\t42,280\nEBITDA\t8,194\t-";
+        let got = key_figures(&evidence(&["intro", text]));
+        let md = format!("Revenue grew. [1]\n\n{}", got.markdown(|n| n * 3));
+        let back = KeyFigures::from_markdown(&md).expect("a table");
+        assert_eq!(back.periods, got.periods);
+        assert_eq!(back.rows[0].metric, "Revenue | net");
+        assert_eq!(back.rows[0].cells[0], Some(Cell { value: "48,200".into(), citation: 6 }));
+        assert_eq!(back.rows[1].cells[1], None);
+        assert_eq!(KeyFigures::from_markdown("no table here"), None);
+    }
+
+    #[test]
+    fn rows_without_key_words_stand_in_when_no_row_has_them() {
+        let text = "2019\t2018\nFixed Price\t1,452.4\t1,146.2\nOther\t44.1\t56.7";
+        let got = key_figures(&evidence(&[text]));
+        assert_eq!(got.rows.iter().map(|r| r.metric.as_str()).collect::<Vec<_>>(), vec!["Fixed Price", "Other"]);
+    }
+
+    #[test]
+    fn a_period_spanning_two_columns_takes_its_first_and_a_label_corner_is_skipped() {
+        let spanning = "2019\t2018\nAmount\t% of revenue\tAmount\t% of revenue\nRevenue\t100.5\t50%\t90.1\t45%";
+        let got = key_figures(&evidence(&[spanning]));
+        let cells: Vec<_> = got.figures().map(|(m, p, c)| (m, p, c.value.as_str())).collect();
+        assert_eq!(cells, vec![("Revenue", "2019", "100.5"), ("Revenue", "2018", "90.1")]);
+        let corner = "(in millions) | FY2024 | FY2023\nNet profit | (3.2) | 4.1";
+        let got = key_figures(&evidence(&[corner]));
+        let cells: Vec<_> = got.figures().map(|(m, p, c)| (m, p, c.value.as_str())).collect();
+        assert_eq!(cells, vec![("Net profit", "FY2024", "(3.2)"), ("Net profit", "FY2023", "4.1")]);
+    }
+
+    #[test]
+    fn a_row_that_cannot_be_aligned_gives_nothing() {
+        // Three periods and a change column; a row missing one value (its cell was empty).
+        let text = "2019\t2018\t2017\t% Change\nRevenue\t10.0\t9.0\t8.0\t11%\nProfit\t2.0\t1.0";
+        let got = key_figures(&evidence(&[text]));
+        let cells: Vec<_> = got.figures().map(|(m, p, c)| (m, p, c.value.as_str())).collect();
+        assert_eq!(cells, vec![("Revenue", "2019", "10.0"), ("Revenue", "2018", "9.0"), ("Revenue", "2017", "8.0")]);
+    }
+
+    #[test]
+    fn figures_come_from_sentences_when_the_evidence_has_no_table() {
+        let text = "In the year to March 2024 revenue grew 14 percent to 48,200 crore and net profit grew 9 percent \
+                    to 3,100 crore. The EBITDA margin fell to 17 percent from 19 percent as coking coal costs rose.";
+        let got = key_figures(&evidence(&[text]));
+        let cells: Vec<_> = got.figures().map(|(m, p, c)| (m, p, c.value.as_str(), c.citation)).collect();
+        assert_eq!(
+            cells,
+            vec![("Revenue", "March 2024", "48,200 crore", 1), ("Net profit", "March 2024", "3,100 crore", 1)],
+            "the margin's sentence names no period"
+        );
+    }
+
+    #[test]
+    fn a_sentence_naming_two_periods_gives_no_figure() {
+        let text = "Revenue rose to $1.2 billion in 2019 from $1.0 billion in 2018.";
+        assert!(key_figures(&evidence(&[text])).is_empty());
+    }
+
+    #[test]
+    fn every_figure_is_found_word_for_word_in_the_passage_it_cites() {
+        let texts = [
+            "Particulars\tFY24\tFY23\nRevenue from operations\t₹ 48,200 cr\t₹ 42,280 cr\nEBITDA\t8,194\t8,033\n\
+             EBITDA margin\t17.0%\t19.0%\nEPS (Rs)\t31.2\t28.6",
+            "Net debt | 12,400 | 13,100",
+        ];
+        let got = key_figures(&evidence(&texts));
+        assert_eq!(got.rows.len(), 4, "{got:?}");
+        for (_, _, cell) in got.figures() {
+            let text = assistant::text::normalize(texts[cell.citation as usize - 1]);
+            assert!(text.contains(&cell.value), "{} in passage {}", cell.value, cell.citation);
+        }
+    }
+
+    #[test]
+    fn a_table_of_pdf_text_with_single_spaces_gives_the_same_figures() {
+        let text = "Years Ended September 30,\n2019 2018 2017\nFixed Price $ 1,452.4 $ 1,146.2 $ 1,036.9\n\
+                    Total sales $1,496.5 $1,202.9 $1,107.7\nOperating margin 12.5 % 11.0 % 9.8 %";
+        let got = key_figures(&evidence(&[text]));
+        let cells: Vec<_> = got.figures().map(|(m, p, c)| (m, p, c.value.as_str())).collect();
+        assert_eq!(
+            cells,
+            vec![
+                ("Total sales", "2019", "$1,496.5"),
+                ("Total sales", "2018", "$1,202.9"),
+                ("Total sales", "2017", "$1,107.7"),
+                ("Operating margin", "2019", "12.5 %"),
+                ("Operating margin", "2018", "11.0 %"),
+                ("Operating margin", "2017", "9.8 %"),
+            ]
+        );
+        // Prose ending in a number is no row.
+        assert_eq!(cells_of("The company employs about 2,500 people across its nine plants in 2019"), None);
+    }
+
+    fn cells_of(line: &str) -> Option<Vec<String>> {
+        cells(line)
+    }
+
+    #[test]
+    fn values_and_periods_are_told_apart() {
+        for v in ["$ 1,452.4", "(3.2)", "12.5%", "-7", "48,200", "₹ 48,200 cr", "1.2x", "0.25"] {
+            assert!(is_value(v), "{v}");
+        }
+        for v in ["Revenue", "2019 Notes", "1,2,3,4", "12.5.6", "$"] {
+            assert!(!is_value(v), "{v}");
+        }
+        for p in ["2019", "FY24", "Q3 FY2024", "March 31, 2024", "2019/20", "Fiscal 2018"] {
+            assert!(is_period(p), "{p}");
+        }
+        for p in ["2,019", "Amount", "% Change", "12.5"] {
+            assert!(!is_period(p), "{p}");
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! Writing one section from its evidence, with either engine, and the checks every sentence
+//! passes before it is kept.
+//!
+//! - The extractive engine (the offline default) picks the passages' own sentences; a sentence is
+//!   kept only when it is found word for word in a passage it cites.
+//! - A chat-completions model (when one is configured for AskNeedl) writes prose from the same
+//!   passages; a sentence is kept only when it passes AskNeedl's support check
+//!   ([`assistant::openai::SupportCheck`]): it cites a passage there is, and its cited passages
+//!   hold enough of its terms. Citations to passages that do not exist were dropped as the answer
+//!   streamed; a sentence left citing nothing is dropped with the unsupported ones.
+//!
+//! Either way a financial section also gets its key figures ([`super::figures`]), each cited to
+//! the passage it was read from, and a section left with neither sentences nor figures says the
+//! files hold no evidence for it, with no citation.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use assistant::openai::{SupportCheck, SUPPORT_THRESHOLD};
+use assistant::{AnswerEngine, AssistantError, Events, Retrieval, RetrievedPassage};
+use serde_json::{json, Value};
+
+use super::figures::{self, Evidence, KeyFigures};
+
+/// What a section without evidence says.
+pub const NO_EVIDENCE: &str = "_The report's files hold no evidence for this section._";
+
+/// A section as written, before it is recorded.
+pub(crate) struct Written {
+    pub markdown: String,
+    pub sentences: Value,
+    pub passages: Value,
+}
+
+/// What a section is, for the engine that writes it.
+pub(crate) struct Brief<'a> {
+    pub heading: &'a str,
+    pub query: &'a str,
+    /// The report type's label ("Initiation coverage").
+    pub report: &'a str,
+    /// Whether the section shows a table of key figures.
+    pub figures: bool,
+}
+
+/// Writes a section from `retrieval` with `engine` when it writes prose (a model), extractively
+/// otherwise.
+pub(crate) async fn write(
+    engine: &Arc<dyn AnswerEngine>,
+    retrieval: Retrieval,
+    brief: &Brief<'_>,
+) -> Result<Written, AssistantError> {
+    let with_figures = brief.figures;
+    if engine.model().is_none() || retrieval.passages.is_empty() {
+        // Without passages a model would write from memory: nothing to write from.
+        return tokio::task::spawn_blocking(move || extractive(&retrieval, with_figures))
+            .await
+            .map_err(|e| AssistantError::Internal(format!("writing a section failed: {e}")));
+    }
+    let mut asked = retrieval.clone();
+    asked.question = instruction(brief);
+    let (events, mut rx) = Events::channel(64);
+    // The section is recorded whole; its streamed pieces are read and let go.
+    let drain = tokio::spawn(async move { while rx.recv().await.is_some() {} });
+    let answer = engine.answer(Arc::new(asked), true, &events).await;
+    drop(events);
+    let _ = drain.await;
+    let answer = answer?;
+    tokio::task::spawn_blocking(move || {
+        let mut check = SupportCheck::new(&retrieval);
+        let kept = answer
+            .generated_answer
+            .sentences
+            .iter()
+            .filter_map(|s| {
+                let sentence = assistant::text::normalize(&s.sentence);
+                if !check.passes(&sentence, &s.citations) {
+                    tracing::debug!(%sentence, "a written sentence its citations do not bear out is dropped");
+                    return None;
+                }
+                // Of several citations, those that alone bear the sentence out, when any does.
+                let alone: Vec<u32> = s
+                    .citations
+                    .iter()
+                    .copied()
+                    .filter(|n| check.support(&sentence, &[*n]).is_some_and(|held| held >= SUPPORT_THRESHOLD))
+                    .collect();
+                let citations = if alone.is_empty() {
+                    s.citations.iter().copied().filter(|n| (1..=retrieval.passages.len() as u32).contains(n)).collect()
+                } else {
+                    alone
+                };
+                Some((sentence, citations))
+            })
+            .collect();
+        let figures = if with_figures { key_figures(&retrieval) } else { KeyFigures::default() };
+        section_of(&retrieval, kept, &figures)
+    })
+    .await
+    .map_err(|e| AssistantError::Internal(format!("checking a written section failed: {e}")))
+}
+
+/// What the model is asked: the section, what it covers, and to keep to the sources.
+fn instruction(brief: &Brief<'_>) -> String {
+    format!(
+        "Write the \"{}\" section of a research report ({}) from the sources: {}. Write a short paragraph of \
+         plain sentences that state what the sources say about it, each citing its sources; no heading, no list \
+         of references.",
+        brief.heading,
+        brief.report.to_lowercase(),
+        brief.query
+    )
+}
+
+/// The extractive section: the engine's sentences, each kept only when found word for word in a
+/// passage it cites (and citing only those). Pure: call it off the async runtime.
+pub(crate) fn extractive(retrieval: &Retrieval, with_figures: bool) -> Written {
+    let answer = assistant::extractive::compose(retrieval, true);
+    let by_number: HashMap<u32, &RetrievedPassage> = retrieval.passages.iter().map(|p| (p.number, p)).collect();
+    let kept = answer
+        .generated_answer
+        .sentences
+        .iter()
+        .filter_map(|s| {
+            let sentence = assistant::text::normalize(&s.sentence);
+            let verbatim: Vec<u32> = s
+                .citations
+                .iter()
+                .copied()
+                .filter(|n| by_number.get(n).is_some_and(|p| assistant::text::normalize(&p.text).contains(&sentence)))
+                .collect();
+            (!verbatim.is_empty()).then_some((sentence, verbatim))
+        })
+        .collect();
+    let figures = if with_figures { key_figures(retrieval) } else { KeyFigures::default() };
+    section_of(retrieval, kept, &figures)
+}
+
+/// The key figures of the retrieved passages.
+pub fn key_figures(retrieval: &Retrieval) -> KeyFigures {
+    let evidence: Vec<Evidence<'_>> =
+        retrieval.passages.iter().map(|p| Evidence { number: p.number, text: &p.text }).collect();
+    figures::key_figures(&evidence)
+}
+
+pub(crate) fn passage_json(p: &RetrievedPassage, number: usize) -> Value {
+    json!({
+        "number": number,
+        "deeplink": p.deeplink,
+        "title": p.title,
+        "source_id": p.source_id,
+        "ordinal": p.ordinal,
+        "page": p.page,
+        "start": p.start,
+        "end": p.end,
+        "boxes": p.boxes,
+        "text": p.text,
+    })
+}
+
+/// The section's number for passage `n`, given it a new one on first use.
+fn local(n: u32, used: &mut Vec<u32>) -> u32 {
+    match used.iter().position(|u| *u == n) {
+        Some(i) => i as u32 + 1,
+        None => {
+            used.push(n);
+            used.len() as u32
+        }
+    }
+}
+
+/// The section from its kept sentences and its figures: citations renumbered within the section
+/// in order of first use (sentences first, then the table row by row), and only the passages
+/// cited.
+fn section_of(retrieval: &Retrieval, kept: Vec<(String, Vec<u32>)>, figures: &KeyFigures) -> Written {
+    let by_number: HashMap<u32, &RetrievedPassage> = retrieval.passages.iter().map(|p| (p.number, p)).collect();
+    let mut used: Vec<u32> = Vec::new();
+    let mut sentences = Vec::new();
+    let mut lines = Vec::new();
+    for (sentence, citations) in kept {
+        let numbers: Vec<u32> =
+            citations.iter().filter(|n| by_number.contains_key(n)).map(|n| local(*n, &mut used)).collect();
+        if numbers.is_empty() {
+            continue;
+        }
+        lines.push(format!("{} {}", sentence, assistant::compose::marks(&numbers)));
+        sentences.push(json!({ "sentence": sentence, "citations": numbers }));
+    }
+    for n in figures.citations() {
+        local(n, &mut used);
+    }
+    let table = figures.markdown(|n| used.iter().position(|u| *u == n).map(|i| i as u32 + 1).unwrap_or(0));
+    let passages: Vec<Value> = used.iter().enumerate().map(|(i, n)| passage_json(by_number[n], i + 1)).collect();
+    let markdown = match (lines.is_empty(), table.is_empty()) {
+        (true, true) => NO_EVIDENCE.to_string(),
+        (false, true) => lines.join(" "),
+        (true, false) => table,
+        (false, false) => format!("{}\n\n{}", lines.join(" "), table),
+    };
+    Written { markdown, sentences: Value::Array(sentences), passages: Value::Array(passages) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn passage(number: u32, text: &str) -> RetrievedPassage {
+        RetrievedPassage {
+            number,
+            deeplink: format!("doc-{number}"),
+            source_id: "needldrive".into(),
+            category: "drives".into(),
+            title: format!("Doc {number}"),
+            published: None,
+            ordinal: 0,
+            page: 1,
+            start: 0,
+            end: text.chars().count() as u32,
+            boxes: vec![],
+            text: text.into(),
+            marks: vec![],
+            relevance: 1.0,
+            round: 1,
+        }
+    }
+
+    fn retrieval(passages: Vec<RetrievedPassage>) -> Retrieval {
+        Retrieval { question: "revenue profit".into(), passages, ..Retrieval::default() }
+    }
+
+    #[test]
+    fn a_section_numbers_sentences_then_figures_and_keeps_only_the_passages_cited() {
+        let r = retrieval(vec![
+            passage(1, "Unused passage about weather."),
+            passage(2, "Revenue grew strongly in the year."),
+            passage(3, "FY24\tFY23\nRevenue\t48,200\t42,280"),
+        ]);
+        let figures = key_figures(&r);
+        let written = section_of(&r, vec![("Revenue grew strongly in the year.".into(), vec![2, 9])], &figures);
+        assert_eq!(written.sentences, json!([{"sentence": "Revenue grew strongly in the year.", "citations": [1]}]));
+        let cited: Vec<&str> =
+            written.passages.as_array().unwrap().iter().map(|p| p["deeplink"].as_str().unwrap()).collect();
+        assert_eq!(cited, vec!["doc-2", "doc-3"]);
+        assert!(written.markdown.starts_with("Revenue grew strongly in the year. [1]\n\n**Key figures**"));
+        assert!(written.markdown.contains("| Revenue | 48,200 [2] | 42,280 [2] |"), "{}", written.markdown);
+    }
+
+    #[test]
+    fn a_section_without_sentences_or_figures_says_so_and_cites_nothing() {
+        let written = section_of(&retrieval(vec![]), vec![], &KeyFigures::default());
+        assert_eq!(written.markdown, NO_EVIDENCE);
+        assert_eq!(written.passages, json!([]));
+    }
+}
