@@ -43,10 +43,10 @@ COPY web/dist /web
 FROM ${ARTIFACTS} AS artifacts
 
 # What runs: the binary needs only glibc; curl is for the health check, ca-certificates for feeds
-# and S3 over HTTPS.
+# and S3 over HTTPS, fonts-dejavu-core for the font report PDFs are written in.
 FROM debian:bookworm-slim AS runtime
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends ca-certificates curl \
+    && apt-get install -y --no-install-recommends ca-certificates curl fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin needl \
     && mkdir -p /data /app \

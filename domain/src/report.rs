@@ -180,11 +180,49 @@ pub fn outline(report_type: ReportType, brief: Option<&str>) -> Vec<SectionPlan>
     out
 }
 
-/// A file of a report: the document it is, and its name.
+/// A file of a report: the document it is, and its name. A file added by upload belongs to the
+/// report from the moment its transfer is reported, while it is still being processed: it names
+/// its upload (the browser's file id) and has no document yet (`deeplink` empty). Generation
+/// fills every document in, so the worker only ever reads documents.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReportFile {
     pub deeplink: String,
     pub name: String,
+    /// The upload's file id, for a file added by upload.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upload: Option<String>,
+}
+
+impl ReportFile {
+    /// A document of the user's, by its deeplink.
+    pub fn document(deeplink: impl Into<String>, name: impl Into<String>) -> ReportFile {
+        ReportFile { deeplink: deeplink.into(), name: name.into(), upload: None }
+    }
+
+    /// An upload of the user's, with its document once it has been processed.
+    pub fn uploaded(file_id: impl Into<String>, name: impl Into<String>, deeplink: Option<String>) -> ReportFile {
+        ReportFile { deeplink: deeplink.unwrap_or_default(), name: name.into(), upload: Some(file_id.into()) }
+    }
+
+    /// The id the app refers to the file by: its upload's file id, else its document's.
+    pub fn id(&self) -> &str {
+        self.upload.as_deref().unwrap_or(&self.deeplink)
+    }
+
+    /// Whether `id` names this file, by its upload's file id or by its document.
+    pub fn is(&self, id: &str) -> bool {
+        self.upload.as_deref() == Some(id) || (!self.deeplink.is_empty() && self.deeplink == id)
+    }
+
+    /// Whether `other` is the same file (the same upload, or the same document).
+    pub fn same(&self, other: &ReportFile) -> bool {
+        self.is(other.id()) || (!other.deeplink.is_empty() && self.is(&other.deeplink))
+    }
+
+    /// Still being processed: no document yet.
+    pub fn is_pending(&self) -> bool {
+        self.deeplink.is_empty()
+    }
 }
 
 /// Where a report is.
@@ -238,15 +276,18 @@ pub enum ReportCommand {
         user_id: String,
         files: Vec<ReportFile>,
     },
+    /// Removes files, each named by [`ReportFile::id`] or by its document.
     RemoveFiles {
         user_id: String,
         deeplinks: Vec<String>,
     },
     /// Queues generation. `feed_documents` are the feed's documents as resolved for the owner
-    /// now, so a resumed job reads the same evidence.
+    /// now, so a resumed job reads the same evidence; `uploads` are the report's uploads with
+    /// the documents they became (every upload still pending must be among them).
     Generate {
         user_id: String,
         feed_documents: Vec<String>,
+        uploads: Vec<ReportFile>,
         at: DateTime<Utc>,
     },
     /// A worker planned the outline (once; planning again records nothing).
@@ -294,6 +335,7 @@ pub enum ReportEvent {
         user_id: String,
         files: Vec<ReportFile>,
     },
+    /// `deeplinks`: the files' ids ([`ReportFile::id`]; a document's deeplink in early events).
     ReportFilesRemoved {
         user_id: String,
         deeplinks: Vec<String>,
@@ -301,6 +343,10 @@ pub enum ReportEvent {
     ReportGenerationStarted {
         user_id: String,
         feed_documents: Vec<String>,
+        /// The report's files with every document filled in; empty in events recorded before
+        /// files could be added by upload, whose files all had their documents.
+        #[serde(default)]
+        files: Vec<ReportFile>,
         at: DateTime<Utc>,
     },
     ReportSectionPlanned {
@@ -372,6 +418,8 @@ pub enum ReportError {
     NoFiles,
     #[error("Only {0} files can be uploaded for a report.")]
     TooManyFiles(usize),
+    #[error("File {0} is still processing; generate the report once it is done")]
+    FileProcessing(String),
     #[error("the report's files can change only before it is generated")]
     NotDraft,
     #[error("the report is already being generated or has been")]
@@ -404,6 +452,7 @@ impl DomainError for ReportError {
             ReportError::NotFound => ErrorKind::NotFound,
             ReportError::IdTaken
             | ReportError::NotDraft
+            | ReportError::FileProcessing(_)
             | ReportError::AlreadyGenerated
             | ReportError::NotRunning
             | ReportError::NotPlanned
@@ -427,6 +476,7 @@ impl DomainError for ReportError {
             ReportError::NoFiles => "report_files_required",
             ReportError::TooManyFiles(_) => "report_too_many_files",
             ReportError::NotDraft => "report_not_draft",
+            ReportError::FileProcessing(_) => "report_file_processing",
             ReportError::AlreadyGenerated => "report_already_generated",
             ReportError::NotRunning => "report_not_running",
             ReportError::NotPlanned => "report_not_planned",
@@ -474,7 +524,7 @@ impl Report {
     fn new_files(&self, files: Vec<ReportFile>) -> Vec<ReportFile> {
         let mut out: Vec<ReportFile> = Vec::new();
         for f in files {
-            if !self.files.iter().chain(out.iter()).any(|k| k.deeplink == f.deeplink) {
+            if !self.files.iter().chain(out.iter()).any(|k| k.same(&f)) {
                 out.push(f);
             }
         }
@@ -532,8 +582,10 @@ impl Report {
                 }
                 let mut gone: Vec<String> = Vec::new();
                 for d in deeplinks {
-                    if self.files.iter().any(|f| f.deeplink == d) && !gone.contains(&d) {
-                        gone.push(d);
+                    if let Some(f) = self.files.iter().find(|f| f.is(&d)) {
+                        if !gone.iter().any(|g| g == f.id()) {
+                            gone.push(f.id().to_string());
+                        }
                     }
                 }
                 if !gone.is_empty() && gone.len() == self.files.len() && !self.feed {
@@ -545,7 +597,7 @@ impl Report {
                     vec![ReportEvent::ReportFilesRemoved { user_id, deeplinks: gone }]
                 })
             }
-            ReportCommand::Generate { user_id, feed_documents, at } => {
+            ReportCommand::Generate { user_id, feed_documents, uploads, at } => {
                 self.owned_by(&user_id)?;
                 if self.status != ReportStatus::Draft {
                     return Err(ReportError::AlreadyGenerated);
@@ -553,7 +605,14 @@ impl Report {
                 if self.files.is_empty() && feed_documents.is_empty() {
                     return Err(ReportError::NoFiles);
                 }
-                Ok(vec![ReportEvent::ReportGenerationStarted { user_id, feed_documents, at }])
+                let mut files = self.files.clone();
+                for file in files.iter_mut().filter(|f| f.is_pending()) {
+                    match uploads.iter().find(|u| u.upload == file.upload && !u.is_pending()) {
+                        Some(done) => file.deeplink = done.deeplink.clone(),
+                        None => return Err(ReportError::FileProcessing(file.name.clone())),
+                    }
+                }
+                Ok(vec![ReportEvent::ReportGenerationStarted { user_id, feed_documents, files, at }])
             }
             ReportCommand::PlanSections { sections } => {
                 match self.status {
@@ -665,9 +724,14 @@ impl Aggregate for Report {
             }
             ReportEvent::ReportFilesAdded { files, .. } => self.files.extend(files),
             ReportEvent::ReportFilesRemoved { deeplinks, .. } => {
-                self.files.retain(|f| !deeplinks.contains(&f.deeplink))
+                self.files.retain(|f| !deeplinks.iter().any(|d| f.is(d)))
             }
-            ReportEvent::ReportGenerationStarted { .. } => self.status = ReportStatus::Queued,
+            ReportEvent::ReportGenerationStarted { files, .. } => {
+                if !files.is_empty() {
+                    self.files = files;
+                }
+                self.status = ReportStatus::Queued;
+            }
             ReportEvent::ReportSectionPlanned { index, .. } => {
                 self.status = ReportStatus::Running;
                 self.sections.insert(index, false);
@@ -690,7 +754,7 @@ mod tests {
     use serde_json::json;
 
     fn file(d: &str) -> ReportFile {
-        ReportFile { deeplink: d.into(), name: format!("{d}.pdf") }
+        ReportFile::document(d, format!("{d}.pdf"))
     }
 
     fn request(report_type: &str, files: Vec<ReportFile>) -> ReportCommand {
@@ -716,7 +780,12 @@ mod tests {
     }
 
     fn started() -> ReportEvent {
-        ReportEvent::ReportGenerationStarted { user_id: "u1".into(), feed_documents: vec![], at: DateTime::default() }
+        ReportEvent::ReportGenerationStarted {
+            user_id: "u1".into(),
+            feed_documents: vec![],
+            files: vec![file("d1")],
+            at: DateTime::default(),
+        }
     }
 
     fn planned(index: usize) -> ReportEvent {
@@ -823,7 +892,12 @@ mod tests {
     fn another_user_is_told_the_report_does_not_exist() {
         TestFramework::<Report>::with(())
             .given(vec![requested(vec![file("d1")])])
-            .when(ReportCommand::Generate { user_id: "u2".into(), feed_documents: vec![], at: DateTime::default() })
+            .when(ReportCommand::Generate {
+                user_id: "u2".into(),
+                feed_documents: vec![],
+                uploads: vec![],
+                at: DateTime::default(),
+            })
             .then_expect_error(ReportError::NotFound);
         TestFramework::<Report>::with(())
             .given(vec![
@@ -848,10 +922,63 @@ mod tests {
     }
 
     #[test]
+    fn uploads_belong_to_the_report_while_processing_and_are_removed_by_their_file_id() {
+        let pending = |id: &str| ReportFile::uploaded(id, format!("{id}.pdf"), None);
+        TestFramework::<Report>::with(())
+            .given(vec![requested(vec![file("d1")])])
+            .when(ReportCommand::AddFiles {
+                user_id: "u1".into(),
+                files: vec![pending("f1"), pending("f2"), pending("f1")],
+            })
+            .then_expect_events(vec![ReportEvent::ReportFilesAdded {
+                user_id: "u1".into(),
+                files: vec![pending("f1"), pending("f2")],
+            }]);
+        TestFramework::<Report>::with(())
+            .given(vec![requested(vec![file("d1"), pending("f1")])])
+            .when(ReportCommand::RemoveFiles { user_id: "u1".into(), deeplinks: vec!["f1".into(), "nope".into()] })
+            .then_expect_events(vec![ReportEvent::ReportFilesRemoved {
+                user_id: "u1".into(),
+                deeplinks: vec!["f1".into()],
+            }]);
+    }
+
+    #[test]
+    fn generation_waits_for_every_upload_and_records_the_documents_they_became() {
+        let pending = ReportFile::uploaded("f1", "a.pdf", None);
+        let generate = |uploads: Vec<ReportFile>| ReportCommand::Generate {
+            user_id: "u1".into(),
+            feed_documents: vec![],
+            uploads,
+            at: DateTime::default(),
+        };
+        TestFramework::<Report>::with(())
+            .given(vec![requested(vec![file("d1"), pending.clone()])])
+            .when(generate(vec![]))
+            .then_expect_error(ReportError::FileProcessing("a.pdf".into()));
+        assert_eq!(ReportError::FileProcessing("a.pdf".into()).code(), "report_file_processing");
+        let done = ReportFile::uploaded("f1", "a.pdf", Some("doc-a".into()));
+        TestFramework::<Report>::with(())
+            .given(vec![requested(vec![file("d1"), pending])])
+            .when(generate(vec![done.clone()]))
+            .then_expect_events(vec![ReportEvent::ReportGenerationStarted {
+                user_id: "u1".into(),
+                feed_documents: vec![],
+                files: vec![file("d1"), done],
+                at: DateTime::default(),
+            }]);
+    }
+
+    #[test]
     fn generation_is_queued_once() {
         TestFramework::<Report>::with(())
             .given(vec![requested(vec![file("d1")]), started()])
-            .when(ReportCommand::Generate { user_id: "u1".into(), feed_documents: vec![], at: DateTime::default() })
+            .when(ReportCommand::Generate {
+                user_id: "u1".into(),
+                feed_documents: vec![],
+                uploads: vec![],
+                at: DateTime::default(),
+            })
             .then_expect_error(ReportError::AlreadyGenerated);
     }
 

@@ -537,7 +537,7 @@ fn report_events_keep_their_stored_types_and_versions() {
             },
             ReportEvent::ReportFilesAdded { user_id: s(), files: vec![] },
             ReportEvent::ReportFilesRemoved { user_id: s(), deeplinks: vec![] },
-            ReportEvent::ReportGenerationStarted { user_id: s(), feed_documents: vec![], at: epoch() },
+            ReportEvent::ReportGenerationStarted { user_id: s(), feed_documents: vec![], files: vec![], at: epoch() },
             ReportEvent::ReportSectionPlanned { user_id: s(), index: 0, heading: s(), query: s() },
             ReportEvent::ReportSectionCompleted {
                 user_id: s(),

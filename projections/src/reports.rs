@@ -85,7 +85,7 @@ impl Projection for Reports {
             ReportEvent::ReportFilesAdded { files, .. } => {
                 let mut all = files_of(tx, id).await?;
                 for f in files {
-                    if !all.iter().any(|k| k.deeplink == f.deeplink) {
+                    if !all.iter().any(|k| k.same(&f)) {
                         all.push(f);
                     }
                 }
@@ -93,10 +93,14 @@ impl Projection for Reports {
             }
             ReportEvent::ReportFilesRemoved { deeplinks, .. } => {
                 let mut all = files_of(tx, id).await?;
-                all.retain(|f| !deeplinks.contains(&f.deeplink));
+                all.retain(|f| !deeplinks.iter().any(|d| f.is(d)));
                 set_files(tx, id, &all, &time).await?;
             }
-            ReportEvent::ReportGenerationStarted { feed_documents, at, .. } => {
+            ReportEvent::ReportGenerationStarted { feed_documents, files, at, .. } => {
+                // The uploads' documents, filled in when generation was asked for.
+                if !files.is_empty() {
+                    set_files(tx, id, &files, &time).await?;
+                }
                 let at = at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
                 tx.execute(
                     "UPDATE reports_view SET feed_documents = $2, started_at = $3 WHERE report_id = $1",

@@ -945,7 +945,7 @@ on_both_backends!(reports_keep_their_progress_and_leave_the_queue_when_they_end,
         let bus = &bus;
         async move { bus.execute(&bus.reports, id, command, &meta("u1")).await.unwrap() }
     };
-    let file = |d: &str| ReportFile { deeplink: d.into(), name: format!("{d}.pdf") };
+    let file = |d: &str| ReportFile::document(d, format!("{d}.pdf"));
     let request = |files| ReportCommand::Request {
         user_id: "u1".into(),
         report_type: "credit_report".into(),
@@ -954,7 +954,12 @@ on_both_backends!(reports_keep_their_progress_and_leave_the_queue_when_they_end,
         feed_id: None,
         brief: None,
     };
-    let generate = ReportCommand::Generate { user_id: "u1".into(), feed_documents: vec![], at: chrono::Utc::now() };
+    let generate = ReportCommand::Generate {
+        user_id: "u1".into(),
+        feed_documents: vec![],
+        uploads: vec![],
+        at: chrono::Utc::now(),
+    };
     let write = |index| ReportCommand::CompleteSection {
         index,
         markdown: format!("s{index} [1]"),

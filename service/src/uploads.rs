@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::context::{Context, Settings};
 use crate::documents::{ASK_SOURCE, DRIVE_SOURCE};
 use crate::error::{Error, Result};
+use crate::reports::files::REPORT_SOURCE;
 use crate::sql::placeholders;
 use crate::storage::{safe_name, WriteError};
 use crate::viewer::Viewer;
@@ -72,6 +73,22 @@ pub fn limits_for(settings: &Settings, source: &str) -> Option<UploadLimits> {
         allow_folder_upload: folders,
         file_name_suffixes: vec![],
     })
+}
+
+/// The limits of a report's uploads: `count` files (the report type's most), every type
+/// extraction reads but web pages.
+pub fn report_limits(settings: &Settings, count: usize) -> UploadLimits {
+    let types: Vec<&(&str, &str)> = FILE_TYPES.iter().filter(|(e, _)| !e.starts_with("htm")).collect();
+    let mut mime_types: Vec<String> = types.iter().map(|(_, m)| m.to_string()).collect();
+    mime_types.dedup();
+    UploadLimits {
+        file_types: types.iter().map(|(e, _)| e.to_string()).collect(),
+        mime_types,
+        file_count_limit: count,
+        file_size_limit: settings.upload_max_mb * MIB,
+        allow_folder_upload: false,
+        file_name_suffixes: vec![],
+    }
 }
 
 /// The limits of an upload source; `unknown_upload_source` for one that takes no uploads.
@@ -200,17 +217,34 @@ fn valid_file_id(id: &str) -> bool {
 }
 
 /// Hands out one signed upload link per file, after checking every file against the source's
-/// limits and the user's storage quota. Nothing is recorded unless every file passes.
-pub async fn init(ctx: &Context, viewer: &Viewer, source: &str, files: Vec<InitFile>) -> Result<InitResponse> {
-    let limits = limits(ctx, source)?;
+/// limits and the user's storage quota. Nothing is recorded unless every file passes. A report's
+/// files (`source: "report"`, with its `report_type`) are checked against the type's limits and
+/// uploaded to My Data, where they stay when they leave the report.
+pub async fn init(
+    ctx: &Context,
+    viewer: &Viewer,
+    source: &str,
+    report_type: Option<&str>,
+    files: Vec<InitFile>,
+) -> Result<InitResponse> {
+    let for_report = source == REPORT_SOURCE;
+    let (limits, source) = if for_report {
+        (crate::reports::files::limits(ctx, report_type)?, DRIVE_SOURCE)
+    } else {
+        (limits(ctx, source)?, source)
+    };
     if files.is_empty() {
         return Err(Error::invalid("no_files", "choose at least one file to upload"));
     }
     if files.len() > limits.file_count_limit {
-        return Err(Error::invalid(
-            "too_many_files",
-            format!("You can only upload {} files at a time", limits.file_count_limit),
-        ));
+        return Err(if for_report {
+            Error::invalid(
+                "report_too_many_files",
+                format!("Only {} files can be uploaded for a report.", limits.file_count_limit),
+            )
+        } else {
+            Error::invalid("too_many_files", format!("You can only upload {} files at a time", limits.file_count_limit))
+        });
     }
     let mut ids = HashSet::new();
     for file in &files {
@@ -335,7 +369,22 @@ pub struct CompleteMetadata {
 pub struct CompleteFile {
     pub bucket: Option<String>,
     pub key: Option<String>,
-    pub metadata: CompleteMetadata,
+    /// The file's id, when `metadata` does not carry it (a report file's removal: `{id}`).
+    pub id: Option<String>,
+    pub metadata: Option<CompleteMetadata>,
+}
+
+impl CompleteFile {
+    /// The browser's id for the file: `metadata.id`, else `id`.
+    pub fn file_id(&self) -> Result<&str> {
+        self.metadata
+            .as_ref()
+            .map(|m| m.id.as_str())
+            .or(self.id.as_deref())
+            .map(str::trim)
+            .filter(|id| !id.is_empty())
+            .ok_or_else(|| Error::invalid("invalid_file_id", "every file needs its id"))
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -381,6 +430,21 @@ async fn upload_of(ctx: &Context, user_id: &str, file_id: &str) -> Result<Upload
         .ok_or_else(|| Error::not_found(format!("no upload with the id {file_id}")))
 }
 
+/// The user's upload `file_id` (not found for an id they never uploaded).
+pub async fn upload_state(ctx: &Context, user_id: &str, file_id: &str) -> Result<UploadState> {
+    let r = upload_of(ctx, user_id, file_id).await?;
+    Ok(UploadState {
+        id: r.file_id,
+        name: r.name,
+        mime_type: r.mime_type,
+        size: r.size,
+        source: r.source,
+        status: r.status,
+        error: r.error,
+        deeplink: r.deeplink,
+    })
+}
+
 /// Reports transfers done: each file whose bytes storage holds, within its limits and the
 /// user's quota, goes to PROCESSING (into `feed_id` when given); the others are reported per
 /// file. A file reported before is answered where it is, unchanged.
@@ -396,7 +460,7 @@ pub async fn complete(
     // Every file is looked up and checked before anything is recorded.
     let mut rows = Vec::with_capacity(files.len());
     for file in &files {
-        let row = upload_of(ctx, &viewer.user_id, &file.metadata.id).await?;
+        let row = upload_of(ctx, &viewer.user_id, file.file_id()?).await?;
         if file.key.as_deref().is_some_and(|k| k != row.key) || file.bucket.as_deref().is_some_and(|b| b != row.bucket)
         {
             return Err(Error::invalid(
@@ -483,7 +547,7 @@ pub async fn change(
             let mut statuses = Vec::new();
             let mut last = None;
             for file in files {
-                let row = upload_of(ctx, &viewer.user_id, &file.metadata.id).await?;
+                let row = upload_of(ctx, &viewer.user_id, file.file_id()?).await?;
                 last = remove_upload(ctx, viewer, &row).await?.or(last);
                 statuses.push(FileStatus { id: row.file_id, status: "REMOVED".into(), error: None });
             }

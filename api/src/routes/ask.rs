@@ -67,7 +67,9 @@ impl From<Frame> for StreamEvent {
 /// generated_answer, retrieved_results, followup_questions, message_id, session_id,
 /// answer_quality, pro), or ERROR whose data starts with `[ERROR]`. With `stream: false`, the
 /// DONE data as JSON. The stream's headers `x-session-id` and `x-message-id` name the turn before
-/// DONE does. Nothing is recorded when the request is refused.
+/// DONE does. Nothing is recorded when the request is refused. With `report_id` (report chat):
+/// answered over that report's files only, DONE data `report_chat: true` and no session (none
+/// is saved; `session_id` null); another user's report is 404 `report_not_found`.
 #[utoipa::path(post, path = "/ml/ask-needl", tag = "ask", security(("token" = [])), request_body = AskBody,
     responses((status = 200, content_type = "text/event-stream", body = StreamEvent),
         (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
@@ -84,7 +86,11 @@ async fn ask(State(state): State<AppState>, user: AuthUser, ApiJson(body): ApiJs
     });
     let mut response = Sse::new(events).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)).into_response();
     // The ids before DONE, so a client can continue or find the session while it streams.
+    // A report chat has no session: its header is left out.
     for (name, value) in [("x-session-id", started.session_id), ("x-message-id", started.message_id)] {
+        if value.is_empty() {
+            continue;
+        }
         if let Ok(value) = HeaderValue::from_str(&value) {
             response.headers_mut().insert(name, value);
         }

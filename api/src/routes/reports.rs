@@ -1,16 +1,20 @@
 //! Research reports over HTTP: the types on offer, making and generating a report, the user's
-//! reports, one report's result, its rating, and cancelling it. The rules and the generation are
+//! reports, one report's result, its rating, cancelling it, and its export as PDF or DOCX. The rules and the generation are
 //! in [`service::reports`].
 //!
 //! A report is its owner's alone: anyone else's report id is not found (404).
 
 use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::app::AppState;
 use crate::auth::AuthUser;
-use crate::error::{ApiJson, ApiResult, ErrorBody};
+use crate::error::{ApiJson, ApiQuery, ApiResult, ErrorBody};
 use service::reports::{
     self, GenerateBody, InitBody, RatingBody, ReportConfig, ReportDetailResult, ReportList, ReportResult,
 };
@@ -23,6 +27,45 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_reports))
         .routes(routes!(get_report, rate_report))
         .routes(routes!(cancel_report))
+        .routes(routes!(export_report))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ExportQuery {
+    /// `pdf` or `docx`.
+    pub format: String,
+}
+
+/// A completed report as a PDF or DOCX attachment (`{title}.pdf|.docx`), its citations as
+/// notes naming the cited passage's file, page and a short quote. 409 `report_not_finished`
+/// unless it completed; 422 `unknown_export_format`.
+#[utoipa::path(get, path = "/ml/report/{id}/export", tag = "reports", security(("token" = [])),
+    params(("id" = String, Path, description = "the report's id"), ExportQuery),
+    responses((status = 200, description = "the report file", content_type = "application/octet-stream"),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn export_report(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<String>,
+    ApiQuery(query): ApiQuery<ExportQuery>,
+) -> ApiResult<Response> {
+    let exported = reports::export::export(&state, &user, &id, &query.format).await?;
+    // The stem keeps only letters, digits, spaces, '-' and '_'; the quoted name is ASCII and
+    // `filename*` carries the title as written.
+    let ascii: String = exported.file_name.chars().map(|c| if c.is_ascii() { c } else { '_' }).collect();
+    let encoded: String = url::form_urlencoded::byte_serialize(exported.file_name.as_bytes()).collect();
+    let disposition = format!("attachment; filename=\"{ascii}\"; filename*=UTF-8''{}", encoded.replace('+', "%20"));
+    Ok((
+        [
+            (header::CONTENT_TYPE, exported.format.mime_type().to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_string()),
+            (header::CACHE_CONTROL, "no-store".to_string()),
+        ],
+        exported.bytes,
+    )
+        .into_response())
 }
 
 /// Every report type: its upload limits and its outline.

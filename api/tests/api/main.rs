@@ -26,6 +26,7 @@ mod people_notifications;
 mod platform;
 mod policy;
 mod profile;
+mod report_files;
 mod reports;
 mod reports_engine;
 mod search;

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use crate::support::*;
 
-const OVERVIEW: &str = "Acme Steel Limited is a company founded in 1962 and headquartered in Pune. \
+pub(crate) const OVERVIEW: &str = "Acme Steel Limited is a company founded in 1962 and headquartered in Pune. \
 The company operates integrated steel plants and sells flat products to carmakers and builders.\n\n\
 The business has three segments: flat products, long products and services. The flat products segment \
 contributed 62 percent of revenue in the year, long products 30 percent and services the rest.\n\n\
@@ -16,38 +16,38 @@ competitors are Tata Steel and JSW Steel, and imports from China pressure market
 The board of directors has nine members, five of them independent. The chairman, Ravi Menon, has led \
 the company since 2015, and the management team is responsible for governance and audit.";
 
-const RESULTS: &str = "In the year to March 2024 revenue grew 14 percent to 48,200 crore and net profit \
+pub(crate) const RESULTS: &str = "In the year to March 2024 revenue grew 14 percent to 48,200 crore and net profit \
 grew 9 percent to 3,100 crore. The EBITDA margin fell to 17 percent from 19 percent as coking coal costs rose.\n\n\
 At the current price the shares trade at a price to earnings multiple of 11 times, against an industry \
 multiple of 14 times. Our valuation uses a target multiple of 12 times forward earnings.\n\n\
 The main risk is a fall in steel prices. Other risks are higher coking coal costs, regulation of mining \
 and a slowdown in construction demand that would leave plants underused.";
 
-const UNRELATED: &str = "The football club won the league with a late goal. Revenue from tickets grew \
+pub(crate) const UNRELATED: &str = "The football club won the league with a late goal. Revenue from tickets grew \
 and the chairman praised the players and the management of the club.";
 
 /// Signs up `name`, gives them the two company documents, and returns the session.
-async fn owner_with_files(app: &TestApp, name: &str) -> Session {
+pub(crate) async fn owner_with_files(app: &TestApp, name: &str) -> Session {
     let user = app.sign_up(name).await;
     ingest_text(app, &format!("{name}-overview"), "needldrive", "Acme overview", OVERVIEW, Some(user.id())).await;
     ingest_text(app, &format!("{name}-results"), "needldrive", "Acme annual results", RESULTS, Some(user.id())).await;
     user
 }
 
-async fn init(app: &TestApp, token: &str, body: Value) -> Value {
+pub(crate) async fn init(app: &TestApp, token: &str, body: Value) -> Value {
     let (status, report) = app.post("/api/ml/report/init", token, body).await;
     assert_eq!(status, StatusCode::OK, "{report}");
     report["results"].clone()
 }
 
-async fn generate(app: &TestApp, token: &str, id: &str) -> Value {
+pub(crate) async fn generate(app: &TestApp, token: &str, id: &str) -> Value {
     let (status, report) = app.post("/api/ml/report/generate", token, json!({ "report_id": id })).await;
     assert_eq!(status, StatusCode::OK, "{report}");
     report["results"].clone()
 }
 
 /// Polls the report until it ends (or 60 s pass) and returns its detail.
-async fn ended(app: &TestApp, token: &str, id: &str) -> Value {
+pub(crate) async fn ended(app: &TestApp, token: &str, id: &str) -> Value {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
     loop {
         let (status, body) = app.get(&format!("/api/ml/report/{id}"), token).await;
@@ -61,7 +61,7 @@ async fn ended(app: &TestApp, token: &str, id: &str) -> Value {
     }
 }
 
-fn normalize(text: &str) -> String {
+pub(crate) fn normalize(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

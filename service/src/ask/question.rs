@@ -14,7 +14,8 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::policy::require_flag;
 use crate::viewer::Viewer;
-use assistant::Question;
+use assistant::{Question, Scope};
+use search::Access;
 
 /// Frames held for a slow listener.
 const FRAME_BUFFER: usize = 64;
@@ -63,6 +64,10 @@ pub struct AskBody {
     pub mode: Option<String>,
     /// The web-search toggle: the same as `source=needl_universe`.
     pub web_search: Option<bool>,
+    /// Report chat: the question is asked over this report's files (and its feed's documents),
+    /// answered with `report_chat: true` and saved as no session. Another user's report answers
+    /// 404.
+    pub report_id: Option<String>,
 }
 
 /// A turn that is being answered: its ids, known before the answer is, and its frames.
@@ -91,6 +96,10 @@ pub async fn ask(ctx: &Context, viewer: &Viewer, body: &AskBody, shutdown: watch
     let pro = body.pro.unwrap_or(false);
     if pro {
         require_flag(ctx, viewer, "ask_needl_pro", "pro mode is turned off for you").await?;
+    }
+    if let Some(report_id) = nonempty(body.report_id.as_deref()) {
+        let question = Question { text: prompt, scope: Scope::Documents(vec![]), access: Access::Public, pro };
+        return report_chat(ctx, viewer, report_id, question, search_mode, shutdown).await;
     }
     let resolved = resolve(ctx, viewer, body).await?;
     let session_id = match nonempty(body.session_id.as_deref()) {
@@ -128,7 +137,42 @@ pub async fn ask(ctx: &Context, viewer: &Viewer, body: &AskBody, shutdown: watch
         web,
         channel_id: resolved.channel_id,
         search_mode,
+        report_id: None,
     };
     tokio::spawn(turn.run(tx, stop, shutdown));
     Ok(Started { session_id, message_id, frames })
+}
+
+/// A question over one of the viewer's reports (report chat): answered over the report's
+/// documents only, and recorded nowhere, so it makes no session. `session_id` of the answer is
+/// empty.
+async fn report_chat(
+    ctx: &Context,
+    viewer: &Viewer,
+    report_id: &str,
+    mut question: Question,
+    search_mode: bool,
+    shutdown: watch::Receiver<bool>,
+) -> Result<Started> {
+    let deeplinks = crate::reports::chat::documents(ctx, viewer, report_id).await?;
+    question.scope = Scope::Documents(deeplinks.clone());
+    question.access = Access::Documents(deeplinks);
+    let message_id = uuid::Uuid::now_v7().to_string();
+    // Running asks are keyed by session; a report chat's turn is its own.
+    let key = format!("report:{report_id}:{message_id}");
+    let stop = ctx.asks.start(&key, &message_id);
+    let (tx, frames) = mpsc::channel(FRAME_BUFFER);
+    let turn = Turn {
+        ctx: ctx.clone(),
+        viewer: viewer.clone(),
+        session_id: key,
+        message_id: message_id.clone(),
+        question,
+        web: false,
+        channel_id: None,
+        search_mode,
+        report_id: Some(report_id.to_string()),
+    };
+    tokio::spawn(turn.run(tx, stop, shutdown));
+    Ok(Started { session_id: String::new(), message_id, frames })
 }

@@ -42,6 +42,9 @@ pub(super) struct Turn {
     pub web: bool,
     pub channel_id: Option<String>,
     pub search_mode: bool,
+    /// Report chat over this report: no session, so nothing is recorded, and the answer says
+    /// `report_chat: true`.
+    pub report_id: Option<String>,
 }
 
 /// How a turn ended, for the record.
@@ -77,8 +80,12 @@ impl Turn {
         self.ctx.asks.finish(&self.session_id, &self.message_id);
     }
 
-    /// Records a command on the session; a refusal (the turn ended meanwhile) is only logged.
+    /// Records a command on the session; a refusal (the turn ended meanwhile) is only logged. A
+    /// report chat has no session: nothing is recorded.
     async fn record(&self, command: AskCommand) -> Result<(), ()> {
+        if self.report_id.is_some() {
+            return Ok(());
+        }
         let ctx = &self.ctx;
         match ctx.command(&ctx.bus.ask_sessions, &self.session_id, command, &self.viewer.metadata()).await {
             Ok(_) => Ok(()),
@@ -92,7 +99,7 @@ impl Turn {
 
     async fn answer(&self, tx: &mpsc::Sender<Frame>) -> Ending {
         let answer = if self.search_mode { self.search(tx).await } else { self.generate(tx).await };
-        let answer = match answer {
+        let mut answer = match answer {
             Ok(Some(answer)) => answer,
             Ok(None) => return Ending::Stopped,
             Err(error) => {
@@ -111,6 +118,11 @@ impl Turn {
                 return Ending::Failed;
             }
         };
+        if let Some(report_id) = &self.report_id {
+            answer["session_id"] = Value::Null;
+            answer["report_chat"] = json!(true);
+            answer["report_id"] = json!(report_id);
+        }
         let command = AskCommand::Complete {
             user_id: self.viewer.user_id.clone(),
             message_id: self.message_id.clone(),

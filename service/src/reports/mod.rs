@@ -5,7 +5,10 @@
 //! anyone else as not found; reads filter by the viewer. Every check of a request (type, files,
 //! feed) runs before anything is recorded, so a refused request writes nothing.
 
+pub mod chat;
+pub mod export;
 pub mod figures;
+pub mod files;
 pub mod progress;
 pub mod worker;
 pub mod writing;
@@ -163,7 +166,16 @@ pub struct DocumentMetadata {
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PayloadDocument {
-    /// Where the file is: `bucket/key` of an upload, or the document's link.
+    /// The upload's file id (a file added by upload), else the document's id: what
+    /// `PUT /upload/complete` with `action: "remove"` names the file by.
+    pub id: String,
+    /// PROCESSING, COMPLETED or FAILED.
+    pub status: String,
+    /// Bytes, when known.
+    pub size: Option<i64>,
+    /// The app's page of the document (`/preview/...`), to open in a new tab; absent until the
+    /// file is a document. A page of the app, never the file itself, so no uploaded content is
+    /// ever served as a page of the app's origin.
     pub object_location: Option<String>,
     pub metadata: DocumentMetadata,
 }
@@ -274,16 +286,16 @@ pub(crate) async fn row(ctx: &Context, report_id: &str) -> Result<Option<Row>> {
 }
 
 /// The viewer's report, or not found (also for anyone else's).
-async fn own(ctx: &Context, viewer: &Viewer, report_id: &str) -> Result<Row> {
+pub(crate) async fn own(ctx: &Context, viewer: &Viewer, report_id: &str) -> Result<Row> {
     match row(ctx, report_id).await? {
         Some(row) if row.user_id == viewer.user_id => Ok(row),
         _ => Err(report_not_found()),
     }
 }
 
-/// One of the viewer's files as a report reads it: an upload (by its file id) processed into a
-/// document, or a document of their own (by its id). Files of other users are not found; files
-/// not yet processed are refused until they are.
+/// One of the viewer's files as a report reads it: an upload (by its file id), processed into a
+/// document or still processing, or a document of their own (by its id). Files of other users
+/// are not found; a file whose transfer was not reported yet is refused until it is.
 async fn resolve_file(ctx: &Context, user_id: &str, id: &str) -> Result<ReportFile> {
     #[derive(sqlx::FromRow)]
     struct Upload {
@@ -300,8 +312,9 @@ async fn resolve_file(ctx: &Context, user_id: &str, id: &str) -> Result<ReportFi
         .await?;
     if let Some(upload) = upload {
         return match (upload.status.as_str(), upload.deeplink) {
-            ("COMPLETED", Some(deeplink)) => Ok(ReportFile { deeplink, name: upload.name }),
-            ("UPLOADING" | "PROCESSING", _) => Err(Error::new(
+            ("COMPLETED", Some(deeplink)) => Ok(ReportFile::uploaded(id, upload.name, Some(deeplink))),
+            ("PROCESSING", _) => Ok(ReportFile::uploaded(id, upload.name, None)),
+            ("UPLOADING", _) => Err(Error::new(
                 Kind::Conflict,
                 "report_file_processing",
                 format!("File {} is still processing; generate the report once it is done", upload.name),
@@ -321,10 +334,10 @@ async fn resolve_file(ctx: &Context, user_id: &str, id: &str) -> Result<ReportFi
             args![id, user_id],
         )
         .await?;
-    document.map(|d| ReportFile { deeplink: d.deeplink, name: d.title }).ok_or_else(|| file_not_found(id))
+    document.map(|d| ReportFile::document(d.deeplink, d.title)).ok_or_else(|| file_not_found(id))
 }
 
-fn file_not_found(id: &str) -> Error {
+pub(crate) fn file_not_found(id: &str) -> Error {
     Error::new(Kind::NotFound, "report_file_not_found", format!("File {id} is not one of your files"))
 }
 
@@ -368,15 +381,36 @@ pub async fn init(ctx: &Context, viewer: &Viewer, body: InitBody) -> Result<Repo
 }
 
 /// Queues the report's generation. A feed's documents are resolved now, as the viewer may read
-/// them, so the job (and any resumption of it) reads this evidence.
+/// them, so the job (and any resumption of it) reads this evidence; so are the documents the
+/// report's uploads became: 409 `report_file_processing` while one is still processing.
 pub async fn generate(ctx: &Context, viewer: &Viewer, body: GenerateBody) -> Result<ReportResult> {
     let row = own(ctx, viewer, body.report_id.trim()).await?;
+    let mut uploads = Vec::new();
+    for file in row.files().into_iter().filter(ReportFile::is_pending) {
+        let place = files::place(ctx, &viewer.user_id, &file).await?;
+        match (place.status, place.deeplink) {
+            (files::FileStatus::Completed, Some(deeplink)) => {
+                uploads.push(ReportFile::uploaded(file.id().to_string(), file.name, Some(deeplink)))
+            }
+            (files::FileStatus::Processing, _) => {
+                return Err(from_domain(&ReportError::FileProcessing(file.name)));
+            }
+            _ => {
+                return Err(Error::new(
+                    Kind::Conflict,
+                    "report_file_failed",
+                    format!("File {} could not be read; remove it from the report", file.name),
+                ))
+            }
+        }
+    }
     let mut feed_documents = Vec::new();
     if let Some(feed_id) = &row.feed_id {
         let page = crate::feeds::documents::documents(ctx, viewer, feed_id, None, 0, MAX_FEED_DOCUMENTS).await?;
         feed_documents = page.results.documents.into_iter().map(|d| d.id).collect();
     }
-    let command = ReportCommand::Generate { user_id: viewer.user_id.clone(), feed_documents, at: chrono::Utc::now() };
+    let command =
+        ReportCommand::Generate { user_id: viewer.user_id.clone(), feed_documents, uploads, at: chrono::Utc::now() };
     ctx.command(&ctx.bus.reports, &row.report_id, command, &viewer.metadata()).await?;
     ctx.report_wake.notify_one();
     let row = own(ctx, viewer, &row.report_id).await?;
@@ -420,27 +454,16 @@ pub async fn detail(ctx: &Context, viewer: &Viewer, report_id: &str) -> Result<R
     };
     let mut documents = Vec::new();
     for file in row.files() {
-        #[derive(sqlx::FromRow)]
-        struct Place {
-            bucket: Option<String>,
-            key: Option<String>,
-            link: Option<String>,
-        }
-        let place: Option<Place> = ctx
-            .db
-            .fetch_optional(
-                "SELECT u.bucket, u.key, d.link FROM documents_view d \
-                 LEFT JOIN uploads_view u ON u.deeplink = d.deeplink AND u.user_id = $2 WHERE d.deeplink = $1",
-                args![file.deeplink.as_str(), viewer.user_id.as_str()],
-            )
-            .await?;
-        let object_location = place.and_then(|p| match (p.bucket, p.key) {
-            (Some(bucket), Some(key)) => Some(format!("{bucket}/{key}")),
-            _ => p.link,
-        });
+        let place = files::place(ctx, &viewer.user_id, &file).await?;
         documents.push(PayloadDocument {
-            object_location,
-            metadata: DocumentMetadata { file_name: file.name, guid: file.deeplink },
+            id: file.id().to_string(),
+            status: place.status.as_str().to_string(),
+            size: place.size,
+            object_location: place.location,
+            metadata: DocumentMetadata {
+                file_name: file.name.clone(),
+                guid: place.deeplink.unwrap_or_else(|| file.id().to_string()),
+            },
         });
     }
     let sections: Vec<SectionItem> = ctx
