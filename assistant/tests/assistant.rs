@@ -12,7 +12,8 @@ use assistant::{
 };
 use search::{Access, Line, PageText, SearchIndex};
 use testkit::search::{document, index_of};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use testkit::http::{chunk, json_reply, read_request, SSE_HEAD};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
 
 const TARIFFS: &str = "The United States imposed a 25 percent tariff on imported steel in March 2018, citing national \
@@ -429,19 +430,15 @@ async fn fake_server(reply: Reply) -> (String, Arc<tokio::sync::Mutex<Vec<String
             seen.lock().await.push(body);
             match &reply {
                 Reply::Status(code, body) => {
-                    let head = format!(
-                        "HTTP/1.1 {code} Oops\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-                        body.len()
-                    );
-                    let _ = socket.write_all(format!("{head}{body}").as_bytes()).await;
+                    let _ = socket.write_all(json_reply(&format!("{code} Oops"), body).as_bytes()).await;
                 }
                 Reply::Raw(text) => {
-                    let _ = socket.write_all(stream_head().as_bytes()).await;
+                    let _ = socket.write_all(SSE_HEAD.as_bytes()).await;
                     let _ = socket.write_all(chunk(text).as_bytes()).await;
                     let _ = socket.write_all(b"0\r\n\r\n").await;
                 }
                 Reply::Stream(pieces) => {
-                    let _ = socket.write_all(stream_head().as_bytes()).await;
+                    let _ = socket.write_all(SSE_HEAD.as_bytes()).await;
                     let role = "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}\n\n".to_string();
                     let mut events = vec![role];
                     for piece in pieces {
@@ -467,42 +464,8 @@ async fn fake_server(reply: Reply) -> (String, Arc<tokio::sync::Mutex<Vec<String
     (url, bodies)
 }
 
-fn stream_head() -> String {
-    "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n"
-        .into()
-}
 
-fn chunk(text: &str) -> String {
-    format!("{:x}\r\n{text}\r\n", text.len())
-}
 
-async fn read_request(socket: &mut tokio::net::TcpStream) -> String {
-    let mut buf = Vec::new();
-    let mut tmp = [0u8; 4096];
-    loop {
-        let n = socket.read(&mut tmp).await.unwrap_or(0);
-        if n == 0 {
-            break;
-        }
-        buf.extend_from_slice(&tmp[..n]);
-        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&buf[..end]).to_lowercase();
-            let length: usize = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse().unwrap_or(0)))
-                .unwrap_or(0);
-            while buf.len() < end + 4 + length {
-                let n = socket.read(&mut tmp).await.unwrap_or(0);
-                if n == 0 {
-                    break;
-                }
-                buf.extend_from_slice(&tmp[..n]);
-            }
-            return String::from_utf8_lossy(&buf[end + 4..]).into_owned();
-        }
-    }
-    String::new()
-}
 
 /// Runs the engine on `retrieval` against `url`, returning the answer and the streamed text.
 async fn run_engine(url: &str, retrieval: Retrieval) -> (Result<Answer, AssistantError>, String) {

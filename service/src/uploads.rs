@@ -432,17 +432,22 @@ async fn upload_of(ctx: &Context, user_id: &str, file_id: &str) -> Result<Upload
 
 /// The user's upload `file_id` (not found for an id they never uploaded).
 pub async fn upload_state(ctx: &Context, user_id: &str, file_id: &str) -> Result<UploadState> {
-    let r = upload_of(ctx, user_id, file_id).await?;
-    Ok(UploadState {
-        id: r.file_id,
-        name: r.name,
-        mime_type: r.mime_type,
-        size: r.size,
-        source: r.source,
-        status: r.status,
-        error: r.error,
-        deeplink: r.deeplink,
-    })
+    Ok(upload_of(ctx, user_id, file_id).await?.into())
+}
+
+impl From<UploadRow> for UploadState {
+    fn from(r: UploadRow) -> UploadState {
+        UploadState {
+            id: r.file_id,
+            name: r.name,
+            mime_type: r.mime_type,
+            size: r.size,
+            source: r.source,
+            status: r.status,
+            error: r.error,
+            deeplink: r.deeplink,
+        }
+    }
 }
 
 /// Reports transfers done: each file whose bytes storage holds, within its limits and the
@@ -615,16 +620,7 @@ pub async fn status(ctx: &Context, user_id: &str, ids: &str) -> Result<StatusLis
     let mut by_id: HashMap<String, UploadRow> = rows.into_iter().map(|r| (r.file_id.clone(), r)).collect();
     let mut results = Vec::with_capacity(ids.len());
     for id in ids {
-        results.extend(by_id.remove(id).map(|r| UploadState {
-            id: r.file_id,
-            name: r.name,
-            mime_type: r.mime_type,
-            size: r.size,
-            source: r.source,
-            status: r.status,
-            error: r.error,
-            deeplink: r.deeplink,
-        }));
+        results.extend(by_id.remove(id).map(UploadState::from));
     }
     Ok(StatusList { results })
 }

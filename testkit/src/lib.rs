@@ -5,11 +5,13 @@
 //! - [`search`] (feature `search`): documents for the search index and an in-memory index
 //!   holding them.
 //! - [`s3`]: a local S3-compatible server (moto) on a free port, for the upload tests.
+//! - [`http`]: reading a request and framing replies, for stand-ins of outside HTTP services.
 //!
 //! A dev-dependency only. It depends on `commands` (and `search` with its feature), never on
 //! `api`: the crates below `api` use it in their own tests.
 
 pub mod db;
+pub mod http;
 pub mod s3;
 #[cfg(feature = "search")]
 pub mod search;

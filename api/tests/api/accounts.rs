@@ -14,27 +14,6 @@ use domain::EventMetadata;
 
 use crate::support::*;
 
-/// Like `api_test!`, with `$config` changing the test settings first.
-macro_rules! api_test_with {
-    ($name:ident, $config:expr, $body:expr) => {
-        mod $name {
-            use super::*;
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn on_sqlite() {
-                let mut config = ServeArgs::for_tests();
-                ($config)(&mut config);
-                ($body)(spawn_app_with(Backend::Sqlite, config).await).await;
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn on_postgres() {
-                let mut config = ServeArgs::for_tests();
-                ($config)(&mut config);
-                ($body)(spawn_app_with(Backend::Postgres, config).await).await;
-            }
-        }
-    };
-}
-
 /// The production body limit (1 MiB), so large usernames reach validation.
 fn production_body_limit(config: &mut ServeArgs) {
     config.max_body_bytes = 1024 * 1024;

@@ -7,7 +7,8 @@ use crate::support::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use testkit::http::read_request;
+use tokio::io::AsyncWriteExt;
 
 const STEEL: &str = "The United States imposed a 25 percent tariff on imported steel in March 2018, citing national \
 security.\n\nCarmakers warned that the steel duties would raise vehicle prices. Ford said the tariffs cost the \
@@ -364,28 +365,8 @@ async fn fake_engine(replies: Vec<Reply>) -> (String, Arc<AtomicUsize>) {
             let n = count.fetch_add(1, Ordering::SeqCst);
             let reply = replies[n.min(replies.len() - 1)].clone();
             tokio::spawn(async move {
-                // Read the request head and its body.
-                let mut request = Vec::new();
-                let mut buf = [0u8; 4096];
-                loop {
-                    let read = socket.read(&mut buf).await.unwrap_or(0);
-                    if read == 0 {
-                        return;
-                    }
-                    request.extend_from_slice(&buf[..read]);
-                    let text = String::from_utf8_lossy(&request).to_string();
-                    if let Some(head_end) = text.find("\r\n\r\n") {
-                        let length = text[..head_end]
-                            .lines()
-                            .find_map(|l| {
-                                l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().to_string())
-                            })
-                            .and_then(|v| v.parse::<usize>().ok())
-                            .unwrap_or(0);
-                        if request.len() >= head_end + 4 + length {
-                            break;
-                        }
-                    }
+                if read_request(&mut socket).await.is_empty() {
+                    return;
                 }
                 let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n";
                 let _ = socket.write_all(head.as_bytes()).await;

@@ -11,24 +11,8 @@ use crate::support::*;
 /// Like `api_test!`, with the grace for rotated tokens set to `$grace` seconds.
 macro_rules! grace_test {
     ($name:ident, $grace:expr, $body:expr) => {
-        mod $name {
-            use super::*;
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn on_sqlite() {
-                ($body)(spawn_with_grace(Backend::Sqlite, $grace).await).await;
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn on_postgres() {
-                ($body)(spawn_with_grace(Backend::Postgres, $grace).await).await;
-            }
-        }
+        api_test_with!($name, |config: &mut ServeArgs| config.session_grace_seconds = $grace, $body);
     };
-}
-
-async fn spawn_with_grace(backend: Backend, grace_seconds: u64) -> TestApp {
-    let mut config = ServeArgs::for_tests();
-    config.session_grace_seconds = grace_seconds;
-    spawn_app_with(backend, config).await
 }
 
 impl TestApp {

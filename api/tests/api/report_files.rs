@@ -311,21 +311,7 @@ api_test!(a_completed_report_exports_as_pdf_and_docx_with_its_citations_as_notes
 /// every upload stays PROCESSING while it waits to retry).
 macro_rules! stalled_extraction_test {
     ($name:ident, $body:expr) => {
-        mod $name {
-            use super::*;
-            async fn app(backend: Backend) -> TestApp {
-                let config = ServeArgs { extract_worker: Some("/bin/false".into()), ..ServeArgs::for_tests() };
-                spawn_app_with(backend, config).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn on_sqlite() {
-                ($body)(app(Backend::Sqlite).await).await;
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn on_postgres() {
-                ($body)(app(Backend::Postgres).await).await;
-            }
-        }
+        api_test_with!($name, |config: &mut ServeArgs| config.extract_worker = Some("/bin/false".into()), $body);
     };
 }
 

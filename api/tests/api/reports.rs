@@ -317,20 +317,7 @@ api_test!(a_report_whose_file_went_away_ends_failed_with_no_content, |app: TestA
 /// Runs `$body` with a server whose own report worker is off, so the test drives workers itself.
 macro_rules! without_worker_test {
     ($name:ident, $body:expr) => {
-        mod $name {
-            use super::*;
-            async fn app(backend: Backend) -> TestApp {
-                spawn_app_with(backend, ServeArgs { report_workers: false, ..ServeArgs::for_tests() }).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn on_sqlite() {
-                ($body)(app(Backend::Sqlite).await).await;
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn on_postgres() {
-                ($body)(app(Backend::Postgres).await).await;
-            }
-        }
+        api_test_with!($name, |config: &mut ServeArgs| config.report_workers = false, $body);
     };
 }
 

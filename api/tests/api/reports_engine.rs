@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use futures::StreamExt;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use testkit::http::{json_reply, read_request};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -143,12 +144,7 @@ async fn model_server(model: Model) -> (String, Arc<AtomicUsize>) {
                     first_sentence_of_source_one(prompt)
                 );
                 let reply = json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]});
-                let reply = reply.to_string();
-                let head = format!(
-                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-                    reply.len()
-                );
-                let _ = socket.write_all(format!("{head}{reply}").as_bytes()).await;
+                let _ = socket.write_all(json_reply("200 OK", &reply.to_string()).as_bytes()).await;
                 let _ = socket.shutdown().await;
                 count.fetch_add(1, Ordering::SeqCst);
             });
@@ -167,32 +163,6 @@ fn first_sentence_of_source_one(prompt: &str) -> String {
     normalize(&text[..end])
 }
 
-async fn read_request(socket: &mut tokio::net::TcpStream) -> String {
-    let mut buf = Vec::new();
-    let mut tmp = [0u8; 8192];
-    loop {
-        let n = socket.read(&mut tmp).await.unwrap_or(0);
-        if n == 0 {
-            return String::new();
-        }
-        buf.extend_from_slice(&tmp[..n]);
-        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&buf[..end]).to_lowercase();
-            let length: usize = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse().unwrap_or(0)))
-                .unwrap_or(0);
-            while buf.len() < end + 4 + length {
-                let n = socket.read(&mut tmp).await.unwrap_or(0);
-                if n == 0 {
-                    break;
-                }
-                buf.extend_from_slice(&tmp[..n]);
-            }
-            return String::from_utf8_lossy(&buf[end + 4..]).into_owned();
-        }
-    }
-}
 
 /// Runs `$body` with a server whose answers (and reports) are written by the stand-in model.
 macro_rules! model_test {

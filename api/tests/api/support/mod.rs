@@ -121,3 +121,25 @@ macro_rules! api_test {
     };
 }
 pub(crate) use api_test;
+
+/// Like `api_test!`, with `$config` changing the test settings first.
+macro_rules! api_test_with {
+    ($name:ident, $config:expr, $body:expr) => {
+        mod $name {
+            use super::*;
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn on_sqlite() {
+                let mut config = $crate::support::ServeArgs::for_tests();
+                ($config)(&mut config);
+                ($body)($crate::support::spawn_app_with($crate::support::Backend::Sqlite, config).await).await;
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn on_postgres() {
+                let mut config = $crate::support::ServeArgs::for_tests();
+                ($config)(&mut config);
+                ($body)($crate::support::spawn_app_with($crate::support::Backend::Postgres, config).await).await;
+            }
+        }
+    };
+}
+pub(crate) use api_test_with;
