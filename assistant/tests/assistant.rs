@@ -11,8 +11,8 @@ use assistant::{
     OpenAiCompatibleEngine, OpenAiConfig, Question, Retrieval, Scope, Settings,
 };
 use search::{Access, Line, PageText, SearchIndex};
-use testkit::search::{document, index_of};
 use testkit::http::{chunk, json_reply, read_request, SSE_HEAD};
+use testkit::search::{document, index_of};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
 
@@ -463,9 +463,6 @@ async fn fake_server(reply: Reply) -> (String, Arc<tokio::sync::Mutex<Vec<String
     });
     (url, bodies)
 }
-
-
-
 
 /// Runs the engine on `retrieval` against `url`, returning the answer and the streamed text.
 async fn run_engine(url: &str, retrieval: Retrieval) -> (Result<Answer, AssistantError>, String) {

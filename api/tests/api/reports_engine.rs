@@ -163,7 +163,6 @@ fn first_sentence_of_source_one(prompt: &str) -> String {
     normalize(&text[..end])
 }
 
-
 /// Runs `$body` with a server whose answers (and reports) are written by the stand-in model.
 macro_rules! model_test {
     ($name:ident, $model:expr, $body:expr) => {
