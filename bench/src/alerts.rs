@@ -20,6 +20,8 @@ use serde_json::{json, Value};
 use sha2::Digest;
 use tokio_tungstenite::tungstenite::Message;
 
+use crate::client::Api;
+
 pub async fn run(data_dir: &Path, quick: bool) -> anyhow::Result<()> {
     let n = if quick { 20 } else { 100 };
     let mut configs = vec![("without the model", ServeArgs::for_tests())];
@@ -42,54 +44,26 @@ pub async fn run(data_dir: &Path, quick: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn call(
-    client: &reqwest::Client,
-    server: &Server,
-    method: reqwest::Method,
-    path: &str,
-    token: Option<&str>,
-    body: Value,
-) -> anyhow::Result<Value> {
-    let mut request = client.request(method, format!("http://{}/api{path}", server.addr)).json(&body);
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
-    }
-    let response = request.send().await?;
-    let status = response.status();
-    let answer: Value = response.json().await.unwrap_or(Value::Null);
-    anyhow::ensure!(status.is_success(), "{path}: {status} {answer}");
-    Ok(answer)
-}
-
 async fn measure(server: &Server, dir: &Path, n: usize) -> anyhow::Result<String> {
     use reqwest::Method;
-    let client = reqwest::Client::new();
-    let signed = call(
-        &client,
-        server,
-        Method::POST,
-        "/auth/signup",
-        None,
-        json!({"email": "alerts@example.com", "password": "alert latency bench", "username": "alerts"}),
-    )
-    .await?;
+    let api = Api::new(format!("http://{}", server.addr));
+    let signed = api
+        .call(
+            Method::POST,
+            "/auth/signup",
+            None,
+            json!({"email": "alerts@example.com", "password": "alert latency bench", "username": "alerts"}),
+        )
+        .await?;
     let token = signed["token"].as_str().unwrap_or_default().to_string();
     let t = Some(token.as_str());
-    let source =
-        call(&client, server, Method::POST, "/connect/rss", t, json!({"url": "https://example.com/rates.xml"})).await?;
+    let source = api.call(Method::POST, "/connect/rss", t, json!({"url": "https://example.com/rates.xml"})).await?;
     let source = source["source_id"].as_str().unwrap_or_default().to_string();
     let definition = json!({"name": "Inflation", "keywords": {"include": [{"keyword": "inflation", "valid": true}]}});
-    let board = call(&client, server, Method::POST, "/boards/v2", t, json!({"definition": definition})).await?;
+    let board = api.call(Method::POST, "/boards/v2", t, json!({"definition": definition})).await?;
     let board_id = board["results"]["board_id"].as_str().unwrap_or_default().to_string();
-    call(
-        &client,
-        server,
-        Method::PUT,
-        &format!("/boards/{board_id}/alerts"),
-        t,
-        json!({"alerts": "immediate", "priority": "HIGH"}),
-    )
-    .await?;
+    api.call(Method::PUT, &format!("/boards/{board_id}/alerts"), t, json!({"alerts": "immediate", "priority": "HIGH"}))
+        .await?;
     let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{}/api/live?token={token}", server.addr)).await?;
     let (mut write, mut read) = socket.split();
     let blobs = service::ingestion::BlobStore::new(dir.join("blobs"));
@@ -138,7 +112,7 @@ async fn measure(server: &Server, dir: &Path, n: usize) -> anyhow::Result<String
         socket_ms.push(started.elapsed().as_secs_f64() * 1000.0);
         // (b) the bell.
         loop {
-            let bell = call(&client, server, Method::GET, "/notifications?page=0", t, Value::Null).await?;
+            let bell = api.call(Method::GET, "/notifications?page=0", t, Value::Null).await?;
             let listed = bell["results"]
                 .as_array()
                 .into_iter()

@@ -101,15 +101,7 @@ async fn measure(
 ) -> anyhow::Result<()> {
     let db = Db::open_sqlite(work).await?;
     let mut config = ServeArgs::for_tests();
-    config.assistant_url = std::env::var("NEEDL_ASSISTANT_URL").ok().filter(|u| !u.is_empty());
-    if let Ok(model) = std::env::var("NEEDL_ASSISTANT_MODEL") {
-        config.assistant_model = model;
-    }
-    config.assistant_key = std::env::var("NEEDL_ASSISTANT_KEY").ok();
-    let engine = match &config.assistant_url {
-        Some(url) => format!("chat-completions engine at {url}, model {}", config.assistant_model),
-        None => "extractive engine".to_string(),
-    };
+    let engine = crate::ask::assistant_from_env(&mut config);
     let server = Server::start_with(db, work, config).await?;
     let result = async {
         let api = Api { client: reqwest::Client::new(), base: format!("http://{}", server.addr) };
@@ -709,6 +701,20 @@ async fn latency(
         println!("    {} of {} questions failed; first: {}", failed.len(), scale.timed, clip(&failed[0], 160));
     }
     Ok(())
+}
+
+/// Points `config` at the model server `NEEDL_ASSISTANT_URL` (with `NEEDL_ASSISTANT_MODEL` and
+/// `NEEDL_ASSISTANT_KEY`) when it is set, and returns the engine's name for the figures.
+pub(crate) fn assistant_from_env(config: &mut ServeArgs) -> String {
+    config.assistant_url = std::env::var("NEEDL_ASSISTANT_URL").ok().filter(|u| !u.is_empty());
+    if let Ok(model) = std::env::var("NEEDL_ASSISTANT_MODEL") {
+        config.assistant_model = model;
+    }
+    config.assistant_key = std::env::var("NEEDL_ASSISTANT_KEY").ok();
+    match &config.assistant_url {
+        Some(url) => format!("chat-completions engine at {url}, model {}", config.assistant_model),
+        None => "extractive engine".to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,8 @@ use hdrhistogram::Histogram;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
+use crate::client::Api;
+
 struct Scale {
     channels: usize,
     members: usize,
@@ -28,37 +30,6 @@ struct Scale {
     /// Calls per throughput figure.
     calls: usize,
     clients: usize,
-}
-
-/// An HTTP client for one server, calling as the holder of `token`.
-#[derive(Clone)]
-struct Api {
-    client: reqwest::Client,
-    base: String,
-}
-
-impl Api {
-    async fn call(
-        &self,
-        method: reqwest::Method,
-        path: &str,
-        token: Option<&str>,
-        body: Value,
-    ) -> anyhow::Result<Value> {
-        let mut request = self.client.request(method, format!("{}/api{path}", self.base)).json(&body);
-        if let Some(token) = token {
-            request = request.bearer_auth(token);
-        }
-        let response = request.send().await?;
-        let status = response.status();
-        let answer: Value = response.json().await.unwrap_or(Value::Null);
-        anyhow::ensure!(status.is_success(), "{path}: {status} {answer}");
-        Ok(answer)
-    }
-
-    async fn post(&self, path: &str, token: &str, body: Value) -> anyhow::Result<Value> {
-        self.call(reqwest::Method::POST, path, Some(token), body).await
-    }
 }
 
 struct Member {
@@ -82,7 +53,7 @@ pub async fn measure(backend: &str, db: Db, dir: &std::path::Path, quick: bool) 
     // A thousand users' sockets all come from this one loopback address.
     let config = ServeArgs { max_connections_per_address: 0, ..ServeArgs::for_tests() };
     let server = Server::start_with(db, dir, config).await?;
-    let api = Api { client: reqwest::Client::new(), base: format!("http://{}", server.addr) };
+    let api = Api::new(format!("http://{}", server.addr));
     let result = run(&server, &api, &scale).await;
     server.stop().await?;
     println!("[{backend}] {}", result?);

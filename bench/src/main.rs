@@ -27,6 +27,7 @@
 
 mod alerts;
 mod ask;
+mod client;
 mod collab;
 mod feeds;
 mod ingestion;

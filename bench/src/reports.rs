@@ -346,15 +346,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 async fn measure(work: &Path, all: &[TatContext], quick: bool) -> anyhow::Result<()> {
     let db = Db::open_sqlite(work).await?;
     let mut config = ServeArgs::for_tests();
-    config.assistant_url = std::env::var("NEEDL_ASSISTANT_URL").ok().filter(|u| !u.is_empty());
-    if let Ok(model) = std::env::var("NEEDL_ASSISTANT_MODEL") {
-        config.assistant_model = model;
-    }
-    config.assistant_key = std::env::var("NEEDL_ASSISTANT_KEY").ok();
-    let engine = match &config.assistant_url {
-        Some(url) => format!("chat-completions engine at {url}, model {}", config.assistant_model),
-        None => "extractive engine".to_string(),
-    };
+    let engine = crate::ask::assistant_from_env(&mut config);
     let server = Server::start_with(db, work, config).await?;
     let base = format!("http://{}", server.addr);
     let client = reqwest::Client::new();

@@ -1,0 +1,40 @@
+//! One HTTP client for the benchmarks that drive a server through its API.
+
+use serde_json::Value;
+
+/// An HTTP client for one server; each call names the token it is made with.
+#[derive(Clone)]
+pub struct Api {
+    pub client: reqwest::Client,
+    /// `http://host:port`, without `/api`.
+    pub base: String,
+}
+
+impl Api {
+    pub fn new(base: String) -> Api {
+        Api { client: reqwest::Client::new(), base }
+    }
+
+    /// The call's JSON answer; an error naming the path, status and answer unless it succeeded.
+    pub async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: Option<&str>,
+        body: Value,
+    ) -> anyhow::Result<Value> {
+        let mut request = self.client.request(method, format!("{}/api{path}", self.base)).json(&body);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await?;
+        let status = response.status();
+        let answer: Value = response.json().await.unwrap_or(Value::Null);
+        anyhow::ensure!(status.is_success(), "{path}: {status} {answer}");
+        Ok(answer)
+    }
+
+    pub async fn post(&self, path: &str, token: &str, body: Value) -> anyhow::Result<Value> {
+        self.call(reqwest::Method::POST, path, Some(token), body).await
+    }
+}
