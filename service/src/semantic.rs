@@ -137,8 +137,17 @@ impl Semantic {
         let items = documents
             .iter()
             .map(|d| {
-                let body: Vec<&str> = d.pages.iter().map(|p| p.text.as_str()).collect();
-                (d.deeplink.clone(), embedding_text(&d.title, &body.join("\n")))
+                // Only the opening is embedded: join pages until it is surely there (a char is
+                // at most 4 bytes), not a long filing's whole text.
+                let mut body = String::new();
+                for page in &d.pages {
+                    if body.len() >= OPENING_CHARS * 4 {
+                        break;
+                    }
+                    body.push_str(&page.text);
+                    body.push('\n');
+                }
+                (d.deeplink.clone(), embedding_text(&d.title, &body))
             })
             .collect();
         self.store(items).await
@@ -156,7 +165,7 @@ impl Semantic {
     }
 
     /// Embeds, in the background, every document that has no stored embedding yet (after an
-    /// upgrade, or with the store's file deleted), oldest first in batches, until done or
+    /// upgrade, or with the store's file deleted), in batches by deeplink, until done or
     /// `shutdown`. Returns how many were embedded.
     pub async fn backfill(
         &self,
