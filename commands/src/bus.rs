@@ -14,6 +14,7 @@ use domain::channel::{Channel, ChannelDirectory, ChannelReader};
 use domain::channel_document::ChannelDocument;
 use domain::document::{Document, ReadMark};
 use domain::email::EmailReservation;
+use domain::feed_template::FeedTemplates;
 use domain::instance::Instance;
 use domain::notebook::{Note, NotebookShelf};
 use domain::notification::NotificationInbox;
@@ -105,6 +106,7 @@ pub struct CommandBus {
     pub notification_inboxes: Framework<NotificationInbox>,
     pub ask_sessions: Framework<AskSession>,
     pub boards: Framework<Board>,
+    pub feed_templates: Framework<FeedTemplates>,
     pub match_days: Framework<MatchDay>,
     pub reports: Framework<Report>,
 }
@@ -133,6 +135,7 @@ impl CommandBus {
             notification_inboxes: Framework::new(&db),
             ask_sessions: Framework::new(&db),
             boards: Framework::new(&db),
+            feed_templates: Framework::new(&db),
             match_days: Framework::new(&db),
             reports: Framework::new(&db),
             db,

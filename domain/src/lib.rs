@@ -28,6 +28,7 @@
 //!   publishing, shared feeds, and each member's starred status and last visit.
 //! - [`board`]: custom feeds: each user's feed definitions (one event per change, with undo),
 //!   whether they are on, and how they alert.
+//! - [`feed_template`]: the feed templates an administrator offers every member.
 //! - [`channel_document`]: a document in a channel: whether it is shared there, and its comments
 //!   with their mentions.
 //! - [`person`]: each user's contact book: the people behind contacts, their names and priorities.
@@ -69,6 +70,7 @@ pub mod email;
 pub mod error;
 pub mod event;
 pub mod feed_rules;
+pub mod feed_template;
 pub mod flags;
 pub mod instance;
 pub mod keywords;

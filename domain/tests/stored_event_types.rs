@@ -502,6 +502,27 @@ fn board_events_keep_their_stored_types_and_versions() {
 }
 
 #[test]
+fn feed_template_events_keep_their_stored_types_and_versions() {
+    use domain::feed_template::{FeedTemplate, FeedTemplatesEvent};
+    let template = || FeedTemplate { id: s(), definition: BoardDefinition::default() };
+    assert_stored_as(
+        FeedTemplatesEvent::EVENT_TYPES,
+        vec![
+            FeedTemplatesEvent::FeedTemplateAdded { actor: s(), template: template() },
+            FeedTemplatesEvent::FeedTemplateChanged { actor: s(), template: template() },
+            FeedTemplatesEvent::FeedTemplateRemoved { actor: s(), template_id: s() },
+            FeedTemplatesEvent::FeedTemplatesOrdered { actor: s(), template_ids: vec![s()] },
+        ],
+        &[
+            ("FeedTemplateAdded", "1"),
+            ("FeedTemplateChanged", "1"),
+            ("FeedTemplateRemoved", "1"),
+            ("FeedTemplatesOrdered", "1"),
+        ],
+    );
+}
+
+#[test]
 fn board_match_day_events_keep_their_stored_types_and_versions() {
     use domain::board::{Alerts, MatchDayEvent};
     assert_stored_as(

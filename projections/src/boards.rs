@@ -1,6 +1,7 @@
 //! `boards_view` (each user's custom feeds), `board_matches_view` (the new documents each feed
 //! matched as they arrived) and `board_feedback_view` (more / less like this on AI feeds'
-//! documents), from the board aggregates.
+//! documents), from the board aggregates; `feed_templates_view` (the templates an administrator
+//! offers), from the feed-templates aggregate.
 //!
 //! A definition is kept as JSON and changed by [`BoardDefinition::apply`], the function the
 //! aggregate itself uses, so the view and the aggregate read every edit alike.
@@ -11,6 +12,7 @@ use commands::feed::StoredEvent;
 use commands::store::Tx;
 use cqrs_es::Aggregate;
 use domain::board::{Alerts, Board, BoardDefinition, BoardEvent, MatchDay, MatchDayEvent, Priority};
+use domain::feed_template::{FeedTemplate, FeedTemplates, FeedTemplatesEvent};
 
 use crate::people::priority_str;
 use crate::runner::Projection;
@@ -174,6 +176,63 @@ impl Boards {
     }
 }
 
+impl Boards {
+    async fn templates(&self, tx: &mut Tx, event: &StoredEvent, time: String) -> anyhow::Result<()> {
+        let payload: FeedTemplatesEvent = serde_json::from_value(event.payload.clone())?;
+        match payload {
+            FeedTemplatesEvent::FeedTemplateAdded { template, .. } => {
+                let (next,): (i64,) = tx
+                    .fetch_optional("SELECT COALESCE(MAX(position) + 1, 0) FROM feed_templates_view", args![])
+                    .await?
+                    .unwrap_or((0,));
+                store_template(tx, &template, next, &time).await?;
+            }
+            FeedTemplatesEvent::FeedTemplateChanged { template, .. } => {
+                let position: Option<(i64,)> = tx
+                    .fetch_optional(
+                        "SELECT position FROM feed_templates_view WHERE template_id = $1",
+                        args![template.id.as_str()],
+                    )
+                    .await?;
+                store_template(tx, &template, position.map_or(0, |p| p.0), &time).await?;
+            }
+            FeedTemplatesEvent::FeedTemplateRemoved { template_id, .. } => {
+                tx.execute("DELETE FROM feed_templates_view WHERE template_id = $1", args![template_id.as_str()])
+                    .await?;
+            }
+            FeedTemplatesEvent::FeedTemplatesOrdered { template_ids, .. } => {
+                for (position, id) in template_ids.iter().enumerate() {
+                    tx.execute(
+                        "UPDATE feed_templates_view SET position = $2 WHERE template_id = $1",
+                        args![id.as_str(), position as i64],
+                    )
+                    .await?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+async fn store_template(tx: &mut Tx, template: &FeedTemplate, position: i64, time: &str) -> anyhow::Result<()> {
+    let definition = &template.definition;
+    tx.execute(
+        "INSERT INTO feed_templates_view (template_id, position, name, description, definition, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (template_id) DO UPDATE SET position = $2, name = $3, \
+         description = $4, definition = $5, updated_at = $6",
+        args![
+            template.id.as_str(),
+            position,
+            definition.name.as_str(),
+            definition.description.as_str(),
+            serde_json::to_string(definition)?,
+            time
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
 #[async_trait]
 impl Projection for Boards {
     fn name(&self) -> &'static str {
@@ -181,7 +240,7 @@ impl Projection for Boards {
     }
 
     fn tables(&self) -> &'static [&'static str] {
-        &["boards_view", "board_matches_view", "board_feedback_view"]
+        &["boards_view", "board_matches_view", "board_feedback_view", "feed_templates_view"]
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
@@ -190,6 +249,8 @@ impl Projection for Boards {
             self.board(tx, event, time).await
         } else if event.aggregate_type == MatchDay::TYPE {
             self.matches(tx, event, time).await
+        } else if event.aggregate_type == FeedTemplates::TYPE {
+            self.templates(tx, event, time).await
         } else {
             Ok(())
         }

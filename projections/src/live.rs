@@ -104,7 +104,8 @@ impl Audience {
                 Some(owner) => Audience::User(owner.to_string()),
                 None => Audience::Everyone,
             },
-            "source" => Audience::Everyone,
+            // The feed templates an administrator offers are every member's to see.
+            "source" | "feed_templates" => Audience::Everyone,
             _ => Audience::Admins,
         }
     }

@@ -15,11 +15,12 @@ use crate::app::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, ErrorBody};
 use crate::paging::Paging;
-use service::feeds::choices::{self, AcceptBody, FeedChoices, QuestionGroups, Suggestions, Templates};
+use service::feeds::choices::{self, AcceptBody, FeedChoices, QuestionGroups, Suggestions};
 use service::feeds::documents::{self, BoardDocumentsResult, Preview, PreviewBody};
 use service::feeds::refine::{
     self, ApplySuggestion, FeedMetadataResult, FeedSources, KeywordSuggestions, SmartsBody, SmartsResult,
 };
+use service::feeds::templates::{self, SetTemplatesBody, Templates};
 use service::feeds::topics::{self, FeedbackBody, FeedbackResult};
 use service::feeds::{self, AlertsBody, BoardList, BoardResult, DefinitionBody, FeedChannels, SourceBoards};
 
@@ -35,6 +36,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(board_channels, share_my_board))
         .routes(routes!(feed_choices))
         .routes(routes!(feed_templates))
+        .routes(routes!(set_feed_templates))
         .routes(routes!(list_suggestions))
         .routes(routes!(accept_suggestions))
         .routes(routes!(feed_questions))
@@ -212,11 +214,27 @@ async fn feed_choices(State(state): State<AppState>, user: AuthUser) -> ApiResul
     Ok(ApiJson(choices::feed_choices(&state, &user).await?))
 }
 
-/// Ready-made feed definitions, one per finance topic.
+/// Ready-made feed definitions: the instance's own (`kind: organization`), in the order an
+/// administrator saved them, then one per finance topic (`kind: builtin`).
 #[utoipa::path(get, path = "/connect/getFeedTemplates", tag = "boards", security(("token" = [])),
     responses((status = 200, body = Templates)))]
-async fn feed_templates(_user: AuthUser) -> ApiResult<ApiJson<Templates>> {
-    Ok(ApiJson(choices::templates()))
+async fn feed_templates(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<Templates>> {
+    Ok(ApiJson(templates::templates(&state, &user).await?))
+}
+
+/// Replaces the instance's own templates with the list sent, in its order (administrators only,
+/// else 403). A template without `id` is added; one left out is removed. Every definition is
+/// checked as a feed's would be; one refusal (422, its message naming the template's place in
+/// the list) records nothing. Answers every template, as `getFeedTemplates` does.
+#[utoipa::path(post, path = "/connect/setFeedTemplates", tag = "boards", security(("token" = [])),
+    request_body = SetTemplatesBody,
+    responses((status = 200, body = Templates), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn set_feed_templates(
+    State(state): State<AppState>,
+    user: AuthUser,
+    ApiJson(body): ApiJson<SetTemplatesBody>,
+) -> ApiResult<ApiJson<Templates>> {
+    Ok(ApiJson(templates::set_templates(&state, &user, body).await?))
 }
 
 /// Feeds suggested from what the user tags, reads and follows.

@@ -641,3 +641,86 @@ api_test!(without_the_model_topics_match_by_keywords_and_feedback_is_kept, |app:
         app.post(&format!("/api/boards/{id}/feedback"), &bob.token, json!({"document_id": "r-1", "more": true})).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 });
+
+api_test!(an_administrator_sets_the_templates_every_member_is_offered, |app: TestApp| async move {
+    // The first account of an instance is its administrator.
+    let admin = app.sign_up("alice").await;
+    let member = app.sign_up("bob").await;
+    let (_, before) = app.get("/api/connect/getFeedTemplates", &member.token).await;
+    let builtin = before["results"].as_array().unwrap().len();
+    assert!(builtin > 0 && before["results"].as_array().unwrap().iter().all(|t| t["kind"] == "builtin"));
+
+    let set = |templates: Value| json!({ "templates": templates });
+    let steel = json!({"name": "Steel prices", "description": "Mills and tariffs", "definition": definition("x", &["steel AND (tariff OR price)"], &[])});
+    let rates = json!({"definition": definition("Repo rate", &["\"repo rate\""], &["crypto"])});
+    // A member may not; nothing is recorded.
+    let (status, body) = app.post("/api/connect/setFeedTemplates", &member.token, set(json!([steel]))).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+
+    let (status, saved) = app.post("/api/connect/setFeedTemplates", &admin.token, set(json!([steel, rates]))).await;
+    assert_eq!(status, StatusCode::OK, "{saved}");
+    let (_, offered) = app.get("/api/connect/getFeedTemplates", &member.token).await;
+    assert_eq!(offered, saved);
+    let list = offered["results"].as_array().unwrap();
+    assert_eq!(list.len(), builtin + 2);
+    assert_eq!(
+        (list[0]["name"].as_str().unwrap(), list[0]["kind"].as_str().unwrap()),
+        ("Steel prices", "organization")
+    );
+    assert_eq!(list[0]["description"], "Mills and tariffs");
+    assert_eq!(list[0]["definition"]["name"], "Steel prices");
+    assert_eq!(list[1]["name"], "Repo rate");
+    assert_eq!(list[2]["kind"], "builtin");
+    let (steel_id, rates_id) = (list[0]["id"].clone(), list[1]["id"].clone());
+
+    // A member builds a feed from one.
+    let board = create(&app, &member.token, list[1]["definition"].clone()).await;
+    assert_eq!(keywords(&board, "exclude"), ["crypto"]);
+
+    // The whole list again: one renamed and moved first, the other left out (removed).
+    let renamed = json!({"id": rates_id, "name": "RBI repo rate", "definition": list[1]["definition"]});
+    let (status, saved) = app.post("/api/connect/setFeedTemplates", &admin.token, set(json!([renamed]))).await;
+    assert_eq!(status, StatusCode::OK, "{saved}");
+    let names: Vec<&str> =
+        saved["results"].as_array().unwrap().iter().take(2).map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names[0], "RBI repo rate");
+    assert_ne!(names[1], "Steel prices");
+    assert_eq!(saved["results"][0]["id"], rates_id);
+    assert_eq!(
+        event_types(&app, "feed_templates", "instance").await,
+        ["FeedTemplateAdded", "FeedTemplateAdded", "FeedTemplateRemoved", "FeedTemplateChanged"]
+    );
+
+    // Refusals name the template and record nothing: a bad keyword, two of one name, a definition
+    // that matches everything, an id that is no saved template.
+    for (templates, code) in [
+        (json!([{"definition": definition("Bad", &["steel AND ("], &[])}]), "invalid_keyword"),
+        (
+            json!([{"definition": definition("Same", &["steel"], &[])}, {"definition": definition("same", &["iron"], &[])}]),
+            "template_name_taken",
+        ),
+        (json!([{"definition": definition("Everything", &[], &[])}]), "feed_matches_everything"),
+        (json!([{"id": steel_id, "definition": definition("Gone", &["steel"], &[])}]), "unknown_template"),
+    ] {
+        let (status, body) = app.post("/api/connect/setFeedTemplates", &admin.token, set(templates)).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert_eq!(body["code"], code, "{body}");
+    }
+    let (status, body) = app
+        .post(
+            "/api/connect/setFeedTemplates",
+            &admin.token,
+            set(json!([{"definition": definition("Bad", &["steel AND ("], &[])}])),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body["message"].as_str().unwrap().starts_with("Template 1: Invalid keyword"), "{body}");
+    assert_eq!(event_types(&app, "feed_templates", "instance").await.len(), 4);
+    let (_, after) = app.get("/api/connect/getFeedTemplates", &member.token).await;
+    assert_eq!(after, saved);
+
+    // An empty list removes them all.
+    let (status, cleared) = app.post("/api/connect/setFeedTemplates", &admin.token, set(json!([]))).await;
+    assert_eq!(status, StatusCode::OK, "{cleared}");
+    assert_eq!(cleared["results"].as_array().unwrap().len(), builtin);
+});

@@ -175,23 +175,6 @@ pub async fn feed_choices(ctx: &Context, viewer: &Viewer) -> Result<FeedChoices>
     })
 }
 
-/// A ready-made definition, or a suggested one.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct Template {
-    pub id: String,
-    pub name: String,
-    pub description: String,
-    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
-    pub definition: BoardDefinition,
-}
-
-#[derive(Debug, Serialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct Templates {
-    pub results: Vec<Template>,
-}
-
 fn keywords(include: &[&str]) -> BoardKeywords {
     BoardKeywords {
         include: include.iter().map(|k| BoardKeyword { keyword: k.to_string(), valid: true }).collect(),
@@ -199,25 +182,18 @@ fn keywords(include: &[&str]) -> BoardKeywords {
     }
 }
 
-/// One template per topic: a keyword feed following the topic's expression.
-pub fn templates() -> Templates {
-    Templates {
-        results: TOPICS
-            .iter()
-            .map(|t| Template {
-                id: format!("topic-{}", t.key),
-                name: t.label.to_string(),
-                description: t.description.to_string(),
-                definition: BoardDefinition {
-                    name: t.label.to_string(),
-                    description: t.description.to_string(),
-                    keywords: keywords(&[t.expression]),
-                    feed_type: Some("keyword".into()),
-                    ..Default::default()
-                },
-            })
-            .collect(),
-    }
+/// The built-in templates: one per topic, a keyword feed following the topic's expression.
+pub fn topic_templates() -> impl Iterator<Item = (String, BoardDefinition)> {
+    TOPICS.iter().map(|t| {
+        let definition = BoardDefinition {
+            name: t.label.to_string(),
+            description: t.description.to_string(),
+            keywords: keywords(&[t.expression]),
+            feed_type: Some("keyword".into()),
+            ..Default::default()
+        };
+        (format!("topic-{}", t.key), definition)
+    })
 }
 
 #[derive(Debug, Serialize)]

@@ -18,6 +18,7 @@ pub mod alerts;
 pub mod choices;
 pub mod documents;
 pub mod refine;
+pub mod templates;
 pub mod topics;
 
 use commands::args;

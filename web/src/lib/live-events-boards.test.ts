@@ -18,6 +18,13 @@ describe('live events of custom feeds', () => {
     expect(keys).toEqual(expect.arrayContaining([['channels', 'list'], boardKeys.list()]));
   });
 
+  it.each(['FeedTemplateAdded', 'FeedTemplateChanged', 'FeedTemplateRemoved', 'FeedTemplatesOrdered'])(
+    'refreshes the templates on %s, and no feed',
+    (type) => {
+      expect(keysInvalidatedBy({ type, ids: ['instance'] })).toEqual([boardKeys.templates()]);
+    },
+  );
+
   it('leaves other events alone', () => {
     expect(keysInvalidatedBy({ type: 'DocumentMarkedRead', ids: ['d1'] })).not.toContainEqual(boardKeys.list());
   });

@@ -221,6 +221,7 @@ export function keysInvalidatedBy(event: Pick<LiveEvent, 'type'> & { ids?: strin
   const ids = event.ids ?? [];
   if (event.type === REPORT_PROGRESS) return event.report_id ? [reportKeys.report(event.report_id)] : [];
   if (event.type.startsWith('Report')) return reportChanged(ids);
+  if (event.type.startsWith('FeedTemplate')) return [boardKeys.templates()];
   const own = INVALIDATIONS[event.type]?.(ids);
   if (event.type.startsWith('Board') || BOARD_EDITS.has(event.type)) return [...(own ?? []), ...boardChanged(ids)];
   return own ?? [];

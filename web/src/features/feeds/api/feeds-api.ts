@@ -251,6 +251,8 @@ const templateSchema = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().nullish().transform((d) => d ?? ''),
+  /** `organization`: saved by an administrator of this instance; `builtin`: one per finance topic. */
+  kind: z.enum(['organization', 'builtin']).catch('builtin'),
   definition: definitionSchema,
 });
 export type FeedTemplate = z.infer<typeof templateSchema>;
@@ -415,6 +417,18 @@ export const setBoardAlerts = async (boardId: string, alerts: AlertMode, priorit
 /** Shares a feed into groups the user owns. */
 export const shareBoardToChannels = (boardId: string, channelIds: string[]) =>
   api.post<unknown>(at(boardId, '/channels'), { body: { channel_ids: channelIds } });
+
+/** One template as an administrator saves it: without `id`, a new one. */
+export interface TemplateInput {
+  id?: string;
+  name?: string;
+  description?: string;
+  definition: FeedDefinition;
+}
+
+/** Replaces the instance's own templates (administrators only); answers every template. */
+export const setFeedTemplates = async (templates: TemplateInput[]): Promise<FeedTemplate[]> =>
+  templatesAnswer.parse(await api.post<unknown>('/connect/setFeedTemplates', { body: { templates } })).results;
 
 export const acceptSuggestions = async (suggestionIds: string[]): Promise<Board[]> =>
   boardsAnswer.parse(await api.post<unknown>('/boards/suggestions/accept', { body: { suggestion_ids: suggestionIds } })).results;

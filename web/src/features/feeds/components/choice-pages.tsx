@@ -47,6 +47,7 @@ export function SelectFeedTypePage({ nav }: { nav: BuilderNav }) {
                   <button type="button" className="button button-quiet template-choice" onClick={() => nav.go('feed-template-readonly', { 'template-id': t.id })}>
                     {t.name}
                   </button>
+                  {t.kind === 'organization' && <span className="badge">Your organization</span>}
                   {t.description && <span className="small muted"> {t.description}</span>}
                 </li>
               ))}

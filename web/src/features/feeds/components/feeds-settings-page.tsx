@@ -6,11 +6,12 @@ import { boardQueries } from '../api/feeds-api';
 import { useOpenBuilder } from '../hooks/use-open-builder';
 import { NO_FEEDS } from '../messages';
 import { FeedSettingsRow } from './feed-settings-row';
+import { FeedTemplatesSection } from './feed-templates-section';
 
 /**
  * /settings/feeds and /settings/feeds/root: the user's feeds, each with its switch, rename,
- * duplicate, delete, share to a group, alerts and priority. `nav` is the settings tabs, drawn by
- * the app.
+ * duplicate, delete, share to a group, alerts and priority; for administrators, the templates
+ * offered to everyone. `nav` is the settings tabs, drawn by the app.
  */
 export function FeedsSettingsPage({ nav }: { nav?: ReactNode }) {
   const boards = useQuery(boardQueries.list());
@@ -42,6 +43,7 @@ export function FeedsSettingsPage({ nav }: { nav?: ReactNode }) {
           </ul>
         )}
       </ListState>
+      <FeedTemplatesSection />
     </div>
   );
 }

@@ -14,6 +14,7 @@ import {
   duplicateBoard,
   enableBoard,
   setBoardAlerts,
+  setFeedTemplates,
   shareBoardToChannels,
   undoBoard,
   updateBoard,
@@ -22,6 +23,7 @@ import {
   type BoardSummary,
   type FeedDefinition,
   type Priority,
+  type TemplateInput,
 } from '../api/feeds-api';
 import { FEED_CREATED, FEED_DELETED, FEED_DUPLICATED, FEED_RESTORED, FEED_SAVED, FEED_SHARED } from '../messages';
 
@@ -178,5 +180,15 @@ export function useAcceptSuggestions() {
       addToList(queryClient, boards);
       return Promise.all([refresh(queryClient), queryClient.invalidateQueries({ queryKey: boardKeys.suggestions() })]);
     },
+  });
+}
+
+/** Saves the instance's own templates as a whole list (administrators); the server's refusal shows as a toast. */
+export function useSetFeedTemplates() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    meta: { errorToast: failure } satisfies ToastMeta,
+    mutationFn: (templates: TemplateInput[]) => setFeedTemplates(templates),
+    onSuccess: (templates) => queryClient.setQueryData(boardKeys.templates(), templates),
   });
 }
