@@ -6,9 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { ReportsPage } from './pages/reports-page';
+import { expectNoSideScroll, expectTouchTargets } from './support/layout';
 import { writePdf, type TestPdf } from './support/pdf';
 
 const tag = randomBytes(3).toString('hex');
@@ -115,7 +115,7 @@ test('a report goes from an uploaded file to a cited report, copied, downloaded 
   // On a phone: the dashboard and the report fit the screen, the overlay covers it, targets are 44 px.
   await page.setViewportSize({ width: 390, height: 844 });
   await reports.open();
-  await expectFits(page);
+  await expectNoSideScroll(page);
   await expectTouchTargets(reports.row(name).getByRole('button').or(reports.row(name).getByRole('link')));
   await reports.openLink(name).click();
   await expect(reports.overlay()).toHaveAttribute('data-full-screen', 'true');
@@ -123,28 +123,10 @@ test('a report goes from an uploaded file to a cited report, copied, downloaded 
   await reports.overlay().getByRole('button', { name: 'Close overlay' }).click();
   await page.goto(`/report/${reportId}`);
   await expect(page.getByRole('heading', { name: 'Report Summary' })).toBeVisible();
-  await expectFits(page);
+  await expectNoSideScroll(page);
   const article = page.getByRole('article');
   await expectTouchTargets(article.getByRole('button', { name: /^(Copy Report|Download Raw Data|Submit)$/ }).or(article.getByRole('radio')));
 });
-
-/** Checks the page does not scroll sideways. */
-async function expectFits(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-}
-
-/** Checks every control is at least 44 px tall and wide. */
-async function expectTouchTargets(controls: Locator) {
-  const count = await controls.count();
-  expect(count).toBeGreaterThan(0);
-  for (let i = 0; i < count; i += 1) {
-    const box = await controls.nth(i).boundingBox();
-    expect(box, `control ${i}`).not.toBeNull();
-    expect(Math.round(box!.height), `height of control ${i}`).toBeGreaterThanOrEqual(44);
-    expect(Math.round(box!.width), `width of control ${i}`).toBeGreaterThanOrEqual(44);
-  }
-}
 
 test('a new report uploads its files as report files and is generated from the dialog', async ({ page, auth, shell, user }) => {
   test.setTimeout(120_000);

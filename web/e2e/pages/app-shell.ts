@@ -9,6 +9,9 @@ export class AppShell {
   readonly peekZone = () => this.page.getByTestId('nav-peek-zone');
   readonly title = () => this.page.locator('h1.page-title');
   readonly liveStatus = () => this.page.getByTestId('live-status');
+  /** Below laptop width: the dimmed page behind the open drawer, and the drawer's own close button. */
+  readonly scrim = () => this.page.getByTestId('nav-scrim');
+  readonly drawerClose = () => this.sideNav().getByRole('button', { name: 'Close navigation' });
 
   /** The side navigation's machine state, as the page exposes it. */
   navState() {
@@ -40,6 +43,22 @@ export class AppShell {
     if (!box) throw new Error('the peek strip has no box');
     // A real mouse move rather than locator.hover(): the strip goes away as soon as the nav peeks.
     await this.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  }
+
+  /** Below laptop width: opens the drawer from the header's menu button. */
+  async openDrawer() {
+    await expect(this.navToggle()).toHaveAttribute('aria-expanded', 'false');
+    await this.navToggle().click();
+    await expect(this.sideNav()).toBeVisible();
+    await expect(this.scrim()).toBeVisible();
+    await expect(this.navToggle()).toHaveAttribute('aria-expanded', 'true');
+  }
+
+  /** Below laptop width: the drawer is shut, out of sight and out of reach. */
+  async expectDrawerClosed() {
+    await expect(this.sideNav()).toBeHidden();
+    await expect(this.scrim()).toHaveCount(0);
+    await expect(this.navToggle()).toHaveAttribute('aria-expanded', 'false');
   }
 
   async expectLive() {

@@ -64,6 +64,38 @@ describe('side navigation machine', () => {
     });
   });
 
+  describe('below laptop width, as a drawer', () => {
+    const tablet = { isTablet: true, isLaptopUp: false };
+
+    it('starts closed whatever the saved choice', () => {
+      expect(initialNavState({ ...desktop, ...tablet, initial: 'opened' })).toBe('closed');
+      expect(start({ ...tablet, initial: 'open' }).getSnapshot().value).toBe('closed');
+    });
+
+    it('opens and closes without saving the choice', () => {
+      const persisted: string[] = [];
+      const nav = start(tablet, persisted);
+      nav.send({ type: 'nav.toggle' });
+      expect(nav.getSnapshot().value).toBe('open');
+      nav.send({ type: 'nav.toggle' });
+      expect(nav.getSnapshot().value).toBe('close');
+      expect(persisted).toEqual([]);
+    });
+
+    it('closes when the screen narrows below laptop width, and stays closed when it widens again', () => {
+      const persisted: string[] = [];
+      const nav = start({}, persisted);
+      nav.send({ type: 'nav.viewport', isLaptopUp: true });
+      expect(nav.getSnapshot().value).toBe('opened');
+      nav.send({ type: 'nav.viewport', isLaptopUp: false });
+      expect(nav.getSnapshot().value).toBe('closed');
+      expect(nav.getSnapshot().context.isLaptopUp).toBe(false);
+      nav.send({ type: 'nav.viewport', isLaptopUp: true });
+      expect(nav.getSnapshot().value).toBe('closed');
+      expect(persisted).toEqual([]);
+    });
+  });
+
   describe('close', () => {
     it('closes only on routes that show the navigation', () => {
       const nav = start({ pathname: '/notifications' });
@@ -150,8 +182,9 @@ describe('side navigation machine', () => {
     });
 
     it('does not reopen after the overlay on a tablet', () => {
-      const nav = start({ isLaptopUp: false });
+      const nav = start();
       nav.send({ type: 'overlay.opened', width: 50 });
+      nav.send({ type: 'nav.viewport', isLaptopUp: false });
       vi.advanceTimersByTime(500);
       nav.send({ type: 'overlay.closed' });
       expect(nav.getSnapshot().value).toBe('closed');

@@ -2,6 +2,10 @@
  * The side navigation: states open, opened, close, closed and peek, as the spec sets them.
  * `open` and `close` are the animated states the user or an overlay causes; `opened` and `closed`
  * are the resting states a page starts in. `close` settles into `closed` after 500 ms.
+ *
+ * Below laptop width the navigation is a drawer over the page (issue 18): it starts closed
+ * whatever the saved `nav_state` says, closes when the screen narrows to that width, and the
+ * user's opening and closing it there is not saved (the preference is the desktop's choice).
  */
 import { assign, setup, type SnapshotFrom } from 'xstate';
 import { showsSideNav } from './nav-routes';
@@ -49,12 +53,29 @@ export type NavEvent =
   | { type: 'overlay.resized'; width: number }
   | { type: 'overlay.closed' };
 
-/** Returns the state the navigation starts in. */
+/** Returns the state the navigation starts in: below laptop width, a drawer, always closed. */
 export function initialNavState(input: NavInput): 'opened' | 'closed' {
+  if (!input.isLaptopUp) return 'closed';
   if (input.initial === 'open' || input.initial === 'opened') return 'opened';
   if (input.initial === 'close' || input.initial === 'closed') return 'closed';
   return input.isTablet ? 'closed' : 'opened';
 }
+
+/**
+ * The user's toggle to `target`: saved in the preference on laptop-size screens only (a drawer's
+ * opening and closing is not a choice to keep); closing forgets that an overlay closed it.
+ */
+const toggleTo = (target: 'open' | 'close') => {
+  const save = { type: 'persistNavState', params: { navState: target === 'open' ? 'opened' : 'closed' } } as const;
+  const forget = target === 'close' ? (['forgetOverlayClose'] as const) : ([] as const);
+  return [
+    { guard: 'isLaptopUp', target, actions: [save, ...forget] },
+    { target, actions: [...forget] },
+  ] as const;
+};
+
+/** An open navigation becomes a closed drawer when the screen narrows below laptop width. */
+const leaveLaptopWidth = [{ guard: 'leavesLaptopWidth', target: 'closed', actions: 'setViewport' }, { actions: 'setViewport' }] as const;
 
 export const navMachine = setup({
   types: {} as { context: NavContext; events: NavEvent; input: NavInput },
@@ -81,6 +102,7 @@ export const navMachine = setup({
       event.type === 'nav.hide' && event.x > context.navWidth + PEEK_HIDE_MARGIN,
     overlayTooWide: ({ context }) => context.overlayOpen && context.overlayWidth > MAX_OVERLAY_WIDTH_WITH_NAV,
     reopenAfterOverlay: ({ context }) => context.closedByOverlay && context.isLaptopUp,
+    leavesLaptopWidth: ({ event }) => event.type === 'nav.viewport' && !event.isLaptopUp,
   },
   delays: { closeDelay: NAV_CLOSE_DELAY_MS },
 }).createMachine({
@@ -103,7 +125,8 @@ export const navMachine = setup({
   states: {
     opened: {
       on: {
-        'nav.toggle': { target: 'close', actions: [{ type: 'persistNavState', params: { navState: 'closed' } }, 'forgetOverlayClose'] },
+        'nav.toggle': toggleTo('close'),
+        'nav.viewport': leaveLaptopWidth,
         'nav.close': { guard: 'routeShowsNav', target: 'close' },
         'overlay.opened': { target: 'close', actions: ['overlayOpened', 'markClosedByOverlay'] },
         'overlay.closed': { actions: 'overlayClosed' },
@@ -112,7 +135,8 @@ export const navMachine = setup({
     open: {
       always: { guard: 'overlayTooWide', target: 'close' },
       on: {
-        'nav.toggle': { target: 'close', actions: [{ type: 'persistNavState', params: { navState: 'closed' } }, 'forgetOverlayClose'] },
+        'nav.toggle': toggleTo('close'),
+        'nav.viewport': leaveLaptopWidth,
         'nav.close': { guard: 'routeShowsNav', target: 'close' },
         'overlay.opened': { target: 'close', actions: ['overlayOpened', 'markClosedByOverlay'] },
         'overlay.closed': { actions: 'overlayClosed' },
@@ -121,7 +145,7 @@ export const navMachine = setup({
     close: {
       after: { closeDelay: 'closed' },
       on: {
-        'nav.toggle': { target: 'open', actions: { type: 'persistNavState', params: { navState: 'opened' } } },
+        'nav.toggle': toggleTo('open'),
         'nav.open': { guard: 'isLaptopUp', target: 'open' },
         'overlay.opened': { actions: 'overlayOpened' },
         'overlay.closed': [
@@ -132,7 +156,7 @@ export const navMachine = setup({
     },
     closed: {
       on: {
-        'nav.toggle': { target: 'open', actions: { type: 'persistNavState', params: { navState: 'opened' } } },
+        'nav.toggle': toggleTo('open'),
         'nav.open': { guard: 'isLaptopUp', target: 'open' },
         'nav.peek': { target: 'peek' },
         'overlay.opened': { actions: 'overlayOpened' },
@@ -145,7 +169,7 @@ export const navMachine = setup({
     peek: {
       on: {
         'nav.hide': { guard: 'mouseBeyondNav', target: 'closed' },
-        'nav.toggle': { target: 'open', actions: { type: 'persistNavState', params: { navState: 'opened' } } },
+        'nav.toggle': toggleTo('open'),
         'nav.open': { guard: 'isLaptopUp', target: 'open' },
         'overlay.opened': { target: 'closed', actions: 'overlayOpened' },
         'overlay.closed': { actions: 'overlayClosed' },

@@ -12,8 +12,10 @@ import { registerOverlayKinds } from './overlay-kinds';
 registerOverlayKinds(overlayRegistry);
 
 /**
- * Shows the overlay the `overlay-` query parameters ask for (desktop only), tells the side
- * navigation while one is open, and closes it by dropping every `overlay-` parameter.
+ * Shows the overlay the `overlay-` query parameters ask for, tells the side navigation while one
+ * is open, and closes it by dropping every `overlay-` parameter. Below laptop width every kind
+ * covers the whole screen, a page of its own (issue 18; the spec hides them there, which left
+ * a link carrying an overlay showing nothing).
  */
 export function OverlayHost() {
   const [search, setSearch] = useSearchParams();
@@ -25,8 +27,8 @@ export function OverlayHost() {
   const flag = resolution.status === 'open' ? resolution.kind.requiresFlag : undefined;
   const allowed = !flag || Boolean(features.data?.features[flag]);
   const kind = resolution.status === 'open' ? resolution.kind : null;
-  const fullScreen = !isDesktop && Boolean(kind?.fullScreenBelowLaptop);
-  const visible = (isDesktop || fullScreen) && resolution.status !== 'none' && allowed;
+  const fullScreen = !isDesktop;
+  const visible = resolution.status !== 'none' && allowed;
   const startWidth = kind ? (kind.width.start ?? kind.width.min) : 0;
 
   useEffect(() => {
@@ -60,7 +62,7 @@ export function OverlayHost() {
       size={kind.size}
       width={kind.width}
       closable={kind.closable}
-      docked={kind.docked}
+      docked={kind.docked && !fullScreen}
       fullScreen={fullScreen}
       onClose={close}
       onWidthChange={(width) => nav.send({ type: 'overlay.resized', width })}

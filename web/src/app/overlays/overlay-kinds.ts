@@ -53,7 +53,6 @@ export function registerOverlayKinds(registry: OverlayRegistry): void {
     schema: reportParamsSchema,
     size: 'variable',
     width: { min: 60, max: 80, start: 80 },
-    fullScreenBelowLaptop: true,
     Component: ReportOverlayBody,
   });
 }

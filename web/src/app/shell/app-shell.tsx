@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { AskButton, AskNeedlProvider } from '../../features/ask-needl';
 import { CardComments, ShareToGroup } from '../../features/channels';
@@ -12,7 +12,9 @@ import { CardActionsProvider, type CardAction } from '../../lib/card-actions';
 import { CardDetailsProvider, type CardDetail } from '../../lib/card-details';
 import { featureQueries } from '../../lib/queries/feature-queries';
 import { userQueries } from '../../lib/queries/user-queries';
+import { LAPTOP_QUERY, useMediaQuery } from '../../lib/media';
 import { ErrorBoundary } from '../error-screen';
+import { isNavOpen, NavContext } from '../nav-context';
 import { OverlayHost } from '../overlays/overlay-host';
 import { useLiveUpdates } from '../session/use-live-updates';
 import { Header } from './header';
@@ -57,7 +59,7 @@ function ShellLayout() {
           </a>
           <div className="shell">
             {withNav && <SideNav />}
-            <div className="shell-main">
+            <ShellMain>
               <Header liveStatus={live} />
               <main id="main" className="content" tabIndex={-1}>
                 <ErrorBoundary key={pathname}>
@@ -68,12 +70,24 @@ function ShellLayout() {
                   </CardActionsProvider>
                 </ErrorBoundary>
               </main>
-            </div>
+            </ShellMain>
             <OverlayHost />
             <AskButton />
           </div>
         </NavProvider>
       </AskNeedlProvider>
     </UploadsProvider>
+  );
+}
+
+/** The header and the page; while the navigation is an open drawer over them, out of reach (inert). */
+function ShellMain({ children }: { children: ReactNode }) {
+  const drawer = !useMediaQuery(LAPTOP_QUERY);
+  const open = NavContext.useSelector((s) => isNavOpen(s.value));
+  const withNav = useShowsSideNav();
+  return (
+    <div className="shell-main" inert={drawer && withNav && open}>
+      {children}
+    </div>
   );
 }

@@ -41,12 +41,17 @@ function NavActor({ initial, children }: { initial: NavStatePreference; children
   );
 }
 
-/** Keeps the actor told of the current route and screen size. */
+/** Keeps the actor told of the current route and screen size, and closes a drawer on a new page. */
 function NavSync() {
   const nav = NavContext.useActorRef();
   const { pathname } = useLocation();
   const showsNav = useShowsSideNav();
   const isLaptopUp = useMediaQuery(LAPTOP_QUERY);
+  // A drawer closes when the user goes to another page (a link in it, or Back); before the route
+  // is told, as a page without the navigation would refuse the close.
+  useEffect(() => {
+    if (!matches(LAPTOP_QUERY)) nav.send({ type: 'nav.close' });
+  }, [nav, pathname]);
   useEffect(() => nav.send({ type: 'nav.route', pathname, showsNav }), [nav, pathname, showsNav]);
   useEffect(() => nav.send({ type: 'nav.viewport', isLaptopUp }), [nav, isLaptopUp]);
   return null;

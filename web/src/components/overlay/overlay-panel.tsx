@@ -45,6 +45,11 @@ export function OverlayPanel({ title, size, width, closable = true, docked = fal
     return () => document.removeEventListener('keydown', onKey);
   }, []);
 
+  // Full screen, the panel is the page: focus starts in it, as it would on a page of its own.
+  useEffect(() => {
+    if (fullScreen && !panel.current?.contains(document.activeElement)) panel.current?.focus();
+  }, [fullScreen]);
+
   useLayoutEffect(() => {
     const host = docked ? panel.current?.parentElement : null;
     if (!host) return;
@@ -83,7 +88,7 @@ export function OverlayPanel({ title, size, width, closable = true, docked = fal
       : { width: `${percent}vw`, maxWidth: size === 'variable' ? undefined : `${OVERLAY_SIZE_PX[size]}px` };
 
   return (
-    <aside ref={panel} className="overlay-panel" aria-label={title} data-size={size} data-width={percent} data-docked={docked || undefined} data-full-screen={fullScreen || undefined} style={style}>
+    <aside ref={panel} className="overlay-panel" aria-label={title} data-size={size} data-width={percent} data-docked={docked || undefined} data-full-screen={fullScreen || undefined} tabIndex={fullScreen ? -1 : undefined} style={style}>
       {resizable && (
         <div
           className="overlay-resize"

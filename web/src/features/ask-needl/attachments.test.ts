@@ -23,10 +23,9 @@ describe('attachment rules', () => {
 });
 
 describe('the floating Ask button', () => {
-  const at = (pathname: string, over = {}) => askButtonState({ pathname, mobile: false, copilot: true, overlayOpen: false, ...over });
+  const at = (pathname: string, over = {}) => askButtonState({ pathname, copilot: true, overlayOpen: false, ...over });
 
-  it('is hidden on mobile, while the flag loads or is off, and on the spec pages', () => {
-    expect(at('/feeds/home', { mobile: true })).toBe('hidden');
+  it('is hidden while the flag loads or is off, and on the spec pages', () => {
     expect(at('/feeds/home', { copilot: undefined })).toBe('hidden');
     expect(at('/feeds/home', { copilot: false })).toBe('hidden');
     for (const path of ['/settings/user-settings', '/notebooks', '/managers/assistants', '/report/1', '/needlbox/needldrive', '/ask-needl/full']) {
@@ -49,7 +48,6 @@ describe('the floating Ask button', () => {
     expect(at('/apps/needldrive', open)).toBe('enabled');
     expect(at('/settings/user-settings', open)).toBe('hidden');
     expect(at('/needlbox/needldrive', open)).toBe('hidden');
-    expect(at('/feeds/home', { ...open, mobile: true })).toBe('hidden');
   });
 });
 

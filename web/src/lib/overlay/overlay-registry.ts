@@ -48,11 +48,6 @@ export interface OverlayKind<P = Record<string, unknown>> {
   closable?: boolean;
   /** Whether the page makes room for the panel instead of lying under it (read beside the page). */
   docked?: boolean;
-  /**
-   * Whether the overlay also shows below laptop width, covering the whole screen (the report:
-   * a dashboard row opens it on a phone too). Others are hidden there.
-   */
-  fullScreenBelowLaptop?: boolean;
   /** A feature flag that must be on for the overlay to show. */
   requiresFlag?: string;
   Component: ComponentType<OverlayBodyProps<P>>;

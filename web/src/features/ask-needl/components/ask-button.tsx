@@ -1,22 +1,21 @@
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { LAPTOP_QUERY, MOBILE_QUERY, useMediaQuery } from '../../../lib/media';
+import { LAPTOP_QUERY, useMediaQuery } from '../../../lib/media';
 import { readOverlayParams, withOverlay, withoutOverlayParams } from '../../../lib/overlay/overlay-params';
 import { askButtonState } from '../ask-button-rules';
 import { useAskFlags } from '../hooks/use-ask-flags';
 
 /**
  * The floating Ask button, bottom right, where the spec allows it: opens the assistant overlay
- * (the full page below laptop size), and while the overlay is open closes it again.
+ * (the full page below laptop size, phones included), and while the overlay is open closes it again.
  */
 export function AskButton() {
   const { pathname } = useLocation();
   const [search, setSearch] = useSearchParams();
-  const mobile = useMediaQuery(MOBILE_QUERY);
   const laptop = useMediaQuery(LAPTOP_QUERY);
   const navigate = useNavigate();
   const { copilot } = useAskFlags();
   const overlayOpen = laptop && readOverlayParams(search).type === 'ask-needl';
-  const state = askButtonState({ pathname, mobile, copilot, overlayOpen });
+  const state = askButtonState({ pathname, copilot, overlayOpen });
   if (state === 'hidden') return null;
   const onClick = () => {
     if (overlayOpen) setSearch(withoutOverlayParams(search));
