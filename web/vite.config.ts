@@ -52,7 +52,36 @@ function pdfjsBuildAssets(): Plugin {
 
 export default defineConfig({
   plugins: [react(), pdfjsDevAssets(), pdfjsBuildAssets()],
-  build: { outDir: 'dist', emptyOutDir: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // A feature's pages entry (src/features/<feature>/pages.ts) is named after the feature.
+        chunkFileNames: (chunk) => {
+          const feature = chunk.facadeModuleId?.match(/features[\\/]([^\\/]+)[\\/]pages\.ts$/)?.[1];
+          return `assets/${feature ? `${feature}-pages` : '[name]'}-[hash].js`;
+        },
+        codeSplitting: {
+          groups: [
+            // React and its router: shared by every page and changed rarely, so cached apart.
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|react-router|scheduler|use-sync-external-store|cookie|set-cookie-parser)[\\/]/,
+              priority: 40,
+            },
+            // The heavy libraries, each in a chunk of its own that loads with the page needing it.
+            { name: 'pdfjs', test: /node_modules[\\/]pdfjs-dist[\\/]/, priority: 30 },
+            { name: 'editor', test: /node_modules[\\/](@tiptap|prosemirror-[a-z-]+)[\\/]/, priority: 30 },
+            { name: 'markdown', test: /node_modules[\\/](react-markdown|remark-gfm)[\\/]/, priority: 30 },
+            // The rest of what the first page needs (the shell, the query and machine libraries) in
+            // the entry chunk, rather than a few dozen small chunks shared with the pages.
+            { name: 'index', tags: ['$initial'], priority: 10 },
+          ],
+        },
+      },
+    },
+  },
   server: {
     proxy: {
       '/api': { target: backend, changeOrigin: true, ws: true },

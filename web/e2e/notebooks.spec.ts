@@ -39,7 +39,7 @@ test('a note written with a heading and a list is found again, intact, after a r
   await notebooks.newNote();
   await notebooks.noteTitle().fill(`Plan ${id}`);
   await notebooks.noteText().click();
-  await notebooks.tool('Heading 2').click();
+  await notebooks.tool('H2 heading').click();
   await page.keyboard.type('Goals');
   await page.keyboard.press('Enter');
   await notebooks.tool('Bullet list').click();
@@ -82,7 +82,7 @@ test('Add to Notes turns a card into a snippet note that links back to its sourc
   await drive.expectUploadStatus(pdf.name, 'COMPLETED', 60_000);
   await expect(drive.card(pdf.name)).toBeVisible({ timeout: 10_000 });
 
-  await drive.card(pdf.name).getByRole('button', { name: /to Notes$/ }).click();
+  await drive.card(pdf.name).getByRole('button', { name: /^Add to Notes/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Add to Notes' });
   await expect(dialog.getByText('Please create a Notebook')).toBeVisible();
   await dialog.getByLabel('Or a new notebook').fill(`Reading ${id}`);

@@ -45,7 +45,7 @@ export class ChannelCard {
   readonly sharedTag = (name: string) => this.card.getByTestId('card-tags').getByText(name, { exact: true });
 
   async shareTo(group: string) {
-    await this.card.getByRole('button', { name: /to a group$/ }).click();
+    await this.card.getByRole('button', { name: /^Add to group/ }).click();
     const shared = this.page.waitForResponse((r) => /\/api\/channels\/[^/]+\/items$/.test(new URL(r.url()).pathname) && r.ok());
     await this.page.getByRole('dialog', { name: /to a group$/ }).getByRole('button', { name: group }).click();
     await shared;

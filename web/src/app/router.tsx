@@ -1,37 +1,64 @@
-import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
-import { Spinner } from '../components/ui/spinner';
-import { SignInPage, SignUpPage } from '../features/auth';
-import { GroupSettingsPage, GroupsPage, GroupsSettingsPage } from '../features/channels';
-import { MyDataLanding, MyDataLayout, PreviewPage, SubCategoryPage } from '../features/documents';
-import { CustomFeedPage } from '../features/feeds';
 import { NotebooksPage, NotePreviewPage } from '../features/notebooks';
-import { NotificationsPage } from '../features/notifications';
-import { DASHBOARD_PATH, ReportPage, ReportsDashboardPage } from '../features/reports';
-import { SearchPage } from '../features/search';
-import { StoragePage, UserSettingsPage } from '../features/settings';
-import { FeedSettingsPage } from './pages/feed-settings-page';
-import { FeedSourcePage } from './pages/feed-page';
-import {
-  ConnectPage,
-  ConnectRssPage,
-  ConnectWebsitePage,
-  FollowedWebsitesPage,
-  RssTopicsPage,
-} from '../features/sources';
-import { AskNeedlFullPage, AskNeedlHistory } from './pages/ask-needl-pages';
-import { BookmarksPage } from './pages/bookmarks-page';
-import { ChannelPage } from './pages/channel-page';
+import { DASHBOARD_PATH } from '../features/reports';
+import { lazyPage } from './lazy-page';
 import { ComingSoonPage } from './pages/coming-soon-page';
-import { CommentsPage } from './pages/comments-page';
 import { LandingRedirect } from './pages/landing-redirect';
 import { NotFoundPage } from './pages/not-found-page';
-import { ContactsPage } from './pages/contacts-page';
-import { ManageTagsPage } from './pages/manage-tags-page';
-import { NeedlboxSourcePage } from './pages/needlbox-page';
-import { TaggedDocumentsPage } from './pages/tagged-documents-page';
 import { PublicOnly, RequireAuth } from './session/require-auth';
 import { AppShell } from './shell/app-shell';
+
+/*
+ * Every page loads its code when first opened (each feature's `pages.ts`, or the app's page that
+ * joins features), so the first download is the shell and the page at hand. The notebooks pages
+ * load their editor on demand themselves.
+ */
+const SignInPage = lazyPage('Loading sign-in', () => import('../features/auth/pages').then((m) => m.SignInPage));
+const SignUpPage = lazyPage('Loading sign-up', () => import('../features/auth/pages').then((m) => m.SignUpPage));
+const GroupsPage = lazyPage('Loading groups', () => import('../features/channels/pages').then((m) => m.GroupsPage));
+const GroupsSettingsPage = lazyPage('Loading group settings', () =>
+  import('../features/channels/pages').then((m) => m.GroupsSettingsPage),
+);
+const GroupSettingsPage = lazyPage('Loading group settings', () =>
+  import('../features/channels/pages').then((m) => m.GroupSettingsPage),
+);
+const MyDataLayout = lazyPage('Loading My Data', () => import('../features/documents/pages').then((m) => m.MyDataLayout));
+const MyDataLanding = lazyPage('Loading My Data', () => import('../features/documents/pages').then((m) => m.MyDataLanding));
+const SubCategoryPage = lazyPage('Loading documents', () => import('../features/documents/pages').then((m) => m.SubCategoryPage));
+const PreviewPage = lazyPage('Loading the preview', () => import('../features/documents/pages').then((m) => m.PreviewPage));
+const CustomFeedPage = lazyPage('Loading the feed builder', () => import('../features/feeds/pages').then((m) => m.CustomFeedPage));
+const NotificationsPage = lazyPage('Loading notifications', () =>
+  import('../features/notifications/pages').then((m) => m.NotificationsPage),
+);
+const ReportsDashboardPage = lazyPage('Loading reports', () =>
+  import('../features/reports/pages').then((m) => m.ReportsDashboardPage),
+);
+const ReportPage = lazyPage('Loading the report', () => import('../features/reports/pages').then((m) => m.ReportPage));
+const SearchPage = lazyPage('Loading search', () => import('../features/search/pages').then((m) => m.SearchPage));
+const UserSettingsPage = lazyPage('Loading settings', () => import('../features/settings/pages').then((m) => m.UserSettingsPage));
+const StoragePage = lazyPage('Loading storage', () => import('../features/settings/pages').then((m) => m.StoragePage));
+const ConnectPage = lazyPage('Loading sources', () => import('../features/sources').then((m) => m.ConnectPage));
+const ConnectRssPage = lazyPage('Loading RSS feeds', () => import('../features/sources').then((m) => m.ConnectRssPage));
+const RssTopicsPage = lazyPage('Loading RSS topics', () => import('../features/sources').then((m) => m.RssTopicsPage));
+const ConnectWebsitePage = lazyPage('Loading websites', () => import('../features/sources').then((m) => m.ConnectWebsitePage));
+const FollowedWebsitesPage = lazyPage('Loading websites', () =>
+  import('../features/sources').then((m) => m.FollowedWebsitesPage),
+);
+const FeedSettingsPage = lazyPage('Loading feed settings', () => import('./pages/feed-settings-page').then((m) => m.FeedSettingsPage));
+const FeedSourcePage = lazyPage('Loading the feed', () => import('./pages/feed-page').then((m) => m.FeedSourcePage));
+const AskNeedlFullPage = lazyPage('Loading AskNeedl', () => import('./pages/ask-needl-pages').then((m) => m.AskNeedlFullPage));
+const AskNeedlHistory = lazyPage('Loading AskNeedl history', () => import('./pages/ask-needl-pages').then((m) => m.AskNeedlHistory));
+const BookmarksPage = lazyPage('Loading bookmarks', () => import('./pages/bookmarks-page').then((m) => m.BookmarksPage));
+const ChannelPage = lazyPage('Loading the group', () => import('./pages/channel-page').then((m) => m.ChannelPage));
+const CommentsPage = lazyPage('Loading comments', () => import('./pages/comments-page').then((m) => m.CommentsPage));
+const ContactsPage = lazyPage('Loading contacts', () => import('./pages/contacts-page').then((m) => m.ContactsPage));
+const ManageTagsPage = lazyPage('Loading tags', () => import('./pages/manage-tags-page').then((m) => m.ManageTagsPage));
+const NeedlboxSourcePage = lazyPage('Loading documents', () => import('./pages/needlbox-page').then((m) => m.NeedlboxSourcePage));
+const TaggedDocumentsPage = lazyPage('Loading tagged documents', () =>
+  import('./pages/tagged-documents-page').then((m) => m.TaggedDocumentsPage),
+);
+/** The drive brings the upload panel. */
+const DrivePage = lazyPage('Loading Needl Drive', () => import('./pages/drive-page').then((m) => m.DrivePage));
 
 /**
  * Pages the spec names that are not built yet: each says it is coming soon. Any other unknown
@@ -53,13 +80,7 @@ const PLACEHOLDER_ROUTES = [
   '/settings/portfolios/create-portfolio',
 ] as const;
 
-/** The drive brings the upload panel; it loads when first opened. */
-const DrivePage = lazy(() => import('./pages/drive-page').then((m) => ({ default: m.DrivePage })));
-const drive = (category: string) => (
-  <Suspense fallback={<Spinner label="Loading Needl Drive" />}>
-    <DrivePage category={category} />
-  </Suspense>
-);
+const drive = (category: string) => <DrivePage category={category} />;
 
 export function AppRoutes() {
   return (

@@ -1,6 +1,6 @@
 /** The overlay kinds' bodies: placeholders until their features fill them in, and the custom-feed builder. The report's is the reports feature's. */
 import type { OverlayBodyProps } from '../../lib/overlay/overlay-registry';
-import { CustomFeedOverlayBody } from '../../features/feeds';
+import { lazyPage } from '../lazy-page';
 import { type CustomFeedParams, type PreviewParams } from './overlay-schemas';
 
 export function PreviewOverlay({ params }: OverlayBodyProps<PreviewParams>) {
@@ -46,7 +46,11 @@ export function PortfolioOverlay({ close }: OverlayBodyProps<{ type: 'portfolio'
   );
 }
 
-/** The custom-feed builder (the feeds feature), with the overlay's parameters. */
+const CustomFeedOverlayBody = lazyPage('Loading the feed builder', () =>
+  import('../../features/feeds/pages').then((m) => m.CustomFeedOverlayBody),
+);
+
+/** The custom-feed builder (the feeds feature, loaded when first opened), with the overlay's parameters. */
 export function CustomFeedOverlay({ params, close }: OverlayBodyProps<CustomFeedParams>) {
   return <CustomFeedOverlayBody params={params} close={close} />;
 }

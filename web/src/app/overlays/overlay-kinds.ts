@@ -1,7 +1,6 @@
 /** Registers the app's overlay kinds with their schemas, sizes and width limits. */
-import type { OverlayRegistry } from '../../lib/overlay/overlay-registry';
-import { AskNeedlOverlay } from '../pages/ask-needl-pages';
-import { ReportOverlayBody } from '../../features/reports';
+import type { OverlayBodyProps, OverlayRegistry } from '../../lib/overlay/overlay-registry';
+import { lazyPage } from '../lazy-page';
 import { CustomFeedOverlay, PortfolioOverlay, PreviewOverlay } from './overlay-bodies';
 import {
   askNeedlParamsSchema,
@@ -10,6 +9,12 @@ import {
   previewParamsSchema,
   reportParamsSchema,
 } from './overlay-schemas';
+
+/** The assistant's and the report's bodies load when first opened (the report brings the markdown renderer). */
+const AskNeedlOverlay = lazyPage<OverlayBodyProps<unknown>>('Loading AskNeedl', () => import('../pages/ask-needl-pages').then((m) => m.AskNeedlOverlay));
+const ReportOverlayBody = lazyPage('Loading the report', () =>
+  import('../../features/reports/pages').then((m) => m.ReportOverlayBody),
+);
 
 export function registerOverlayKinds(registry: OverlayRegistry): void {
   registry.register({

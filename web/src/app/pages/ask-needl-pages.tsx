@@ -1,12 +1,6 @@
 import { useMemo, type ReactNode } from 'react';
-import {
-  ASK_UPLOAD_SOURCE,
-  AskNeedlHistoryPage,
-  AskNeedlOverlayBody,
-  AskNeedlPage,
-  AskUploaderContext,
-  type AskUploader,
-} from '../../features/ask-needl';
+import { ASK_UPLOAD_SOURCE, AskUploaderContext, type AskUploader } from '../../features/ask-needl';
+import { AskNeedlHistoryPage, AskNeedlOverlayBody, AskNeedlPage } from '../../features/ask-needl/pages';
 import { useFileUpload } from '../../features/uploads';
 
 /**

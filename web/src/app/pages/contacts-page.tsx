@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { ContactDetail, ContactsManager } from '../../features/people';
+import { ContactDetail, ContactsManager } from '../../features/people/pages';
 import { SettingsNav } from '../../features/settings';
 
 /** settings/contacts ("Manage Contacts") and a contact's detail, settings/contacts/{people_id}. */

@@ -1,5 +1,5 @@
 import { SettingsNav } from '../../features/settings';
-import { TagsManager } from '../../features/tags';
+import { TagsManager } from '../../features/tags/pages';
 
 /** settings/manage-tags: the settings tabs above the tags manager. */
 export function ManageTagsPage() {

@@ -10,11 +10,10 @@
  * Report mode (`?report_id=` on the full page): questions go with the report's id, its answers
  * are never saved as sessions, the input waits for the first question, the chat prints as a PDF.
  * It owns the calls under /ml/ask-needl and saves notes through the notebook routes.
+ * The full page, the history page and the overlay body are a second entry, `pages.ts`, which the
+ * app loads on demand; the provider and the Ask button stay in this one.
  * Depends on: src/lib, src/components/ui.
  */
 export { AskButton } from './components/ask-button';
-export { AskNeedlOverlayBody } from './components/ask-needl-overlay';
-export { AskNeedlPage } from './components/ask-needl-page';
 export { AskNeedlProvider } from './components/ask-needl-provider';
-export { AskNeedlHistoryPage } from './components/history-page';
 export { ASK_UPLOAD_SOURCE, AskUploaderContext, type AskUploader, type Attachment } from './attachments';

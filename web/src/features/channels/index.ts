@@ -10,6 +10,7 @@
  * published. The app composes a group's documents with the documents feature's list.
  * It owns the calls under /channels and /comments; the query keys live in src/lib/queries
  * because the live socket invalidates them too.
+ * The group pages are a second entry, `pages.ts`, which the app loads on demand.
  * Depends on: src/lib, src/components/ui.
  */
 export { channelListings, channelQueries, CREATE_GROUP, type Channel, type ChannelTag } from './api/channel-api';
@@ -17,6 +18,5 @@ export { CardComments } from './components/card-comments';
 export { ChannelFrame } from './components/channel-frame';
 export { ChannelNavList } from './components/channel-nav-list';
 export { CommentFeed } from './components/comment-feed';
-export { GroupSettingsPage, GroupsPage, GroupsSettingsPage } from './components/group-settings-page';
 export { ShareToGroup } from './components/share-to-group';
 export { useChannelLabels } from './hooks/use-channel-labels';

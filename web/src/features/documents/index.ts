@@ -7,11 +7,10 @@
  * draws uploaded PDFs with pdf.js (loaded on demand) and marks a passage named in the address.
  * It owns the calls under /documents and /doc; the document and category query keys live in
  * src/lib/queries because the live socket invalidates them too.
+ * My Data and the preview are a second entry, `pages.ts`, which the app loads on demand.
  * Depends on: src/lib, src/components/ui.
  */
 export type { DocumentListing } from './api/document-api';
 export { DocumentList } from './components/document-list';
 export { DocumentsPage } from './components/documents-page';
-export { MyDataLanding, MyDataLayout, SubCategoryPage } from './components/my-data-pages';
-export { PreviewPage } from './components/preview-page';
 export { useDocumentLabels } from './hooks/use-document-labels';

@@ -9,14 +9,14 @@
  * list (boardListings) and its comments with the channels feature's.
  * Every call and shape is in api/feeds-api.ts; the query keys live in src/lib/queries/board-keys.ts
  * because the live socket invalidates them too. Pricing gates: add_feed, enable_feed, view_myfeeds.
+ * The builder (page and overlay body) and the settings list are a second entry, `pages.ts`,
+ * which the app loads on demand.
  * Depends on: src/lib, src/components.
  */
 export { boardListings, boardQueries, type BoardSummary } from './api/feeds-api';
 export { AddToFeeds } from './components/add-to-feeds';
-export { CustomFeedOverlayBody, CustomFeedPage } from './components/custom-feed-views';
 export { FeedFrame, feedTabOf, type FeedTab } from './components/feed-frame';
 export { FeedNavList } from './components/feed-nav-list';
-export { FeedsSettingsPage } from './components/feeds-settings-page';
 export { TopicFeedback } from './components/topic-feedback';
 export { useFeedLabels, useIsFeed } from './hooks/use-feed-labels';
 export { BUILDER_PAGES } from './builder-pages';

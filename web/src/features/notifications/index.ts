@@ -4,8 +4,8 @@
  * item or channel). It owns the calls under /notifications; its query keys live in src/lib/queries
  * because the live socket refreshes them when a notification arrives ("sockets notify, queries
  * fetch").
+ * The page is a second entry, `pages.ts`, which the app loads on demand.
  * Depends on: src/lib, src/components/ui.
  */
 export { NotificationBell } from './components/notification-bell';
-export { NotificationsPage } from './components/notifications-page';
 export { badgeLabel } from './notification-text';

@@ -5,8 +5,9 @@
  * with a toast when refused), and the contact popup on document cards (the author, resolved to a
  * person at first sight, with a "Manage Contact" link; hidden for shared data). It owns the calls
  * under /people; its query keys live in src/lib/queries because the live socket invalidates them.
+ * The Manage Contacts page and a contact's detail are a second entry, `pages.ts`, which the app
+ * loads on demand.
  * Depends on: src/lib, src/components/ui.
  */
 export { CardContact } from './components/card-contact';
-export { ContactDetail } from './components/contact-detail';
-export { ContactsManager, contactPath } from './components/contacts-manager';
+export { contactPath } from './components/contacts-manager';

@@ -6,9 +6,8 @@
  * raw-data download and PDF/DOCX export, or the loading phrases and section progress while it
  * is written. It owns the calls under /ml/report and the report upload calls; report query
  * keys live in src/lib/queries (the live socket refreshes them).
+ * The pages and the overlay body are a second entry, `pages.ts`, which the app loads on demand
+ * (they bring the markdown renderer).
  * Depends on: src/lib, src/components.
  */
-export { ReportOverlayBody } from './components/report-overlay';
-export { ReportPage } from './components/report-page';
-export { ReportsDashboardPage } from './components/reports-dashboard-page';
 export { DASHBOARD_PATH } from './report-paths';

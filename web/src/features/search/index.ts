@@ -6,9 +6,9 @@
  * expandable search box; and the search page's header. All of a search's state is in the
  * address (`search-state.ts`). It owns `POST /search` and `/search/{scope}`; its query keys live
  * in src/lib/queries because the live socket marks searches stale.
+ * The page is a second entry, `pages.ts`, which the app loads on demand.
  * Depends on: src/lib, src/components/ui.
  */
 export { HeaderSearch } from './components/header-search';
-export { SearchPage } from './components/search-page';
 export { SearchTitle } from './components/search-title';
 export { isSearchPath } from './search-scope';

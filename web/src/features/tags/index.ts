@@ -7,10 +7,10 @@
  * document lists of the bookmarks and tags pages, which the app shows with the documents feature's
  * list. It owns the calls under /tag and /bookmarks; its query keys live in src/lib/queries
  * because the live socket invalidates them too.
+ * The tags manager is a second entry, `pages.ts`, which the app loads on demand.
  * Depends on: src/lib, src/components/ui.
  */
 export { tagListings, tagQueries, type Tag } from './api/tag-api';
 export { CardTagActions } from './components/card-tag-actions';
 export { CardTags } from './components/card-tags';
 export { TagFilter } from './components/tag-filter';
-export { TagsManager } from './components/tags-manager';

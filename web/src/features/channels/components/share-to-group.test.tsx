@@ -33,7 +33,7 @@ describe('Add to group', () => {
       </CardScopeProvider>,
       { route: '/channels/c1' },
     );
-    await userEvent.click(screen.getByRole('button', { name: 'Add Quarterly review to a group' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Add to group: Quarterly review' }));
     const credit = await screen.findByRole('button', { name: 'credit' });
     expect(screen.queryByRole('button', { name: 'desk' })).not.toBeInTheDocument();
     await userEvent.click(credit);
@@ -49,6 +49,6 @@ describe('Add to group', () => {
       </CardScopeProvider>,
       { route: '/search' },
     );
-    expect(screen.queryByRole('button', { name: /to a group$/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Add to group/ })).not.toBeInTheDocument();
   });
 });

@@ -19,7 +19,7 @@ export function ShareToGroup({ target }: { target: CardActionTarget }) {
   return (
     <Popover
       trigger="Add to group"
-      triggerLabel={`Add ${target.title} to a group`}
+      triggerLabel={`Add to group: ${target.title}`}
       title={`Add ${target.title} to a group`}
       open={open}
       onOpenChange={setOpen}

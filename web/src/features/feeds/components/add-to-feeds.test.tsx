@@ -16,7 +16,7 @@ const target: CardActionTarget = {
 };
 
 const open = async () => {
-  await userEvent.click(await screen.findByRole('button', { name: 'Add the source of RBI holds the repo rate to feeds' }));
+  await userEvent.click(await screen.findByRole('button', { name: 'Add to Feeds: the source of RBI holds the repo rate' }));
   return screen.findByRole('dialog', { name: 'Add the source of RBI holds the repo rate to feeds' });
 };
 
@@ -74,6 +74,6 @@ describe('Add to Feeds', () => {
       { route: '/search' },
     );
     await new Promise((r) => setTimeout(r, 50));
-    expect(screen.queryByRole('button', { name: /to feeds$/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Add to Feeds/ })).not.toBeInTheDocument();
   });
 });

@@ -23,7 +23,7 @@ export function AddToFeeds({ target }: { target: CardActionTarget }) {
   return (
     <Popover
       trigger="Add to Feeds"
-      triggerLabel={`Add the source of ${target.title} to feeds`}
+      triggerLabel={`Add to Feeds: the source of ${target.title}`}
       title={`Add the source of ${target.title} to feeds`}
       open={open}
       onOpenChange={setOpen}

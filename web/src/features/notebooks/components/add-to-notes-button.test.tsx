@@ -32,7 +32,7 @@ describe('AddToNotesButton', () => {
       'POST /api/note/snip/b1': snipped,
     });
     renderWithProviders(<AddToNotesButton target={target} />, { route: '/feeds/home' });
-    await userEvent.click(await screen.findByRole('button', { name: 'Add Rates held steady to Notes' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Add to Notes: Rates held steady' }));
     const dialog = screen.getByRole('dialog', { name: 'Add to Notes' });
     await userEvent.click(await within(dialog).findByRole('radio', { name: 'Research' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));

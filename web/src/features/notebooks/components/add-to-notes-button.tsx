@@ -41,7 +41,7 @@ export function AddToNotesButton({ target }: { target: CardActionTarget }) {
       <button
         type="button"
         className="button button-quiet"
-        aria-label={`Add ${target.title} to Notes`}
+        aria-label={`Add to Notes: ${target.title}`}
         disabled={plan.status === 'checking'}
         onClick={() => setOpen(true)}
       >

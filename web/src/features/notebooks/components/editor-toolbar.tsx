@@ -9,6 +9,7 @@ interface ToolProps {
   children: string;
 }
 
+/** A formatting button; its name starts with what it shows (H1, 1. List), so it can be spoken as seen. */
 function Tool({ label, active, onClick, children }: ToolProps) {
   return (
     <button type="button" className="editor-tool" aria-label={label} aria-pressed={active} onClick={onClick}>
@@ -82,13 +83,13 @@ export function EditorToolbar({ editor }: { editor: Editor }) {
   return (
     <div className="editor-toolbar-wrap">
       <div className="editor-toolbar" role="toolbar" aria-label="Formatting">
-        <Tool label="Heading 1" active={active.h1} onClick={run((c) => c.toggleHeading({ level: 1 }))}>H1</Tool>
-        <Tool label="Heading 2" active={active.h2} onClick={run((c) => c.toggleHeading({ level: 2 }))}>H2</Tool>
-        <Tool label="Heading 3" active={active.h3} onClick={run((c) => c.toggleHeading({ level: 3 }))}>H3</Tool>
+        <Tool label="H1 heading" active={active.h1} onClick={run((c) => c.toggleHeading({ level: 1 }))}>H1</Tool>
+        <Tool label="H2 heading" active={active.h2} onClick={run((c) => c.toggleHeading({ level: 2 }))}>H2</Tool>
+        <Tool label="H3 heading" active={active.h3} onClick={run((c) => c.toggleHeading({ level: 3 }))}>H3</Tool>
         <Tool label="Bold" active={active.bold} onClick={run((c) => c.toggleBold())}>B</Tool>
         <Tool label="Italic" active={active.italic} onClick={run((c) => c.toggleItalic())}>I</Tool>
         <Tool label="Bullet list" active={active.bullets} onClick={run((c) => c.toggleBulletList())}>• List</Tool>
-        <Tool label="Numbered list" active={active.numbers} onClick={run((c) => c.toggleOrderedList())}>1. List</Tool>
+        <Tool label="1. List, numbered" active={active.numbers} onClick={run((c) => c.toggleOrderedList())}>1. List</Tool>
         <Tool label="Quote" active={active.quote} onClick={run((c) => c.toggleBlockquote())}>“ Quote</Tool>
         <Tool label="Link" active={active.link || linking} onClick={() => setLinking((open) => !open)}>Link</Tool>
       </div>

@@ -102,10 +102,10 @@ describe('NoteEditor', () => {
     });
     renderWithProviders(<NotePane noteId="n1" onClosed={() => {}} />, { route: '/notebooks' });
     const editor = await screen.findByTestId('note-editor');
-    await userEvent.click(within(editor).getByRole('button', { name: 'Heading 1' }));
+    await userEvent.click(within(editor).getByRole('button', { name: 'H1 heading' }));
     expect(within(editor).getByRole('heading', { name: 'line', level: 1 })).toBeInTheDocument();
-    expect(within(editor).getByRole('button', { name: 'Heading 1' })).toHaveAttribute('aria-pressed', 'true');
-    await userEvent.click(within(editor).getByRole('button', { name: 'Numbered list' }));
+    expect(within(editor).getByRole('button', { name: 'H1 heading' })).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.click(within(editor).getByRole('button', { name: '1. List, numbered' }));
     expect(editor.querySelector('ol li')).toHaveTextContent('line');
   });
 

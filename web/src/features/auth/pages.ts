@@ -1,0 +1,3 @@
+/** The auth pages, a second entry to the feature: the app loads them on demand. */
+export { SignInPage } from './components/sign-in-page';
+export { SignUpPage } from './components/sign-up-page';

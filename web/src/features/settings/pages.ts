@@ -1,0 +1,3 @@
+/** The settings pages, a second entry to the feature: the app loads them on demand. */
+export { UserSettingsPage } from './components/user-settings-page';
+export { StoragePage } from './components/storage-page';
