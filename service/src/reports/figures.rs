@@ -321,11 +321,71 @@ fn cells(line: &str) -> Option<Vec<String>> {
     } else if line.contains("  ") {
         line.split("  ").collect()
     } else {
-        return spaced_cells(line);
+        return spaced_header(line).or_else(|| spaced_cells(line));
     };
     let out: Vec<String> =
         parts.iter().map(|p| p.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|p| !p.is_empty()).collect();
     (out.len() >= 2).then_some(out)
+}
+
+/// A header row whose cells are separated by single spaces and name two or more periods, some
+/// of several words ("April 27, 2019 April 28, 2018", "Balance Sheet 31 March 2019 31 March
+/// 2018"): each period ends at its year and takes the month and day words before it; words before
+/// the first period are the label cell. `None` for a line holding a figure or fewer than two
+/// periods of more than one word, which [`spaced_cells`] reads.
+fn spaced_header(line: &str) -> Option<Vec<String>> {
+    const MONTHS: &[&str] = &[
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+        "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+    ];
+    let bare = |t: &str| t.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+    let year = |t: &str| {
+        let b = bare(t);
+        b.len() == 4 && b.parse::<u32>().is_ok_and(|y| (1950..=2049).contains(&y)) && !t.contains('.')
+    };
+    let month = |t: &str| MONTHS.contains(&bare(t).as_str());
+    let day = |t: &str| {
+        let b = bare(t);
+        !t.contains('.') && b.parse::<u32>().is_ok_and(|d| (1..=31).contains(&d)) && b.len() <= 2
+    };
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    if tokens.iter().any(|t| is_value(t) && !year(t) && !day(t)) {
+        return None;
+    }
+    let years: Vec<usize> = (0..tokens.len()).filter(|&i| year(tokens[i])).collect();
+    if years.len() < 2 {
+        return None;
+    }
+    let mut cells = Vec::with_capacity(years.len() + 1);
+    let mut end = 0;
+    let mut starts = Vec::with_capacity(years.len());
+    for &y in &years {
+        let mut start = y;
+        // "April 27, 2019": a month, or a day next to a month ("31 March 2019").
+        while start > end
+            && (month(tokens[start - 1])
+                || (day(tokens[start - 1]) && (month(tokens[start]) || (start >= 2 && month(tokens[start - 2])))))
+        {
+            start -= 1;
+        }
+        starts.push(start);
+        end = y + 1;
+    }
+    // Words between two periods, or after the last, make it no header of periods.
+    if end != tokens.len() || (1..years.len()).any(|k| starts[k] != years[k - 1] + 1) {
+        return None;
+    }
+    // Only worth reading here when a period has more than its year; bare years are spaced_cells'.
+    if starts.iter().zip(&years).all(|(s, y)| s == y) {
+        return None;
+    }
+    if starts[0] > 0 {
+        cells.push(tokens[..starts[0]].join(" "));
+    }
+    for (&s, &y) in starts.iter().zip(&years) {
+        cells.push(tokens[s..=y].join(" "));
+    }
+    Some(cells)
 }
 
 /// A row whose cells are separated by single spaces: the figures (or periods) at its end, a
@@ -416,7 +476,9 @@ fn number(s: &str) -> bool {
 
 /// A cell that stands for no value ("—", "-", "n/a", "nil").
 fn is_blank_value(cell: &str) -> bool {
-    matches!(cell.trim().to_lowercase().as_str(), "-" | "—" | "–" | "n/a" | "na" | "nil" | "nm" | "n.m.")
+    let cell = cell.trim();
+    let cell = ["$", "€", "£", "₹"].iter().find_map(|sign| cell.strip_prefix(sign)).unwrap_or(cell).trim();
+    matches!(cell.to_lowercase().as_str(), "-" | "—" | "–" | "n/a" | "na" | "nil" | "nm" | "n.m.")
 }
 
 /// Whether a cell names a period: a year ("2019", "Fiscal 2019", "March 31, 2024", "2019/20"),
@@ -748,6 +810,32 @@ mod tests {
         );
         // Prose ending in a number is no row.
         assert_eq!(cells_of("The company employs about 2,500 people across its nine plants in 2019"), None);
+    }
+
+    #[test]
+    fn a_spaced_header_of_dates_gives_one_cell_per_date() {
+        let cells = |line: &str| cells_of(line).unwrap_or_default();
+        assert_eq!(cells("(Dollars in Millions) April 27, 2019 April 28, 2018"), [
+            "(Dollars in Millions)",
+            "April 27, 2019",
+            "April 28, 2018"
+        ]);
+        assert_eq!(cells("31 March 2019 31 March 2018"), ["31 March 2019", "31 March 2018"]);
+        assert_eq!(cells("Balance Sheet January 3, 2020 December 28, 2018"), [
+            "Balance Sheet",
+            "January 3, 2020",
+            "December 28, 2018"
+        ]);
+        // Bare years and rows of figures are read as before.
+        assert_eq!(cells("2019 2018 2017"), ["2019", "2018", "2017"]);
+        assert_eq!(cells("Revenue 1,200 2019"), ["Revenue", "1,200", "2019"]);
+        let text = "(in millions) April 27, 2019 April 28, 2018\nRevenues $1,073.3 $1,095.0\nNet income $106.4 $70.5";
+        let got = key_figures(&evidence(&[text]));
+        let figures: Vec<_> = got.figures().map(|(m, p, c)| (m, p, c.value.as_str())).collect();
+        assert!(figures.contains(&("Revenues", "April 28, 2018", "$1,095.0")), "{figures:?}");
+        assert!(figures.contains(&("Net income", "April 27, 2019", "$106.4")), "{figures:?}");
+        // A blank value with its currency sign is a blank cell.
+        assert_eq!(cells("Foreign government obligations $129,499 $—"), ["Foreign government obligations", "$129,499", "$—"]);
     }
 
     fn cells_of(line: &str) -> Option<Vec<String>> {
