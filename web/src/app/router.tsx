@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { Spinner } from '../components/ui/spinner';
-import { SignInPage, SignUpPage } from '../features/auth';
+import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage } from '../features/auth';
 import { GroupSettingsPage, GroupsPage, GroupsSettingsPage } from '../features/channels';
 import { MyDataLanding, MyDataLayout, PreviewPage, SubCategoryPage } from '../features/documents';
 import { CustomFeedPage } from '../features/feeds';
@@ -9,7 +9,7 @@ import { NotebooksPage, NotePreviewPage } from '../features/notebooks';
 import { NotificationsPage } from '../features/notifications';
 import { DASHBOARD_PATH, ReportPage, ReportsDashboardPage } from '../features/reports';
 import { SearchPage } from '../features/search';
-import { StoragePage, UserSettingsPage } from '../features/settings';
+import { StoragePage, UserSettingsPage, UsersPage } from '../features/settings';
 import { FeedSettingsPage } from './pages/feed-settings-page';
 import { FeedSourcePage } from './pages/feed-page';
 import {
@@ -69,13 +69,17 @@ export function AppRoutes() {
         <Route path="/auth/signin" element={<SignInPage />} />
         <Route path="/auth/platform-access" element={<SignUpPage />} />
         <Route path="/pulse/auth/signin" element={<SignInPage />} />
+        <Route path="/auth/forgot-password" element={<ForgotPasswordPage />} />
       </Route>
+      {/* A reset link opens whether or not this browser is signed in (it signs it out). */}
+      <Route path="/reset-password" element={<ResetPasswordPage />} />
       <Route element={<RequireAuth />}>
         <Route element={<AppShell />}>
           <Route index element={<LandingRedirect />} />
           <Route path="/settings" element={<Navigate to="/settings/user-settings" replace />} />
           <Route path="/settings/user-settings" element={<UserSettingsPage />} />
           <Route path="/settings/storage" element={<StoragePage />} />
+          <Route path="/settings/users" element={<UsersPage />} />
           <Route path="/settings/manage-tags" element={<ManageTagsPage />} />
           <Route path="/settings/contacts" element={<ContactsPage />} />
           <Route path="/settings/contacts/:peopleId" element={<ContactsPage />} />
