@@ -76,8 +76,9 @@ test.describe('accounts', () => {
     const link = await new PasswordPages(adminPage).copyResetLink(user.username);
     await adminContext.close();
 
-    // The user opens it, is refused a weak password with the reason, and sets a strong one.
-    await page.goto(link);
+    // The user opens it (a page of the app, 200), is refused a weak password with the reason,
+    // and sets a strong one.
+    expect((await page.goto(link))?.status()).toBe(200);
     await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
     await passwords.chooseNewPassword('iloveyou1');
     await expect(await passwords.fieldError('New password')).toContainText('too easy to guess');

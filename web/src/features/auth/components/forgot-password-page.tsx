@@ -26,7 +26,7 @@ export function ForgotPasswordPage() {
           <p>This server sends no email, so no link can be mailed to you.</p>
           <p>
             Ask an administrator of your workspace for a reset link: they can copy one for you from{' '}
-            <strong>Settings → Users</strong>. It works once, for {options.data.link_minutes} minutes.
+            <strong>Settings</strong>, <strong>Users</strong>. It works once, for {options.data.link_minutes} minutes.
           </p>
         </div>
       ) : sent ? (
