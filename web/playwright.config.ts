@@ -45,7 +45,15 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } }],
+  projects: [
+    // Signs the administrator up first, so it is the instance's first account (see e2e/admin.setup.ts).
+    { name: 'setup', testMatch: /admin\.setup\.ts/ },
+    {
+      name: 'chromium',
+      dependencies: ['setup'],
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
+    },
+  ],
   webServer: {
     command: `${bin} serve --port ${port} --data-dir ${dataDir} --web-dir dist`,
     url: `${baseURL}/healthz`,

@@ -87,6 +87,7 @@ pub fn metrics_handle() -> PrometheusHandle {
 pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(routes::auth::router())
+        .merge(routes::passwords::router())
         .merge(routes::platform::router())
         .merge(routes::admin::router())
         .merge(routes::audit::router())
@@ -301,6 +302,7 @@ impl Server {
             asks: Arc::default(),
             clock: clock.clone(),
             semantic: semantic.clone(),
+            mailer: config.mailer()?,
         };
         let state = AppState {
             ctx,

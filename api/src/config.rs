@@ -217,6 +217,22 @@ pub struct ServeArgs {
     /// Runs without the embedding model even when one is found (AI feeds' topics by keywords).
     #[arg(long, env = "NEEDL_NO_EMBEDDING_MODEL")]
     pub no_embedding_model: bool,
+    /// The SMTP server password reset links are mailed through: `smtp://host:25` (plain, for a
+    /// local relay), `smtp://host:587?tls=required` (STARTTLS) or `smtps://host:465` (TLS), with
+    /// `user:password@` before the host where the server wants a login. Unset: no mail is sent,
+    /// and an administrator issues reset links from the users page instead.
+    #[arg(long, env = "NEEDL_SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<String>,
+    /// The sender of the mail Needl sends (`Needl <needl@example.com>` or a bare address).
+    #[arg(long, env = "NEEDL_MAIL_FROM", default_value = "Needl <needl@localhost>")]
+    pub mail_from: String,
+    /// The address people open the web app at (e.g. `https://needl.example.com`); links in mail
+    /// start with it. Unset: `http://HOST:PORT` of this server.
+    #[arg(long, env = "NEEDL_PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// How long a password reset link works, in minutes.
+    #[arg(long, env = "NEEDL_RESET_LINK_MINUTES", default_value_t = 60)]
+    pub reset_link_minutes: u64,
 }
 
 impl ServeArgs {
@@ -228,6 +244,25 @@ impl ServeArgs {
             session_grace: std::time::Duration::from_secs(self.session_grace_seconds),
             storage_quota_mb: self.storage_quota_mb,
             upload_max_mb: self.upload_max_mb,
+            public_url: self
+                .public_url
+                .clone()
+                .unwrap_or_else(|| format!("http://{}:{}", self.host, self.port))
+                .trim_end_matches('/')
+                .to_string(),
+            reset_link_minutes: self.reset_link_minutes.max(1),
+        }
+    }
+
+    /// The mailer `--smtp-url` names, or none (offline: nothing is mailed).
+    pub fn mailer(&self) -> anyhow::Result<Option<std::sync::Arc<dyn service::mail::Mailer>>> {
+        match self.smtp_url.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
+            Some(url) => {
+                let mailer: std::sync::Arc<dyn service::mail::Mailer> =
+                    std::sync::Arc::new(service::mail::SmtpMailer::new(url, &self.mail_from)?);
+                Ok(Some(mailer))
+            }
+            None => Ok(None),
         }
     }
 
@@ -291,6 +326,10 @@ impl ServeArgs {
             embedding_model: None,
             // Each test server would load 90 MB of weights: the tests of the model name it.
             no_embedding_model: true,
+            smtp_url: None,
+            mail_from: "Needl <needl@localhost>".into(),
+            public_url: None,
+            reset_link_minutes: 60,
         }
     }
 }

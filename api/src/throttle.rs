@@ -14,6 +14,11 @@
 //!
 //! Sign-ups take a token from a per-address bucket that refills `--signups-per-hour` an hour.
 //!
+//! Password reset requests take a token from two buckets: the client address's
+//! ([`RESETS_PER_ADDRESS_PER_HOUR`]; when empty the client is told to wait) and the named
+//! address's ([`RESETS_PER_ACCOUNT_PER_HOUR`]; when empty nothing more is mailed, but the answer
+//! is the same as ever, so it cannot tell whether the address has an account).
+//!
 //! Every map is capped: past [`MAX_ENTRIES`] the forgotten entries go, then the older half.
 //! Accounts are kept as keyed hashes, not addresses in clear.
 
@@ -78,6 +83,10 @@ impl Throttled {
 
     pub fn sign_up(self) -> AppError {
         self.refusal("too_many_sign_ups", "too many accounts were created from this address")
+    }
+
+    pub fn reset_request(self) -> AppError {
+        self.refusal("too_many_reset_requests", "too many password resets were asked for from this address")
     }
 
     /// A 429 saying `what` and when to try again, in minutes and as `Retry-After`.
@@ -192,6 +201,23 @@ struct Maps {
     addresses: HashMap<IpAddr, AddressFailures>,
     pairs: HashMap<(u64, IpAddr), PairFailure>,
     sign_ups: HashMap<IpAddr, SignUpBucket>,
+    resets_by_address: HashMap<IpAddr, SignUpBucket>,
+    resets_by_account: HashMap<u64, SignUpBucket>,
+}
+
+/// Password reset requests one client address may make in an hour.
+pub const RESETS_PER_ADDRESS_PER_HOUR: u32 = 10;
+/// Reset links mailed to one address in an hour: enough for a lost first mail, too few to
+/// flood an inbox.
+pub const RESETS_PER_ACCOUNT_PER_HOUR: u32 = 3;
+
+/// What a reset request that passed the client's throttle may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResetRequest {
+    /// Mail a link (when the address has an account).
+    Mail,
+    /// The address had its links for the hour: answer as usual, mail nothing.
+    Quiet,
 }
 
 /// The sign-in and sign-up throttles of this process.
@@ -287,28 +313,51 @@ impl AuthThrottle {
     }
 
     fn sign_up_at(&self, client: IpAddr, now: Instant) -> Result<(), Throttled> {
-        let capacity = f64::from(self.signups_per_hour.max(1));
-        let per_second = capacity / 3600.0;
-        let address = address_key(client);
         let mut maps = self.maps.lock().expect("throttle lock");
-        if !maps.sign_ups.contains_key(&address) {
-            make_room(&mut maps.sign_ups, now);
-        }
-        let entry = maps
-            .sign_ups
-            .entry(address)
-            .or_insert(SignUpBucket { bucket: Bucket { tokens: capacity, at: now }, full_at: now });
-        let elapsed = now.saturating_duration_since(entry.bucket.at).as_secs_f64();
-        let tokens = (entry.bucket.tokens + elapsed * per_second).min(capacity);
-        if tokens < 1.0 {
-            entry.bucket = Bucket { tokens, at: now };
-            return Err(Throttled { retry_after: Duration::from_secs_f64((1.0 - tokens) / per_second) });
-        }
-        let tokens = tokens - 1.0;
-        entry.bucket = Bucket { tokens, at: now };
-        entry.full_at = now + Duration::from_secs_f64((capacity - tokens) / per_second);
-        Ok(())
+        take_token(&mut maps.sign_ups, address_key(client), self.signups_per_hour, now)
     }
+
+    /// Lets a password reset request for `email` (normalised) from `client` through, or refuses
+    /// the client; says whether a link may be mailed.
+    pub fn reset_request(&self, email: &str, client: IpAddr) -> Result<ResetRequest, Throttled> {
+        self.reset_request_at(email, client, Instant::now())
+    }
+
+    fn reset_request_at(&self, email: &str, client: IpAddr, now: Instant) -> Result<ResetRequest, Throttled> {
+        let account = self.account_key(email);
+        let mut maps = self.maps.lock().expect("throttle lock");
+        take_token(&mut maps.resets_by_address, address_key(client), RESETS_PER_ADDRESS_PER_HOUR, now)?;
+        Ok(match take_token(&mut maps.resets_by_account, account, RESETS_PER_ACCOUNT_PER_HOUR, now) {
+            Ok(()) => ResetRequest::Mail,
+            Err(_) => ResetRequest::Quiet,
+        })
+    }
+}
+
+/// Takes one token from `key`'s bucket, which holds `per_hour` and refills as many an hour, or
+/// says how long until one is back.
+fn take_token<K: Eq + Hash>(
+    map: &mut HashMap<K, SignUpBucket>,
+    key: K,
+    per_hour: u32,
+    now: Instant,
+) -> Result<(), Throttled> {
+    let capacity = f64::from(per_hour.max(1));
+    let per_second = capacity / 3600.0;
+    if !map.contains_key(&key) {
+        make_room(map, now);
+    }
+    let entry = map.entry(key).or_insert(SignUpBucket { bucket: Bucket { tokens: capacity, at: now }, full_at: now });
+    let elapsed = now.saturating_duration_since(entry.bucket.at).as_secs_f64();
+    let tokens = (entry.bucket.tokens + elapsed * per_second).min(capacity);
+    if tokens < 1.0 {
+        entry.bucket = Bucket { tokens, at: now };
+        return Err(Throttled { retry_after: Duration::from_secs_f64((1.0 - tokens) / per_second) });
+    }
+    let tokens = tokens - 1.0;
+    entry.bucket = Bucket { tokens, at: now };
+    entry.full_at = now + Duration::from_secs_f64((capacity - tokens) / per_second);
+    Ok(())
 }
 
 /// Returns the client a request came from: the TCP peer, unless the peer is one of `proxies`;
@@ -439,6 +488,24 @@ mod tests {
         assert_eq!(refused.retry_after, Duration::from_secs(1200));
         assert!(t.sign_up_at(OWNER, now).is_ok());
         assert!(t.sign_up_at(ATTACKER, now + Duration::from_secs(1200)).is_ok());
+    }
+
+    #[test]
+    fn reset_requests_are_limited_per_client_and_quietly_per_account() {
+        let t = AuthThrottle::new(20, vec![]);
+        let now = Instant::now();
+        let answers: Vec<ResetRequest> =
+            (0..4).map(|_| t.reset_request_at("dee@example.com", OWNER, now).unwrap()).collect();
+        assert_eq!(answers, [ResetRequest::Mail, ResetRequest::Mail, ResetRequest::Mail, ResetRequest::Quiet]);
+        // Another address may still ask for itself; the account stays quiet for everyone.
+        assert_eq!(t.reset_request_at("eve@example.com", ATTACKER, now), Ok(ResetRequest::Mail));
+        assert_eq!(t.reset_request_at("dee@example.com", ATTACKER, now), Ok(ResetRequest::Quiet));
+        for i in 0..8 {
+            t.reset_request_at(&format!("x{i}@example.com"), ATTACKER, now).unwrap();
+        }
+        assert!(t.reset_request_at("fresh@example.com", ATTACKER, now).is_err(), "the client is held back");
+        let later = now + Duration::from_secs(3600);
+        assert_eq!(t.reset_request_at("dee@example.com", OWNER, later), Ok(ResetRequest::Mail));
     }
 
     #[test]

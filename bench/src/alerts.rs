@@ -52,7 +52,7 @@ async fn measure(server: &Server, dir: &Path, n: usize) -> anyhow::Result<String
             Method::POST,
             "/auth/signup",
             None,
-            json!({"email": "alerts@example.com", "password": "alert latency bench", "username": "alerts"}),
+            json!({"email": "alerts@example.com", "password": "alert bench: plum kettle orbit 97", "username": "alerts"}),
         )
         .await?;
     let token = signed["token"].as_str().unwrap_or_default().to_string();

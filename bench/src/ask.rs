@@ -148,7 +148,7 @@ impl Api {
 
     async fn sign_up(&self) -> anyhow::Result<String> {
         let email = format!("asker-{}@example.com", uuid::Uuid::new_v4().simple());
-        let body = json!({"email": email, "password": "ask bench password", "username": "asker"});
+        let body = json!({"email": email, "password": "ask bench: plum kettle orbit 97", "username": "asker"});
         let answer = self.post("/auth/signup", None, body).await?;
         answer["token"].as_str().map(str::to_string).ok_or_else(|| anyhow::anyhow!("sign-up gave no token: {answer}"))
     }

@@ -195,7 +195,7 @@ async fn sign_up(api: &Api, count: usize) -> anyhow::Result<Vec<Member>> {
             async move {
                 let body = json!({
                     "email": format!("member-{i}-{}@example.com", &run[..8]),
-                    "password": "collaboration bench",
+                    "password": "collab bench: plum kettle orbit 97",
                     "username": format!("member{i}"),
                 });
                 let answer = api.call(reqwest::Method::POST, "/auth/signup", None, body).await?;

@@ -353,7 +353,7 @@ async fn measure(work: &Path, all: &[TatContext], quick: bool) -> anyhow::Result
     let email = format!("analyst-{}@example.com", uuid::Uuid::new_v4().simple());
     let signed: Value = client
         .post(format!("{base}/api/auth/signup"))
-        .json(&json!({"email": email, "password": "report bench password", "username": "analyst"}))
+        .json(&json!({"email": email, "password": "report bench: plum kettle orbit 97", "username": "analyst"}))
         .send()
         .await?
         .json()

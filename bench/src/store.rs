@@ -200,7 +200,7 @@ async fn live_delivery(db: Db, dir: &std::path::Path, scale: &Scale) -> anyhow::
     let base = format!("http://{}", server.addr);
     let signed: serde_json::Value = client
         .post(format!("{base}/api/auth/signup"))
-        .json(&serde_json::json!({"email": format!("bench-{}@example.com", uuid::Uuid::new_v4().simple()), "password": "bench password", "username": "bench"}))
+        .json(&serde_json::json!({"email": format!("bench-{}@example.com", uuid::Uuid::new_v4().simple()), "password": "store bench: plum kettle orbit 97", "username": "bench"}))
         .send()
         .await?
         .json()

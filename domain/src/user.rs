@@ -1,5 +1,6 @@
 //! An account: who the user is, their profile, preferences, roles and feature flags.
 
+use chrono::{DateTime, Utc};
 use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
 use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
@@ -28,13 +29,40 @@ pub enum Role {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum UserCommand {
-    SignUp { email: String, username: String, password_hash: String, is_admin: bool },
+    SignUp {
+        email: String,
+        username: String,
+        password_hash: String,
+        is_admin: bool,
+    },
     UpdateProfile(ProfileChange),
-    ChangePreferences { nav_state: Option<NavState>, askneedl_pro: Option<bool> },
+    ChangePreferences {
+        nav_state: Option<NavState>,
+        askneedl_pro: Option<bool>,
+    },
     CompleteOnboarding,
-    SetFeatureFlag { flag: String, value: String },
+    SetFeatureFlag {
+        flag: String,
+        value: String,
+    },
     GrantRole(Role),
     RevokeRole(Role),
+    /// The signed-in user sets a new password (the caller has checked the current one).
+    ChangePassword {
+        password_hash: String,
+    },
+    /// Issues a one-time reset link, replacing any earlier one. Only the token's hash is given.
+    IssueResetLink {
+        token_hash: String,
+        expires_at: DateTime<Utc>,
+        by_admin: bool,
+    },
+    /// Sets a new password with the reset link whose token hashes to `token_hash`, at `at`.
+    ResetPassword {
+        token_hash: String,
+        password_hash: String,
+        at: DateTime<Utc>,
+    },
 }
 
 /// Profile fields to change; `None` leaves a field as it is.
@@ -78,6 +106,24 @@ pub enum UserEvent {
     RoleRevoked {
         role: Role,
     },
+    /// The user changed their password while signed in. argon2id PHC string, redacted like
+    /// the sign-up's.
+    PasswordChanged {
+        password_hash: String,
+    },
+    /// A one-time reset link was issued: mailed to the user, or (`by_admin`) handed to an
+    /// administrator to pass on. Only the token's SHA-256 is kept; it works until `expires_at`,
+    /// once, and only while it is the latest link.
+    PasswordResetLinkIssued {
+        token_hash: String,
+        expires_at: DateTime<Utc>,
+        by_admin: bool,
+    },
+    /// The password was set anew through the reset link whose token hashes to `token_hash`.
+    PasswordReset {
+        token_hash: String,
+        password_hash: String,
+    },
 }
 
 crate::impl_domain_event! {
@@ -89,6 +135,9 @@ crate::impl_domain_event! {
         FeatureFlagSet: "1",
         RoleGranted: "1",
         RoleRevoked: "1",
+        PasswordChanged: "1",
+        PasswordResetLinkIssued: "1",
+        PasswordReset: "1",
     }
 }
 
@@ -108,6 +157,8 @@ pub enum UserError {
     InvalidFlagValue,
     #[error("{0} must be at most 128 characters")]
     FieldTooLong(&'static str),
+    #[error("this reset link has expired or has already been used; ask for a new one")]
+    ResetLinkInvalid,
 }
 
 impl DomainError for UserError {
@@ -127,6 +178,7 @@ impl DomainError for UserError {
             UserError::UnknownFlag(_) => "unknown_flag",
             UserError::InvalidFlagValue => "invalid_flag_value",
             UserError::FieldTooLong(_) => "field_too_long",
+            UserError::ResetLinkInvalid => "reset_link_invalid",
         }
     }
 }
@@ -143,6 +195,16 @@ pub struct User {
     onboarded: bool,
     roles: Vec<Role>,
     flags: Vec<(String, String)>,
+    /// The one reset link that works, until it is used, replaced, expires, or the password is
+    /// changed.
+    reset_link: Option<ResetLink>,
+}
+
+/// An outstanding reset link: its token's hash and when it stops working.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct ResetLink {
+    token_hash: String,
+    expires_at: DateTime<Utc>,
 }
 
 /// The longest username, in characters.
@@ -265,6 +327,16 @@ impl User {
             UserCommand::RevokeRole(role) => {
                 Ok(if self.roles.contains(&role) { vec![UserEvent::RoleRevoked { role }] } else { vec![] })
             }
+            UserCommand::ChangePassword { password_hash } => Ok(vec![UserEvent::PasswordChanged { password_hash }]),
+            UserCommand::IssueResetLink { token_hash, expires_at, by_admin } => {
+                Ok(vec![UserEvent::PasswordResetLinkIssued { token_hash, expires_at, by_admin }])
+            }
+            UserCommand::ResetPassword { token_hash, password_hash, at } => match &self.reset_link {
+                Some(link) if link.token_hash == token_hash && at < link.expires_at => {
+                    Ok(vec![UserEvent::PasswordReset { token_hash, password_hash }])
+                }
+                _ => Err(UserError::ResetLinkInvalid),
+            },
         }
     }
 }
@@ -304,6 +376,10 @@ impl Aggregate for User {
             }
             UserEvent::RoleGranted { role } => self.roles.push(role),
             UserEvent::RoleRevoked { role } => self.roles.retain(|r| *r != role),
+            UserEvent::PasswordChanged { .. } | UserEvent::PasswordReset { .. } => self.reset_link = None,
+            UserEvent::PasswordResetLinkIssued { token_hash, expires_at, .. } => {
+                self.reset_link = Some(ResetLink { token_hash, expires_at });
+            }
         }
     }
 }
@@ -509,5 +585,80 @@ mod tests {
             }])
             .when(UserCommand::RevokeRole(Role::Admin))
             .then_expect_events(vec![UserEvent::RoleRevoked { role: Role::Admin }]);
+    }
+
+    fn at(seconds: i64) -> DateTime<Utc> {
+        DateTime::from_timestamp(1_900_000_000 + seconds, 0).unwrap()
+    }
+
+    fn link_issued(token_hash: &str) -> UserEvent {
+        UserEvent::PasswordResetLinkIssued { token_hash: token_hash.into(), expires_at: at(3600), by_admin: false }
+    }
+
+    fn reset_with(token_hash: &str, seconds: i64) -> UserCommand {
+        UserCommand::ResetPassword {
+            token_hash: token_hash.into(),
+            password_hash: "$argon2id$new".into(),
+            at: at(seconds),
+        }
+    }
+
+    #[test]
+    fn changing_the_password_records_the_new_hash() {
+        UserTest::with(())
+            .given(vec![signed_up()])
+            .when(UserCommand::ChangePassword { password_hash: "$argon2id$new".into() })
+            .then_expect_events(vec![UserEvent::PasswordChanged { password_hash: "$argon2id$new".into() }]);
+    }
+
+    #[test]
+    fn a_reset_link_sets_the_password_before_it_expires() {
+        UserTest::with(()).given(vec![signed_up(), link_issued("h1")]).when(reset_with("h1", 3599)).then_expect_events(
+            vec![UserEvent::PasswordReset { token_hash: "h1".into(), password_hash: "$argon2id$new".into() }],
+        );
+    }
+
+    #[test]
+    fn a_reset_link_works_once() {
+        UserTest::with(())
+            .given(vec![
+                signed_up(),
+                link_issued("h1"),
+                UserEvent::PasswordReset { token_hash: "h1".into(), password_hash: "$argon2id$new".into() },
+            ])
+            .when(reset_with("h1", 10))
+            .then_expect_error(UserError::ResetLinkInvalid);
+    }
+
+    #[test]
+    fn an_expired_reset_link_is_refused() {
+        UserTest::with(())
+            .given(vec![signed_up(), link_issued("h1")])
+            .when(reset_with("h1", 3600))
+            .then_expect_error(UserError::ResetLinkInvalid);
+    }
+
+    #[test]
+    fn a_newer_link_or_a_changed_password_voids_an_earlier_link() {
+        UserTest::with(())
+            .given(vec![signed_up(), link_issued("h1"), link_issued("h2")])
+            .when(reset_with("h1", 10))
+            .then_expect_error(UserError::ResetLinkInvalid);
+        UserTest::with(())
+            .given(vec![
+                signed_up(),
+                link_issued("h1"),
+                UserEvent::PasswordChanged { password_hash: "$argon2id$other".into() },
+            ])
+            .when(reset_with("h1", 10))
+            .then_expect_error(UserError::ResetLinkInvalid);
+    }
+
+    #[test]
+    fn a_reset_link_is_not_issued_for_a_user_who_does_not_exist() {
+        UserTest::with(())
+            .given_no_previous_events()
+            .when(UserCommand::IssueResetLink { token_hash: "h1".into(), expires_at: at(60), by_admin: true })
+            .then_expect_error(UserError::NotFound);
     }
 }

@@ -1,4 +1,5 @@
-//! `users_view` and `feature_flags_view`: accounts, profiles, preferences, roles and flags.
+//! `users_view`, `feature_flags_view` and `password_reset_links_view`: accounts, profiles,
+//! preferences, roles, flags, passwords and the reset link each account may have outstanding.
 
 use async_trait::async_trait;
 use commands::args;
@@ -25,7 +26,7 @@ impl Projection for Accounts {
     }
 
     fn tables(&self) -> &'static [&'static str] {
-        &["users_view", "feature_flags_view"]
+        &["users_view", "feature_flags_view", "password_reset_links_view"]
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
@@ -72,6 +73,21 @@ impl Projection for Accounts {
             }
             UserEvent::RoleGranted { role } => set_role(tx, id, role, true).await?,
             UserEvent::RoleRevoked { role } => set_role(tx, id, role, false).await?,
+            UserEvent::PasswordChanged { password_hash } | UserEvent::PasswordReset { password_hash, .. } => {
+                tx.execute("UPDATE users_view SET password_hash = $2 WHERE user_id = $1", args![id, password_hash])
+                    .await?;
+                // A new password voids the link outstanding, as the aggregate decides.
+                tx.execute("DELETE FROM password_reset_links_view WHERE user_id = $1", args![id]).await?;
+            }
+            UserEvent::PasswordResetLinkIssued { token_hash, expires_at, .. } => {
+                // Only the latest link works.
+                tx.execute("DELETE FROM password_reset_links_view WHERE user_id = $1", args![id]).await?;
+                tx.execute(
+                    "INSERT INTO password_reset_links_view (token_hash, user_id, expires_at) VALUES ($1, $2, $3)",
+                    args![token_hash, id, expires_at.to_rfc3339()],
+                )
+                .await?;
+            }
         }
         Ok(())
     }

@@ -62,6 +62,35 @@ pub async fn session(db: &Db, session_id: &str) -> sqlx::Result<Option<SessionRo
         .await
 }
 
+/// The sessions of `user_id` not signed out (live, expired or rotated: the caller judges which
+/// are still honoured).
+pub async fn sessions_of_user(db: &Db, user_id: &str) -> sqlx::Result<Vec<SessionRow>> {
+    db.fetch_all(
+        &format!(
+            "SELECT {SESSION_COLUMNS} FROM sessions_view WHERE user_id = $1 \
+             AND (revoked_reason IS NULL OR revoked_reason <> 'signed_out') ORDER BY session_id"
+        ),
+        args![user_id],
+    )
+    .await
+}
+
+/// The user whose outstanding reset link's token hashes to `token_hash`, and when it expires.
+pub async fn reset_link(db: &Db, token_hash: &str) -> sqlx::Result<Option<(String, String)>> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        user_id: String,
+        expires_at: String,
+    }
+    let row: Option<Row> = db
+        .fetch_optional(
+            "SELECT user_id, expires_at FROM password_reset_links_view WHERE token_hash = $1",
+            args![token_hash],
+        )
+        .await?;
+    Ok(row.map(|r| (r.user_id, r.expires_at)))
+}
+
 pub async fn all_sessions(db: &Db) -> sqlx::Result<Vec<SessionRow>> {
     db.fetch_all(&format!("SELECT {SESSION_COLUMNS} FROM sessions_view ORDER BY session_id"), vec![]).await
 }

@@ -29,6 +29,11 @@ pub struct Settings {
     pub storage_quota_mb: u64,
     /// The largest upload, in MiB.
     pub upload_max_mb: u64,
+    /// The address people reach the web app at, without a trailing slash: links in mail start
+    /// with it.
+    pub public_url: String,
+    /// How long a password reset link works, in minutes.
+    pub reset_link_minutes: u64,
 }
 
 #[derive(Clone)]
@@ -65,6 +70,9 @@ pub struct Context {
     /// What time it is where token and session expiry and a rotation's grace are judged: the
     /// system clock, or a test's manual one.
     pub clock: SharedClock,
+    /// Sends mail (password reset links); `None` offline, where nothing is sent and an
+    /// administrator hands links out instead.
+    pub mailer: Option<Arc<dyn crate::mail::Mailer>>,
 }
 
 /// How long a command's answer waits for the read models to include its events, so the next

@@ -18,8 +18,10 @@
 //!   question, turn, citations, sessions), [`platform`] (profile, preferences, flags,
 //!   onboarding, organisation, debug logs), [`reports`] (research reports, and their generation
 //!   as leased jobs).
-//! - [`sessions`]: sign-up, sign-in, refresh and sign-out, and whether a session is honoured;
-//!   [`passwords`]: their hashing; [`clock`]: the time those rules judge by (a test's manual one).
+//! - [`sessions`]: sign-up, sign-in, refresh and sign-out, password changes, and whether a
+//!   session is honoured; [`passwords`]: the policy a new password meets, and hashing;
+//!   [`password_reset`]: one-time reset links, mailed through [`mail`] or issued by an
+//!   administrator; [`clock`]: the time those rules judge by (a test's manual one).
 //! - [`live`]: what a live socket may see, the pages it missed, and when its session ends it.
 //! - [`input`]: checks several features share; [`sql`]: `IN (...)` placeholders and view times.
 //! - [`admin`]: users, their flags and roles; [`audit`]: the event history, secrets redacted.
@@ -46,8 +48,10 @@ pub mod ingestion;
 pub mod input;
 pub mod library;
 pub mod live;
+pub mod mail;
 pub mod notebooks;
 pub mod notifications;
+pub mod password_reset;
 pub mod passwords;
 pub mod people;
 pub mod platform;

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::passwords::{hash_password, verify_password, MAX_PASSWORD_LEN, MIN_PASSWORD_LEN};
+use crate::passwords::{check_new_password, hash_password, verify_password, MAX_PASSWORD_LEN};
 use crate::viewer::{Origin, Viewer};
 
 /// Whether a session is still honoured, read from `sessions_view`.
@@ -177,18 +177,7 @@ impl SignUp {
         if !email::is_plausible(&self.email) {
             return Err(Error::invalid("invalid_email", "email must be a valid email"));
         }
-        if self.password.chars().count() < MIN_PASSWORD_LEN {
-            return Err(Error::invalid(
-                "weak_password",
-                format!("password must be at least {MIN_PASSWORD_LEN} characters"),
-            ));
-        }
-        if self.password.len() > MAX_PASSWORD_LEN {
-            return Err(Error::invalid(
-                "password_too_long",
-                format!("password must be at most {MAX_PASSWORD_LEN} characters"),
-            ));
-        }
+        check_new_password(&self.password, &[self.email.as_str(), self.username.as_str()])?;
         if self.username.trim().is_empty() {
             return Err(Error::invalid("invalid_username", "username is a required field"));
         }
@@ -311,6 +300,49 @@ pub async fn sign_out(ctx: &Context, viewer: &Viewer) -> Result<()> {
     Ok(())
 }
 
+/// Ends every session of `user_id` still honoured (live, or rotated and in its grace) but
+/// `keep`, as sign-outs recorded with `metadata`. Returns how many ended.
+pub async fn end_sessions(
+    ctx: &Context,
+    user_id: &str,
+    keep: Option<&str>,
+    metadata: &domain::EventMetadata,
+) -> Result<usize> {
+    let rows: Vec<queries::SessionRow> = queries::sessions_of_user(&ctx.db, user_id).await?;
+    let sign_out = SessionCommand::SignOut { at: ctx.clock.now() };
+    let mut ended = 0;
+    for row in rows {
+        if Some(row.session_id.as_str()) == keep || state_of(ctx, &row) == SessionState::Ended {
+            continue;
+        }
+        ctx.command(&ctx.bus.sessions, &row.session_id, sign_out.clone(), metadata).await?;
+        ended += 1;
+    }
+    Ok(ended)
+}
+
+/// Changes the viewer's password: the current one must be right (`wrong_password` otherwise),
+/// the new one must meet the policy. Every other session of the user ends, so a stolen
+/// password or a forgotten signed-in device is shut out; the viewer's own session goes on.
+pub async fn change_password(ctx: &Context, viewer: &Viewer, current: String, new: String) -> Result<()> {
+    let user = queries::user_by_id(&ctx.db, &viewer.user_id).await?.ok_or_else(session_ended)?;
+    if current.len() > MAX_PASSWORD_LEN || !verify_password(current, Some(user.password_hash.clone())).await {
+        return Err(wrong_password());
+    }
+    check_new_password(&new, &[user.email.as_str(), user.username.as_str()])?;
+    let password_hash = hash_password(new).await?;
+    let metadata = viewer.metadata();
+    ctx.command(&ctx.bus.users, &viewer.user_id, UserCommand::ChangePassword { password_hash }, &metadata).await?;
+    end_sessions(ctx, &viewer.user_id, Some(&viewer.session_id), &metadata).await?;
+    Ok(())
+}
+
+/// The answer to a password change whose current password is wrong. Not a 401: the session is
+/// fine, and the person may try again.
+pub fn wrong_password() -> Error {
+    Error::invalid("wrong_password", "the current password is not right")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,12 +397,14 @@ mod tests {
             SignUp { email: email.into(), password: password.into(), username: username.into() }.check()
         };
         let code = |r: Result<CheckedSignUp>| r.unwrap_err().code;
-        assert_eq!(code(sign_up(" ", "correct horse", "ada")), "invalid_email");
-        assert_eq!(code(sign_up("not-an-address", "correct horse", "ada")), "invalid_email");
+        let strong = "velvet otter juggles 7 lanterns";
+        assert_eq!(code(sign_up(" ", strong, "ada")), "invalid_email");
+        assert_eq!(code(sign_up("not-an-address", strong, "ada")), "invalid_email");
+        assert_eq!(code(sign_up("ada@example.com", "password1", "ada")), "weak_password");
         assert_eq!(code(sign_up("ada@example.com", "short", "ada")), "weak_password");
         assert_eq!(code(sign_up("ada@example.com", &"x".repeat(MAX_PASSWORD_LEN + 1), "ada")), "password_too_long");
-        assert_eq!(code(sign_up("ada@example.com", "correct horse", "  ")), "invalid_username");
-        let checked = sign_up(" Ada@Example.com ", "correct horse", "ada").unwrap();
+        assert_eq!(code(sign_up("ada@example.com", strong, "  ")), "invalid_username");
+        let checked = sign_up(" Ada@Example.com ", strong, "ada").unwrap();
         assert_eq!(checked.email, email::normalise(" Ada@Example.com "));
     }
 }

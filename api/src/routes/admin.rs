@@ -4,6 +4,7 @@
 use axum::extract::{Path, State};
 use serde::Deserialize;
 use service::admin::{self, AdminUser};
+use service::password_reset::{self, ResetLink};
 use service::platform::FeatureConfig;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -14,7 +15,11 @@ use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiResult, ErrorBody};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(list_users)).routes(routes!(set_flag)).routes(routes!(grant_role, revoke_role))
+    OpenApiRouter::new()
+        .routes(routes!(list_users))
+        .routes(routes!(set_flag))
+        .routes(routes!(grant_role, revoke_role))
+        .routes(routes!(reset_link))
 }
 
 #[utoipa::path(get, path = "/admin/users", tag = "admin", security(("token" = [])),
@@ -63,4 +68,18 @@ async fn revoke_role(
     Path((user_id, role)): Path<(String, String)>,
 ) -> ApiResult<ApiJson<AdminUser>> {
     Ok(ApiJson(admin::revoke_role(&state, &admin, &user_id, &role).await?))
+}
+
+/// Issues a one-time password reset link for a user, to pass on by hand (the way to reset a
+/// password on a server that sends no mail). The link is shown once; it replaces any earlier
+/// link of the user and works for `--reset-link-minutes`. Recorded as the administrator's act.
+#[utoipa::path(post, path = "/admin/users/{user_id}/reset-link", tag = "admin", security(("token" = [])),
+    params(("user_id" = String, Path)),
+    responses((status = 200, body = ResetLink), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn reset_link(
+    State(state): State<AppState>,
+    admin: AuthUser,
+    Path(user_id): Path<String>,
+) -> ApiResult<ApiJson<ResetLink>> {
+    Ok(ApiJson(password_reset::admin_reset_link(&state, &admin, &user_id).await?))
 }

@@ -13,6 +13,7 @@ pub mod live;
 pub mod notebooks;
 pub mod notifications;
 pub mod ops;
+pub mod passwords;
 pub mod people;
 pub mod platform;
 pub mod reports;

@@ -47,7 +47,7 @@ fn sign_in_body(email: &str, password: &str) -> Value {
 }
 
 fn sign_up_body(email: &str, username: &str) -> Value {
-    json!({"email": email, "password": "correct horse", "username": username})
+    json!({"email": email, "password": PASSWORD, "username": username})
 }
 
 /// Signs up, expecting success; returns the answer.
@@ -79,7 +79,7 @@ api_test_with!(
         let body = signs_up(app, "ada@example.com", "  ada  ").await;
         assert_eq!(body["user"]["username"], "ada");
         assert_eq!(body["user"]["is_admin"], true, "the refused sign-ups claimed nothing");
-        let (status, body) = app.sign_in("ada@example.com", "correct horse").await;
+        let (status, body) = app.sign_in("ada@example.com", PASSWORD).await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
 );
@@ -91,7 +91,7 @@ api_test!(a_username_too_large_for_the_body_limit_is_refused_and_strands_nothing
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(body["code"], "body_too_large");
     signs_up(app, "bo@example.com", "bo").await;
-    let (status, _) = app.sign_in("bo@example.com", "correct horse").await;
+    let (status, _) = app.sign_in("bo@example.com", PASSWORD).await;
     assert_eq!(status, StatusCode::OK);
 });
 
@@ -156,7 +156,7 @@ api_test!(a_stranger_guessing_a_password_is_throttled_and_the_owner_still_gets_i
     assert_eq!(body["code"], "too_many_attempts");
     assert!(retry_after.is_some_and(|s| (1..=2).contains(&s)), "Retry-After: {retry_after:?}");
     // Even the right password is refused to the throttled address, so it learns nothing.
-    let right = sign_in_body("bea@example.com", "correct horse");
+    let right = sign_in_body("bea@example.com", PASSWORD);
     let (status, retry_after, _) = post_with(app, &attacker, "/api/auth/signin", &[], right.clone()).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
     assert!(retry_after.is_some());
@@ -201,7 +201,7 @@ api_test_with!(
         assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
         assert!(retry_after.is_some());
         let owner = [("x-forwarded-for", "203.0.113.9, 198.51.100.7")];
-        let right = sign_in_body("cy@example.com", "correct horse");
+        let right = sign_in_body("cy@example.com", PASSWORD);
         let (status, _, body) = post_with(app, &proxy, "/api/auth/signin", &owner, right).await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
@@ -263,7 +263,7 @@ api_test!(signing_up_with_a_taken_email_in_another_case_is_a_conflict, |app: Tes
     let (status, body) = app
         .post_without_token(
             "/api/auth/signup",
-            json!({"email": " ADA@example.com", "password": "another one", "username": "imposter"}),
+            json!({"email": " ADA@example.com", "password": "a different 9 passphrase entirely", "username": "imposter"}),
         )
         .await;
     assert_eq!(status, StatusCode::CONFLICT);
@@ -318,7 +318,7 @@ api_test!(sign_in_failures_do_not_reveal_whether_the_email_exists_and_are_rate_l
     assert_eq!(s1, StatusCode::UNAUTHORIZED);
     assert_eq!(s2, StatusCode::UNAUTHORIZED);
     assert_eq!(wrong_password, unknown_email);
-    let (ok, body) = app.sign_in("Bea@example.com", "correct horse").await;
+    let (ok, body) = app.sign_in("Bea@example.com", PASSWORD).await;
     assert_eq!(ok, StatusCode::OK);
     assert_eq!(body["user"]["username"], "bea");
     // The guessing address (this test's client, 127.0.0.1) is throttled, with Retry-After ...
@@ -327,7 +327,7 @@ api_test!(sign_in_failures_do_not_reveal_whether_the_email_exists_and_are_rate_l
     }
     let res = app
         .request(reqwest::Method::POST, "/api/auth/signin", None)
-        .json(&json!({"email": "bea@example.com", "password": "correct horse"}))
+        .json(&json!({"email": "bea@example.com", "password": PASSWORD}))
         .send()
         .await
         .unwrap();
@@ -340,7 +340,7 @@ api_test!(sign_in_failures_do_not_reveal_whether_the_email_exists_and_are_rate_l
         reqwest::Client::builder().local_address("127.0.0.9".parse::<std::net::IpAddr>().unwrap()).build().unwrap();
     let res = owner
         .post(app.url("/api/auth/signin"))
-        .json(&json!({"email": "bea@example.com", "password": "correct horse"}))
+        .json(&json!({"email": "bea@example.com", "password": PASSWORD}))
         .send()
         .await
         .unwrap();

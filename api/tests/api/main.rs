@@ -22,6 +22,7 @@ mod live;
 mod my_data_counts;
 mod notebooks;
 mod notes_search;
+mod passwords;
 mod people_notifications;
 mod platform;
 mod policy;

@@ -15,6 +15,8 @@ import { AppShell } from './shell/app-shell';
  */
 const SignInPage = lazyPage('Loading sign-in', () => import('../features/auth/pages').then((m) => m.SignInPage));
 const SignUpPage = lazyPage('Loading sign-up', () => import('../features/auth/pages').then((m) => m.SignUpPage));
+const ForgotPasswordPage = lazyPage('Loading', () => import('../features/auth/pages').then((m) => m.ForgotPasswordPage));
+const ResetPasswordPage = lazyPage('Loading', () => import('../features/auth/pages').then((m) => m.ResetPasswordPage));
 const GroupsPage = lazyPage('Loading groups', () => import('../features/channels/pages').then((m) => m.GroupsPage));
 const GroupsSettingsPage = lazyPage('Loading group settings', () =>
   import('../features/channels/pages').then((m) => m.GroupsSettingsPage),
@@ -37,6 +39,7 @@ const ReportPage = lazyPage('Loading the report', () => import('../features/repo
 const SearchPage = lazyPage('Loading search', () => import('../features/search/pages').then((m) => m.SearchPage));
 const UserSettingsPage = lazyPage('Loading settings', () => import('../features/settings/pages').then((m) => m.UserSettingsPage));
 const StoragePage = lazyPage('Loading storage', () => import('../features/settings/pages').then((m) => m.StoragePage));
+const UsersPage = lazyPage('Loading users', () => import('../features/settings/pages').then((m) => m.UsersPage));
 const ConnectPage = lazyPage('Loading sources', () => import('../features/sources').then((m) => m.ConnectPage));
 const ConnectRssPage = lazyPage('Loading RSS feeds', () => import('../features/sources').then((m) => m.ConnectRssPage));
 const RssTopicsPage = lazyPage('Loading RSS topics', () => import('../features/sources').then((m) => m.RssTopicsPage));
@@ -90,13 +93,17 @@ export function AppRoutes() {
         <Route path="/auth/signin" element={<SignInPage />} />
         <Route path="/auth/platform-access" element={<SignUpPage />} />
         <Route path="/pulse/auth/signin" element={<SignInPage />} />
+        <Route path="/auth/forgot-password" element={<ForgotPasswordPage />} />
       </Route>
+      {/* A reset link opens whether or not this browser is signed in (it signs it out). */}
+      <Route path="/reset-password" element={<ResetPasswordPage />} />
       <Route element={<RequireAuth />}>
         <Route element={<AppShell />}>
           <Route index element={<LandingRedirect />} />
           <Route path="/settings" element={<Navigate to="/settings/user-settings" replace />} />
           <Route path="/settings/user-settings" element={<UserSettingsPage />} />
           <Route path="/settings/storage" element={<StoragePage />} />
+          <Route path="/settings/users" element={<UsersPage />} />
           <Route path="/settings/manage-tags" element={<ManageTagsPage />} />
           <Route path="/settings/contacts" element={<ContactsPage />} />
           <Route path="/settings/contacts/:peopleId" element={<ContactsPage />} />

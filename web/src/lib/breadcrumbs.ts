@@ -64,6 +64,7 @@ const TITLES: Array<[RegExp, string]> = [
   [/^\/preview\//, 'Preview'],
   [/^\/settings\/user-settings/, 'User Settings'],
   [/^\/settings\/storage/, 'Storage'],
+  [/^\/settings\/users/, 'Users'],
   [/^\/apps\/needldrive/, 'Needl Drive'],
   [/^\/needlbox\/needldrive/, 'Needl Drive'],
   [/^\/needlbox\/bookmarks/, 'Bookmarks'],

@@ -17,6 +17,9 @@ pub struct Api {
     pub addr: SocketAddr,
 }
 
+/// The password test users sign up with: strong enough for the password policy.
+pub const PASSWORD: &str = "velvet otter juggles 7 lanterns";
+
 /// A signed-up user: the token to send, and the user as sign-up answered it.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Session {
@@ -120,9 +123,9 @@ impl Api {
         success(path, status, answer)
     }
 
-    /// Signs `name` up as `name@example.com` with the password `correct horse`.
+    /// Signs `name` up as `name@example.com` with the password [`PASSWORD`].
     pub async fn sign_up(&self, name: &str) -> Session {
-        let body = json!({"email": format!("{name}@example.com"), "password": "correct horse", "username": name});
+        let body = json!({"email": format!("{name}@example.com"), "password": PASSWORD, "username": name});
         let (status, answer) = self.post_without_token("/api/auth/signup", body).await;
         assert_eq!(status, StatusCode::OK, "{answer}");
         serde_json::from_value(answer).expect("a sign-up answers a token and a user")

@@ -21,6 +21,28 @@ export const signUpSchema = z.object({
     .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`),
 });
 
+const newPassword = z
+  .string()
+  .min(1, 'Password is a required field')
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`);
+
+/** Asking for a reset link. */
+export const forgotSchema = z.object({ email });
+
+/** Choosing a new password with a reset link; the two entries must match. */
+export const resetSchema = z
+  .object({ password: newPassword, confirm: z.string() })
+  .refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'The two passwords differ' });
+
+/**
+ * Server refusals that belong under a field rather than above the button: the password policy's
+ * reason goes under the new password.
+ */
+export const SERVER_FIELD_ERRORS: Record<string, string> = {
+  weak_password: 'password',
+  password_too_long: 'password',
+};
+
 export type FieldErrors<T> = Partial<Record<keyof T, string>>;
 
 /** Returns the first message for each field that failed. */

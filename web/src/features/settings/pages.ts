@@ -1,3 +1,4 @@
 /** The settings pages, a second entry to the feature: the app loads them on demand. */
 export { UserSettingsPage } from './components/user-settings-page';
 export { StoragePage } from './components/storage-page';
+export { UsersPage } from './components/users-page';

@@ -23,6 +23,9 @@ export function SignInPage() {
           autoComplete="current-password"
           error={form.errors.password}
         />
+        <p className="small">
+          <Link to="/auth/forgot-password">Forgot password?</Link>
+        </p>
         <ServerError message={form.serverError} />
         <button className="button button-primary" type="submit" disabled={form.pending}>
           {form.pending ? 'Signing in…' : 'Sign in'}

@@ -1,4 +1,5 @@
 import { NavLink } from 'react-router';
+import { useSession } from '../../../lib/use-session';
 
 const PAGES = [
   { to: '/settings/user-settings', label: 'User Settings' },
@@ -9,11 +10,15 @@ const PAGES = [
   { to: '/settings/feeds', label: 'Feeds' },
 ] as const;
 
+/** Administrators' pages. */
+const ADMIN_PAGES = [{ to: '/settings/users', label: 'Users' }] as const;
+
 /** Tabs between the settings pages. */
 export function SettingsNav() {
+  const admin = useSession().user?.is_admin ?? false;
   return (
     <nav aria-label="Settings" className="settings-nav">
-      {PAGES.map((page) => (
+      {[...PAGES, ...(admin ? ADMIN_PAGES : [])].map((page) => (
         <NavLink key={page.to} to={page.to} className="settings-nav-link">
           {page.label}
         </NavLink>

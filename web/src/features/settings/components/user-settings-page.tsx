@@ -6,6 +6,7 @@ import { Switch } from '../../../components/ui/switch';
 import { signOut } from '../../../lib/auth';
 import { userQueries } from '../../../lib/queries/user-queries';
 import { useUpdatePreferences } from '../../../lib/queries/use-update-preferences';
+import { ChangePasswordSection } from './change-password-section';
 import { SettingsNav } from './settings-nav';
 
 export function UserSettingsPage() {
@@ -54,6 +55,8 @@ export function UserSettingsPage() {
           onChange={(askneedl_pro) => update.mutate({ askneedl_pro })}
         />
       </section>
+
+      <ChangePasswordSection />
 
       <section className="card" aria-labelledby="session-heading">
         <h2 id="session-heading" className="card-title">

@@ -1,0 +1,36 @@
+/** The signed-in user's password, and the administrator's view of the instance's users. */
+import { queryOptions } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api } from '../../../lib/api';
+
+const adminUserSchema = z.object({
+  id: z.string(),
+  email_id: z.string(),
+  username: z.string(),
+  is_admin: z.boolean(),
+  is_auditor: z.boolean(),
+  created_at: z.string(),
+});
+
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+const resetLinkSchema = z.object({ url: z.string(), path: z.string(), expires_at: z.string() });
+
+export type ResetLink = z.infer<typeof resetLinkSchema>;
+
+export const adminQueries = {
+  all: () => ['admin'] as const,
+  users: () =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'users'] as const,
+      queryFn: async ({ signal }) => z.array(adminUserSchema).parse(await api.get<unknown>('/admin/users', { signal })),
+    }),
+};
+
+/** Changes the signed-in user's password; the server ends their other sessions. */
+export const changePassword = (current_password: string, new_password: string) =>
+  api.post<void>('/auth/password', { body: { current_password, new_password } });
+
+/** Issues a one-time reset link for a user (administrators only); it is shown once. */
+export const issueResetLink = async (userId: string) =>
+  resetLinkSchema.parse(await api.post<unknown>(`/admin/users/${encodeURIComponent(userId)}/reset-link`));

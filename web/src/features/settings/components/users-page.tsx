@@ -1,0 +1,93 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ListState } from '../../../components/ui/list-state';
+import { copyText } from '../../../lib/clipboard';
+import { useSession } from '../../../lib/use-session';
+import { adminQueries, issueResetLink, type AdminUser } from '../api/account-api';
+import { SettingsNav } from './settings-nav';
+
+/** The instance's users, for administrators: who they are, and a reset link for each. */
+export function UsersPage() {
+  const admin = useSession().user?.is_admin ?? false;
+  const users = useQuery({ ...adminQueries.users(), enabled: admin });
+
+  return (
+    <div className="page-narrow stack-lg">
+      <SettingsNav />
+      <section className="card stack" aria-labelledby="users-heading">
+        <h2 id="users-heading" className="card-title">
+          Users
+        </h2>
+        {!admin ? (
+          <p className="muted">Only administrators manage users.</p>
+        ) : (
+          <>
+            <p className="small muted">
+              Someone who forgot their password can ask you for a reset link. Copy it here and send it to them yourself;
+              it works once.
+            </p>
+            <ListState query={users} loadingLabel="Loading users" errorTitle="Users could not be loaded">
+              {(list) => (
+                <ul className="stack" aria-label="Users">
+                  {list.map((user) => (
+                    <UserRow key={user.id} user={user} />
+                  ))}
+                </ul>
+              )}
+            </ListState>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function UserRow({ user }: { user: AdminUser }) {
+  const [copied, setCopied] = useState<boolean | null>(null);
+  const issue = useMutation({
+    mutationFn: () => issueResetLink(user.id),
+    meta: { toast: false },
+    onSuccess: async (link) => {
+      try {
+        await copyText(`${window.location.origin}${link.path}`);
+        setCopied(true);
+      } catch {
+        setCopied(false);
+      }
+    },
+  });
+  const link = issue.data ? `${window.location.origin}${issue.data.path}` : null;
+  const until = issue.data ? new Date(issue.data.expires_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : '';
+  const roles = [user.is_admin && 'administrator', user.is_auditor && 'auditor'].filter(Boolean).join(', ');
+
+  return (
+    <li className="stack-sm" aria-label={user.username}>
+      <div>
+        <strong>{user.username}</strong> <span className="small muted">{user.email_id}</span>
+        {roles && <span className="small muted"> — {roles}</span>}
+      </div>
+      <div>
+        <button type="button" className="button" disabled={issue.isPending} onClick={() => issue.mutate()}>
+          {issue.isPending ? 'Issuing…' : 'Copy reset link'}
+        </button>
+      </div>
+      {issue.error && (
+        <p className="form-error" role="alert">
+          {issue.error.message}
+        </p>
+      )}
+      {link && (
+        <div className="field">
+          <label className="field-label" htmlFor={`reset-link-${user.id}`}>
+            Reset link for {user.username}
+          </label>
+          <input id={`reset-link-${user.id}`} className="input" readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
+          <p className="small" role="status">
+            {copied ? 'Copied. ' : 'Copy it from the field. '}
+            It works once, until {until}, and replaces any earlier link. Send it to {user.username} yourself.
+          </p>
+        </div>
+      )}
+    </li>
+  );
+}
