@@ -336,8 +336,17 @@ fn session_events_keep_their_stored_types_and_versions() {
 fn source_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
         SourceEvent::EVENT_TYPES,
-        vec![SourceEvent::SourceRegistered { kind: SourceKind::Rss, key: s(), url: None, label: s() }],
-        &[("SourceRegistered", "1")],
+        vec![
+            SourceEvent::SourceRegistered {
+                kind: SourceKind::Rss,
+                key: s(),
+                url: None,
+                label: s(),
+                provisional: false,
+            },
+            SourceEvent::SourceRenamed { from: s(), label: s() },
+        ],
+        &[("SourceRegistered", "1"), ("SourceRenamed", "1")],
     );
 }
 
@@ -349,8 +358,14 @@ fn subscription_events_keep_their_stored_types_and_versions() {
             SubscriptionEvent::SourceFollowed { user_id: s(), source_id: s(), priority: Priority::Low },
             SubscriptionEvent::SourceUnfollowed { user_id: s(), source_id: s() },
             SubscriptionEvent::SourcePriorityChanged { user_id: s(), source_id: s(), priority: Priority::High },
+            SubscriptionEvent::SourceFetchRequested { user_id: s(), source_id: s() },
         ],
-        &[("SourceFollowed", "1"), ("SourceUnfollowed", "1"), ("SourcePriorityChanged", "1")],
+        &[
+            ("SourceFollowed", "1"),
+            ("SourceUnfollowed", "1"),
+            ("SourcePriorityChanged", "1"),
+            ("SourceFetchRequested", "1"),
+        ],
     );
 }
 
