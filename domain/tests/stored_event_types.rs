@@ -243,8 +243,11 @@ fn email_events_keep_their_stored_types_and_versions() {
 fn instance_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
         InstanceEvent::EVENT_TYPES,
-        vec![InstanceEvent::AdministratorAppointed { user_id: s() }],
-        &[("AdministratorAppointed", "1")],
+        vec![
+            InstanceEvent::AdministratorAppointed { user_id: s() },
+            InstanceEvent::AssistantConfigured { by: s(), url: None, model: s(), api_key: None },
+        ],
+        &[("AdministratorAppointed", "1"), ("AssistantConfigured", "1")],
     );
 }
 

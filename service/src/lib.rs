@@ -22,7 +22,8 @@
 //!   [`passwords`]: their hashing; [`clock`]: the time those rules judge by (a test's manual one).
 //! - [`live`]: what a live socket may see, the pages it missed, and when its session ends it.
 //! - [`input`]: checks several features share; [`sql`]: `IN (...)` placeholders and view times.
-//! - [`admin`]: users, their flags and roles; [`audit`]: the event history, secrets redacted.
+//! - [`admin`]: users, their flags and roles; [`audit`]: the event history, secrets redacted;
+//!   [`model_server`]: the model server AskNeedl writes with, as administrators set it.
 //! - Workers and what they share: [`ingestion`] (followed sources), [`uploads`] (transferred
 //!   files into documents, beside the upload use cases), [`import`] (local files into a drive),
 //!   [`drive`], [`indexing`] (the search index), [`storage`] (local disk or S3), [`access`]
@@ -46,6 +47,7 @@ pub mod ingestion;
 pub mod input;
 pub mod library;
 pub mod live;
+pub mod model_server;
 pub mod notebooks;
 pub mod notifications;
 pub mod passwords;
