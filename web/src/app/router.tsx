@@ -9,7 +9,7 @@ import { NotebooksPage, NotePreviewPage } from '../features/notebooks';
 import { NotificationsPage } from '../features/notifications';
 import { DASHBOARD_PATH, ReportPage, ReportsDashboardPage } from '../features/reports';
 import { SearchPage } from '../features/search';
-import { StoragePage, UserSettingsPage } from '../features/settings';
+import { AssistantSettingsPage, StoragePage, UserSettingsPage } from '../features/settings';
 import { FeedSettingsPage } from './pages/feed-settings-page';
 import { FeedSourcePage } from './pages/feed-page';
 import {
@@ -76,6 +76,7 @@ export function AppRoutes() {
           <Route path="/settings" element={<Navigate to="/settings/user-settings" replace />} />
           <Route path="/settings/user-settings" element={<UserSettingsPage />} />
           <Route path="/settings/storage" element={<StoragePage />} />
+          <Route path="/settings/assistant" element={<AssistantSettingsPage />} />
           <Route path="/settings/manage-tags" element={<ManageTagsPage />} />
           <Route path="/settings/contacts" element={<ContactsPage />} />
           <Route path="/settings/contacts/:peopleId" element={<ContactsPage />} />

@@ -1,4 +1,5 @@
 import { NavLink } from 'react-router';
+import { useSession } from '../../../lib/use-session';
 
 const PAGES = [
   { to: '/settings/user-settings', label: 'User Settings' },
@@ -9,11 +10,15 @@ const PAGES = [
   { to: '/settings/feeds', label: 'Feeds' },
 ] as const;
 
+/** Pages only administrators have. */
+const ADMIN_PAGES = [{ to: '/settings/assistant', label: 'Assistant' }] as const;
+
 /** Tabs between the settings pages. */
 export function SettingsNav() {
+  const isAdmin = Boolean(useSession().user?.is_admin);
   return (
     <nav aria-label="Settings" className="settings-nav">
-      {PAGES.map((page) => (
+      {[...PAGES, ...(isAdmin ? ADMIN_PAGES : [])].map((page) => (
         <NavLink key={page.to} to={page.to} className="settings-nav-link">
           {page.label}
         </NavLink>
