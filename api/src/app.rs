@@ -107,6 +107,7 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::notifications::router())
         .merge(routes::ask::router())
         .merge(routes::reports::router())
+        .merge(routes::model_server::router())
         .split_for_parts()
 }
 
@@ -271,7 +272,7 @@ impl Server {
             model: config.assistant_model.clone(),
             key: config.assistant_key.clone(),
         };
-        let assistant = service::ask::assistant(&engine, search.clone())?;
+        let assistant = Arc::new(service::model_server::AssistantSlot::new(engine, search.clone())?);
         let fetch_policy = fetch_policy(&config)?;
         let semantic = match config.embedding_model_dir()? {
             Some(dir) => {

@@ -29,19 +29,39 @@ pub enum SourceCommand {
         key: String,
         url: Option<String>,
         label: String,
+        /// Whether `label` is only a stand-in (a feed's host, when nobody named it): the feed's
+        /// own title replaces it once the feed has been read.
+        provisional: bool,
     },
+    /// Takes the title a fetched feed gives itself as the source's label, when the label is only
+    /// a stand-in; a label somebody chose is kept.
+    AdoptFeedTitle { title: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SourceEvent {
-    SourceRegistered { kind: SourceKind, key: String, url: Option<String>, label: String },
+    SourceRegistered {
+        kind: SourceKind,
+        key: String,
+        url: Option<String>,
+        label: String,
+        /// Absent from sources registered before feeds took their own titles: their labels stay.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        provisional: bool,
+    },
+    /// The source took the title its feed gives itself in place of a stand-in label.
+    SourceRenamed { from: String, label: String },
 }
 
 crate::impl_domain_event! {
     SourceEvent, versions {
         SourceRegistered: "1",
+        SourceRenamed: "1",
     }
 }
+
+/// Longest label a feed's own title gives a source (longer titles are cut).
+pub const MAX_LABEL_CHARS: usize = 200;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SourceError {
@@ -62,20 +82,31 @@ impl DomainError for SourceError {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Source {
     registered: bool,
+    label: String,
+    /// The label is a stand-in the feed's own title may replace.
+    provisional: bool,
 }
 
 impl Source {
     /// Registering a source that exists already changes nothing: many users add the same URL.
     pub fn decide(&self, command: SourceCommand) -> Result<Vec<SourceEvent>, SourceError> {
         match command {
-            SourceCommand::Register { kind, key, url, label } => {
+            SourceCommand::Register { kind, key, url, label, provisional } => {
                 if self.registered {
                     return Ok(vec![]);
                 }
                 if label.trim().is_empty() {
                     return Err(SourceError::MissingLabel);
                 }
-                Ok(vec![SourceEvent::SourceRegistered { kind, key, url, label: label.trim().to_string() }])
+                Ok(vec![SourceEvent::SourceRegistered { kind, key, url, label: label.trim().to_string(), provisional }])
+            }
+            SourceCommand::AdoptFeedTitle { title } => {
+                let title: String = title.split_whitespace().collect::<Vec<_>>().join(" ");
+                let title: String = title.chars().take(MAX_LABEL_CHARS).collect();
+                if !self.registered || !self.provisional || title.is_empty() || title == self.label {
+                    return Ok(vec![]);
+                }
+                Ok(vec![SourceEvent::SourceRenamed { from: self.label.clone(), label: title }])
             }
         }
     }
@@ -92,7 +123,16 @@ impl Aggregate for Source {
 
     fn apply(&mut self, event: Self::Event) {
         match event {
-            SourceEvent::SourceRegistered { .. } => self.registered = true,
+            SourceEvent::SourceRegistered { label, provisional, .. } => {
+                self.registered = true;
+                self.label = label;
+                self.provisional = provisional;
+            }
+            // A feed names itself once: a later change of its title is not followed.
+            SourceEvent::SourceRenamed { label, .. } => {
+                self.label = label;
+                self.provisional = false;
+            }
         }
     }
 }
@@ -113,16 +153,38 @@ pub fn subscription_id(user_id: &str, source_id: &str) -> String {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SubscriptionCommand {
-    Follow { user_id: String, source_id: String },
+    Follow {
+        user_id: String,
+        source_id: String,
+    },
     Unfollow,
     SetPriority(Priority),
+    /// Asks for the source to be fetched now, instead of at its next scheduled attempt (after a
+    /// failure, that can be hours away).
+    RequestFetch,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SubscriptionEvent {
-    SourceFollowed { user_id: String, source_id: String, priority: Priority },
-    SourceUnfollowed { user_id: String, source_id: String },
-    SourcePriorityChanged { user_id: String, source_id: String, priority: Priority },
+    SourceFollowed {
+        user_id: String,
+        source_id: String,
+        priority: Priority,
+    },
+    SourceUnfollowed {
+        user_id: String,
+        source_id: String,
+    },
+    SourcePriorityChanged {
+        user_id: String,
+        source_id: String,
+        priority: Priority,
+    },
+    /// A follower asked for the source to be fetched again now.
+    SourceFetchRequested {
+        user_id: String,
+        source_id: String,
+    },
 }
 
 crate::impl_domain_event! {
@@ -130,6 +192,7 @@ crate::impl_domain_event! {
         SourceFollowed: "1",
         SourceUnfollowed: "1",
         SourcePriorityChanged: "1",
+        SourceFetchRequested: "1",
     }
 }
 
@@ -193,6 +256,15 @@ impl Subscription {
                     }]
                 })
             }
+            SubscriptionCommand::RequestFetch => {
+                if !self.following {
+                    return Err(SubscriptionError::NotFollowing);
+                }
+                Ok(vec![SubscriptionEvent::SourceFetchRequested {
+                    user_id: self.user_id.clone(),
+                    source_id: self.source_id.clone(),
+                }])
+            }
         }
     }
 }
@@ -216,6 +288,7 @@ impl Aggregate for Subscription {
             }
             SubscriptionEvent::SourceUnfollowed { .. } => self.following = false,
             SubscriptionEvent::SourcePriorityChanged { priority, .. } => self.priority = Some(priority),
+            SubscriptionEvent::SourceFetchRequested { .. } => {}
         }
     }
 }
@@ -237,12 +310,14 @@ mod tests {
                 key: "https://example.com/feed".into(),
                 url: Some("https://example.com/feed".into()),
                 label: "Example".into(),
+                provisional: false,
             }])
             .when(SourceCommand::Register {
                 kind: SourceKind::Rss,
                 key: "https://example.com/feed".into(),
                 url: Some("https://example.com/feed".into()),
                 label: "Other".into(),
+                provisional: false,
             })
             .then_expect_events(vec![]);
     }
@@ -256,6 +331,7 @@ mod tests {
                 key: "bse_filings".into(),
                 url: None,
                 label: " ".into(),
+                provisional: false,
             })
             .then_expect_error(SourceError::MissingLabel);
     }
@@ -300,6 +376,76 @@ mod tests {
                 SubscriptionEvent::SourceUnfollowed { user_id: "u1".into(), source_id: "s1".into() },
             ])
             .when(SubscriptionCommand::SetPriority(Priority::High))
+            .then_expect_error(SubscriptionError::NotFollowing);
+    }
+
+    fn registered(label: &str, provisional: bool) -> SourceEvent {
+        SourceEvent::SourceRegistered {
+            kind: SourceKind::Rss,
+            key: "https://example.com/feed".into(),
+            url: Some("https://example.com/feed".into()),
+            label: label.into(),
+            provisional,
+        }
+    }
+
+    #[test]
+    fn a_feed_named_by_its_host_takes_its_own_title() {
+        TestFramework::<Source>::with(())
+            .given(vec![registered("example.com", true)])
+            .when(SourceCommand::AdoptFeedTitle { title: "  Example\n News ".into() })
+            .then_expect_events(vec![SourceEvent::SourceRenamed {
+                from: "example.com".into(),
+                label: "Example News".into(),
+            }]);
+    }
+
+    #[test]
+    fn a_label_somebody_chose_is_kept_whatever_the_feed_calls_itself() {
+        TestFramework::<Source>::with(())
+            .given(vec![registered("My markets", false)])
+            .when(SourceCommand::AdoptFeedTitle { title: "Example News".into() })
+            .then_expect_events(vec![]);
+    }
+
+    #[test]
+    fn a_feed_takes_its_title_once() {
+        TestFramework::<Source>::with(())
+            .given(vec![
+                registered("example.com", true),
+                SourceEvent::SourceRenamed { from: "example.com".into(), label: "Example News".into() },
+            ])
+            .when(SourceCommand::AdoptFeedTitle { title: "Example News, renamed".into() })
+            .then_expect_events(vec![]);
+    }
+
+    #[test]
+    fn a_blank_feed_title_leaves_the_stand_in() {
+        TestFramework::<Source>::with(())
+            .given(vec![registered("example.com", true)])
+            .when(SourceCommand::AdoptFeedTitle { title: " ".into() })
+            .then_expect_events(vec![]);
+    }
+
+    #[test]
+    fn a_follower_may_ask_for_a_fetch_now() {
+        TestFramework::<Subscription>::with(())
+            .given(vec![followed(Priority::Medium)])
+            .when(SubscriptionCommand::RequestFetch)
+            .then_expect_events(vec![SubscriptionEvent::SourceFetchRequested {
+                user_id: "u1".into(),
+                source_id: "s1".into(),
+            }]);
+    }
+
+    #[test]
+    fn only_a_follower_may_ask_for_a_fetch() {
+        TestFramework::<Subscription>::with(())
+            .given(vec![
+                followed(Priority::Medium),
+                SubscriptionEvent::SourceUnfollowed { user_id: "u1".into(), source_id: "s1".into() },
+            ])
+            .when(SubscriptionCommand::RequestFetch)
             .then_expect_error(SubscriptionError::NotFollowing);
     }
 }

@@ -243,8 +243,11 @@ fn email_events_keep_their_stored_types_and_versions() {
 fn instance_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
         InstanceEvent::EVENT_TYPES,
-        vec![InstanceEvent::AdministratorAppointed { user_id: s() }],
-        &[("AdministratorAppointed", "1")],
+        vec![
+            InstanceEvent::AdministratorAppointed { user_id: s() },
+            InstanceEvent::AssistantConfigured { by: s(), url: None, model: s(), api_key: None },
+        ],
+        &[("AdministratorAppointed", "1"), ("AssistantConfigured", "1")],
     );
 }
 
@@ -336,8 +339,17 @@ fn session_events_keep_their_stored_types_and_versions() {
 fn source_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
         SourceEvent::EVENT_TYPES,
-        vec![SourceEvent::SourceRegistered { kind: SourceKind::Rss, key: s(), url: None, label: s() }],
-        &[("SourceRegistered", "1")],
+        vec![
+            SourceEvent::SourceRegistered {
+                kind: SourceKind::Rss,
+                key: s(),
+                url: None,
+                label: s(),
+                provisional: false,
+            },
+            SourceEvent::SourceRenamed { from: s(), label: s() },
+        ],
+        &[("SourceRegistered", "1"), ("SourceRenamed", "1")],
     );
 }
 
@@ -349,8 +361,14 @@ fn subscription_events_keep_their_stored_types_and_versions() {
             SubscriptionEvent::SourceFollowed { user_id: s(), source_id: s(), priority: Priority::Low },
             SubscriptionEvent::SourceUnfollowed { user_id: s(), source_id: s() },
             SubscriptionEvent::SourcePriorityChanged { user_id: s(), source_id: s(), priority: Priority::High },
+            SubscriptionEvent::SourceFetchRequested { user_id: s(), source_id: s() },
         ],
-        &[("SourceFollowed", "1"), ("SourceUnfollowed", "1"), ("SourcePriorityChanged", "1")],
+        &[
+            ("SourceFollowed", "1"),
+            ("SourceUnfollowed", "1"),
+            ("SourcePriorityChanged", "1"),
+            ("SourceFetchRequested", "1"),
+        ],
     );
 }
 

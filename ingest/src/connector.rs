@@ -67,6 +67,8 @@ pub enum FetchOutcome {
         items: Vec<IngestedItem>,
         /// Validators to store with the source for the next conditional GET.
         state: FetchState,
+        /// The title the feed gives itself (the page's, for a crawled site), when it has one.
+        title: Option<String>,
     },
 }
 
@@ -131,7 +133,7 @@ impl FeedConnector {
             .map_err(|source| IngestError::Feed { url: url.to_string(), source })?;
         let mut items = parsed.items;
         self.fill_full_text(&mut items).await;
-        Ok(FetchOutcome::Fetched { items, state: fetched.state })
+        Ok(FetchOutcome::Fetched { items, state: fetched.state, title: parsed.title })
     }
 
     /// Fetches the linked article of items that lack a full text and stores its readable text.
@@ -204,7 +206,7 @@ impl Connector for WebConnector {
         // The URL may itself be a feed.
         if !home.is_html() {
             if let Ok(parsed) = parse_feed_bytes(&home.body, &source.key, Some(&home.url), &self.feeds.limits) {
-                return Ok(FetchOutcome::Fetched { items: parsed.items, state: home.state });
+                return Ok(FetchOutcome::Fetched { items: parsed.items, state: home.state, title: parsed.title });
             }
         }
         let html = String::from_utf8_lossy(&home.body).into_owned();
@@ -222,7 +224,7 @@ impl Connector for WebConnector {
         if items.is_empty() {
             return Err(IngestError::NothingFound { url: url.to_string() });
         }
-        Ok(FetchOutcome::Fetched { items, state: FetchState::default() })
+        Ok(FetchOutcome::Fetched { items, state: FetchState::default(), title: None })
     }
 }
 

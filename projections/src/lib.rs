@@ -20,6 +20,7 @@
 //!   each matched.
 //! - [`reports`]: each user's reports, their sections as planned and written, and the queue of
 //!   reports to generate.
+//! - [`instance`]: the settings administrators keep for the whole instance (the model server).
 //! - [`live`]: follows the feed behind the projections and fans events out to WebSocket
 //!   connections, each seeing only what its user may see.
 //! - [`queries`]: typed reads of the views for the api.
@@ -31,6 +32,7 @@ pub mod accounts;
 pub mod ask;
 pub mod boards;
 pub mod channels;
+pub mod instance;
 pub mod library;
 pub mod live;
 pub mod notebooks;
@@ -63,5 +65,6 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(ask::AskSessions),
         Arc::new(boards::Boards),
         Arc::new(reports::Reports),
+        Arc::new(instance::InstanceSettings),
     ]
 }

@@ -34,8 +34,17 @@ impl Projection for Sources {
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
         let time = time_of(event);
         if event.aggregate_type == Source::TYPE {
-            let SourceEvent::SourceRegistered { kind, key, url, label } =
-                serde_json::from_value(event.payload.clone())?;
+            let (kind, key, url, label) = match serde_json::from_value(event.payload.clone())? {
+                SourceEvent::SourceRegistered { kind, key, url, label, .. } => (kind, key, url, label),
+                SourceEvent::SourceRenamed { label, .. } => {
+                    tx.execute(
+                        "UPDATE sources_view SET label = $2 WHERE source_id = $1",
+                        args![event.aggregate_id.as_str(), label],
+                    )
+                    .await?;
+                    return Ok(());
+                }
+            };
             let kind: SourceKind = kind;
             // Feeds, websites, and catalogue entries that name a feed.
             let fetchable = url.is_some() || matches!(kind, SourceKind::Rss | SourceKind::Website);
@@ -77,6 +86,15 @@ impl Projection for Sources {
                     tx.execute(
                         "UPDATE subscriptions_view SET priority = $3 WHERE user_id = $1 AND source_id = $2",
                         args![user_id, source_id, text(&priority)],
+                    )
+                    .await?;
+                }
+                SubscriptionEvent::SourceFetchRequested { source_id, .. } => {
+                    // Due now, unless it already is; the failures count stays, so a source that
+                    // still fails backs off as before. On a rebuild this only makes a source due.
+                    tx.execute(
+                        "UPDATE source_fetch_state SET next_attempt_at = $2 WHERE source_id = $1 AND next_attempt_at > $2",
+                        args![source_id, time.as_str()],
                     )
                     .await?;
                 }

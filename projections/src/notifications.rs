@@ -383,6 +383,8 @@ async fn apply_subscription(tx: &mut Tx, event: SubscriptionEvent) -> anyhow::Re
             (source_id, user_id, priority == Priority::High)
         }
         SubscriptionEvent::SourceUnfollowed { user_id, source_id } => (source_id, user_id, false),
+        // Asking for a fetch changes nobody's notifications.
+        SubscriptionEvent::SourceFetchRequested { .. } => return Ok(()),
     };
     if watched {
         tx.execute(

@@ -10,7 +10,7 @@ use crate::input::feed_cursor;
 use crate::viewer::Viewer;
 
 /// Fields never shown outside the store.
-const REDACTED_FIELDS: &[&str] = &["password_hash", "token_hash"];
+const REDACTED_FIELDS: &[&str] = &["password_hash", "token_hash", "api_key"];
 
 /// Returns the event with secrets in its payload replaced.
 pub fn redacted(mut event: StoredEvent) -> StoredEvent {

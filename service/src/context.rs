@@ -60,8 +60,9 @@ pub struct Context {
     pub report_wake: Arc<tokio::sync::Notify>,
     /// The search index (a projection of the feed, on disk in the data directory).
     pub search: Arc<search::SearchIndex>,
-    /// AskNeedl: retrieval over the search index and the configured answer engine.
-    pub assistant: assistant::Assistant,
+    /// AskNeedl: retrieval over the search index and the answer engine the model server
+    /// setting names (`assistant.current(&db)`).
+    pub assistant: Arc<crate::model_server::AssistantSlot>,
     /// The answers being written in this process, so a new question or a stop ends them.
     pub asks: Arc<RunningAsks>,
     /// The offline embedding model and the documents' stored embeddings; `None` when no model

@@ -15,6 +15,7 @@ use commands::args;
 use commands::store::Backend;
 use commands::{CommandBus, Db};
 use domain::document::{DocumentCommand, DocumentFields};
+use domain::source::SourceCommand;
 use domain::EventMetadata;
 use ingest::fetch::Scheduler;
 use ingest::{
@@ -211,8 +212,8 @@ impl Ingestion {
                 .db
                 .execute(
                     "UPDATE source_fetch_state SET etag = $2, last_modified = $3, failures = 0, last_error = NULL, \
-                         last_fetched_at = $4, next_attempt_at = $5, lease_owner = NULL, lease_until = NULL \
-                         WHERE source_id = $1",
+                         last_fetched_at = $4, last_attempt_at = $4, next_attempt_at = $5, lease_owner = NULL, \
+                         lease_until = NULL WHERE source_id = $1",
                     args![source.source_id.as_str(), state.etag, state.last_modified, ts(now), ts(after_success)],
                 )
                 .await,
@@ -221,8 +222,8 @@ impl Ingestion {
                 self.db
                     .execute(
                         "UPDATE source_fetch_state SET failures = $2, last_error = $3, next_attempt_at = $4, \
-                         lease_owner = NULL, lease_until = NULL WHERE source_id = $1",
-                        args![source.source_id.as_str(), failures, format!("{error:#}"), ts(after_failure)],
+                         last_attempt_at = $5, lease_owner = NULL, lease_until = NULL WHERE source_id = $1",
+                        args![source.source_id.as_str(), failures, format!("{error:#}"), ts(after_failure), ts(now)],
                     )
                     .await
             }
@@ -247,7 +248,10 @@ impl Ingestion {
         };
         match connector.fetch(&def, &state).await? {
             FetchOutcome::NotModified => Ok(state),
-            FetchOutcome::Fetched { items, state } => {
+            FetchOutcome::Fetched { items, state, title } => {
+                if let Some(title) = title {
+                    self.adopt_title(&source.source_id, title).await;
+                }
                 for item in items {
                     if let Err(error) = self.record(&source.source_id, item).await {
                         tracing::warn!(source = %source.source_id, error = %format!("{error:#}"), "item not recorded");
@@ -255,6 +259,23 @@ impl Ingestion {
                 }
                 Ok(state)
             }
+        }
+    }
+
+    /// Names the source by its feed's own title when it was only named by its host (the source
+    /// decides; a label somebody chose stays). A failure is logged: it never fails the fetch.
+    async fn adopt_title(&self, source_id: &str, title: String) {
+        let result = self
+            .bus
+            .execute(
+                &self.bus.sources,
+                source_id,
+                SourceCommand::AdoptFeedTitle { title },
+                &EventMetadata::system("ingest", uuid::Uuid::new_v4().to_string()),
+            )
+            .await;
+        if let Err(error) = result {
+            tracing::warn!(source = source_id, %error, "the feed's title was not taken as its label");
         }
     }
 

@@ -24,7 +24,8 @@
 //!   administrator; [`clock`]: the time those rules judge by (a test's manual one).
 //! - [`live`]: what a live socket may see, the pages it missed, and when its session ends it.
 //! - [`input`]: checks several features share; [`sql`]: `IN (...)` placeholders and view times.
-//! - [`admin`]: users, their flags and roles; [`audit`]: the event history, secrets redacted.
+//! - [`admin`]: users, their flags and roles; [`audit`]: the event history, secrets redacted;
+//!   [`model_server`]: the model server AskNeedl writes with, as administrators set it.
 //! - Workers and what they share: [`ingestion`] (followed sources), [`uploads`] (transferred
 //!   files into documents, beside the upload use cases), [`import`] (local files into a drive),
 //!   [`drive`], [`indexing`] (the search index), [`storage`] (local disk or S3), [`access`]
@@ -49,6 +50,7 @@ pub mod input;
 pub mod library;
 pub mod live;
 pub mod mail;
+pub mod model_server;
 pub mod notebooks;
 pub mod notifications;
 pub mod password_reset;

@@ -197,6 +197,7 @@ async fn register_public(ctx: &Context, viewer: &Viewer, key: &str) -> Result<()
                 // A catalogue entry with a feed is fetched like any feed (its first one).
                 url: ctx.catalogue.get(key).and_then(|e| e.feed_urls.first()).map(|u| u.to_string()),
                 label: ctx.catalogue.title(key),
+                provisional: false,
             },
             &viewer.metadata(),
         )
@@ -257,20 +258,33 @@ pub struct RssSource {
     /// When the source is fetched next; while fetches fail, later each time (from a minute up to
     /// six hours), so a source that cannot be read is not hammered.
     pub next_attempt_at: Option<String>,
+    /// When the source was last tried, whatever came of it; null before the first attempt.
+    pub last_attempt_at: Option<String>,
 }
 
-/// Registers an RSS, Atom or JSON Feed address (named `label`, else by its host) and follows it.
+/// Registers an RSS, Atom or JSON Feed address and follows it. Named `label`; without one, by
+/// its host until the first fetch, when the feed's own title replaces it.
 pub async fn follow_rss(ctx: &Context, viewer: &Viewer, address: &str, label: Option<String>) -> Result<RssSource> {
     let url = canonical_feed_url(address)?;
     check_fetchable(ctx, &url)?;
     let source_id = rss_source_id(&url);
-    let label =
-        label.filter(|l| !l.trim().is_empty()).unwrap_or_else(|| url.host_str().unwrap_or(url.as_str()).to_string());
+    let label = label.map(|l| l.trim().to_string()).filter(|l| !l.is_empty());
+    if label.as_ref().is_some_and(|l| l.chars().count() > domain::source::MAX_LABEL_CHARS) {
+        return Err(Error::invalid("label_too_long", "a feed's name has at most 200 characters"));
+    }
+    let provisional = label.is_none();
+    let label = label.unwrap_or_else(|| url.host_str().unwrap_or(url.as_str()).to_string());
     ctx.bus
         .execute(
             &ctx.bus.sources,
             &source_id,
-            SourceCommand::Register { kind: SourceKind::Rss, key: url.to_string(), url: Some(url.to_string()), label },
+            SourceCommand::Register {
+                kind: SourceKind::Rss,
+                key: url.to_string(),
+                url: Some(url.to_string()),
+                label,
+                provisional,
+            },
             &viewer.metadata(),
         )
         .await?;
@@ -288,13 +302,38 @@ pub async fn rss_sources(ctx: &Context, user_id: &str, only: Option<&str>) -> Re
         .db
         .fetch_all(
             "SELECT s.source_id, sub.priority, s.key, s.label, s.url AS link_to_crawl, \
-             CAST(NULL AS TEXT) AS thumbnail_location, f.last_fetched_at, f.last_error, f.next_attempt_at \
+             CAST(NULL AS TEXT) AS thumbnail_location, f.last_fetched_at, f.last_error, f.next_attempt_at, \
+             f.last_attempt_at \
              FROM subscriptions_view sub JOIN sources_view s ON s.source_id = sub.source_id \
              LEFT JOIN source_fetch_state f ON f.source_id = s.source_id \
              WHERE sub.user_id = $1 AND s.kind = 'rss' AND ($2 = '' OR s.source_id = $2) ORDER BY s.label",
             args![user_id, only.unwrap_or("")],
         )
         .await?)
+}
+
+/// Asks for a followed RSS source to be fetched now rather than at its next attempt (after
+/// failures, up to six hours away). Returns the source as it then stands; the fetch follows
+/// within seconds, and its outcome shows in `last_attempt_at` and `last_error`.
+pub async fn retry(ctx: &Context, viewer: &Viewer, source_id: &str) -> Result<RssSource> {
+    let source = rss_sources(ctx, &viewer.user_id, Some(source_id))
+        .await?
+        .pop()
+        .ok_or_else(|| Error::not_found("you do not follow this source"))?;
+    if source.link_to_crawl.is_none() {
+        return Err(Error::invalid("not_fetchable", "this source has no address to fetch"));
+    }
+    ctx.command(
+        &ctx.bus.subscriptions,
+        &subscription_id(&viewer.user_id, source_id),
+        SubscriptionCommand::RequestFetch,
+        &viewer.metadata(),
+    )
+    .await?;
+    rss_sources(ctx, &viewer.user_id, Some(source_id))
+        .await?
+        .pop()
+        .ok_or_else(|| Error::not_found("you do not follow this source"))
 }
 
 /// Changes how prominently one followed source shows.

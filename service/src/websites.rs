@@ -107,6 +107,7 @@ pub async fn follow(
                 key: url.to_string(),
                 url: Some(url.to_string()),
                 label,
+                provisional: false,
             },
             &viewer.metadata(),
         )

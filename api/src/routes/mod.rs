@@ -10,6 +10,7 @@ pub mod comments;
 pub mod documents;
 pub mod library;
 pub mod live;
+pub mod model_server;
 pub mod notebooks;
 pub mod notifications;
 pub mod ops;

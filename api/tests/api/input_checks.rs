@@ -115,8 +115,13 @@ async fn a_source_whose_address_is_refused_when_fetched_shows_why_and_backs_off(
     let url = format!("http://{feed}/feed.xml");
     let bus = app.server.state.bus.clone();
     let meta = domain::EventMetadata::system("test", "r");
-    let register =
-        SourceCommand::Register { kind: SourceKind::Rss, key: url.clone(), url: Some(url), label: "Old".into() };
+    let register = SourceCommand::Register {
+        kind: SourceKind::Rss,
+        key: url.clone(),
+        url: Some(url),
+        label: "Old".into(),
+        provisional: false,
+    };
     bus.execute(&bus.sources, "rss_old", register, &meta).await.unwrap();
     let follow = SubscriptionCommand::Follow { user_id: s.id().to_string(), source_id: "rss_old".into() };
     let cursor = bus.execute(&bus.subscriptions, &subscription_id(s.id(), "rss_old"), follow, &meta).await.unwrap();

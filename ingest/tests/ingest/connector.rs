@@ -14,7 +14,7 @@ use crate::support::{local_fetcher, serve, shared_data, url};
 
 fn items(outcome: FetchOutcome) -> (Vec<ingest::IngestedItem>, FetchState) {
     match outcome {
-        FetchOutcome::Fetched { items, state } => (items, state),
+        FetchOutcome::Fetched { items, state, .. } => (items, state),
         FetchOutcome::NotModified => panic!("expected items"),
     }
 }

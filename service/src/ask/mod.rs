@@ -43,7 +43,7 @@ pub use turn::{Frame, FAILED_ANSWER};
 
 /// Where answers are written: a chat-completions server, or (no URL) the offline extractive
 /// engine.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EngineConfig {
     pub url: Option<String>,
     pub model: String,

@@ -139,7 +139,7 @@ impl Turn {
     /// The generated answer with its citations filled in; `None` when the engine stopped because
     /// nobody listens.
     async fn generate(&self, tx: &mpsc::Sender<Frame>) -> Result<Option<Value>, AssistantError> {
-        let mut events = self.ctx.assistant.ask(self.question.clone());
+        let mut events = self.ctx.assistant.current(&self.ctx.db).await.ask(self.question.clone());
         while let Some(event) = events.recv().await {
             let frame = match event? {
                 Event::Step(text) => Frame::Step(text),

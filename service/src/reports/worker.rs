@@ -402,7 +402,8 @@ impl ReportWorker {
         .map_err(|e| WriteError::Other(e.into()))?
         .map_err(|e| WriteError::Other(e.into()))?;
         progress.at(total, done, brief.heading, Phase::Writing);
-        writing::write(self.ctx.assistant.engine(), retrieval, brief).await.map_err(WriteError::Engine)
+        let assistant = self.ctx.assistant.current(&self.ctx.db).await;
+        writing::write(assistant.engine(), retrieval, brief).await.map_err(WriteError::Engine)
     }
 }
 

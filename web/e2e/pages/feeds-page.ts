@@ -8,6 +8,8 @@ export class FeedsPage {
   /** One of My Data's tabs, by its sub-category key (`rss_news`, `drives`, ...). */
   readonly tab = (key: string) => this.tabs().locator(`[data-testid="my-data-tab"][data-key="${key}"]`);
   readonly emptyMyData = () => this.page.getByRole('heading', { name: 'Nothing in My Data yet' });
+  /** The feeds that cannot be fetched, above the items of the Website & RSS tab. */
+  readonly feedProblems = () => this.page.getByRole('region', { name: /cannot be fetched$/ });
 
   async expectTab(key: string, { connected, count }: { connected: boolean; count?: number }, timeout = 5_000) {
     await expect(this.tab(key)).toHaveAttribute('data-connected', String(connected), { timeout });

@@ -40,6 +40,9 @@ const SearchPage = lazyPage('Loading search', () => import('../features/search/p
 const UserSettingsPage = lazyPage('Loading settings', () => import('../features/settings/pages').then((m) => m.UserSettingsPage));
 const StoragePage = lazyPage('Loading storage', () => import('../features/settings/pages').then((m) => m.StoragePage));
 const UsersPage = lazyPage('Loading users', () => import('../features/settings/pages').then((m) => m.UsersPage));
+const AssistantSettingsPage = lazyPage('Loading assistant settings', () =>
+  import('../features/settings/pages').then((m) => m.AssistantSettingsPage),
+);
 const ConnectPage = lazyPage('Loading sources', () => import('../features/sources').then((m) => m.ConnectPage));
 const ConnectRssPage = lazyPage('Loading RSS feeds', () => import('../features/sources').then((m) => m.ConnectRssPage));
 const RssTopicsPage = lazyPage('Loading RSS topics', () => import('../features/sources').then((m) => m.RssTopicsPage));
@@ -104,6 +107,7 @@ export function AppRoutes() {
           <Route path="/settings/user-settings" element={<UserSettingsPage />} />
           <Route path="/settings/storage" element={<StoragePage />} />
           <Route path="/settings/users" element={<UsersPage />} />
+          <Route path="/settings/assistant" element={<AssistantSettingsPage />} />
           <Route path="/settings/manage-tags" element={<ManageTagsPage />} />
           <Route path="/settings/contacts" element={<ContactsPage />} />
           <Route path="/settings/contacts/:peopleId" element={<ContactsPage />} />

@@ -3,6 +3,7 @@
  * tells us what changed; the affected queries are invalidated and refetch if someone shows them.
  */
 import type { InvalidateQueryFilters, QueryClient, QueryKey } from '@tanstack/react-query';
+import { assistantKeys } from './queries/assistant-queries';
 import { boardKeys } from './queries/board-keys';
 import { channelKeys, commentKeys } from './queries/channel-keys';
 import { documentKeys } from './queries/document-keys';
@@ -119,6 +120,11 @@ const INVALIDATIONS: Record<string, (ids: string[]) => QueryKey[]> = {
   SourceUnfollowed: sourcesChanged,
   SourcePriorityChanged: sourcesChanged,
   SourceRegistered: sourcesChanged,
+  // A feed took its own title, or a follower asked for it to be fetched now.
+  SourceRenamed: sourcesChanged,
+  SourceFetchRequested: sourcesChanged,
+  // An administrator changed the model server (only administrators hear of it).
+  AssistantConfigured: () => [assistantKeys.all()],
   UploadProcessed: uploadSettled,
   UploadFailed: uploadSettled,
   UploadRemoved: uploadSettled,

@@ -1,8 +1,9 @@
 /**
  * Settings feature: the settings pages — User Settings (profile, the AskNeedl Pro preference,
  * the password and sign-out), Storage (used against the quota, by file type, from /user/storage)
- * and, for administrators, Users (with a one-time password reset link for each). Reads user data
- * through the shared query factories in src/lib/queries.
+ * and, for administrators, Users (with a one-time password reset link for each) and Assistant
+ * (the model server AskNeedl writes with, checked before it is saved). Reads user data through the
+ * shared query factories in src/lib/queries.
  * The pages are a second entry, `pages.ts`, which the app loads on demand.
  * Depends on: src/lib, src/components/ui.
  */

@@ -2,3 +2,4 @@
 export { UserSettingsPage } from './components/user-settings-page';
 export { StoragePage } from './components/storage-page';
 export { UsersPage } from './components/users-page';
+export { AssistantSettingsPage } from './components/assistant-settings-page';

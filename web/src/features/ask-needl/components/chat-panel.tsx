@@ -1,5 +1,6 @@
 import { AskNeedlChat } from '../chat-context';
 import { DROP_FILES } from '../messages';
+import { AnswerModeNote } from './answer-mode-note';
 import { useChatAttachments } from './chat-attachments';
 import { ChatInput } from './chat-input';
 import { ChatToolbar } from './chat-toolbar';
@@ -25,6 +26,7 @@ export function ChatPanel({ historyHref }: { historyHref?: string }) {
         </div>
       )}
       <ChatToolbar historyHref={historyHref} />
+      <AnswerModeNote />
       <ReportModeBar />
       {empty && reportMode ? (
         <ReportStarters />

@@ -132,6 +132,64 @@ describe('My Data', () => {
     expect(screen.getByRole('link', { name: 'Browse suggested feeds' })).toHaveAttribute('href', '/connect/rssTopics');
   });
 
+  it('lists feeds that cannot be fetched with their error, retry and remove, and does not claim they are being fetched', async () => {
+    const tried = new Date(Date.now() - 3 * 60_000).toISOString();
+    const failing = {
+      source_id: 'rss_9',
+      priority: 'MEDIUM',
+      key: 'http://127.0.0.1:9/feed.xml',
+      label: 'Harbour news',
+      link_to_crawl: 'http://127.0.0.1:9/feed.xml',
+      thumbnail_location: null,
+      last_error: 'could not fetch http://127.0.0.1:9/feed.xml: the server answered 404',
+      last_attempt_at: tried,
+      next_attempt_at: new Date(Date.now() + 60 * 60_000).toISOString(),
+      last_fetched_at: null,
+    };
+    const calls = stubApi({
+      ...common,
+      'GET /api/source/rss': () => json(200, { results: [failing] }),
+      'GET /api/categories': () => categories(tab('rss_news', 'Website & RSS', 0, true)),
+      'GET /api/documents?page=0&limit=20&sub_category=rss_news': () => json(200, { results: [], page: 0, has_more: false }),
+      'POST /api/connect/public?delink=true': () => json(200, { source_id: 'rss_9', following: false }),
+    });
+    renderMyData('/feeds/home/rss_news');
+    expect(await screen.findByRole('heading', { name: 'Your feed could not be fetched' })).toBeInTheDocument();
+    expect(screen.queryByText(/being fetched/)).not.toBeInTheDocument();
+    const problems = screen.getByRole('region', { name: 'A feed cannot be fetched' });
+    expect(problems).toHaveTextContent('Could not be fetched: could not fetch http://127.0.0.1:9/feed.xml: the server answered 404');
+    expect(problems).toHaveTextContent('Last tried 3 mins ago; next try in 1 hour; never read.');
+    expect(within(problems).getByRole('button', { name: 'Retry Harbour news now' })).toBeEnabled();
+    within(problems).getByRole('button', { name: 'Remove Harbour news' }).click();
+    await vi.waitFor(() => expect(calls.find((c) => c.key === 'POST /api/connect/public?delink=true')?.body).toEqual({ key: 'rss_9' }));
+  });
+
+  it('says feeds are being fetched only while a fetch is due', async () => {
+    const read = new Date(Date.now() - 10 * 60_000).toISOString();
+    const fine = {
+      source_id: 'rss_1',
+      priority: 'MEDIUM',
+      key: 'https://example.com/feed.xml',
+      label: 'Example',
+      link_to_crawl: 'https://example.com/feed.xml',
+      thumbnail_location: null,
+      last_error: null,
+      last_attempt_at: read,
+      last_fetched_at: read,
+      next_attempt_at: new Date(Date.now() + 5 * 60_000).toISOString(),
+    };
+    stubApi({
+      ...common,
+      'GET /api/source/rss': () => json(200, { results: [fine] }),
+      'GET /api/categories': () => categories(tab('rss_news', 'Website & RSS', 0, true)),
+      'GET /api/documents?page=0&limit=20&sub_category=rss_news': () => json(200, { results: [], page: 0, has_more: false }),
+    });
+    renderMyData('/feeds/home/rss_news');
+    expect(await screen.findByText(/Your feeds were read 10 mins ago and had no items/)).toBeInTheDocument();
+    expect(screen.queryByText(/being fetched/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: /cannot be fetched/ })).not.toBeInTheDocument();
+  });
+
   it('does not ask for a sub-category the server does not list', async () => {
     const calls = stubApi({ ...common, 'GET /api/categories': () => categories(tab('rss_news', 'Website & RSS', 0, true)) });
     renderMyData('/feeds/home/bogus');

@@ -1,10 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
+import { formatRelative } from '../../../lib/format';
 import { myDataSuffix } from '../../../lib/landing-route';
 import type { SubCategory } from '../../../lib/queries/library-queries';
+import { fetchPending, sourceQueries } from '../../../lib/queries/source-queries';
 import { useMyDataTabs } from '../hooks/use-my-data-tabs';
 import { DocumentList } from './document-list';
 import { DocumentSkeleton } from './document-skeleton';
+import { failingFeeds, FeedProblems } from './feed-problems';
 import { MyDataTabs } from './my-data-tabs';
 
 /** /feeds/home and its sub-categories: the tabs above the page of the one chosen. */
@@ -59,24 +63,62 @@ export function SubCategoryPage() {
       </EmptyState>
     );
   }
-  return <DocumentList key={suffix} source={null} subCategory={suffix} empty={<SubCategoryEmpty tab={tab} />} />;
+  const list = <DocumentList key={suffix} source={null} subCategory={suffix} empty={<SubCategoryEmpty tab={tab} />} />;
+  if (suffix !== 'rss_news') return list;
+  return (
+    <div className="stack">
+      <FeedProblems />
+      {list}
+    </div>
+  );
+}
+
+/**
+ * What My Data says of followed feeds with no items: being fetched only while a fetch is due and
+ * not yet recorded; that they cannot be fetched (the reasons are listed above it); or when they
+ * were read, and that they had nothing yet.
+ */
+function FeedsEmpty() {
+  const sources = useQuery(sourceQueries.rss());
+  const feeds = sources.data?.results ?? [];
+  const failing = failingFeeds(feeds);
+  const read = feeds.map((s) => s.last_fetched_at).filter((t): t is string => Boolean(t)).sort();
+  let title = 'No items yet';
+  let text = 'New items show up here as your feeds and websites publish them.';
+  if (feeds.some((s) => !s.last_attempt_at || fetchPending(s))) {
+    text = 'Your feeds are being fetched; new items show up here as they arrive.';
+  } else if (feeds.length > 0 && failing.length === feeds.length) {
+    title = feeds.length === 1 ? 'Your feed could not be fetched' : 'Your feeds could not be fetched';
+    text = 'See why above: retry once the address works, or remove the feed.';
+  } else if (read.length > 0) {
+    text = `Your feeds were read ${formatRelative(read[read.length - 1])} and had no items; new items show up here as they are published.`;
+  }
+  return (
+    <EmptyState title={title}>
+      <p>{text}</p>
+      <FeedLinks />
+    </EmptyState>
+  );
+}
+
+function FeedLinks() {
+  return (
+    <p className="empty-state-actions">
+      <Link to="/connect/rss">Add an RSS feed</Link>
+      <Link to="/connect/rssTopics">Browse suggested feeds</Link>
+      <Link to="/connect/website">Follow a website</Link>
+    </p>
+  );
 }
 
 /** What an empty sub-category says: how to fill it. */
 function SubCategoryEmpty({ tab }: { tab: SubCategory | undefined }) {
   if (tab?.key === 'rss_news') {
+    if (tab.connected) return <FeedsEmpty />;
     return (
-      <EmptyState title={tab.connected ? 'No items yet' : 'No feeds or websites followed yet'}>
-        <p>
-          {tab.connected
-            ? 'Your feeds are being fetched; new items show up here as they arrive.'
-            : 'Follow an RSS feed or a website and its items show up here.'}
-        </p>
-        <p className="empty-state-actions">
-          <Link to="/connect/rss">Add an RSS feed</Link>
-          <Link to="/connect/rssTopics">Browse suggested feeds</Link>
-          <Link to="/connect/website">Follow a website</Link>
-        </p>
+      <EmptyState title="No feeds or websites followed yet">
+        <p>Follow an RSS feed or a website and its items show up here.</p>
+        <FeedLinks />
       </EmptyState>
     );
   }

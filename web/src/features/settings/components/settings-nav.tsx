@@ -11,7 +11,10 @@ const PAGES = [
 ] as const;
 
 /** Administrators' pages. */
-const ADMIN_PAGES = [{ to: '/settings/users', label: 'Users' }] as const;
+const ADMIN_PAGES = [
+  { to: '/settings/users', label: 'Users' },
+  { to: '/settings/assistant', label: 'Assistant' },
+] as const;
 
 /** Tabs between the settings pages. */
 export function SettingsNav() {

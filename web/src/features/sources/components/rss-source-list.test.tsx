@@ -23,13 +23,33 @@ function deferred<T>() {
 }
 
 describe('RssSourceList', () => {
-  it('says why a feed cannot be read while it fails', async () => {
+  it('says why a feed cannot be read while it fails, when it was tried, and retries it', async () => {
     const refused = 'refused to fetch intranet.example: it resolves to 10.0.0.5, a private network address';
-    stubApi({ 'GET /api/source/rss': () => json(200, { results: [{ ...source(1), last_error: refused }, source(2)] }) });
+    const tried = new Date(Date.now() - 5 * 60_000).toISOString();
+    const next = new Date(Date.now() + 55 * 60_000).toISOString();
+    const failingSource = { ...source(1), last_error: refused, last_attempt_at: tried, next_attempt_at: next };
+    const fineSource = { ...source(2), last_attempt_at: tried, last_fetched_at: tried, next_attempt_at: next };
+    const calls = stubApi({
+      'GET /api/source/rss': () => json(200, { results: [failingSource, fineSource] }),
+      'POST /api/source/rss/rss_1/retry': () =>
+        json(200, { ...failingSource, next_attempt_at: new Date().toISOString() }),
+    });
     renderWithProviders(<RssSourceList />, { route: '/connect/rss' });
     const [failing, fine] = await screen.findAllByTestId('rss-source');
-    expect(failing).toHaveTextContent(`Last fetch failed: ${refused}`);
-    expect(fine).not.toHaveTextContent('Last fetch failed');
+    expect(failing).toHaveTextContent(`Could not be fetched: ${refused}`);
+    expect(failing).toHaveTextContent('Last tried 5 mins ago; next try in 55 mins; never read.');
+    expect(fine).not.toHaveTextContent('Could not be fetched');
+    expect(within(fine).queryByRole('button', { name: /Retry/ })).not.toBeInTheDocument();
+
+    await userEvent.click(within(failing).getByRole('button', { name: 'Retry Feed 1 now' }));
+    expect(calls.some((c) => c.key === 'POST /api/source/rss/rss_1/retry')).toBe(true);
+    expect(await within(failing).findByText('Trying Feed 1 again…')).toBeInTheDocument();
+  });
+
+  it('says a feed just followed is not fetched yet', async () => {
+    stubApi({ 'GET /api/source/rss': () => json(200, { results: [{ ...source(3), next_attempt_at: new Date().toISOString() }] }) });
+    renderWithProviders(<RssSourceList />, { route: '/connect/rss' });
+    expect(await screen.findByText(/Not fetched yet/)).toBeInTheDocument();
   });
 
   it('shows the new priority at once and keeps it when the server agrees', async () => {

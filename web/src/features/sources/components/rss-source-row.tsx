@@ -1,3 +1,4 @@
+import { FeedStatus } from '../../../lib/feed-status';
 import type { Priority, RssSource } from '../api/source-api';
 import { PrioritySelect } from './priority-select';
 
@@ -10,7 +11,10 @@ export interface RssSourceRowProps {
   unfollowing: boolean;
 }
 
-/** One followed feed: its selection box, label and address (and why it failed, while it does), priority and unfollow. */
+/**
+ * One followed feed: its selection box, label and address, how its reading goes (why it failed
+ * and when it was tried, with Retry, while it fails), priority and unfollow.
+ */
 export function RssSourceRow({ source, selected, onToggleSelected, onPriority, onUnfollow, unfollowing }: RssSourceRowProps) {
   return (
     <li className="rss-row" data-testid="rss-source" data-source-id={source.source_id}>
@@ -26,7 +30,7 @@ export function RssSourceRow({ source, selected, onToggleSelected, onPriority, o
         <a className="small muted rss-row-url" href={source.link_to_crawl} target="_blank" rel="noopener noreferrer">
           {source.link_to_crawl}
         </a>
-        {source.last_error && <span className="small website-error">Last fetch failed: {source.last_error}</span>}
+        <FeedStatus source={source} />
       </div>
       <PrioritySelect label={`Priority of ${source.label}`} value={source.priority} onChange={onPriority} />
       <button
