@@ -444,6 +444,9 @@ fn user_events_keep_their_stored_types_and_versions() {
             UserEvent::FeatureFlagSet { flag: s(), value: s() },
             UserEvent::RoleGranted { role: user::Role::Admin },
             UserEvent::RoleRevoked { role: user::Role::Auditor },
+            UserEvent::PasswordChanged { password_hash: s() },
+            UserEvent::PasswordResetLinkIssued { token_hash: s(), expires_at: epoch(), by_admin: true },
+            UserEvent::PasswordReset { token_hash: s(), password_hash: s() },
         ],
         &[
             ("UserSignedUp", "1"),
@@ -453,6 +456,9 @@ fn user_events_keep_their_stored_types_and_versions() {
             ("FeatureFlagSet", "1"),
             ("RoleGranted", "1"),
             ("RoleRevoked", "1"),
+            ("PasswordChanged", "1"),
+            ("PasswordResetLinkIssued", "1"),
+            ("PasswordReset", "1"),
         ],
     );
 }
