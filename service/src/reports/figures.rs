@@ -335,8 +335,30 @@ fn cells(line: &str) -> Option<Vec<String>> {
 /// periods of more than one word, which [`spaced_cells`] reads.
 fn spaced_header(line: &str) -> Option<Vec<String>> {
     const MONTHS: &[&str] = &[
-        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-        "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
     ];
     let bare = |t: &str| t.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
     let year = |t: &str| {
@@ -815,17 +837,15 @@ mod tests {
     #[test]
     fn a_spaced_header_of_dates_gives_one_cell_per_date() {
         let cells = |line: &str| cells_of(line).unwrap_or_default();
-        assert_eq!(cells("(Dollars in Millions) April 27, 2019 April 28, 2018"), [
-            "(Dollars in Millions)",
-            "April 27, 2019",
-            "April 28, 2018"
-        ]);
+        assert_eq!(
+            cells("(Dollars in Millions) April 27, 2019 April 28, 2018"),
+            ["(Dollars in Millions)", "April 27, 2019", "April 28, 2018"]
+        );
         assert_eq!(cells("31 March 2019 31 March 2018"), ["31 March 2019", "31 March 2018"]);
-        assert_eq!(cells("Balance Sheet January 3, 2020 December 28, 2018"), [
-            "Balance Sheet",
-            "January 3, 2020",
-            "December 28, 2018"
-        ]);
+        assert_eq!(
+            cells("Balance Sheet January 3, 2020 December 28, 2018"),
+            ["Balance Sheet", "January 3, 2020", "December 28, 2018"]
+        );
         // Bare years and rows of figures are read as before.
         assert_eq!(cells("2019 2018 2017"), ["2019", "2018", "2017"]);
         assert_eq!(cells("Revenue 1,200 2019"), ["Revenue", "1,200", "2019"]);
@@ -835,7 +855,10 @@ mod tests {
         assert!(figures.contains(&("Revenues", "April 28, 2018", "$1,095.0")), "{figures:?}");
         assert!(figures.contains(&("Net income", "April 27, 2019", "$106.4")), "{figures:?}");
         // A blank value with its currency sign is a blank cell.
-        assert_eq!(cells("Foreign government obligations $129,499 $—"), ["Foreign government obligations", "$129,499", "$—"]);
+        assert_eq!(
+            cells("Foreign government obligations $129,499 $—"),
+            ["Foreign government obligations", "$129,499", "$—"]
+        );
     }
 
     fn cells_of(line: &str) -> Option<Vec<String>> {
