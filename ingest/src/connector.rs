@@ -72,13 +72,15 @@ pub enum FetchOutcome {
     },
 }
 
-/// Why a source could not be read, worded for the person who follows it.
+/// Why a source could not be read, worded for the person who follows it. The message holds the
+/// reason itself, so the reason is no error source: a chain printed whole (`{:#}`, as a feed's
+/// last error is kept) says it once.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IngestError {
-    #[error("could not fetch {url}: {source}")]
-    Fetch { url: String, source: FetchError },
-    #[error("{url} is not a feed: {source}")]
-    Feed { url: String, source: FeedError },
+    #[error("could not fetch {url}: {reason}")]
+    Fetch { url: String, reason: FetchError },
+    #[error("{url} is not a feed: {reason}")]
+    Feed { url: String, reason: FeedError },
     #[error("source {key} has no feed url yet")]
     NoFeedUrl { key: String },
     #[error("found no feed and no readable page at {url}")]
@@ -90,7 +92,7 @@ pub enum IngestError {
 impl IngestError {
     /// Returns true when retrying later may help (the scheduler backs off either way).
     pub fn is_transient(&self) -> bool {
-        matches!(self, IngestError::Fetch { source, .. } if source.is_transient())
+        matches!(self, IngestError::Fetch { reason, .. } if reason.is_transient())
     }
 }
 
@@ -123,14 +125,14 @@ impl FeedConnector {
         let fetched = match self.fetcher.get(url, state).await {
             Ok(FetchResponse::NotModified) => return Ok(FetchOutcome::NotModified),
             Ok(FetchResponse::Fetched(f)) => f,
-            Err(source) => return Err(IngestError::Fetch { url: url.to_string(), source }),
+            Err(reason) => return Err(IngestError::Fetch { url: url.to_string(), reason }),
         };
         let (key_owned, base, limits) = (key.to_owned(), fetched.url.clone(), self.limits.clone());
         let body = fetched.body;
         let parsed = tokio::task::spawn_blocking(move || parse_feed_bytes(&body, &key_owned, Some(&base), &limits))
             .await
-            .map_err(|e| IngestError::Feed { url: url.to_string(), source: FeedError::Unreadable(e.to_string()) })?
-            .map_err(|source| IngestError::Feed { url: url.to_string(), source })?;
+            .map_err(|e| IngestError::Feed { url: url.to_string(), reason: FeedError::Unreadable(e.to_string()) })?
+            .map_err(|reason| IngestError::Feed { url: url.to_string(), reason })?;
         let mut items = parsed.items;
         self.fill_full_text(&mut items).await;
         Ok(FetchOutcome::Fetched { items, state: fetched.state, title: parsed.title })
@@ -198,7 +200,7 @@ impl WebConnector {
 impl Connector for WebConnector {
     async fn fetch(&self, source: &SourceDef, state: &FetchState) -> Result<FetchOutcome, IngestError> {
         let url = &source.url;
-        let wrap = |e: FetchError| IngestError::Fetch { url: url.to_string(), source: e };
+        let wrap = |reason: FetchError| IngestError::Fetch { url: url.to_string(), reason };
         let home = match self.fetcher.get(url, &FetchState::default()).await.map_err(wrap)? {
             FetchResponse::Fetched(f) => f,
             FetchResponse::NotModified => return Ok(FetchOutcome::NotModified),

@@ -152,10 +152,13 @@ async fn a_source_that_fails_says_what_is_wrong() {
     let connector = FeedConnector::new(Arc::new(local_fetcher()));
     let source = |path: &str| SourceDef { key: "k".into(), kind: SourceKind::Feed, url: url(addr, path) };
     let err = connector.fetch(&source("/page"), &FetchState::default()).await.unwrap_err();
-    assert!(matches!(&err, IngestError::Feed { source: FeedError::HtmlPage, .. }), "{err:?}");
+    assert!(matches!(&err, IngestError::Feed { reason: FeedError::HtmlPage, .. }), "{err:?}");
     assert_eq!(err.to_string(), format!("http://{addr}/page is not a feed: the document is an HTML page, not a feed"));
     let err = connector.fetch(&source("/gone"), &FetchState::default()).await.unwrap_err();
     assert_eq!(err.to_string(), format!("could not fetch http://{addr}/gone: the server answered 410"));
+    // The reason is in the message, not chained after it: a chain printed whole (a feed's last
+    // error) says it once.
+    assert!(std::error::Error::source(&err).is_none());
     let website = SourceDef { key: "w".into(), kind: SourceKind::Website, url: url(addr, "/page") };
     assert!(matches!(connector.fetch(&website, &FetchState::default()).await, Err(IngestError::WrongKind { .. })));
 }
