@@ -18,8 +18,9 @@ export async function expectNoSideScroll(page: Page, where = page.url()) {
   expect(scrollWidth, `the page is wider than the screen at ${where}`).toBeLessThanOrEqual(innerWidth);
 }
 
-/** Checks each of `controls` is at least 44 px wide and tall. */
+/** Checks each of `controls` is at least 44 px wide and tall, once the first is shown (pages load their code on demand). */
 export async function expectTouchTargets(controls: Locator) {
+  await expect(controls.first()).toBeVisible();
   const count = await controls.count();
   expect(count, `no ${controls}`).toBeGreaterThan(0);
   for (let i = 0; i < count; i += 1) {
