@@ -328,44 +328,37 @@ fn cells(line: &str) -> Option<Vec<String>> {
     (out.len() >= 2).then_some(out)
 }
 
+/// Month names as periods name them, lowercase.
+const MONTHS: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+/// Their abbreviations in table headers, lowercase.
+const MONTH_ABBREVIATIONS: &[&str] =
+    &["jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"];
+
 /// A header row whose cells are separated by single spaces and name two or more periods, some
 /// of several words ("April 27, 2019 April 28, 2018", "Balance Sheet 31 March 2019 31 March
 /// 2018"): each period ends at its year and takes the month and day words before it; words before
 /// the first period are the label cell. `None` for a line holding a figure or fewer than two
 /// periods of more than one word, which [`spaced_cells`] reads.
 fn spaced_header(line: &str) -> Option<Vec<String>> {
-    const MONTHS: &[&str] = &[
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "jan",
-        "feb",
-        "mar",
-        "apr",
-        "jun",
-        "jul",
-        "aug",
-        "sep",
-        "sept",
-        "oct",
-        "nov",
-        "dec",
-    ];
     let bare = |t: &str| t.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
     let year = |t: &str| {
         let b = bare(t);
         b.len() == 4 && b.parse::<u32>().is_ok_and(|y| (1950..=2049).contains(&y)) && !t.contains('.')
     };
-    let month = |t: &str| MONTHS.contains(&bare(t).as_str());
+    let month = |t: &str| MONTHS.contains(&bare(t).as_str()) || MONTH_ABBREVIATIONS.contains(&bare(t).as_str());
     let day = |t: &str| {
         let b = bare(t);
         !t.contains('.') && b.parse::<u32>().is_ok_and(|d| (1..=31).contains(&d)) && b.len() <= 2
@@ -680,20 +673,6 @@ fn value_after(words: &[&str], lower: &[String], from: usize) -> Option<String> 
 
 /// The one period a sentence names ("March 2024", "FY24", "2019"); `None` for none or several.
 fn one_period(sentence: &str) -> Option<String> {
-    const MONTHS: &[&str] = &[
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ];
     let words: Vec<&str> = sentence.split(' ').map(|w| w.trim_matches(|c: char| !c.is_alphanumeric())).collect();
     let mut found: Vec<String> = Vec::new();
     for (i, w) in words.iter().enumerate() {
