@@ -11,8 +11,17 @@ interface ToolProps {
 
 /** A formatting button; its name starts with what it shows (H1, 1. List), so it can be spoken as seen. */
 function Tool({ label, active, onClick, children }: ToolProps) {
+  // A press with the mouse or a finger leaves the focus (and the caret) in the text, so what is
+  // typed next goes there at once; the editor would otherwise take the focus back a frame later.
   return (
-    <button type="button" className="editor-tool" aria-label={label} aria-pressed={active} onClick={onClick}>
+    <button
+      type="button"
+      className="editor-tool"
+      aria-label={label}
+      aria-pressed={active}
+      onMouseDown={(event) => event.preventDefault()}
+      onClick={onClick}
+    >
       {children}
     </button>
   );
