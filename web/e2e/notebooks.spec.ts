@@ -39,10 +39,13 @@ test('a note written with a heading and a list is found again, intact, after a r
   await notebooks.newNote();
   await notebooks.noteTitle().fill(`Plan ${id}`);
   await notebooks.noteText().click();
+  // A tool hands focus back to the text on the next frame: type once it is there.
   await notebooks.tool('H2 heading').click();
+  await expect(notebooks.noteText()).toBeFocused();
   await page.keyboard.type('Goals');
   await page.keyboard.press('Enter');
   await notebooks.tool('Bullet list').click();
+  await expect(notebooks.noteText()).toBeFocused();
   await page.keyboard.type('hire two analysts');
   await page.keyboard.press('Enter');
   await page.keyboard.type('ship the notes page');
