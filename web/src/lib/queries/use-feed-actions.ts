@@ -4,8 +4,8 @@ import { libraryKeys } from './library-keys';
 import { retryFeed, sourceQueries, unfollowFeed, type RssSourceList } from './source-queries';
 import { sourceKeys } from './source-keys';
 
-/** The toast for a failed feed action: the server's words when it gave a reason. */
-const failure = (fallback: string) => (error: unknown) =>
+/** The toast for a failed feed action: the server's words when it gave a reason, else `fallback`. */
+export const failure = (fallback: string) => (error: unknown) =>
   isApiError(error) && error.status < 500 && error.message ? error.message : fallback;
 
 /**
@@ -25,11 +25,14 @@ export function useRetryFeed() {
   });
 }
 
-/** Stops following a feed; the source lists and My Data's categories refetch afterwards. */
-export function useUnfollowFeed() {
+/**
+ * Stops following a feed (or any source, by its id); the source lists and My Data's categories
+ * refetch afterwards. `fallback` is the toast when the server gives no reason.
+ */
+export function useUnfollowFeed(fallback = 'The feed could not be removed. Please try again.') {
   const queryClient = useQueryClient();
   return useMutation({
-    meta: { errorToast: failure('The feed could not be removed. Please try again.') },
+    meta: { errorToast: failure(fallback) },
     mutationFn: unfollowFeed,
     onSettled: () =>
       Promise.all([

@@ -25,4 +25,4 @@ export const updateRssPriorities = (sourceIds: string[], priority: Priority) =>
 
 export const followSource = (key: string) => api.post<unknown>('/connect/public', { body: { key } });
 
-export const unfollowSource = (key: string) => api.post<unknown>('/connect/public?delink=true', { body: { key } });
+export { unfollowFeed as unfollowSource } from '../../../lib/queries/source-queries';

@@ -1,24 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { isApiError } from '../../../lib/api-client';
-import { libraryKeys } from '../../../lib/queries/library-keys';
-import { sourceKeys } from '../../../lib/queries/source-keys';
-import { unfollowSource } from '../api/source-api';
+import { failure, useUnfollowFeed } from '../../../lib/queries/use-feed-actions';
 import { FOLLOW_FAILED } from '../messages';
 
 /** Returns the toast for a failed follow or unfollow: the server's words when it gave a reason. */
-export const followFailureMessage = (error: unknown) =>
-  isApiError(error) && error.status < 500 && error.message ? error.message : FOLLOW_FAILED;
+export const followFailureMessage = failure(FOLLOW_FAILED);
 
 /** Stops following a source (by its id); the source lists refetch afterwards. */
 export function useUnfollowSource() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    meta: { errorToast: followFailureMessage },
-    mutationFn: unfollowSource,
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: sourceKeys.all() }),
-        queryClient.invalidateQueries({ queryKey: libraryKeys.all() }),
-      ]),
-  });
+  return useUnfollowFeed(FOLLOW_FAILED);
 }
