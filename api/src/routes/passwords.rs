@@ -1,6 +1,7 @@
 //! Passwords over HTTP: changing one's own, and resetting a forgotten one with a one-time link
-//! (mailed, or issued by an administrator: see `routes::admin`). The rules are
-//! [`service::sessions::change_password`] and [`service::password_reset`]; the throttles here.
+//! (mailed, or issued by an administrator: [`service::password_reset::admin_reset_link`]). The
+//! rules are [`service::sessions::change_password`] and [`service::password_reset`]; the
+//! throttles here.
 
 use axum::extract::State;
 use axum::http::StatusCode;
