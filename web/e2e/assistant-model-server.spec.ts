@@ -5,10 +5,9 @@
  * saves it, and the next answer is the model's, without a restart. The setting is instance-wide:
  * the test puts it back to quoting before it ends.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { AskNeedlPage } from './pages/ask-needl-page';
+import { serveLocally } from './support/local-server';
 import { grantAdmin } from './support/needl-cli';
 import { startRssServer } from './support/rss-server';
 import { expect, test } from './fixtures';
@@ -18,7 +17,7 @@ const MODEL_SAYS = 'The model says the harbour reopened [1].';
 
 /** A chat-completions server that wants KEY: streamed answers, or one completion for a check. */
 async function startModelServer(): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer((request, response) => {
+  const { base, close } = await serveLocally((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
@@ -41,15 +40,7 @@ async function startModelServer(): Promise<{ url: string; close: () => Promise<v
       response.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: 'OK' } }] }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: `${base}/v1`, close };
 }
 
 test('without a model answers are said to be quoted; an admin checks and saves a model server and the next answer is its', async ({

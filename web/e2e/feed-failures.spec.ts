@@ -4,9 +4,8 @@
  * does not claim they are "being fetched". A feed followed without a name takes the title the
  * feed gives itself once it is read. The feeds are served on 127.0.0.1 by the test.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { serveLocally } from './support/local-server';
 import { rssDocument } from './support/rss-server';
 import { expect, test } from './fixtures';
 
@@ -22,7 +21,7 @@ interface FlakyFeeds {
 async function startFlakyFeeds(titles: string[]): Promise<FlakyFeeds> {
   let fixed = false;
   let body = '';
-  const server: Server = createServer((request, response) => {
+  const { base, close } = await serveLocally((request, response) => {
     if (fixed && request.url?.startsWith('/flaky.xml')) {
       response.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' });
       response.end(body);
@@ -31,19 +30,8 @@ async function startFlakyFeeds(titles: string[]): Promise<FlakyFeeds> {
     response.writeHead(404, { 'content-type': 'text/plain' });
     response.end('not found');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   body = rssDocument(base, titles.map((title) => ({ title, summary: `About ${title}.` })));
-  return {
-    flakyUrl: `${base}/flaky.xml`,
-    brokenUrl: `${base}/gone.xml`,
-    fix: () => (fixed = true),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { flakyUrl: `${base}/flaky.xml`, brokenUrl: `${base}/gone.xml`, fix: () => (fixed = true), close };
 }
 
 test('a feed that cannot be fetched shows why and when, is retried at once and takes its own title; another is removed', async ({

@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveLocally } from './local-server';
 
 export interface FeedItem {
   title: string;
@@ -66,7 +65,7 @@ export function sitePage(base: string): string {
 export async function startRssServer(items: FeedItem[]): Promise<RssServer> {
   let hits = 0;
   let body = '';
-  const server: Server = createServer((request, response) => {
+  const local = await serveLocally((request, response) => {
     if (request.url?.startsWith('/feed.xml')) {
       hits += 1;
       response.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' });
@@ -75,14 +74,13 @@ export async function startRssServer(items: FeedItem[]): Promise<RssServer> {
     }
     if (request.url === '/' || request.url === '/index.html') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(sitePage(base));
+      response.end(sitePage(local.base));
       return;
     }
     response.writeHead(404, { 'content-type': 'text/plain' });
     response.end('not found');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { base } = local;
   body = rssDocument(base, items);
   return {
     url: `${base}/feed.xml`,
@@ -91,11 +89,6 @@ export async function startRssServer(items: FeedItem[]): Promise<RssServer> {
     setItems: (next) => {
       body = rssDocument(base, next);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        // The fetcher keeps connections alive; without this, close() waits for them forever.
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: local.close,
   };
 }
