@@ -27,7 +27,6 @@ const GroupSettingsPage = lazyPage('Loading group settings', () =>
 const MyDataLayout = lazyPage('Loading My Data', () => import('../features/documents/pages').then((m) => m.MyDataLayout));
 const MyDataLanding = lazyPage('Loading My Data', () => import('../features/documents/pages').then((m) => m.MyDataLanding));
 const SubCategoryPage = lazyPage('Loading documents', () => import('../features/documents/pages').then((m) => m.SubCategoryPage));
-const PreviewPage = lazyPage('Loading the preview', () => import('../features/documents/pages').then((m) => m.PreviewPage));
 const CustomFeedPage = lazyPage('Loading the feed builder', () => import('../features/feeds/pages').then((m) => m.CustomFeedPage));
 const NotificationsPage = lazyPage('Loading notifications', () =>
   import('../features/notifications/pages').then((m) => m.NotificationsPage),
@@ -63,6 +62,8 @@ const NeedlboxSourcePage = lazyPage('Loading documents', () => import('./pages/n
 const TaggedDocumentsPage = lazyPage('Loading tagged documents', () =>
   import('./pages/tagged-documents-page').then((m) => m.TaggedDocumentsPage),
 );
+/** The preview, read in the group its address names (comments). */
+const PreviewPage = lazyPage('Loading the preview', () => import('./pages/preview-page').then((m) => m.DocumentPreviewPage));
 /** The drive brings the upload panel. */
 const DrivePage = lazyPage('Loading Needl Drive', () => import('./pages/drive-page').then((m) => m.DrivePage));
 
