@@ -294,9 +294,7 @@ export const chatMachine = setup({
     logError: ({ event }) => {
       if (event.type === 'stream.error') console.error('ask-needl stream failed:', event.message);
     },
-    learnSession: assign(({ context, event }) =>
-      event.type === 'stream.started' && event.sessionId ? { sessionId: event.sessionId } : { sessionId: context.sessionId },
-    ),
+    learnSession: assign(({ event }) => (event.type === 'stream.started' && event.sessionId ? { sessionId: event.sessionId } : {})),
     restore: assign(({ context }, session: LoadedSession) => {
       const scope = session.scope ?? context.scope;
       return {
