@@ -39,7 +39,7 @@ async function startModelServer(): Promise<{ url: string; close: () => Promise<v
         return;
       }
       if (JSON.parse(body).stream && body.includes(HOLD)) {
-        const first = { choices: [{ index: 0, delta: { content: FIRST_WORDS } }] };
+        const first = { choices: [{ index: 0, delta: { content: `${FIRST_WORDS}. ` } }] };
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         response.write(`data: ${JSON.stringify(first)}\n\n`);
         return;
