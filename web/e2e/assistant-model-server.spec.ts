@@ -2,8 +2,10 @@
  * AskNeedl says plainly how answers are made. With no language model configured, the panel says
  * answers are quoted from the sources; an administrator follows its link to the Assistant
  * settings, checks a model server (a chat-completions server this test runs on 127.0.0.1) and
- * saves it, and the next answer is the model's, without a restart. The setting is instance-wide:
- * the test puts it back to quoting before it ends.
+ * saves it, and the next answer is the model's, without a restart. Reloading while an answer
+ * streams brings the conversation back with that answer stopped (the model server holds the
+ * answer open after its first words). The setting is instance-wide: the test puts it back to
+ * quoting before it ends.
  */
 import { randomBytes } from 'node:crypto';
 import { AskNeedlPage } from './pages/ask-needl-page';
@@ -14,8 +16,14 @@ import { expect, test } from './fixtures';
 
 const KEY = 'sk-e2e-key';
 const MODEL_SAYS = 'The model says the harbour reopened [1].';
+/** A question holding this word gets the first words of an answer, and then nothing more. */
+const HOLD = 'slowly';
+const FIRST_WORDS = 'The model begins to answer';
 
-/** A chat-completions server that wants KEY: streamed answers, or one completion for a check. */
+/**
+ * A chat-completions server that wants KEY: streamed answers, or one completion for a check. A
+ * question with HOLD in it gets FIRST_WORDS and then an open connection, as a slow model would.
+ */
 async function startModelServer(): Promise<{ url: string; close: () => Promise<void> }> {
   const { base, close } = await serveLocally((request, response) => {
     let body = '';
@@ -28,6 +36,12 @@ async function startModelServer(): Promise<{ url: string; close: () => Promise<v
       if (request.headers.authorization !== `Bearer ${KEY}`) {
         response.writeHead(401, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ error: { message: 'Incorrect API key provided' } }));
+        return;
+      }
+      if (JSON.parse(body).stream && body.includes(HOLD)) {
+        const first = { choices: [{ index: 0, delta: { content: `${FIRST_WORDS}. ` } }] };
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.write(`data: ${JSON.stringify(first)}\n\n`);
         return;
       }
       if (JSON.parse(body).stream) {
@@ -92,6 +106,25 @@ test('without a model answers are said to be quoted; an admin checks and saves a
     await ask.ask(`What happened to the harbour of ${word}?`);
     await expect(ask.lastAnswer()).toContainText('The model says the harbour reopened');
     await expect(note()).toHaveCount(0);
+
+    // A reload while an answer streams: the conversation comes back, the answer stopped.
+    await ask.newChat().click();
+    const slow = `Tell me ${HOLD} about the harbour of ${word}`;
+    await ask.question().fill(slow);
+    await ask.question().press('Enter');
+    await expect(ask.lastAnswer()).toContainText(FIRST_WORDS);
+    await page.reload();
+    await expect(ask.overlay()).toBeVisible();
+    await expect(ask.overlay().getByText(slow)).toBeVisible();
+    await expect(ask.answers()).toHaveCount(1);
+    await expect(ask.lastAnswer()).toContainText('Generation stopped.');
+    await expect(ask.lastAnswer()).not.toContainText(FIRST_WORDS);
+    // New chat lets it go: the next reload starts empty.
+    await expect(ask.question()).toBeEnabled();
+    await ask.newChat().click();
+    await page.reload();
+    await expect(ask.overlay()).toBeVisible();
+    await expect(ask.overlay().getByRole('heading', { name: 'What would you like to know?' })).toBeVisible();
   } finally {
     // Back to quoting for the other tests on this server.
     if (saved) {

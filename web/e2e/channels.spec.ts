@@ -3,7 +3,8 @@
  * with B in it, shares an uploaded document into it and comments with an @mention of B; B's open
  * group page shows the comment without a reload. An edit discarded with Escape changes nothing; a
  * saved one reaches B, and so does the mention's notification. A shared tag and a bookmark made in
- * the group, the group's tags page, the global comments view and B's notifications page follow.
+ * the group, the group's tags page, the global comments view and B's notifications page follow;
+ * B's mention notification opens the document with its thread open and the comment highlighted.
  */
 import { randomBytes } from 'node:crypto';
 import { AppShell } from './pages/app-shell';
@@ -150,6 +151,17 @@ test('a comment with a mention made in a group reaches the other member live; ed
     await mention.getByRole('button', { name: /^Mark as read/ }).click();
     await expect(mention).toHaveAttribute('data-read', 'true');
     await expect(bellB).toHaveAccessibleName('Notifications');
+
+    // Following it opens the document in the group, its thread open and the comment marked.
+    await mention.getByRole('link', { name: `${user.username} mentioned you in ${group}` }).click();
+    await expect(pageB).toHaveURL(/\/preview\/channels\/[^?]+\?.*comments=true&comment_id=/);
+    const previewB = new ChannelCard(pageB, pageB.locator('article.preview'));
+    await expect(previewB.commentsButton()).toHaveAttribute('aria-expanded', 'true');
+    const linked = previewB.thread().getByRole('listitem', { name: `Comment by ${user.username}, the one you were linked to` });
+    await expect(linked).toHaveAttribute('aria-current', 'true');
+    await expect(linked).toContainText('thanks please');
+    await expect(linked).toBeFocused();
+    await expect(linked).toBeInViewport();
     expect(errors).toEqual([]);
   } finally {
     await first.close();

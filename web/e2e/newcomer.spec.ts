@@ -2,6 +2,7 @@
  * What a newcomer meets in the browser: the AskNeedl panel can be put away (Escape, the Ask
  * button, its collapse control) and then stays away; its citations open beside it and their
  * popovers stay on the screen; an unknown address is a real "Page not found" inside the shell;
+ * Apps and My Data's tabs that nothing fills here say so plainly and lead to the way in that works;
  * icons are drawn, not emoji, and every icon-only control has a name.
  */
 import { randomBytes } from 'node:crypto';
@@ -155,9 +156,35 @@ test.describe('dead ends', () => {
     await page.getByRole('link', { name: 'Go to the home page' }).click();
     await shell.expectSignedInAt('/feeds/home');
 
-    // A page the spec names but that is not built yet still says so.
+    // An app the spec names that cannot be connected here says so, and what to do instead.
     await page.goto('/apps/gmail');
-    await expect(page.getByRole('heading', { name: /is coming soon$/ })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Gmail is not connected on this instance' })).toBeVisible();
+    await expect(page.getByText(/coming soon/i)).toHaveCount(0);
+  });
+
+  test('Apps lists what works and what cannot be connected, and an empty My Data tab leads to the way in', async ({ page, auth, shell, user }) => {
+    await auth.signUp(user);
+    await shell.expectSignedInAt('/feeds/home');
+
+    await shell.sideNav().getByRole('link', { name: 'Apps' }).click();
+    await expect(page).toHaveURL(/\/apps$/);
+    await expect(shell.title()).toHaveText('Apps');
+    const working = page.getByRole('list', { name: 'Apps you can use' });
+    await expect(working).toContainText('0 documents');
+    const notConnected = page.getByRole('list', { name: 'Apps that cannot be connected' });
+    await expect(notConnected.getByRole('heading', { name: 'WhatsApp' })).toBeVisible();
+    await expect(notConnected).toContainText('Chats: not connected');
+    await expect(page.getByText(/coming soon/i)).toHaveCount(0);
+    await working.getByRole('link', { name: 'Open Needl Drive' }).click();
+    await expect(page).toHaveURL(/\/apps\/needldrive$/);
+    await expect(page.getByRole('button', { name: 'Upload File(s)' })).toBeVisible();
+
+    // My Data's Chats tab: not connected, and the link goes to the drive.
+    await page.goto('/feeds/home/chats');
+    await expect(page.getByRole('heading', { name: 'Chat apps are not connected on this instance' })).toBeVisible();
+    await expect(page.getByText(/Export the chat/)).toBeVisible();
+    await page.getByRole('link', { name: 'Upload to Needl Drive' }).click();
+    await expect(page).toHaveURL(/\/apps\/needldrive$/);
   });
 
   test('settings, group creation and the full-page preview keep the navigation', async ({ page, auth, shell, user }) => {
@@ -174,9 +201,12 @@ test.describe('dead ends', () => {
   test.describe('at phone width', () => {
     test.use({ viewport: { width: 390, height: 844 } });
 
-    test('the not-found page fits the screen and the navigation opens from the header', async ({ page, auth, shell, user }) => {
+    test('the not-found and apps pages fit the screen and the navigation opens from the header', async ({ page, auth, shell, user }) => {
       await auth.signUp(user);
       await shell.expectSignedInAt('/feeds/home');
+      await page.goto('/apps');
+      await expect(page.getByRole('list', { name: 'Apps that cannot be connected' }).getByRole('heading', { name: 'Telegram' })).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       await page.goto('/no/such/page');
       await expect(page.getByRole('link', { name: 'Go to the home page' })).toBeVisible();
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

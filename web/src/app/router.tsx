@@ -27,7 +27,6 @@ const GroupSettingsPage = lazyPage('Loading group settings', () =>
 const MyDataLayout = lazyPage('Loading My Data', () => import('../features/documents/pages').then((m) => m.MyDataLayout));
 const MyDataLanding = lazyPage('Loading My Data', () => import('../features/documents/pages').then((m) => m.MyDataLanding));
 const SubCategoryPage = lazyPage('Loading documents', () => import('../features/documents/pages').then((m) => m.SubCategoryPage));
-const PreviewPage = lazyPage('Loading the preview', () => import('../features/documents/pages').then((m) => m.PreviewPage));
 const CustomFeedPage = lazyPage('Loading the feed builder', () => import('../features/feeds/pages').then((m) => m.CustomFeedPage));
 const NotificationsPage = lazyPage('Loading notifications', () =>
   import('../features/notifications/pages').then((m) => m.NotificationsPage),
@@ -63,6 +62,10 @@ const NeedlboxSourcePage = lazyPage('Loading documents', () => import('./pages/n
 const TaggedDocumentsPage = lazyPage('Loading tagged documents', () =>
   import('./pages/tagged-documents-page').then((m) => m.TaggedDocumentsPage),
 );
+/** The preview, read in the group its address names (comments). */
+const PreviewPage = lazyPage('Loading the preview', () => import('./pages/preview-page').then((m) => m.DocumentPreviewPage));
+const AppsPage = lazyPage('Loading apps', () => import('./pages/apps-page').then((m) => m.AppsPage));
+const AppSourcePage = lazyPage('Loading the app', () => import('./pages/app-source-page').then((m) => m.AppSourcePage));
 /** The drive brings the upload panel. */
 const DrivePage = lazyPage('Loading Needl Drive', () => import('./pages/drive-page').then((m) => m.DrivePage));
 
@@ -71,13 +74,8 @@ const DrivePage = lazyPage('Loading Needl Drive', () => import('./pages/drive-pa
  * address is not found.
  */
 const PLACEHOLDER_ROUTES = [
-  '/apps',
-  '/apps/:source',
-  '/apps/:source/:subCategory',
   '/feeds',
   '/integrations',
-  '/connect/app',
-  '/connect/app/:app',
   '/managers',
   '/managers/assistants',
   '/managers/assistants/dashboard',
@@ -144,9 +142,14 @@ export function AppRoutes() {
           <Route path="/connect/rssTopics" element={<RssTopicsPage />} />
           <Route path="/connect/website" element={<ConnectWebsitePage />} />
           <Route path="/connect/website/followed" element={<FollowedWebsitesPage />} />
+          {/* The apps: the drive, AskNeedl attachments, and what cannot be connected here with the way in instead. */}
+          <Route path="/connect/app" element={<Navigate to="/apps" replace />} />
+          <Route path="/connect/app/:app" element={<AppSourcePage />} />
+          <Route path="/apps" element={<AppsPage />} />
           <Route path="/apps/needldrive" element={drive('apps')} />
-          {/* /apps/{source}/{subCategory}: the drive is the one app so far; the others are placeholders below. */}
           <Route path="/apps/needldrive/:subCategory" element={drive('apps')} />
+          <Route path="/apps/:source" element={<AppSourcePage />} />
+          <Route path="/apps/:source/:subCategory" element={<AppSourcePage />} />
           {/* Bookmarks and tags (the tags feature); comments (the channels feature). */}
           <Route path="/needlbox/bookmarks/all" element={<BookmarksPage />} />
           <Route path="/needlbox/bookmarks/*" element={<Navigate to="/needlbox/bookmarks/all" replace />} />

@@ -20,6 +20,13 @@ const SEGMENT_LABELS: Record<string, string> = {
   // The `home` source is My Data.
   home: 'My Data',
   needldrive: 'Needl Drive',
+  ask_needl: 'AskNeedl attachments',
+  googledrive: 'Google Drive',
+  onedrive: 'OneDrive',
+  whatsapp: 'WhatsApp',
+  linkedin: 'LinkedIn',
+  twitter: 'X (Twitter)',
+  clipped_reports: 'Web clipper',
   website: 'Websites',
   followed: 'Followed',
 };

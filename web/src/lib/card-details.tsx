@@ -26,6 +26,10 @@ export interface CardScope {
   feedId?: string | null;
   /** A result of a Needl Web search: not the user's data, so no bookmark, tags or read mark. */
   webResult?: boolean;
+  /** The card's comment thread starts open (an address that links to it, as a notification's does). */
+  openComments?: boolean;
+  /** The comment the address links to: highlighted and scrolled to once the thread shows it. */
+  linkedCommentId?: string | null;
 }
 
 const CardScopeContext = createContext<CardScope>({});

@@ -8,6 +8,9 @@ export const TABLET_QUERY = '(max-width: 1023px)';
 /** Laptop-size and larger: overlays show and the overlay may reopen the navigation. */
 export const LAPTOP_QUERY = '(min-width: 1024px)';
 
+/** The user asked for less motion: scroll at once rather than smoothly. */
+export const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
+
 export const matches = (query: string): boolean =>
   typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(query).matches;
 

@@ -14,6 +14,12 @@ export function DrivePage({ category = 'apps' }: { category?: string }) {
   const myData = category === 'feeds';
   return (
     <div className="page-narrow stack-lg">
+      {myData && (
+        <p className="muted">
+          Drives holds the files you upload to Needl Drive. Google Drive, OneDrive and Dropbox cannot be connected on this instance: download
+          files from them and upload them here. <Link to="/apps">See which apps work here</Link>
+        </p>
+      )}
       <UploadPanel source={DRIVE_SOURCE} />
       <DocumentList
         source={myData ? null : DRIVE_SOURCE}

@@ -6,12 +6,22 @@
  * waiting, a `ticker` counts 500 ms ticks for the thinking phrases. After an answer, the session
  * is saved (`saveSession`) unless history is off. Web search and Pro can change only while the
  * conversation is empty. Every implementation is named, so tests `.provide()` fakes.
+ *
+ * The tab's last active session: the session an answer streams in (named by the stream's
+ * headers as it starts), or one loaded from history, is remembered (`rememberSession`); emptying
+ * the conversation (New chat, web search, another scope, report mode) forgets it
+ * (`forgetSession`). A chat started with a remembered session (`lastSessionId`, after a reload)
+ * restores it from the server (`restoreSession`); an answer the server has not yet seen end (the
+ * reload cut its stream a moment ago) shows as stopped, and the session is read once more a
+ * little later in case it was finished after all.
  */
 import { produce } from 'immer';
 import { assign, fromCallback, fromPromise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { notify } from '../../lib/notices';
-import { askNeedl, saveSession, type AskRequest, type SavedSessionState } from './api/ask-api';
+import { askNeedl, fetchSession, saveSession, type AskRequest, type SavedSessionState } from './api/ask-api';
+import { forgetLastSession, rememberLastSession } from './last-session';
 import { SESSION_SYNC_FAILED } from './messages';
+import { lastAnswerUnended, loadedSession, stopUnended } from './session-messages';
 import type { StreamEvent } from './sse';
 import { THINKING_TICK_MS } from './thinking';
 import { HOME_SCOPE_ID, WEB_SCOPE_ID, type AnswerData, type AskScope, type BotMessage, type ChatMessage, type ReportInfo } from './types';
@@ -45,6 +55,8 @@ export interface ChatInput {
   pro?: boolean;
   webSearch?: boolean;
   historyEnabled?: boolean;
+  /** The tab's last active session, to restore (a reload). */
+  lastSessionId?: string | null;
 }
 
 export interface LoadedSession {
@@ -73,6 +85,8 @@ export type ChatEvent =
   | { type: 'report.disable' }
   /** Newer info about the report in use (its sources' status): the conversation stays. */
   | { type: 'report.refresh'; report: ReportInfo }
+  /** The answer started; its headers name the session (none in a report chat). */
+  | { type: 'stream.started'; sessionId: string | null }
   | { type: 'stream.step'; text: string }
   | { type: 'stream.chunk'; text: string }
   | { type: 'stream.done'; data: AnswerData }
@@ -106,6 +120,9 @@ const askStream = fromCallback<ChatEvent, AskRequest>(({ input, sendBack }) => {
       if (chatEvent && !controller.signal.aborted) sendBack(chatEvent);
     },
     controller.signal,
+    ({ sessionId }) => {
+      if (!controller.signal.aborted) sendBack({ type: 'stream.started', sessionId });
+    },
   ).then(
     () => !controller.signal.aborted && sendBack({ type: 'stream.end' }),
     (error: unknown) => !controller.signal.aborted && sendBack({ type: 'stream.error', message: String(error) }),
@@ -125,6 +142,14 @@ export interface SaveInput {
 }
 
 const saveSessionActor = fromPromise<unknown, SaveInput>(({ input }) => saveSession(input.sessionId, input.title, input.state));
+
+/** Reads a saved session from the server as the chat loads it. */
+const restoreSessionActor = fromPromise<LoadedSession, { sessionId: string }>(async ({ input, signal }) =>
+  loadedSession(await fetchSession(input.sessionId, signal)),
+);
+
+/** How long a restored answer with no ending yet waits before the session is read again. */
+export const RESTORE_RECHECK_MS = 4_000;
 
 let sequence = 0;
 const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++sequence}`;
@@ -194,7 +219,8 @@ export const sessionTitle = (messages: ChatMessage[]): string =>
 
 export const chatMachine = setup({
   types: {} as { context: ChatContext; events: ChatEvent; input: ChatInput | undefined },
-  actors: { askStream, ticker, saveSession: saveSessionActor },
+  actors: { askStream, ticker, saveSession: saveSessionActor, restoreSession: restoreSessionActor },
+  delays: { restoreRecheck: RESTORE_RECHECK_MS },
   actions: {
     addQuestion: assign(({ context, event }) => {
       if (event.type !== 'chat.send') return {};
@@ -268,6 +294,25 @@ export const chatMachine = setup({
     logError: ({ event }) => {
       if (event.type === 'stream.error') console.error('ask-needl stream failed:', event.message);
     },
+    learnSession: assign(({ event }) => (event.type === 'stream.started' && event.sessionId ? { sessionId: event.sessionId } : {})),
+    restore: assign(({ context }, session: LoadedSession) => {
+      const scope = session.scope ?? context.scope;
+      return {
+        ...emptyConversation,
+        messages: stopUnended(session.messages),
+        sessionId: session.sessionId,
+        scope,
+        report: null,
+        webSearch: scope.id === WEB_SCOPE_ID,
+        pro: session.pro ?? context.pro,
+        attachmentIds: session.attachmentIds ?? [],
+      };
+    }),
+    rememberSession: ({ context }) => {
+      if (context.sessionId && !context.report && context.historyEnabled) rememberLastSession(context.sessionId);
+    },
+    forgetSession: () => forgetLastSession(),
+    logRestoreFailed: ({ event }) => console.warn('the last conversation could not be restored:', (event as { error?: unknown }).error),
     tick: assign({ ticks: ({ context }) => context.ticks + 1 }),
     clear: assign(emptyConversation),
     toggleWeb: assign(({ context }) => ({
@@ -317,11 +362,14 @@ export const chatMachine = setup({
     hasPrompt: ({ event }) => event.type === 'chat.send' && event.prompt.trim().length > 0,
     isEmpty: ({ context }) => context.messages.length === 0,
     savesSession: ({ context }) => context.historyEnabled && context.unsaved && Boolean(context.sessionId),
+    restoresSession: ({ context }) => Boolean(context.sessionId) && context.messages.length === 0,
+    answerUnended: (_, session: LoadedSession) => lastAnswerUnended(session.messages),
   },
 }).createMachine({
   id: 'askNeedlChat',
   context: ({ input }) => ({
     ...emptyConversation,
+    sessionId: input?.lastSessionId ?? null,
     scope: input?.scope ?? homeScope,
     webSearch: input?.webSearch ?? input?.scope?.id === WEB_SCOPE_ID,
     pro: input?.pro ?? false,
@@ -329,25 +377,58 @@ export const chatMachine = setup({
     historyEnabled: input?.historyEnabled ?? true,
     report: null,
   }),
-  initial: 'idle',
+  initial: 'starting',
   on: {
     'chat.send': { guard: 'hasPrompt', target: '.asking', reenter: true, actions: 'addQuestion' },
-    'chat.new': { target: '.idle', actions: 'clear' },
-    'chat.toggleWeb': { guard: 'isEmpty', target: '.idle', actions: 'toggleWeb' },
+    'chat.new': { target: '.idle', actions: ['clear', 'forgetSession'] },
+    'chat.toggleWeb': { guard: 'isEmpty', target: '.idle', actions: ['toggleWeb', 'forgetSession'] },
     'chat.togglePro': { guard: 'isEmpty', actions: 'togglePro' },
     'chat.toggleSearch': { actions: 'toggleSearch' },
     'chat.setPro': { actions: 'setPro' },
     'chat.setHistory': { actions: 'setHistory' },
-    'chat.setScope': { target: '.idle', actions: 'setScope' },
+    'chat.setScope': { target: '.idle', actions: ['setScope', 'forgetSession'] },
     'chat.setAttachments': { actions: 'setAttachments' },
     'chat.attach': { actions: 'attach' },
     'chat.detach': { actions: 'detach' },
-    'chat.load': { target: '.done', actions: 'loadSession' },
-    'report.enable': { target: '.idle', actions: 'enableReport' },
-    'report.disable': { target: '.idle', actions: 'disableReport' },
+    'chat.load': { target: '.done', actions: ['loadSession', 'rememberSession'] },
+    'report.enable': { target: '.idle', actions: ['enableReport', 'forgetSession'] },
+    'report.disable': { target: '.idle', actions: ['disableReport', 'forgetSession'] },
     'report.refresh': { actions: 'refreshReport' },
   },
   states: {
+    starting: {
+      always: [{ guard: 'restoresSession', target: 'restoring' }, { target: 'idle' }],
+    },
+    restoring: {
+      // The restored conversation brings its own scope: the page's, sent while it loads, waits.
+      on: { 'chat.setScope': {} },
+      initial: 'reading',
+      states: {
+        reading: {
+          invoke: {
+            src: 'restoreSession',
+            input: ({ context }) => ({ sessionId: context.sessionId ?? '' }),
+            onDone: [
+              { guard: { type: 'answerUnended', params: ({ event }) => event.output }, target: 'settling', actions: { type: 'restore', params: ({ event }) => event.output } },
+              { target: '#askNeedlChat.done', actions: { type: 'restore', params: ({ event }) => event.output } },
+            ],
+            onError: { target: '#askNeedlChat.idle', actions: ['logRestoreFailed', 'clear', 'forgetSession'] },
+          },
+        },
+        // Shown with the unended answer stopped; the server records the stop a moment later.
+        settling: {
+          after: { restoreRecheck: 'rereading' },
+        },
+        rereading: {
+          invoke: {
+            src: 'restoreSession',
+            input: ({ context }) => ({ sessionId: context.sessionId ?? '' }),
+            onDone: { target: '#askNeedlChat.done', actions: { type: 'restore', params: ({ event }) => event.output } },
+            onError: { target: '#askNeedlChat.done' },
+          },
+        },
+      },
+    },
     idle: {},
     asking: {
       invoke: {
@@ -360,8 +441,9 @@ export const chatMachine = setup({
       initial: 'loading',
       on: {
         'chat.stop': { target: 'stopped', actions: 'markStopped' },
+        'stream.started': { actions: ['learnSession', 'rememberSession'] },
         'stream.step': { actions: 'addStep' },
-        'stream.done': { target: 'done', actions: 'storeAnswer' },
+        'stream.done': { target: 'done', actions: ['storeAnswer', 'rememberSession'] },
         'stream.error': { target: 'error', actions: ['logError', 'markError'] },
         'stream.end': { target: 'error', actions: 'markError' },
       },
@@ -409,6 +491,9 @@ export type ChatSnapshot = SnapshotFrom<typeof chatMachine>;
 
 /** The chat's status as the UI shows it. */
 export type ChatStatus = 'idle' | 'loading' | 'streaming' | 'done' | 'stopped' | 'error';
+
+/** Whether the chat is bringing back the tab's last conversation (a spinner, not the welcome). */
+export const isRestoring = (snapshot: ChatSnapshot): boolean => snapshot.matches({ restoring: 'reading' });
 
 export function chatStatus(snapshot: ChatSnapshot): ChatStatus {
   if (snapshot.matches({ asking: 'loading' })) return 'loading';

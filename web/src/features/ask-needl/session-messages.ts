@@ -4,7 +4,8 @@
  * how it ended); either becomes user and bot messages.
  */
 import type { SavedSession } from './api/ask-api';
-import type { AnswerData, ChatMessage } from './types';
+import type { LoadedSession } from './chat.machine';
+import type { AnswerData, AskScope, BotMessage, ChatMessage } from './types';
 
 type Raw = Record<string, unknown>;
 
@@ -69,3 +70,38 @@ export function sessionMessages(session: SavedSession): ChatMessage[] {
     ];
   });
 }
+
+/** Returns the scope a saved session was asked over, from its saved state. */
+function scopeOf(session: SavedSession): AskScope | undefined {
+  const state = session.state;
+  const id = state?.currentFeedOrDocumentId;
+  if (!id) return undefined;
+  const { board_id: boardId, channel_id: channelId } = state?.metadata ?? {};
+  return {
+    type: state?.searchWithin === 'document' ? 'document' : 'feed',
+    id,
+    ...(boardId ? { board_id: boardId } : {}),
+    ...(channelId ? { channel_id: channelId } : {}),
+  };
+}
+
+/** Returns a saved session as the chat loads it: its messages, scope, Pro setting and attachments. */
+export function loadedSession(session: SavedSession): LoadedSession {
+  const state = session.state;
+  return { sessionId: session.id, messages: sessionMessages(session), scope: scopeOf(session), pro: state?.settings?.pro, attachmentIds: state?.attachments };
+}
+
+const unended = (m: ChatMessage): m is BotMessage => m.type === 'bot' && !m.data && !m.generatingStopped && !m.error;
+
+/**
+ * Whether the last answer has no ending on record yet: the server is still answering it, or has
+ * not yet noticed that the tab it streamed to went away.
+ */
+export const lastAnswerUnended = (messages: readonly ChatMessage[]): boolean => {
+  const last = messages.at(-1);
+  return last !== undefined && unended(last);
+};
+
+/** Returns the messages with every answer that has no ending shown as stopped: nothing streams it here any more. */
+export const stopUnended = (messages: readonly ChatMessage[]): ChatMessage[] =>
+  messages.map((m) => (unended(m) ? { ...m, generatingStopped: true } : m));

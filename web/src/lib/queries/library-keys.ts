@@ -9,4 +9,6 @@ export const libraryKeys = {
   categories: () => [...libraryKeys.all(), 'categories'] as const,
   /** What the personal store (needlbox) holds. */
   needlbox: () => [...libraryKeys.all(), 'needlbox'] as const,
+  /** The sources only the user reads (the drive, AskNeedl attachments), with their counts. */
+  privateSources: () => [...libraryKeys.all(), 'private'] as const,
 };

@@ -1,6 +1,6 @@
 /**
- * The category index (`GET /categories`) and the personal store's sources (`GET
- * /source/needlbox`). Shared: the documents feature draws My Data's tabs from the index, the
+ * The category index (`GET /categories`), the personal store's sources (`GET
+ * /source/needlbox`) and the user's private sources (`GET /source/private`). Shared: the documents feature draws My Data's tabs from the index, the
  * app lands on its first connected sub-category and opens the needlbox's sources. Answers are
  * parsed, so a server that drifts from docs/api.md fails here rather than in a component.
  */
@@ -50,6 +50,13 @@ export const libraryQueries = {
     queryOptions({
       queryKey: libraryKeys.needlbox(),
       queryFn: async ({ signal }) => sourceListSchema.parse(await api.get<unknown>('/source/needlbox', { signal })),
+      staleTime: 15_000,
+    }),
+  /** The drive and, once the user has any, their AskNeedl attachments, with counts (the apps page). */
+  privateSources: () =>
+    queryOptions({
+      queryKey: libraryKeys.privateSources(),
+      queryFn: async ({ signal }) => sourceListSchema.parse(await api.get<unknown>('/source/private', { signal })),
       staleTime: 15_000,
     }),
 };

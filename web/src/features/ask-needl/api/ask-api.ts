@@ -27,10 +27,26 @@ export interface AskRequest {
   report_id?: string;
 }
 
-/** Asks a question and reads its events until the stream ends or `signal` aborts. */
-export async function askNeedl(request: AskRequest, onEvent: (event: StreamEvent) => void, signal: AbortSignal): Promise<void> {
+/** What the answer stream's headers name before its first event (none in a report chat). */
+export interface StreamStart {
+  sessionId: string | null;
+  messageId: string | null;
+}
+
+/**
+ * Asks a question and reads its events until the stream ends or `signal` aborts. `onStart` hears
+ * the session and message ids from the headers as soon as the answer starts, so the session is
+ * known even if the answer never finishes here.
+ */
+export async function askNeedl(
+  request: AskRequest,
+  onEvent: (event: StreamEvent) => void,
+  signal: AbortSignal,
+  onStart: (start: StreamStart) => void = () => {},
+): Promise<void> {
   const response = await api.postStream('/ml/ask-needl', { body: request, signal });
   if (!response.body) throw new Error('the answer stream has no body');
+  onStart({ sessionId: response.headers.get('x-session-id') || null, messageId: response.headers.get('x-message-id') || null });
   await readEventStream(response.body, onEvent, signal);
 }
 

@@ -17,12 +17,13 @@ export function AskNeedlOverlayBody() {
   const empty = AskNeedlChat.useSelector((s) => s.context.messages.length === 0);
   const current = AskNeedlChat.useSelector((s) => s.context.scope);
   const webSearch = AskNeedlChat.useSelector((s) => s.context.webSearch);
+  const restoring = AskNeedlChat.useSelector((s) => s.matches('restoring'));
   useReportModeBesidePage();
   const scope = useMemo(() => scopeFromLocation(location.pathname, new URLSearchParams(location.search)), [location.pathname, location.search]);
 
   useEffect(() => {
-    if (empty && !webSearch && !sameScope(scope, current)) chat.send({ type: 'chat.setScope', scope });
-  }, [chat, empty, webSearch, scope, current]);
+    if (empty && !restoring && !webSearch && !sameScope(scope, current)) chat.send({ type: 'chat.setScope', scope });
+  }, [chat, empty, restoring, webSearch, scope, current]);
 
   return <ChatPanel />;
 }

@@ -16,11 +16,14 @@ export function AskNeedlPage() {
   const chat = AskNeedlChat.useActorRef();
   const empty = AskNeedlChat.useSelector((s) => s.context.messages.length === 0);
   const scopeId = AskNeedlChat.useSelector((s) => s.context.scope.id);
+  const restoring = AskNeedlChat.useSelector((s) => s.matches('restoring'));
   useReportModeFromAddress();
 
   useEffect(() => {
-    if (empty && scopeId !== HOME_SCOPE_ID && scopeId !== WEB_SCOPE_ID) chat.send({ type: 'chat.setScope', scope: { type: 'feed', id: HOME_SCOPE_ID } });
-  }, [chat, empty, scopeId]);
+    if (empty && !restoring && scopeId !== HOME_SCOPE_ID && scopeId !== WEB_SCOPE_ID) {
+      chat.send({ type: 'chat.setScope', scope: { type: 'feed', id: HOME_SCOPE_ID } });
+    }
+  }, [chat, empty, restoring, scopeId]);
 
   if (flags.loading) return <Spinner label="Loading AskNeedl" />;
   if (!flags.copilot) {

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, renderWithProviders, stubApi } from '../../../test/render';
+import { readLastSession } from '../last-session';
 import { citation } from '../test/fixtures';
 import { AskNeedlProvider } from './ask-needl-provider';
 import { ChatPanel } from './chat-panel';
@@ -14,7 +15,7 @@ function streamedResponse() {
   const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
   const encoder = new TextEncoder();
   return {
-    response: new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }),
+    response: new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream', 'x-session-id': 's1', 'x-message-id': 'm1' } }),
     write: (text: string) => controller.enqueue(encoder.encode(text)),
     close: () => controller.close(),
   };
@@ -73,6 +74,8 @@ describe('the chat panel', () => {
     stream.write(text.slice(cut));
     expect(await screen.findByText(/Revenue grew/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Stop generating' })).toBeInTheDocument();
+    // The session is the tab's last active one from the stream's headers, before the answer is done.
+    expect(readLastSession()).toBe('s1');
 
     stream.write(sse({ status: 'DONE', data: done }));
     stream.close();

@@ -1,4 +1,6 @@
+import { Spinner } from '../../../components/ui/spinner';
 import { AskNeedlChat } from '../chat-context';
+import { isRestoring } from '../chat.machine';
 import { DROP_FILES } from '../messages';
 import { AnswerModeNote } from './answer-mode-note';
 import { useChatAttachments } from './chat-attachments';
@@ -14,6 +16,7 @@ import { Suggestions } from './suggestions';
  */
 export function ChatPanel({ historyHref }: { historyHref?: string }) {
   const empty = AskNeedlChat.useSelector((s) => s.context.messages.length === 0);
+  const restoring = AskNeedlChat.useSelector(isRestoring);
   const webSearch = AskNeedlChat.useSelector((s) => s.context.webSearch);
   const reportMode = AskNeedlChat.useSelector((s) => s.context.report !== null);
   const reportReady = AskNeedlChat.useSelector((s) => !s.context.report || s.context.report.feed_id !== null || s.context.report.sources.some((f) => f.status === 'COMPLETED'));
@@ -28,7 +31,9 @@ export function ChatPanel({ historyHref }: { historyHref?: string }) {
       <ChatToolbar historyHref={historyHref} />
       <AnswerModeNote />
       <ReportModeBar />
-      {empty && reportMode ? (
+      {restoring ? (
+        <Spinner label="Loading your last conversation" />
+      ) : empty && reportMode ? (
         <ReportStarters />
       ) : empty ? (
         <div className="ask-welcome">

@@ -8,8 +8,8 @@ import { formatDate } from '../../../lib/format';
 import { askNeedlQueries, fetchSession } from '../api/ask-api';
 import { AskNeedlChat } from '../chat-context';
 import { useAskFlags } from '../hooks/use-ask-flags';
-import { sessionMessages } from '../session-messages';
-import { WEB_SCOPE_ID, type AskScope } from '../types';
+import { loadedSession } from '../session-messages';
+import { WEB_SCOPE_ID } from '../types';
 import { ChatPanel } from './chat-panel';
 
 /** Loads the session the address names into the chat, once per session id. */
@@ -26,15 +26,7 @@ function useOpenSession(sessionId: string | null) {
     (async () => {
       const session = await queryClient.fetchQuery({ ...askNeedlQueries.session(sessionId), queryFn: () => fetchSession(sessionId) });
       if (cancelled) return;
-      const state = session.state;
-      const scopeId = state?.currentFeedOrDocumentId;
-      const scope: AskScope | undefined = scopeId
-        ? { type: state?.searchWithin === 'document' ? 'document' : 'feed', id: scopeId }
-        : undefined;
-      chat.send({
-        type: 'chat.load',
-        session: { sessionId, messages: sessionMessages(session), scope, pro: state?.settings?.pro, attachmentIds: state?.attachments },
-      });
+      chat.send({ type: 'chat.load', session: loadedSession(session) });
     })().catch((error: unknown) => {
       console.error('could not open the session', error);
       if (!cancelled) setFailed(sessionId);

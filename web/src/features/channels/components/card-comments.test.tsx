@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { CardActionTarget } from '../../../lib/card-actions';
 import { CardScopeProvider } from '../../../lib/card-details';
+import { REDUCED_MOTION_QUERY } from '../../../lib/media';
 import { json, renderWithProviders, stubApi } from '../../../test/render';
 import { CHAT_CARD_NOT_COMMENTABLE } from '../messages';
 import { CardComments } from './card-comments';
@@ -29,8 +30,8 @@ const channel = (publish = false) =>
     },
   });
 
-const comment = (text: string, mentions: unknown[] = []) => ({
-  comment_id: 'm1', channel_id: 'c1', channel_name: 'desk', deeplink: 'd1', document_title: 'Quarterly review',
+const comment = (text: string, mentions: unknown[] = [], id = 'm1') => ({
+  comment_id: id, channel_id: 'c1', channel_name: 'desk', deeplink: 'd1', document_title: 'Quarterly review',
   user_id: 'me', username: 'ada', comment: text, mentions, created_at: '2025-01-01T00:00:00Z', edited_at: null,
   can_edit: true, can_delete: true,
 });
@@ -97,5 +98,51 @@ describe('comments on a card', () => {
     expect(screen.queryByRole('textbox', { name: 'Edit your comment' })).not.toBeInTheDocument();
     expect(screen.getByText('original')).toBeInTheDocument();
     expect(calls.some((c) => c.key.startsWith('PUT /api/channels/c1/comments/d1/m1'))).toBe(false);
+  });
+
+  describe('linked from a notification', () => {
+    const scrolled = vi.fn();
+    const renderLinked = () =>
+      renderWithProviders(
+        <CardScopeProvider value={{ channelId: 'c1', openComments: true, linkedCommentId: 'm2' }}>
+          <CardComments target={target()} />
+        </CardScopeProvider>,
+        { route: '/preview/channels/d1?source=needldrive&channel_id=c1&comments=true&comment_id=m2' },
+      );
+    const reducedMotion = (reduce: boolean) =>
+      vi.stubGlobal(
+        'matchMedia',
+        vi.fn((query: string) => ({ matches: reduce && query === REDUCED_MOTION_QUERY, addEventListener: () => {}, removeEventListener: () => {} })),
+      );
+
+    beforeEach(() => {
+      scrolled.mockReset();
+      Element.prototype.scrollIntoView = scrolled;
+    });
+    afterEach(() => vi.unstubAllGlobals());
+
+    it('open with the linked comment marked as the current one, scrolled to and focused', async () => {
+      reducedMotion(false);
+      stubApi(common([comment('first'), comment('see this @ada', [], 'm2')]));
+      renderLinked();
+      const thread = await screen.findByRole('region', { name: 'Comments on Quarterly review' });
+      expect(screen.getByRole('button', { name: /^Comments on/ })).toHaveAttribute('aria-expanded', 'true');
+      const linked = await within(thread).findByRole('listitem', { name: 'Comment by ada, the one you were linked to' });
+      expect(linked).toHaveAttribute('aria-current', 'true');
+      expect(linked).toHaveClass('comment-linked');
+      expect(linked).toHaveTextContent('see this @ada');
+      await waitFor(() => expect(linked).toHaveFocus());
+      expect(scrolled).toHaveBeenCalledWith({ block: 'center', behavior: 'smooth' });
+      const others = within(thread).getAllByRole('listitem').filter((item) => item !== linked);
+      others.forEach((item) => expect(item).not.toHaveAttribute('aria-current'));
+    });
+
+    it('scroll at once when the user asks for less motion', async () => {
+      reducedMotion(true);
+      stubApi(common([comment('see this', [], 'm2')]));
+      renderLinked();
+      await screen.findByRole('listitem', { name: /linked to$/ });
+      expect(scrolled).toHaveBeenCalledWith({ block: 'center', behavior: 'auto' });
+    });
   });
 });

@@ -9,16 +9,25 @@ import { CommentThread } from './comment-thread';
 /**
  * A card's Comments button and thread, only on cards read in a group (comments live in groups)
  * and with the `comments` flag. The button shows the count, and how many are new to the user.
+ * Where the card scope says so (a notification's link), the thread starts open with the linked
+ * comment highlighted.
  */
 export function CardComments({ target }: { target: CardActionTarget }) {
-  const { channelId } = useCardScope();
+  const { channelId, openComments = false, linkedCommentId = null } = useCardScope();
   const enabled = useQuery(featureQueries.config()).data?.features.comments !== false;
   if (!channelId || !enabled) return null;
-  return <Comments target={target} channelId={channelId} />;
+  return <Comments target={target} channelId={channelId} startOpen={openComments} linkedCommentId={linkedCommentId} />;
 }
 
-function Comments({ target, channelId }: { target: CardActionTarget; channelId: string }) {
-  const [open, setOpen] = useState(false);
+interface CommentsProps {
+  target: CardActionTarget;
+  channelId: string;
+  startOpen: boolean;
+  linkedCommentId: string | null;
+}
+
+function Comments({ target, channelId, startOpen, linkedCommentId }: CommentsProps) {
+  const [open, setOpen] = useState(startOpen);
   const threadId = useId();
   const count = useQuery(commentQueries.count(channelId, target.deeplink)).data;
   const total = count?.count ?? 0;
@@ -39,7 +48,13 @@ function Comments({ target, channelId }: { target: CardActionTarget; channelId: 
       </button>
       {open && (
         <div id={threadId} className="card-comments">
-          <CommentThread channelId={channelId} deeplink={target.deeplink} source={target.source} title={target.title} />
+          <CommentThread
+            channelId={channelId}
+            deeplink={target.deeplink}
+            source={target.source}
+            title={target.title}
+            linkedCommentId={linkedCommentId}
+          />
         </div>
       )}
     </>

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { formatRelative } from '../../../lib/format';
+import { matches, REDUCED_MOTION_QUERY } from '../../../lib/media';
 import type { Comment } from '../api/comment-api';
 import { useDeleteComment, useEditComment } from '../hooks/use-comment-mutations';
 import type { Mentionable } from '../mentions';
@@ -14,11 +15,23 @@ export interface CommentItemProps {
   deeplink: string;
   members: readonly Mentionable[] | null;
   selfId: string | null;
+  /** The comment the address links to (a notification's): marked, and scrolled to and focused once. */
+  linked?: boolean;
 }
 
-/** One comment of a thread: author, time, text; its author may edit it and an owner may delete it. */
-export function CommentItem({ comment, channelId, deeplink, members, selfId }: CommentItemProps) {
+/**
+ * One comment of a thread: author, time, text; its author may edit it and an owner may delete it.
+ * A linked comment is the current one of its list (`aria-current`, said in its name and drawn
+ * with a mark), and the page scrolls to it (at once when the user asks for less motion).
+ */
+export function CommentItem({ comment, channelId, deeplink, members, selfId, linked = false }: CommentItemProps) {
   const [editing, setEditing] = useState(false);
+  const item = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (!linked || !item.current) return;
+    item.current.scrollIntoView?.({ block: 'center', behavior: matches(REDUCED_MOTION_QUERY) ? 'auto' : 'smooth' });
+    item.current.focus({ preventScroll: true });
+  }, [linked]);
   const [confirming, setConfirming] = useState(false);
   const edit = useEditComment(channelId, deeplink);
   const remove = useDeleteComment(channelId, deeplink);
@@ -39,7 +52,14 @@ export function CommentItem({ comment, channelId, deeplink, members, selfId }: C
   };
 
   return (
-    <li className="comment" data-testid="comment" aria-label={`Comment by ${comment.username}`}>
+    <li
+      ref={item}
+      className={linked ? 'comment comment-linked' : 'comment'}
+      data-testid="comment"
+      aria-label={`Comment by ${comment.username}${linked ? ', the one you were linked to' : ''}`}
+      aria-current={linked ? 'true' : undefined}
+      tabIndex={linked ? -1 : undefined}
+    >
       <p className="comment-meta small muted">
         <strong className="comment-author">{comment.username || 'Someone'}</strong>
         <time dateTime={comment.created_at}>{formatRelative(comment.created_at)}</time>

@@ -18,6 +18,8 @@ export interface CommentThreadProps {
   source: string;
   /** The document's title, naming the thread. */
   title: string;
+  /** The comment an address links to: highlighted and scrolled to. */
+  linkedCommentId?: string | null;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface CommentThreadProps {
  * each new comment while it is open) records the user's last sight of the thread. New comments
  * from others arrive through the live socket, which refreshes the thread.
  */
-export function CommentThread({ channelId, deeplink, source, title }: CommentThreadProps) {
+export function CommentThread({ channelId, deeplink, source, title, linkedCommentId = null }: CommentThreadProps) {
   const thread = useQuery(commentQueries.thread(channelId, deeplink));
   const channel = useQuery(channelQueries.info(channelId));
   const self = useQuery(userQueries.profile()).data?.id ?? null;
@@ -64,7 +66,15 @@ export function CommentThread({ channelId, deeplink, source, title }: CommentThr
         {(comments) => (
           <ol className="comment-list" aria-label="Comments">
             {comments.map((comment) => (
-              <CommentItem key={comment.comment_id} comment={comment} channelId={channelId} deeplink={deeplink} members={members} selfId={self} />
+              <CommentItem
+                key={comment.comment_id}
+                comment={comment}
+                channelId={channelId}
+                deeplink={deeplink}
+                members={members}
+                selfId={self}
+                linked={comment.comment_id === linkedCommentId}
+              />
             ))}
           </ol>
         )}

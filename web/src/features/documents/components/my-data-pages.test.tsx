@@ -132,6 +132,23 @@ describe('My Data', () => {
     expect(screen.getByRole('link', { name: 'Browse suggested feeds' })).toHaveAttribute('href', '/connect/rssTopics');
   });
 
+  it.each([
+    ['chats', 'Chats', 'Chat apps are not connected on this instance', 'Upload to Needl Drive', '/apps/needldrive'],
+    ['emails', 'Emails', 'Email is not connected on this instance', 'Upload to Needl Drive', '/apps/needldrive'],
+    ['webclips', 'Web Clips', 'The web clipper is not connected on this instance', 'Follow a website', '/connect/website'],
+    ['socialmedia', 'Social Media', 'Social networks are not connected on this instance', 'Add an RSS feed', '/connect/rss'],
+    ['exchanges', 'Exchanges', 'Stock exchanges are not connected on this instance', 'Add an RSS feed', '/connect/rss'],
+  ])('says plainly that nothing fills the %s tab here, and links the way in that works', async (key, label, title, way, to) => {
+    stubApi({
+      ...common,
+      'GET /api/categories': () => categories(tab('rss_news', 'Website & RSS', 1, true), tab(key, label, 0, false)),
+      [`GET /api/documents?page=0&limit=20&sub_category=${key}`]: () => json(200, { results: [], page: 0, has_more: false }),
+    });
+    renderMyData(`/feeds/home/${key}`);
+    expect(await screen.findByRole('heading', { name: title })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: way })).toHaveAttribute('href', to);
+  });
+
   it('lists feeds that cannot be fetched with their error, retry and remove, and does not claim they are being fetched', async () => {
     const tried = new Date(Date.now() - 3 * 60_000).toISOString();
     const failing = {

@@ -10,6 +10,7 @@ import { DocumentList } from './document-list';
 import { DocumentSkeleton } from './document-skeleton';
 import { failingFeeds, FeedProblems } from './feed-problems';
 import { MyDataTabs } from './my-data-tabs';
+import { isUnconnectedTab, UnconnectedTab } from './unconnected-tab';
 
 /** /feeds/home and its sub-categories: the tabs above the page of the one chosen. */
 export function MyDataLayout() {
@@ -111,8 +112,10 @@ function FeedLinks() {
   );
 }
 
-/** What an empty sub-category says: how to fill it. */
+/** What an empty sub-category says: how to fill it, or that nothing fills it here and what to do instead. */
 function SubCategoryEmpty({ tab }: { tab: SubCategory | undefined }) {
+  // Exchanges are connected once the user follows a public source: then they only wait for items.
+  if (tab && !tab.connected && isUnconnectedTab(tab.key)) return <UnconnectedTab tabKey={tab.key} />;
   if (tab?.key === 'rss_news') {
     if (tab.connected) return <FeedsEmpty />;
     return (
@@ -135,7 +138,7 @@ function SubCategoryEmpty({ tab }: { tab: SubCategory | undefined }) {
   return (
     <EmptyState title={`Nothing in ${tab?.label ?? 'this section'} yet`}>
       <p>
-        Sources of this kind arrive as Needl connects more apps. <Link to="/connect">See what you can connect</Link>
+        New documents of this kind show up here as they arrive. <Link to="/connect">See what you can connect</Link>
       </p>
     </EmptyState>
   );

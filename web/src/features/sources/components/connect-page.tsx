@@ -34,8 +34,10 @@ export function ConnectPage() {
         </li>
         <li className="card">
           <h2 className="card-title">Apps</h2>
-          <p className="muted">Connect mail, chats and drives.</p>
-          <span className="badge">Coming later</span>
+          <p className="muted">Mail, chats and cloud drives cannot be connected on this instance; their exports and files come in through Needl Drive.</p>
+          <Link className="button" to="/apps">
+            See apps
+          </Link>
         </li>
       </ul>
     </div>
