@@ -106,6 +106,8 @@ pub struct Retrieval {
     pub coverage: f32,
     /// Words the second round added (pro mode), empty otherwise.
     pub expansion: Vec<String>,
+    /// The companies the question named, whose documents alone were searched (empty: all).
+    pub companies: Vec<String>,
 }
 
 /// Evidence that holds less than this share of the question's weight in any one passage (or,
@@ -155,7 +157,15 @@ pub fn retrieve(
         return Ok(retrieval);
     }
     let q = query_text(&words);
-    let mut candidates = round(index, &q, scope, access, settings, 1, &mut terms)?;
+    // A question that names a company is answered from that company's documents; when they hold
+    // nothing that matches, from everything in scope as before.
+    let mut companies = named_companies(index, question, scope, access)?;
+    let mut candidates = round(index, &q, scope, access, &companies, settings, 1, &mut terms)?;
+    if candidates.is_empty() && !companies.is_empty() {
+        companies.clear();
+        candidates = round(index, &q, scope, access, &companies, settings, 1, &mut terms)?;
+    }
+    retrieval.companies = companies.clone();
     let mut chosen = choose(&candidates, settings);
     if settings.expansion_terms > 0 && !chosen.is_empty() {
         let top: Vec<&Candidate> = chosen.iter().take(3).map(|&i| &candidates[i]).collect();
@@ -164,7 +174,7 @@ pub fn retrieve(
             let q2 = query_text(&words.iter().chain(&expansion).cloned().collect::<Vec<_>>());
             let seen: HashSet<(String, u32)> =
                 candidates.iter().map(|c| (c.passage.deeplink.clone(), c.passage.ordinal)).collect();
-            let more = round(index, &q2, scope, access, settings, 2, &mut terms)?;
+            let more = round(index, &q2, scope, access, &companies, settings, 2, &mut terms)?;
             candidates
                 .extend(more.into_iter().filter(|c| !seen.contains(&(c.passage.deeplink.clone(), c.passage.ordinal))));
             chosen = choose(&candidates, settings);
@@ -206,12 +216,15 @@ fn query_text(words: &[String]) -> String {
     q
 }
 
-/// One search: the best documents for `q` in scope, and their best passages as candidates.
+/// One search: the best documents for `q` in scope (of `companies` only, unless empty), and
+/// their best passages as candidates.
+#[allow(clippy::too_many_arguments)]
 fn round(
     index: &SearchIndex,
     q: &str,
     scope: &Scope,
     access: &Access,
+    companies: &[String],
     settings: &Settings,
     round: u8,
     terms: &mut Terms,
@@ -219,6 +232,7 @@ fn round(
     let Some(mut req) = scope.request(q, access) else {
         return Ok(vec![]);
     };
+    req.companies = companies.to_vec();
     req.limit = settings.documents;
     req.highlights = settings.candidates_per_document;
     let found = index.search(&req)?;
@@ -253,6 +267,35 @@ fn round(
         }
     }
     Ok(out)
+}
+
+/// How many companies a scope may hold for the question to be checked against their names;
+/// past that the index's company counts are cut off, and a name is found among the first ones.
+const MAX_COMPANIES: usize = 500;
+
+/// The companies of the documents in scope (their `company_name` tags) that the question names:
+/// "What was Amazon's revenue in 2017?" names "Amazon.com, Inc.". Empty when it names none, or
+/// when the scope holds documents of fewer than two companies (nothing to tell apart).
+fn named_companies(
+    index: &SearchIndex,
+    question: &str,
+    scope: &Scope,
+    access: &Access,
+) -> Result<Vec<String>, AssistantError> {
+    let Some(req) = scope.request("", access) else {
+        return Ok(vec![]);
+    };
+    let (_, companies) = index.counts(&req, "company")?;
+    if companies.len() < 2 {
+        return Ok(vec![]);
+    }
+    let asked = text::name_words(question);
+    Ok(companies
+        .into_iter()
+        .take(MAX_COMPANIES)
+        .map(|(company, _)| company)
+        .filter(|company| text::names_company(&asked, company))
+        .collect())
 }
 
 fn choose(candidates: &[Candidate], settings: &Settings) -> Vec<usize> {

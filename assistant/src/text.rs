@@ -174,6 +174,52 @@ pub fn content_words(question: &str) -> Vec<String> {
         .collect()
 }
 
+/// The words of a text as names are compared: lower case, split at anything not a letter or a
+/// digit ("Amazon's" gives "amazon" and "s", "Coca-Cola" gives "coca" and "cola").
+pub fn name_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+}
+
+/// Words of a company's name that do not tell it from others: legal forms, "the", the ".com" of
+/// "Amazon.com, Inc.".
+const LEGAL_WORDS: &[&str] = &[
+    "the",
+    "inc",
+    "incorporated",
+    "corp",
+    "corporation",
+    "co",
+    "company",
+    "companies",
+    "ltd",
+    "limited",
+    "plc",
+    "llc",
+    "lp",
+    "llp",
+    "sa",
+    "ag",
+    "nv",
+    "se",
+    "bhd",
+    "pvt",
+    "private",
+    "com",
+    "and",
+];
+
+/// Tells whether the words of a question (`asked`, from [`name_words`]) name a company: the
+/// words of its name that tell it apart ("Amazon.com, Inc." is "amazon", "The Coca-Cola
+/// Company" is "coca cola") stand in the question one after the other. A name that is only
+/// legal words, or shorter than three characters in all, names nothing.
+pub fn names_company(asked: &[String], company: &str) -> bool {
+    let name: Vec<String> = name_words(company).into_iter().filter(|w| !LEGAL_WORDS.contains(&w.as_str())).collect();
+    if name.is_empty() || name.iter().map(String::len).sum::<usize>() < 3 {
+        return false;
+    }
+    asked.windows(name.len()).any(|window| window == name.as_slice())
+}
+
 /// What layout a question asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
@@ -317,6 +363,17 @@ pub fn char_index(text: &str, at: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_question_names_a_company_by_the_words_that_tell_it_apart() {
+        let asked = name_words("What was Amazon's net revenue in FY2017, and how did Coca-Cola do?");
+        assert!(names_company(&asked, "Amazon.com, Inc."));
+        assert!(names_company(&asked, "The Coca-Cola Company"));
+        assert!(!names_company(&asked, "PepsiCo, Inc."));
+        assert!(!names_company(&asked, "Amazon Lily Holdings Ltd"), "every telling word must be there");
+        assert!(!names_company(&asked, "Inc."), "a name of legal words only names nothing");
+        assert!(!names_company(&name_words("What is the 2 for 1 split?"), "2 Co"), "too short to be told apart");
+    }
 
     fn cut(text: &str, newline_breaks: bool) -> Vec<&str> {
         sentences(text, newline_breaks).into_iter().map(|r| &text[r]).collect()

@@ -158,6 +158,58 @@ fn assert_nothing_invented(answer: &Answer) {
     }
 }
 
+/// Two companies' annual reports that use the same words, and a note that names neither.
+fn filings() -> Arc<SearchIndex> {
+    let filing = |deeplink: &str, company: &str, text: &str| {
+        let mut doc =
+            document(deeplink, Some("bob"), "needldrive", "drives", &format!("{company} — 10-K — FY2024"), text);
+        doc.company = Some(company.to_string());
+        doc
+    };
+    index_of([
+        filing(
+            "orchard-10k",
+            "Orchard Fields Inc.",
+            "Net sales were 391 billion dollars in fiscal 2024, up 2 percent. Services net sales grew 13 percent.",
+        ),
+        filing(
+            "pinecrest-10k",
+            "Pinecrest Beverages, Inc.",
+            "Net sales were 91 billion dollars in fiscal 2024, flat on the year. Net sales of snacks fell 1 percent \
+             while net sales of drinks rose. Net sales in Europe grew.",
+        ),
+        document("memo", Some("bob"), "needldrive", "drives", "Memo", "Net sales targets for the sales team."),
+    ])
+}
+
+#[test]
+fn a_question_naming_a_company_is_answered_from_that_companys_documents() {
+    let index = filings();
+    let r = retrieval(&index, "What were Orchard Fields' net sales in fiscal 2024?", Scope::Home, false);
+    assert_eq!(r.companies, ["Orchard Fields Inc."]);
+    assert!(!r.passages.is_empty());
+    assert!(r.passages.iter().all(|p| p.deeplink == "orchard-10k"), "{:?}", r.passages);
+
+    // Naming no company searches everything, where the other filing says "net sales" more often.
+    let r = retrieval(&index, "What were net sales in fiscal 2024?", Scope::Home, false);
+    assert!(r.companies.is_empty());
+    assert!(r.passages.iter().any(|p| p.deeplink == "pinecrest-10k"), "{:?}", r.passages);
+}
+
+#[test]
+fn a_named_company_whose_documents_match_nothing_leaves_the_whole_scope_searched() {
+    let mut tagged = document("tagged", Some("bob"), "needldrive", "drives", "Annual report", "Revenue rose.");
+    tagged.company = Some("Pinecrest Beverages, Inc.".into());
+    let mut other = document("other", Some("bob"), "needldrive", "drives", "Quarterly letter", "Margins held.");
+    other.company = Some("Orchard Fields Inc.".into());
+    let memo =
+        document("memo", Some("bob"), "needldrive", "drives", "Memo", "Pinecrest set sales targets for the team.");
+    let index = index_of([tagged, other, memo]);
+    let r = retrieval(&index, "Which sales targets did Pinecrest set?", Scope::Home, false);
+    assert!(r.companies.is_empty(), "{:?}", r.companies);
+    assert!(r.passages.iter().any(|p| p.deeplink == "memo"), "{:?}", r.passages);
+}
+
 #[test]
 fn the_extractive_answer_cites_the_passage_that_holds_the_answer() {
     let index = corpus();

@@ -159,6 +159,26 @@ pub fn title_from_file_name(file_name: &str) -> String {
     }
 }
 
+/// Tells whether a title was made by a machine rather than written for a reader: an EDGAR
+/// accession number ("0000764478-23-000041"), a file name ("aapl-20240928.htm",
+/// "d817127d10k"), or a string of codes such as a ticker, a form and a period ("ADBE 10-K FY22",
+/// "FORM 10-Q"). A title with a word of six or more letters, or any lower-case word, is a
+/// reader's ("Annual Report 2024", "Apple Inc. 10-K").
+pub fn is_machine_title(title: &str) -> bool {
+    let title = title.trim();
+    if title.is_empty() {
+        return true;
+    }
+    let one_token = !title.contains(char::is_whitespace);
+    if one_token && (title.contains(|c: char| c.is_ascii_digit()) || title.contains('_')) {
+        return true;
+    }
+    title.split_whitespace().all(|token| {
+        let letters: Vec<char> = token.chars().filter(|c| c.is_alphabetic()).collect();
+        letters.len() < 6 && letters.iter().all(|c| c.is_uppercase())
+    })
+}
+
 /// Decodes `%XX` escapes; the name stays as given when the escapes are not valid UTF-8.
 fn percent_decode(s: &str) -> String {
     let bytes = s.as_bytes();
@@ -283,6 +303,16 @@ mod tests {
     fn replacement_characters_are_dropped_without_doubling_spaces() {
         assert_eq!(drop_replacements("caf\u{FFFD} au lait \u{FFFD} now"), "caf au lait now");
         assert_eq!(drop_replacements("clean"), "clean");
+    }
+
+    #[test]
+    fn accession_numbers_file_names_and_strings_of_codes_are_machine_titles() {
+        for title in ["0000764478-23-000041", "aapl-20240928.htm", "d817127d10k", "ADBE 10-K FY22", "FORM 10-Q", "  "] {
+            assert!(is_machine_title(title), "{title:?}");
+        }
+        for title in ["Annual Report 2024", "Apple Inc. 10-K", "ANNUAL REPORT", "Board minutes", "Q3 results"] {
+            assert!(!is_machine_title(title), "{title:?}");
+        }
     }
 
     #[test]

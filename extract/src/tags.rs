@@ -10,12 +10,15 @@
 //! - `codes`: ISIN (check digit), CIN (parts), ISBN (check digit) and evidence of a listing.
 //! - `dates`: dates as documents print them, the report date, the quarter and year covered.
 //! - `kind`: report type, company name, author institution and industry.
+//! - `filing`: the form an SEC filing is filed on.
 
 mod codes;
 mod dates;
+mod filing;
 mod kind;
 
 use crate::{DocMetadata, Extracted};
+use dates::{Date, FilingPeriod};
 use kind::ReportType;
 use std::collections::BTreeMap;
 
@@ -38,6 +41,10 @@ pub const REPORT_DATE: &str = "report_date";
 pub const REPORT_TYPE: &str = "report_type";
 /// The company the document is about; the file's own `Company` property when it has one.
 pub const COMPANY_NAME: &str = "company_name";
+/// The SEC form a filing's cover names: "10-K", "10-Q", "8-K/A", "DEF 14A".
+pub const FORM_TYPE: &str = "form_type";
+/// The last day of the period an SEC filing's cover names, as `YYYY-MM-DD`.
+pub const PERIOD_END: &str = "period_end";
 /// A research paper's first affiliation line.
 pub const AUTHOR_INSTITUTION: &str = "author_institution";
 /// The industry or sector, only where the text states it ("Industry: Cement").
@@ -62,7 +69,56 @@ pub fn detail_tags(doc: &Extracted) -> BTreeMap<String, String> {
     let indian = identifier_tags(&source, &mut tags);
     period_tags(&source, indian, &mut tags);
     subject_tags(&source, &mut tags);
+    filing_tags(&source, &mut tags);
     tags
+}
+
+/// The SEC form and the period and date its cover states, which win over what the general
+/// readers made of the cover: an annual report's fiscal year is the year its period ends in,
+/// whatever the day (many companies close on the last Saturday of September), and a current
+/// report's date is its "Date of Report".
+fn filing_tags(source: &Source, tags: &mut BTreeMap<String, String>) {
+    let Some(form) = filing::sec_form(source.head) else { return };
+    match dates::filing_period(source.head) {
+        Some(FilingPeriod::YearEnded(end)) => {
+            tags.insert(PERIOD_END.to_string(), end.to_string());
+            if filing::is_annual(&form) {
+                tags.insert(YEAR.to_string(), format!("FY{}", end.year()));
+                tags.remove(QUARTER);
+            }
+        }
+        Some(FilingPeriod::QuarterEnded(end)) => {
+            tags.insert(PERIOD_END.to_string(), end.to_string());
+        }
+        None => {}
+    }
+    if filing::is_current_report(&form) {
+        if let Some(date) = dates::filing_event_date(source.head) {
+            tags.insert(REPORT_DATE.to_string(), date.to_string());
+        }
+    }
+    tags.insert(FORM_TYPE.to_string(), form);
+}
+
+/// The title a reader expects of an SEC filing, from its tags: "Apple Inc. — 10-K — FY2019",
+/// "Apple Inc. — 10-Q — Quarter ended June 29, 2019", "Apple Inc. — 8-K — May 1, 2019"; the
+/// period is left out when the cover does not state it. `None` unless the form and the company
+/// are both known.
+pub fn filing_title(tags: &BTreeMap<String, String>) -> Option<String> {
+    let form = tags.get(FORM_TYPE)?;
+    let company = tags.get(COMPANY_NAME)?;
+    let long_date = |key: &str| tags.get(key).and_then(|d| Date::parse_iso(d)).map(Date::long);
+    let period = if filing::is_annual(form) {
+        tags.get(YEAR).cloned()
+    } else if filing::is_current_report(form) {
+        long_date(REPORT_DATE)
+    } else if form.starts_with("10-Q") {
+        long_date(PERIOD_END).map(|end| format!("Quarter ended {end}"))
+    } else {
+        None
+    };
+    let parts: Vec<&str> = [Some(company.as_str()), Some(form.as_str()), period.as_deref()].into_iter().flatten().collect();
+    Some(parts.join(" — "))
 }
 
 /// ISIN, CIN, ISBN and listing. Returns whether the document follows Indian conventions, which
@@ -380,6 +436,78 @@ JavaScript, just-in-time compilation, trace trees.";
         assert_eq!(checked, expected.len(), "every expected file was found and tagged");
     }
 
+    const ANNUAL_COVER: &str = "\
+UNITED STATES
+SECURITIES AND EXCHANGE COMMISSION
+Washington, D.C. 20549
+FORM 10-K
+(Mark One)
+☒ ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934
+For the fiscal year ended September 28, 2024
+or
+☐ TRANSITION REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934
+For the transition period from to .
+Commission File Number: 001-31415
+Orchard Fields Inc.
+(Exact name of Registrant as specified in its charter)
+California 94-2404110
+(State or other jurisdiction of incorporation or organization) (I.R.S. Employer Identification No.)
+One Orchard Way
+Cupertino, California 95014";
+
+    #[test]
+    fn an_annual_report_on_form_10_k_is_titled_by_company_form_and_fiscal_year() {
+        let tags = detail_tags(&doc(&[ANNUAL_COVER, "PART I\nItem 1. Business"]));
+        assert_eq!(tag(&tags, FORM_TYPE), Some("10-K"));
+        assert_eq!(tag(&tags, COMPANY_NAME), Some("Orchard Fields Inc."));
+        assert_eq!(tag(&tags, PERIOD_END), Some("2024-09-28"));
+        assert_eq!(tag(&tags, YEAR), Some("FY2024"), "a fiscal year that ends on a Saturday is still named by its year");
+        assert_eq!(tag(&tags, QUARTER), None);
+        assert_eq!(filing_title(&tags).as_deref(), Some("Orchard Fields Inc. — 10-K — FY2024"));
+    }
+
+    #[test]
+    fn a_quarterly_report_is_titled_by_the_day_its_quarter_ended() {
+        let cover = ANNUAL_COVER
+            .replace("FORM 10-K", "FORM 10-Q")
+            .replace("☒ ANNUAL REPORT", "☒ QUARTERLY REPORT")
+            .replace("For the fiscal year ended September 28, 2024", "For the quarterly period ended\nJune 29, 2024");
+        let tags = detail_tags(&doc(&[&cover]));
+        assert_eq!(tag(&tags, FORM_TYPE), Some("10-Q"));
+        assert_eq!(tag(&tags, PERIOD_END), Some("2024-06-29"));
+        assert_eq!(filing_title(&tags).as_deref(), Some("Orchard Fields Inc. — 10-Q — Quarter ended June 29, 2024"));
+    }
+
+    #[test]
+    fn a_current_report_is_titled_by_its_date_of_report_above_or_after_the_label() {
+        let after = "UNITED STATES\nSECURITIES AND EXCHANGE COMMISSION\nWashington, D.C. 20549\nFORM 8-K\nCURRENT REPORT\n\
+Pursuant to Section 13 OR 15(d) of The Securities Exchange Act of 1934\n\
+Date of Report (Date of earliest event reported): May 2, 2024\n\
+Orchard Fields Inc.\n(Exact name of Registrant as specified in its charter)";
+        let tags = detail_tags(&doc(&[after]));
+        assert_eq!(tag(&tags, REPORT_DATE), Some("2024-05-02"));
+        assert_eq!(filing_title(&tags).as_deref(), Some("Orchard Fields Inc. — 8-K — May 2, 2024"));
+
+        let above = after.replace(
+            "Date of Report (Date of earliest event reported): May 2, 2024",
+            "May 2, 2024\n(Date of Report (Date of earliest event reported))",
+        );
+        let tags = detail_tags(&doc(&[&above]));
+        assert_eq!(tag(&tags, REPORT_DATE), Some("2024-05-02"));
+    }
+
+    #[test]
+    fn a_document_that_is_not_a_filing_or_names_no_company_gets_no_filing_title() {
+        let letter = "Dear shareholders,\nAs our Form 10-K for the fiscal year ended September 28, 2024 explains, ...";
+        let tags = detail_tags(&doc(&[letter]));
+        assert_eq!(tag(&tags, FORM_TYPE), None);
+        assert_eq!(filing_title(&tags), None);
+
+        let mut no_company = BTreeMap::new();
+        no_company.insert(FORM_TYPE.to_string(), "10-K".to_string());
+        assert_eq!(filing_title(&no_company), None);
+    }
+
     /// A file and the value (or absence) of some of its tags.
     type Expectation = (&'static str, &'static [(&'static str, Option<&'static str>)]);
 
@@ -393,6 +521,7 @@ JavaScript, just-in-time compilation, trace trees.";
         shaped(QUARTER, r"^Q[1-4]$");
         shaped(YEAR, r"^(?:FY)?(?:19|20)[0-9]{2}$");
         shaped(REPORT_DATE, r"^(?:19|20)[0-9]{2}-[01][0-9]-[0-3][0-9]$");
+        shaped(PERIOD_END, r"^(?:19|20)[0-9]{2}-[01][0-9]-[0-3][0-9]$");
         for value in tags.values() {
             assert!(!value.trim().is_empty() && value.trim() == value, "{name}: {tags:?}");
         }

@@ -71,6 +71,8 @@ pub struct Request {
     pub published: Option<(i64, i64)>,
     /// Countries (exchange filings) to keep; empty keeps all.
     pub countries: Vec<String>,
+    /// Companies (the documents' `company_name` tag, as stored) to keep; empty keeps all.
+    pub companies: Vec<String>,
     pub sort: Sort,
     pub descending: bool,
     pub offset: usize,
@@ -100,6 +102,7 @@ impl Request {
             deeplinks: vec![],
             published: None,
             countries: vec![],
+            companies: vec![],
             sort: Sort::Relevance,
             descending: true,
             offset: 0,
@@ -350,6 +353,9 @@ impl SearchIndex {
         }
         if !req.countries.is_empty() {
             clauses.push(filter(term_set(f.country, &req.countries)));
+        }
+        if !req.companies.is_empty() {
+            clauses.push(filter(term_set(f.company, &req.companies)));
         }
         if let Some((from, to)) = req.published {
             clauses.push(filter(Box::new(RangeQuery::new(

@@ -67,15 +67,22 @@ fn metadata_of(file: &FileDocument<'_>, layout_hash: &str) -> BTreeMap<String, S
     out
 }
 
-/// The document's own title, or else one read from its file name ("Annual_Report.pdf" is
-/// titled "Annual Report").
-fn title_of(extracted: &Extracted, file_name: &str) -> String {
-    extracted
-        .metadata
-        .title
-        .clone()
-        .filter(|t| !t.trim().is_empty())
-        .unwrap_or_else(|| extract::clean::title_from_file_name(file_name))
+/// The title a reader expects: the document's own, when a person wrote it; else, for an SEC
+/// filing, "Company — Form — Period" from its cover; else one read from its file name
+/// ("Annual_Report.pdf" is titled "Annual Report"). A machine-made title (an accession number,
+/// a file name, a string of codes such as "ADBE 10-K FY22") is kept only when nothing better is
+/// known.
+fn title_of(extracted: &Extracted, file_name: &str, tags: &BTreeMap<String, String>) -> String {
+    use extract::clean::{is_machine_title, title_from_file_name};
+    let own = extracted.metadata.title.clone().filter(|t| !t.trim().is_empty());
+    if let Some(title) = own.as_ref().filter(|t| !is_machine_title(t)) {
+        return title.clone();
+    }
+    let from_name = title_from_file_name(file_name);
+    extract::tags::filing_title(tags)
+        .or_else(|| (!is_machine_title(&from_name)).then(|| from_name.clone()))
+        .or(own)
+        .unwrap_or(from_name)
 }
 
 /// What recording a file did.
@@ -102,11 +109,12 @@ pub async fn record(
     blobs.put(&layout_hash, &layout).await?;
     // The same name with the same text is the same document, however often it is sent.
     let guid = format!("{}:{content_hash}", file.file_name);
+    let metadata = metadata_of(&file, &layout_hash);
     let fields = DocumentFields {
         source_id: file.source.to_string(),
         guid: guid.clone(),
         link: None,
-        title: title_of(extracted, file.file_name),
+        title: title_of(extracted, file.file_name, &metadata),
         author: extracted.metadata.author.clone(),
         published_at: extracted
             .metadata
@@ -117,7 +125,7 @@ pub async fn record(
         summary: Some(preview(&text, 100)).filter(|s| !s.is_empty()),
         content_hash,
         owner: Some(file.user_id.to_string()),
-        metadata: metadata_of(&file, &layout_hash),
+        metadata,
     };
     let id = deeplink(&format!("{}/{}", file.source, file.user_id), &guid);
     let before = commands::feed::last_of_aggregate(&bus.db, "document", &id).await?;
@@ -155,7 +163,37 @@ mod tests {
 
     #[test]
     fn an_untitled_file_is_titled_from_its_name_with_spaces() {
-        assert_eq!(title_of(&extracted(None, false), "Annual_Report%202024.pdf"), "Annual Report 2024");
-        assert_eq!(title_of(&extracted(Some("Board minutes"), false), "minutes_v2.docx"), "Board minutes");
+        let none = BTreeMap::new();
+        assert_eq!(title_of(&extracted(None, false), "Annual_Report%202024.pdf", &none), "Annual Report 2024");
+        assert_eq!(title_of(&extracted(Some("Board minutes"), false), "minutes_v2.docx", &none), "Board minutes");
+    }
+
+    #[test]
+    fn a_filing_with_a_machine_made_title_is_titled_by_company_form_and_period() {
+        let filing: BTreeMap<String, String> =
+            [("form_type", "10-K"), ("company_name", "Orchard Fields Inc."), ("year", "FY2024")]
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+        let wanted = "Orchard Fields Inc. — 10-K — FY2024";
+        assert_eq!(
+            title_of(&extracted(Some("0000320193-24-000123"), false), "0000320193-24-000123.pdf", &filing),
+            wanted
+        );
+        assert_eq!(title_of(&extracted(Some("ORCH 10-K FY24"), false), "orch-20240928.pdf", &filing), wanted);
+        assert_eq!(title_of(&extracted(None, false), "orch-20240928.pdf", &filing), wanted);
+        // A title a person wrote stays.
+        let written = "Orchard Fields Annual Report on Form 10-K";
+        assert_eq!(title_of(&extracted(Some(written), false), "x.pdf", &filing), written);
+        // Without a filing title, a readable file name beats an accession number.
+        let none = BTreeMap::new();
+        assert_eq!(
+            title_of(&extracted(Some("0000320193-24-000123"), false), "Orchard 10-K.pdf", &none),
+            "Orchard 10-K"
+        );
+        assert_eq!(
+            title_of(&extracted(Some("ADBE 10-K FY22"), false), "0000796343-22-000032.pdf", &none),
+            "ADBE 10-K FY22"
+        );
     }
 }

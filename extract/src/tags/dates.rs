@@ -30,6 +30,31 @@ impl Date {
     }
 }
 
+const MONTH_NAMES: [&str; 12] = [
+    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+    "December",
+];
+
+impl Date {
+    /// Reads a date printed as `YYYY-MM-DD` (how the tags keep it).
+    pub(super) fn parse_iso(text: &str) -> Option<Date> {
+        let mut parts = text.splitn(3, '-');
+        let year = parts.next()?.parse().ok()?;
+        let month = parts.next()?.parse().ok()?;
+        let day = parts.next()?.parse().ok()?;
+        Date::new(year, month, day)
+    }
+
+    /// The date as a US filing prints it on its cover: "September 28, 2019".
+    pub(super) fn long(self) -> String {
+        format!("{} {}, {}", MONTH_NAMES[self.month as usize - 1], self.day, self.year)
+    }
+
+    pub(super) fn year(self) -> i32 {
+        self.year
+    }
+}
+
 impl fmt::Display for Date {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
@@ -192,6 +217,50 @@ static COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:compared[ \t]+(?:to|with)|versus|vs\.?|from|over|than|since|last[ \t]+year'?s?|prior|previous|preceding|corresponding|same|in[ \t]+(?:the|our|its)|per[ \t]+the|half[ \t\-]*)[ \t]*(?:the[ \t]+)?(?:Q[1-4][ \t]*[\-'’]?[ \t]*)?$",
     )
 });
+
+/// The period an SEC report's cover names: "For the fiscal year ended September 28, 2019",
+/// "For the quarterly period ended June 29, 2019". Line breaks may split the phrase.
+static FILING_PERIOD: LazyLock<Regex> = LazyLock::new(|| {
+    regex(&format!(
+        r"(?i)\bfor\s+the\s+(?:(?P<year>fiscal\s+year)|quarterly\s+period)\s+ended\s*:?\s*{}",
+        date_pattern()
+    ))
+});
+
+/// The label of an SEC current report's date: "Date of Report (Date of earliest event reported)".
+const EVENT_DATE_LABEL: &str =
+    r"\(?\s*date\s+of\s+report\s*\(\s*date\s+of\s+earliest\s+event\s+reported\s*\)\s*\)?";
+
+/// The date after its label: "Date of Report (Date of earliest event reported): May 1, 2019".
+static EVENT_DATE_AFTER: LazyLock<Regex> =
+    LazyLock::new(|| regex(&format!(r"(?i){EVENT_DATE_LABEL}\s*:?\s*{}", date_pattern())));
+
+/// The date on the line above its label, as covers rendered from HTML print it.
+static EVENT_DATE_ABOVE: LazyLock<Regex> =
+    LazyLock::new(|| regex(&format!(r"(?i){}[ \t]*\n[ \t]*{EVENT_DATE_LABEL}", date_pattern())));
+
+/// Returns the date an SEC current report (8-K, 6-K) gives as the date of its report.
+pub(super) fn filing_event_date(head: &str) -> Option<Date> {
+    [&*EVENT_DATE_AFTER, &*EVENT_DATE_ABOVE].into_iter().find_map(|re| re.captures(head).and_then(|c| date_from(&c, false)))
+}
+
+/// What an SEC report's cover says it covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum FilingPeriod {
+    /// An annual report: the last day of the fiscal year (which need not end a month: many
+    /// companies close on the last Saturday of September).
+    YearEnded(Date),
+    /// A quarterly report: the last day of the quarter.
+    QuarterEnded(Date),
+}
+
+/// Returns the period the first "For the fiscal year ended" or "For the quarterly period ended"
+/// of an SEC report's cover names. Dates there are written month first.
+pub(super) fn filing_period(head: &str) -> Option<FilingPeriod> {
+    let c = FILING_PERIOD.captures(head)?;
+    let date = date_from(&c, false)?;
+    Some(if c.name("year").is_some() { FilingPeriod::YearEnded(date) } else { FilingPeriod::QuarterEnded(date) })
+}
 
 /// Returns the date the document gives itself on its first page: a labelled date ("Date: 12
 /// August 2024") first, else a press-release dateline, else the one date that stands alone on a
