@@ -73,7 +73,7 @@ impl Default for StoryParams {
             max_story_span: 7 * 24 * 3600,
             max_bucket_walk: 256,
             word_keys: 4,
-            max_word_walk: 16,
+            max_word_walk: 8,
         }
     }
 }
@@ -426,6 +426,15 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
         let stored = &self.slots[at..at + TEXT_HASHES];
         let equal = stored.iter().zip(signature.text_slots()).filter(|(a, b)| **a == **b as u16).count();
         let text = equal as f32 / TEXT_HASHES as f32;
+        let contained = containment(text, entry.shingles, signature.text_shingles);
+        let p = &self.params;
+        // Most candidates share too little text for any rule: the sketches are not read for them.
+        let possible = text >= p.text_alone.min(p.text_despite_titles)
+            || p.with_title.iter().any(|&(x, _)| text >= x)
+            || p.with_words.iter().any(|&(x, _, _)| contained >= x);
+        if !possible {
+            return None;
+        }
         let at = c as usize * TITLE_SLOTS;
         let title = sketch_similarity(
             &self.titles[at..at + TITLE_SLOTS],
@@ -434,16 +443,19 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
             signature.title_words as usize,
         );
         let at = c as usize * WORD_HASHES;
-        let words = sketch_similarity(
-            &self.words[at..at + WORD_HASHES],
-            self.content_words[c as usize] as usize,
-            &signature.words,
-            signature.content_words as usize,
-        );
-        let similarity =
-            Similarity { text, containment: containment(text, entry.shingles, signature.text_shingles), title, words };
+        let words = if p.with_words.iter().any(|&(x, t, _)| contained >= x && title >= t) {
+            sketch_similarity(
+                &self.words[at..at + WORD_HASHES],
+                self.content_words[c as usize] as usize,
+                &signature.words,
+                signature.content_words as usize,
+            )
+        } else {
+            0.0
+        };
+        let similarity = Similarity { text, containment: contained, title, words };
         let titled = signature.title_words > 0 && self.title_words[c as usize] > 0;
-        self.params.same_story(&similarity, titled).then_some(text)
+        p.same_story(&similarity, titled).then_some(text)
     }
 
     fn best_match(&self, signature: &Signature, published: i64, keys: &[u32]) -> Option<(u32, f32)> {

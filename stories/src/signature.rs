@@ -249,21 +249,17 @@ pub(crate) fn sketch_similarity(a: &[u32], na: usize, b: &[u32], nb: usize) -> f
         return 0.0;
     }
     let k = a.len().min(b.len());
+    let (a, b) = (&a[..na], &b[..nb]);
     let (mut i, mut j, mut union, mut both) = (0, 0, 0, 0);
-    while union < k && (i < na || j < nb) {
-        let (x, y) = (a.get(i).filter(|_| i < na), b.get(j).filter(|_| j < nb));
-        match (x, y) {
-            (Some(x), Some(y)) if x == y => {
-                both += 1;
-                i += 1;
-                j += 1;
-            }
-            (Some(x), Some(y)) if x < y => i += 1,
-            (Some(_), None) => i += 1,
-            _ => j += 1,
-        }
+    while union < k && i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        both += usize::from(x == y);
+        i += usize::from(x <= y);
+        j += usize::from(y <= x);
         union += 1;
     }
+    // One side is used up: the rest of the union's smallest come from the other alone.
+    union += (k - union).min(a.len() - i + b.len() - j);
     both as f32 / union as f32
 }
 
