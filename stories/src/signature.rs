@@ -29,6 +29,8 @@ pub const SHINGLE_WORDS: usize = 3;
 const FORMAT_VERSION: u8 = 2;
 /// Byte length of [`Signature::to_bytes`]: version, three counts, then the slots.
 pub const SIGNATURE_BYTES: usize = 1 + 4 * 3 + 4 * (TEXT_HASHES + TITLE_HASHES + WORD_HASHES);
+/// Byte length of format 1: version, two counts, the text and title slots.
+const V1_BYTES: usize = 1 + 4 * 2 + 4 * (TEXT_HASHES + TITLE_HASHES);
 
 /// The near-duplicate fingerprint of one item.
 #[derive(Clone, PartialEq, Eq)]
@@ -325,15 +327,29 @@ impl Signature {
         out
     }
 
-    /// Reads the stored form back.
+    /// Reads the stored form back. Format 1 (before the words sketch: two counts, the text and
+    /// title slots) still reads, with an empty words sketch, so the items stored before an
+    /// upgrade keep joining stories by shingles and titles until they age out of the story span.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, SignatureError> {
-        if bytes.len() != SIGNATURE_BYTES {
+        let expected = match bytes.first() {
+            Some(&FORMAT_VERSION) => SIGNATURE_BYTES,
+            Some(1) => V1_BYTES,
+            Some(&other) if bytes.len() == SIGNATURE_BYTES => return Err(SignatureError::UnknownVersion(other)),
+            _ => SIGNATURE_BYTES,
+        };
+        if bytes.len() != expected {
             return Err(SignatureError::WrongLength(bytes.len()));
         }
-        if bytes[0] != FORMAT_VERSION {
-            return Err(SignatureError::UnknownVersion(bytes[0]));
-        }
         let word = |i: usize| u32::from_le_bytes(bytes[1 + 4 * i..5 + 4 * i].try_into().expect("four bytes"));
+        if bytes[0] == 1 {
+            let mut text = [0u32; TEXT_HASHES];
+            let mut title = [0u32; TITLE_HASHES];
+            for (i, slot) in text.iter_mut().chain(title.iter_mut()).enumerate() {
+                *slot = word(2 + i);
+            }
+            let words = [u32::MAX; WORD_HASHES];
+            return Ok(Self { text_shingles: word(0), title_words: word(1), content_words: 0, text, title, words });
+        }
         let slots = |start: usize, out: &mut [u32]| {
             for (i, slot) in out.iter_mut().enumerate() {
                 *slot = word(start + i);
@@ -445,6 +461,21 @@ mod tests {
         other_version[0] = 9;
         assert_eq!(Signature::from_bytes(&other_version), Err(SignatureError::UnknownVersion(9)));
         assert_eq!(Signature::from_hex("zz"), Err(SignatureError::NotHex));
+    }
+
+    #[test]
+    fn a_format_1_signature_reads_without_its_words() {
+        let s = Signature::of("Rates cut", "The central bank cut its policy rate by a quarter point on Tuesday.");
+        // Format 1 as it was stored: version 1, the shingle and title word counts, the slots.
+        let mut v1 = vec![1u8];
+        for v in [s.text_shingles, s.title_words].iter().chain(&s.text).chain(&s.title) {
+            v1.extend_from_slice(&v.to_le_bytes());
+        }
+        let read = Signature::from_bytes(&v1).unwrap();
+        assert_eq!((read.text, read.title, read.content_words), (s.text, s.title, 0));
+        assert_eq!(read.similarity(&s).text, 1.0);
+        assert_eq!(read.similarity(&s).words, 0.0);
+        assert_eq!(Signature::from_bytes(&v1[..100]), Err(SignatureError::WrongLength(100)));
     }
 
     #[test]
