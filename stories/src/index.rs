@@ -7,6 +7,11 @@
 //! candidates are compared slot by slot, so an insert costs the bucket walks plus a few
 //! comparisons, whatever the index holds.
 //!
+//! Two rewrites of one report can share too few shingles to meet in a band, so each item is also
+//! listed under the [`StoryParams::word_keys`] smallest hashes of its content words: two items
+//! whose content words overlap by a share `w` meet under one of them with probability close to
+//! `1 - (1 - w)^word_keys` (0.76 at w = 0.3 with 4 keys).
+//!
 //! A new item joins the story of its most similar candidate that passes the rule in
 //! [`StoryParams`] and lies inside the time window; otherwise it starts a story. A story never
 //! spans more than [`StoryParams::max_story_span`], so a chain of updates cannot grow forever.
@@ -14,7 +19,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
-use crate::signature::{sketch_similarity, Signature, TEXT_HASHES};
+use crate::signature::{containment, sketch_similarity, Signature, Similarity, TEXT_HASHES, WORD_HASHES};
 
 /// The rule and the shape of the buckets.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +39,12 @@ pub struct StoryParams {
     /// agree at least this much. Two different stories whose only shared text is boilerplate
     /// (a newsletter footer, a site's standard lede) have unrelated headlines.
     pub with_title: Vec<(f32, f32)>,
+    /// `(containment, title, words)`: a rewrite of one report, by the share of the smaller text's
+    /// shingles found in the other, the titles' and the content words' similarity, each at
+    /// least this much. Independent rewrites of a wire story keep a few of its phrases, its
+    /// names and numbers and a word of its headline; two reports of different games or polls
+    /// share phrases ("miss the rest of the season") but not the names around them.
+    pub with_words: Vec<(f32, f32, f32)>,
     /// Seconds: a candidate published further apart than this is not compared.
     pub window: i64,
     /// Seconds: a story whose first item is older than this (relative to the new item) takes no
@@ -42,6 +53,11 @@ pub struct StoryParams {
     /// Entries read per bucket at most (newest first): a bucket that a boilerplate paragraph
     /// fills with thousands of items costs no more than this.
     pub max_bucket_walk: usize,
+    /// Content words (the smallest hashes) an item is listed under for the word candidates; at
+    /// most [`WORD_HASHES`], 0 for none.
+    pub word_keys: usize,
+    /// Entries read per word list at most (newest first).
+    pub max_word_walk: usize,
 }
 
 impl Default for StoryParams {
@@ -52,9 +68,12 @@ impl Default for StoryParams {
             text_alone: 0.7,
             text_despite_titles: 0.9,
             with_title: vec![(0.3, 0.2), (0.2, 0.4)],
+            with_words: vec![(0.3, 0.1, 0.35)],
             window: 3 * 24 * 3600,
             max_story_span: 7 * 24 * 3600,
             max_bucket_walk: 256,
+            word_keys: 4,
+            max_word_walk: 8,
         }
     }
 }
@@ -62,9 +81,11 @@ impl Default for StoryParams {
 impl StoryParams {
     /// True when two items with these similarities are one story; `titled` when both have a
     /// title.
-    pub fn same_story(&self, text: f32, title: f32, titled: bool) -> bool {
-        let alone = if titled && title == 0.0 { self.text_despite_titles } else { self.text_alone };
-        text >= alone || self.with_title.iter().any(|&(x, t)| text >= x && title >= t)
+    pub fn same_story(&self, s: &Similarity, titled: bool) -> bool {
+        let alone = if titled && s.title == 0.0 { self.text_despite_titles } else { self.text_alone };
+        s.text >= alone
+            || self.with_title.iter().any(|&(x, t)| s.text >= x && s.title >= t)
+            || self.with_words.iter().any(|&(c, t, w)| s.containment >= c && s.title >= t && s.words >= w)
     }
 }
 
@@ -100,6 +121,13 @@ pub struct StoryIndex<D> {
     /// Title sketches, `TITLE_SLOTS` per item, and how many words each holds.
     titles: Vec<u32>,
     title_words: Vec<u8>,
+    /// Content-word sketches, `WORD_HASHES` per item, and how many words each holds.
+    words: Vec<u32>,
+    content_words: Vec<u8>,
+    /// Word key to the newest entry listed under it; an entry is `item * word_keys + position`.
+    word_heads: HashMap<u32, u32, BuildHasherDefault<KeyHasher>>,
+    /// Per entry: the next older entry under the same word (`NONE` ends the list).
+    word_next: Vec<u32>,
     /// Per band: bucket key to the newest entry in it.
     heads: Vec<HashMap<u32, u32, BuildHasherDefault<KeyHasher>>>,
     /// Per item and band: the next older entry in the same bucket (`NONE` ends the list).
@@ -117,6 +145,8 @@ struct Entry {
     published: i64,
     source: u32,
     story: u32,
+    /// The text's shingle count, for the containment estimate.
+    shingles: u32,
     empty: bool,
 }
 
@@ -132,9 +162,11 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
     /// An empty index with these parameters.
     ///
     /// # Panics
-    /// When `bands * rows` exceeds the signature's slots or either is zero.
+    /// When `bands * rows` exceeds the signature's slots, either is zero, or `word_keys` exceeds
+    /// the word slots.
     pub fn new(params: StoryParams) -> Self {
         assert!(params.bands > 0 && params.rows > 0 && params.bands * params.rows <= TEXT_HASHES);
+        assert!(params.word_keys <= WORD_HASHES);
         Self {
             heads: (0..params.bands).map(|_| HashMap::default()).collect(),
             params,
@@ -144,6 +176,10 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
             slots: Vec::new(),
             titles: Vec::new(),
             title_words: Vec::new(),
+            words: Vec::new(),
+            content_words: Vec::new(),
+            word_heads: HashMap::default(),
+            word_next: Vec::new(),
             next: Vec::new(),
             stories: Vec::new(),
             sources: Vec::new(),
@@ -171,6 +207,9 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
         self.slots.reserve(additional * TEXT_HASHES);
         self.titles.reserve(additional * TITLE_SLOTS);
         self.title_words.reserve(additional);
+        self.words.reserve(additional * WORD_HASHES);
+        self.content_words.reserve(additional);
+        self.word_next.reserve(additional * self.params.word_keys);
         self.next.reserve(additional * self.params.bands);
         self.stories.reserve(additional);
         self.by_id.reserve(additional);
@@ -205,17 +244,26 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
                 (self.sources.len() - 1) as u32
             }
         };
-        self.docs.push(Entry { published, source, story, empty: signature.is_empty() });
+        self.docs.push(Entry {
+            published,
+            source,
+            story,
+            shingles: signature.text_shingles,
+            empty: signature.is_empty(),
+        });
         self.ids.push(doc.clone());
         self.by_id.insert(doc, index);
         self.slots.extend(signature.text_slots().iter().map(|&v| v as u16));
         self.titles.extend_from_slice(&signature.title);
         self.title_words.push(signature.title_words as u8);
+        self.words.extend_from_slice(&signature.words);
+        self.content_words.push(signature.content_words as u8);
         for (band, key) in keys.iter().enumerate() {
             // Empty items are kept (so their id answers) but never become candidates.
             let head = if signature.is_empty() { NONE } else { self.heads[band].insert(*key, index).unwrap_or(NONE) };
             self.next.push(head);
         }
+        self.list_words(index);
         Placement { story: self.story_id(story), matched: best.map(|(o, s)| (self.ids[o as usize].clone(), s)) }
     }
 
@@ -224,7 +272,7 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
     pub fn matches(&self, signature: &Signature, published: i64) -> Vec<(D, f32)> {
         let keys = self.band_keys(signature);
         let mut found: Vec<(u32, f32)> = self
-            .candidates(&keys)
+            .candidates(&keys, signature)
             .into_iter()
             .filter_map(|c| self.judge(signature, published, c).map(|s| (c, s)))
             .collect();
@@ -281,6 +329,8 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
         self.slots = keep.iter().flat_map(|&i| self.slots[i * TEXT_HASHES..(i + 1) * TEXT_HASHES].to_vec()).collect();
         self.titles = keep.iter().flat_map(|&i| self.titles[i * TITLE_SLOTS..(i + 1) * TITLE_SLOTS].to_vec()).collect();
         self.title_words = keep.iter().map(|&i| self.title_words[i]).collect();
+        self.words = keep.iter().flat_map(|&i| self.words[i * WORD_HASHES..(i + 1) * WORD_HASHES].to_vec()).collect();
+        self.content_words = keep.iter().map(|&i| self.content_words[i]).collect();
         self.ids = keep.iter().map(|&i| self.ids[i].clone()).collect();
         self.docs =
             keep.iter().map(|&i| Entry { story: story_index[self.docs[i].story as usize], ..self.docs[i] }).collect();
@@ -294,6 +344,26 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
                     if self.docs[n].empty { NONE } else { self.heads[band].insert(*key, n as u32).unwrap_or(NONE) };
                 self.next.push(head);
             }
+        }
+        self.word_heads = HashMap::default();
+        self.word_next = Vec::with_capacity(self.docs.len() * self.params.word_keys);
+        for n in 0..self.docs.len() {
+            self.list_words(n as u32);
+        }
+    }
+
+    /// Lists item `index` (the newest) under its smallest content-word hashes.
+    fn list_words(&mut self, index: u32) {
+        let keys = self.params.word_keys;
+        let held = self.content_words[index as usize] as usize;
+        for p in 0..keys {
+            let entry = index * keys as u32 + p as u32;
+            let head = if p < held && !self.docs[index as usize].empty {
+                self.word_heads.insert(self.words[index as usize * WORD_HASHES + p], entry).unwrap_or(NONE)
+            } else {
+                NONE
+            };
+            self.word_next.push(head);
         }
     }
 
@@ -315,8 +385,18 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
             .collect()
     }
 
-    fn candidates(&self, keys: &[u32]) -> Vec<u32> {
+    fn candidates(&self, keys: &[u32], signature: &Signature) -> Vec<u32> {
         let mut out = Vec::new();
+        let word_keys = self.params.word_keys;
+        for &word in &signature.words[..word_keys.min(signature.content_words as usize)] {
+            let mut at = self.word_heads.get(&word).copied().unwrap_or(NONE);
+            let mut walked = 0;
+            while at != NONE && walked < self.params.max_word_walk {
+                out.push(at / word_keys as u32);
+                at = self.word_next[at as usize];
+                walked += 1;
+            }
+        }
         for (band, key) in keys.iter().enumerate() {
             let mut at = self.heads[band].get(key).copied().unwrap_or(NONE);
             let mut walked = 0;
@@ -346,6 +426,15 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
         let stored = &self.slots[at..at + TEXT_HASHES];
         let equal = stored.iter().zip(signature.text_slots()).filter(|(a, b)| **a == **b as u16).count();
         let text = equal as f32 / TEXT_HASHES as f32;
+        let contained = containment(text, entry.shingles, signature.text_shingles);
+        let p = &self.params;
+        // Most candidates share too little text for any rule: the sketches are not read for them.
+        let possible = text >= p.text_alone.min(p.text_despite_titles)
+            || p.with_title.iter().any(|&(x, _)| text >= x)
+            || p.with_words.iter().any(|&(x, _, _)| contained >= x);
+        if !possible {
+            return None;
+        }
         let at = c as usize * TITLE_SLOTS;
         let title = sketch_similarity(
             &self.titles[at..at + TITLE_SLOTS],
@@ -353,8 +442,20 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
             &signature.title,
             signature.title_words as usize,
         );
+        let at = c as usize * WORD_HASHES;
+        let words = if p.with_words.iter().any(|&(x, t, _)| contained >= x && title >= t) {
+            sketch_similarity(
+                &self.words[at..at + WORD_HASHES],
+                self.content_words[c as usize] as usize,
+                &signature.words,
+                signature.content_words as usize,
+            )
+        } else {
+            0.0
+        };
+        let similarity = Similarity { text, containment: contained, title, words };
         let titled = signature.title_words > 0 && self.title_words[c as usize] > 0;
-        self.params.same_story(text, title, titled).then_some(text)
+        p.same_story(&similarity, titled).then_some(text)
     }
 
     fn best_match(&self, signature: &Signature, published: i64, keys: &[u32]) -> Option<(u32, f32)> {
@@ -362,7 +463,7 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
             return None;
         }
         let mut best: Option<(u32, f32)> = None;
-        for c in self.candidates(keys) {
+        for c in self.candidates(keys, signature) {
             if let Some(s) = self.judge(signature, published, c) {
                 // Ties go to the earlier item, so the result does not depend on bucket order.
                 if best.is_none_or(|(b, bs)| s > bs || (s == bs && c < b)) {

@@ -5,11 +5,12 @@
 //! - [`text`]: readable text to lowercase words without markup, entities or punctuation, and
 //!   word shingles; everything hashed as it is read.
 //! - [`signature`]: [`Signature::of`]`(title, text)`, a MinHash signature of the text's 3-word
-//!   shingles plus a small one of the title's words; deterministic (fixed seeds) and stored as
-//!   bytes or hex, so it is computed once per document.
-//! - [`index`]: [`StoryIndex`], LSH buckets over the signatures: an insert finds the earlier
-//!   items the new one repeats in time independent of the index size, and returns the story it
-//!   joins or starts. A time window keeps old items out, so unrelated stories do not chain.
+//!   shingles plus small sketches of the title's content words and of all the content words;
+//!   deterministic (fixed seeds) and stored as bytes or hex, so it is computed once per document.
+//! - [`index`]: [`StoryIndex`], LSH buckets over the signatures and lists under a few content
+//!   words: an insert finds the earlier items the new one repeats or rewrites in time independent
+//!   of the index size, and returns the story it joins or starts. A time window keeps old items
+//!   out, so unrelated stories do not chain.
 //! - [`eval`]: pair precision and recall of a clustering against labelled pairs, and the
 //!   realistic edits the constructed pairs are made with.
 //!

@@ -6,7 +6,10 @@
 //! slots estimates it (standard error about 0.05 at 96 slots). The title is kept as the hashes of
 //! its content words (the 16 smallest when it has more: a bottom-k sketch, exact for almost
 //! every headline), used only to lower the bar for two texts that share less wording but carry
-//! much the same headline.
+//! much the same headline. The words sketch holds the smallest hashes of the distinct content
+//! words of title and text together (exact for a title and a paragraph): two rewrites of one
+//! wire report keep its names, numbers and nouns in another order and other sentences, which
+//! 3-word shingles miss and words do not.
 //!
 //! Everything is deterministic: the hash functions come from fixed seeds, so a signature stored
 //! today compares with one computed next year. [`Signature::to_bytes`] gives the stored form.
@@ -17,13 +20,17 @@ use crate::text::{mix64, shingles, word_hashes};
 pub const TEXT_HASHES: usize = 96;
 /// Title words kept (the smallest hashes of the distinct content words).
 pub const TITLE_HASHES: usize = 16;
+/// Content words of title and text kept (the smallest hashes of the distinct ones).
+pub const WORD_HASHES: usize = 32;
 /// Words per text shingle.
 pub const SHINGLE_WORDS: usize = 3;
 
 /// The stored form's first byte; a new layout or new hash functions get a new one.
-const FORMAT_VERSION: u8 = 1;
-/// Byte length of [`Signature::to_bytes`]: version, two counts, then the slots.
-pub const SIGNATURE_BYTES: usize = 1 + 4 + 4 + 4 * (TEXT_HASHES + TITLE_HASHES);
+const FORMAT_VERSION: u8 = 2;
+/// Byte length of [`Signature::to_bytes`]: version, three counts, then the slots.
+pub const SIGNATURE_BYTES: usize = 1 + 4 * 3 + 4 * (TEXT_HASHES + TITLE_HASHES + WORD_HASHES);
+/// Byte length of format 1: version, two counts, the text and title slots.
+const V1_BYTES: usize = 1 + 4 * 2 + 4 * (TEXT_HASHES + TITLE_HASHES);
 
 /// The near-duplicate fingerprint of one item.
 #[derive(Clone, PartialEq, Eq)]
@@ -33,15 +40,25 @@ pub struct Signature {
     pub(crate) text_shingles: u32,
     /// How many of the title slots hold a word (the rest are `u32::MAX`).
     pub(crate) title_words: u32,
+    /// How many of the word slots hold a word (the rest are `u32::MAX`).
+    pub(crate) content_words: u32,
     pub(crate) text: [u32; TEXT_HASHES],
     pub(crate) title: [u32; TITLE_HASHES],
+    pub(crate) words: [u32; WORD_HASHES],
 }
 
-/// Estimated Jaccard similarities of two items' texts and titles (0 when either side is empty).
+/// Estimated similarities of two items (0 when either side is empty).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Similarity {
+    /// Jaccard similarity of the texts' 3-word shingle sets.
     pub text: f32,
+    /// The shared shingles as a share of the smaller text's: a cut copy keeps a high
+    /// containment while its Jaccard similarity falls with the part cut.
+    pub containment: f32,
+    /// Jaccard similarity of the titles' content words.
     pub title: f32,
+    /// Jaccard similarity of the content words of title and text together.
+    pub words: f32,
 }
 
 /// Why bytes are not a signature.
@@ -108,9 +125,11 @@ const fn splitmix(mut z: u64) -> u64 {
 
 static TEXT_PERMUTATIONS: Permutations<TEXT_HASHES> = Permutations::new(0x6e65_6564_6c5f_7478);
 
-/// Words that say nothing about which story a headline tells: articles, the commonest
-/// prepositions, and the tags wires put on headlines ("UPDATE 1-", "(Reuters)").
-const TITLE_STOPWORDS: &[&str] = &[
+/// Words that say nothing about which story an item tells: articles, pronouns, auxiliaries,
+/// the commonest prepositions and conjunctions, reporting verbs and days, the tags wires put on
+/// headlines ("UPDATE 1-", "(Reuters)"), and the entity names broken decoders leave as words
+/// ("quot", "amp"). Dropped from the title and the words sketches alike.
+const STOPWORDS: &[&str] = &[
     "a",
     "an",
     "the",
@@ -145,43 +164,104 @@ const TITLE_STOPWORDS: &[&str] = &[
     "1",
     "2",
     "3",
+    "said",
+    "says",
+    "say",
+    "that",
+    "this",
+    "was",
+    "were",
+    "has",
+    "have",
+    "had",
+    "be",
+    "been",
+    "will",
+    "would",
+    "but",
+    "not",
+    "he",
+    "she",
+    "they",
+    "we",
+    "his",
+    "her",
+    "their",
+    "who",
+    "which",
+    "than",
+    "more",
+    "new",
+    "s",
+    "t",
+    "quot",
+    "amp",
+    "lt",
+    "gt",
+    "39",
+    "36",
+    "also",
+    "up",
+    "about",
+    "one",
+    "two",
+    "year",
+    "years",
+    "last",
+    "first",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "yesterday",
+    "today",
 ];
 
-/// The title's distinct content-word hashes, the smallest [`TITLE_HASHES`] of them, ascending.
-fn title_sketch(title: &str) -> (u32, [u32; TITLE_HASHES]) {
-    let stop: Vec<u64> = TITLE_STOPWORDS.iter().flat_map(|w| word_hashes(w)).collect();
-    let mut words: Vec<u32> =
-        word_hashes(title).into_iter().filter(|w| !stop.contains(w)).map(|w| (mix64(w) >> 32) as u32).collect();
-    words.sort_unstable();
-    words.dedup();
-    words.truncate(TITLE_HASHES);
-    let mut out = [u32::MAX; TITLE_HASHES];
-    out[..words.len()].copy_from_slice(&words);
-    (words.len() as u32, out)
+/// The stop words' hashes, sorted for a binary search.
+fn stopword_hashes() -> &'static [u64] {
+    static HASHES: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
+    HASHES.get_or_init(|| {
+        let mut h: Vec<u64> = STOPWORDS.iter().flat_map(|w| word_hashes(w)).collect();
+        h.sort_unstable();
+        h
+    })
 }
 
-/// Jaccard similarity of two bottom-k sketches (ascending, `n` words each): the share of the
-/// smallest `k` of the union found in both.
+/// The `K` smallest distinct 32-bit hashes of the content words among `words`, ascending, and
+/// how many there are (at most `K`).
+fn content_sketch<const K: usize>(words: impl Iterator<Item = u64>) -> (u32, [u32; K]) {
+    let stop = stopword_hashes();
+    let mut hashes: Vec<u32> =
+        words.filter(|w| stop.binary_search(w).is_err()).map(|w| (mix64(w) >> 32) as u32).collect();
+    hashes.sort_unstable();
+    hashes.dedup();
+    hashes.truncate(K);
+    let mut out = [u32::MAX; K];
+    out[..hashes.len()].copy_from_slice(&hashes);
+    (hashes.len() as u32, out)
+}
+
+/// Jaccard similarity of two bottom-k sketches (ascending, `n` words each, `k` the sketch size):
+/// the share of the smallest `k` of the union found in both.
 pub(crate) fn sketch_similarity(a: &[u32], na: usize, b: &[u32], nb: usize) -> f32 {
     if na == 0 || nb == 0 {
         return 0.0;
     }
-    let k = TITLE_HASHES;
+    let k = a.len().min(b.len());
+    let (a, b) = (&a[..na], &b[..nb]);
     let (mut i, mut j, mut union, mut both) = (0, 0, 0, 0);
-    while union < k && (i < na || j < nb) {
-        let (x, y) = (a.get(i).filter(|_| i < na), b.get(j).filter(|_| j < nb));
-        match (x, y) {
-            (Some(x), Some(y)) if x == y => {
-                both += 1;
-                i += 1;
-                j += 1;
-            }
-            (Some(x), Some(y)) if x < y => i += 1,
-            (Some(_), None) => i += 1,
-            _ => j += 1,
-        }
+    while union < k && i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        both += usize::from(x == y);
+        i += usize::from(x <= y);
+        j += usize::from(y <= x);
         union += 1;
     }
+    // One side is used up: the rest of the union's smallest come from the other alone.
+    union += (k - union).min(a.len() - i + b.len() - j);
     both as f32 / union as f32
 }
 
@@ -194,12 +274,16 @@ impl Signature {
             text_words = word_hashes(title);
         }
         let text_shingles = shingles(&text_words, SHINGLE_WORDS);
-        let (title_words, title) = title_sketch(title);
+        let title_hashes = word_hashes(title);
+        let (content_words, words) = content_sketch(title_hashes.iter().chain(&text_words).copied());
+        let (title_words, title) = content_sketch(title_hashes.into_iter());
         Self {
             text_shingles: text_shingles.len() as u32,
             title_words,
+            content_words,
             text: TEXT_PERMUTATIONS.minhash(&text_shingles),
             title,
+            words,
         }
     }
 
@@ -208,12 +292,19 @@ impl Signature {
         self.text_shingles == 0
     }
 
-    /// Estimated Jaccard similarity of the two texts' shingle sets, and that of the two titles'
-    /// content words.
+    /// The estimated similarities of the two items' texts, titles and words.
     pub fn similarity(&self, other: &Signature) -> Similarity {
+        let text = if self.is_empty() || other.is_empty() { 0.0 } else { agreement(&self.text, &other.text) };
         Similarity {
-            text: if self.is_empty() || other.is_empty() { 0.0 } else { agreement(&self.text, &other.text) },
+            text,
+            containment: containment(text, self.text_shingles, other.text_shingles),
             title: sketch_similarity(&self.title, self.title_words as usize, &other.title, other.title_words as usize),
+            words: sketch_similarity(
+                &self.words,
+                self.content_words as usize,
+                &other.words,
+                other.content_words as usize,
+            ),
         }
     }
 
@@ -222,37 +313,55 @@ impl Signature {
         &self.text
     }
 
-    /// The stored form: a version byte, the shingle and title word counts and the slots, all
-    /// little-endian; [`SIGNATURE_BYTES`] long.
+    /// The stored form: a version byte, the shingle, title word and content word counts and the
+    /// slots, all little-endian; [`SIGNATURE_BYTES`] long.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(SIGNATURE_BYTES);
         out.push(FORMAT_VERSION);
-        out.extend_from_slice(&self.text_shingles.to_le_bytes());
-        out.extend_from_slice(&self.title_words.to_le_bytes());
-        for v in self.text.iter().chain(self.title.iter()) {
+        for v in [self.text_shingles, self.title_words, self.content_words] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in self.text.iter().chain(&self.title).chain(&self.words) {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out
     }
 
-    /// Reads the stored form back.
+    /// Reads the stored form back. Format 1 (before the words sketch: two counts, the text and
+    /// title slots) still reads, with an empty words sketch, so the items stored before an
+    /// upgrade keep joining stories by shingles and titles until they age out of the story span.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, SignatureError> {
-        if bytes.len() != SIGNATURE_BYTES {
+        let expected = match bytes.first() {
+            Some(&FORMAT_VERSION) => SIGNATURE_BYTES,
+            Some(1) => V1_BYTES,
+            Some(&other) if bytes.len() == SIGNATURE_BYTES => return Err(SignatureError::UnknownVersion(other)),
+            _ => SIGNATURE_BYTES,
+        };
+        if bytes.len() != expected {
             return Err(SignatureError::WrongLength(bytes.len()));
         }
-        if bytes[0] != FORMAT_VERSION {
-            return Err(SignatureError::UnknownVersion(bytes[0]));
-        }
         let word = |i: usize| u32::from_le_bytes(bytes[1 + 4 * i..5 + 4 * i].try_into().expect("four bytes"));
+        if bytes[0] == 1 {
+            let mut text = [0u32; TEXT_HASHES];
+            let mut title = [0u32; TITLE_HASHES];
+            for (i, slot) in text.iter_mut().chain(title.iter_mut()).enumerate() {
+                *slot = word(2 + i);
+            }
+            let words = [u32::MAX; WORD_HASHES];
+            return Ok(Self { text_shingles: word(0), title_words: word(1), content_words: 0, text, title, words });
+        }
+        let slots = |start: usize, out: &mut [u32]| {
+            for (i, slot) in out.iter_mut().enumerate() {
+                *slot = word(start + i);
+            }
+        };
         let mut text = [0u32; TEXT_HASHES];
         let mut title = [0u32; TITLE_HASHES];
-        for (i, slot) in text.iter_mut().enumerate() {
-            *slot = word(2 + i);
-        }
-        for (i, slot) in title.iter_mut().enumerate() {
-            *slot = word(2 + TEXT_HASHES + i);
-        }
-        Ok(Self { text_shingles: word(0), title_words: word(1), text, title })
+        let mut words = [0u32; WORD_HASHES];
+        slots(3, &mut text);
+        slots(3 + TEXT_HASHES, &mut title);
+        slots(3 + TEXT_HASHES + TITLE_HASHES, &mut words);
+        Ok(Self { text_shingles: word(0), title_words: word(1), content_words: word(2), text, title, words })
     }
 
     /// The stored form in lowercase hex.
@@ -286,8 +395,20 @@ impl std::fmt::Debug for Signature {
         f.debug_struct("Signature")
             .field("text_shingles", &self.text_shingles)
             .field("title_words", &self.title_words)
+            .field("content_words", &self.content_words)
             .finish_non_exhaustive()
     }
+}
+
+/// The containment of the smaller text in the larger estimated from their Jaccard similarity `j`
+/// and shingle counts: `|A ∩ B| = j (|A| + |B|) / (1 + j)`, over the smaller count (at most 1).
+/// Shingle counts include repeats, which short texts rarely have.
+pub(crate) fn containment(j: f32, a: u32, b: u32) -> f32 {
+    let smaller = a.min(b);
+    if smaller == 0 || j <= 0.0 {
+        return 0.0;
+    }
+    (j * (a + b) as f32 / ((1.0 + j) * smaller as f32)).min(1.0)
 }
 
 /// Share of equal slots.
@@ -326,7 +447,8 @@ mod tests {
     }
 
     const GOLDEN_TEXT: [u32; 3] = [500_983_558, 4_105_610_366, 1_526_220_401];
-    const GOLDEN_TITLE: u32 = 65_767_237;
+    const GOLDEN_TITLE: u32 = 90_317_491;
+    const GOLDEN_WORDS: [u32; 2] = [90_317_491, 2_144_972_466];
 
     #[test]
     fn bytes_and_hex_round_trip() {
@@ -342,15 +464,32 @@ mod tests {
     }
 
     #[test]
+    fn a_format_1_signature_reads_without_its_words() {
+        let s = Signature::of("Rates cut", "The central bank cut its policy rate by a quarter point on Tuesday.");
+        // Format 1 as it was stored: version 1, the shingle and title word counts, the slots.
+        let mut v1 = vec![1u8];
+        for v in [s.text_shingles, s.title_words].iter().chain(&s.text).chain(&s.title) {
+            v1.extend_from_slice(&v.to_le_bytes());
+        }
+        let read = Signature::from_bytes(&v1).unwrap();
+        assert_eq!((read.text, read.title, read.content_words), (s.text, s.title, 0));
+        assert_eq!(read.similarity(&s).text, 1.0);
+        assert_eq!(read.similarity(&s).words, 0.0);
+        assert_eq!(Signature::from_bytes(&v1[..100]), Err(SignatureError::WrongLength(100)));
+    }
+
+    #[test]
     fn signatures_are_deterministic_across_calls() {
         let text = "Shares of the company rose after it reported record quarterly revenue.";
         assert_eq!(Signature::of("t", text), Signature::of("t", text));
         // Fixed slot values guard the seeds and hashing: changing them would orphan every stored
         // signature (a new layout or new functions need a new FORMAT_VERSION).
-        let s = Signature::of("One", "one two three");
+        let s = Signature::of("Harbour", "one two three");
         assert_eq!(s.text_shingles, 1);
         assert_eq!(&s.text[..3], &GOLDEN_TEXT);
         assert_eq!(s.title[0], GOLDEN_TITLE);
+        // "one" and "two" are stop words: the words sketch holds "harbour" and "three".
+        assert_eq!((s.content_words, &s.words[..2]), (2, &GOLDEN_WORDS[..]));
     }
 
     #[test]
@@ -362,6 +501,34 @@ mod tests {
         let long: String = (0..40).map(|i| format!("word{i} ")).collect();
         assert_eq!(Signature::of(&long, "x").similarity(&Signature::of(&long, "y")).title, 1.0);
         assert_eq!(Signature::of("", "x").similarity(&Signature::of("Title", "x")).title, 0.0);
+    }
+
+    #[test]
+    fn words_follow_a_rewrite_that_shingles_miss() {
+        let a = Signature::of(
+            "Kroger profit falls",
+            "Kroger, the largest grocer, reported a 25 percent drop in quarterly profit on Tuesday.",
+        );
+        let b = Signature::of(
+            "Kroger profit falls, warns on sales",
+            "Quarterly profit at the grocer Kroger fell 25 percent, hurt by debt costs, it reported.",
+        );
+        let s = a.similarity(&b);
+        // {kroger, profit, falls, largest, grocer, reported, 25, percent, drop, quarterly} against
+        // {kroger, profit, falls, warns, sales, quarterly, grocer, fell, 25, percent, hurt, debt,
+        // costs, reported}: 8 shared of 16 (exact, as both hold fewer words than the sketch).
+        assert!(s.text < 0.1, "{s:?}");
+        assert_eq!(s.words, 0.5, "{s:?}");
+    }
+
+    #[test]
+    fn containment_stays_high_for_a_cut_copy() {
+        let base: Vec<String> = (0..300).map(|i| format!("w{i}")).collect();
+        let full = base.join(" ");
+        let cut = base[..100].join(" ");
+        let s = Signature::of("", &full).similarity(&Signature::of("", &cut));
+        // Jaccard 98/298 = 0.33; every shingle of the cut copy is in the full text.
+        assert!((s.text - 0.33).abs() < 0.12 && s.containment > 0.8, "{s:?}");
     }
 
     #[test]

@@ -74,6 +74,29 @@ fn a_syndicated_copy_with_a_new_headline_markup_and_a_cut_tail_joins_the_story()
     assert!(s.text < 0.7, "the cut and the footer leave {s:?}: the headline's shared words decide");
 }
 
+/// An outlet's own rewrite of [`HARBOUR`]: the names, numbers and one sentence's phrases kept,
+/// everything else reworded and reordered.
+const HARBOUR_REWRITE: &str = "Container vessels of up to eighteen thousand units will be able to dock without \
+waiting for the tide once the northern channel is dredged, under a 410 million plan the port authority approved \
+on Monday. Work starts in March and lasts fourteen months; shipping lines had warned that they would move calls \
+to rival ports. Fishing groups fear for spawning grounds; the regional government must still grant an \
+environmental permit.";
+
+#[test]
+fn an_outlets_own_rewrite_that_keeps_the_names_and_a_few_phrases_joins_the_story() {
+    let original = sig("Port to deepen shipping channel", HARBOUR);
+    let rewrite = sig("Port authority backs 410 million channel dredging", HARBOUR_REWRITE);
+    let s = original.similarity(&rewrite);
+    assert!(s.text < 0.2 && s.containment >= 0.3 && s.words >= 0.35, "{s:?}");
+    let mut index = index();
+    index.insert("a", "wire", T0, &original);
+    assert_eq!(index.insert("b", "daily", T0 + 600, &rewrite).story, "a", "{s:?}");
+    // Without the words rule the shingles alone leave it apart.
+    let mut shingles_only = StoryIndex::new(StoryParams { with_words: Vec::new(), ..StoryParams::default() });
+    shingles_only.insert("a", "wire", T0, &original);
+    assert_eq!(shingles_only.insert("b", "daily", T0 + 600, &rewrite).story, "b");
+}
+
 #[test]
 fn different_stories_on_one_topic_stay_apart() {
     let mut index = index();
@@ -226,22 +249,48 @@ fn real_syndicated_pairs_are_found_with_high_precision() {
     let csv = std::fs::read_to_string(data.join("news-topics/ag_news_test.csv")).expect("AG News test split");
     let set = eval::ag_news_set(&csv, eval::AG_NEWS_LABELS).expect("labels match the data");
     assert_eq!(set.items.len(), 7600, "the AG News test split has 7,600 rows");
-    let (score, wrong) = eval::score_and_false_pairs(&set, &eval::cluster(&set.items, &StoryParams::default()));
+    let stories = eval::cluster(&set.items, &StoryParams::default());
+    let (score, wrong) = eval::score_and_false_pairs(&set, &stories);
     print_score("AG News (real, all 7,600 items indexed)", &set, &score);
     for (a, b) in &wrong {
         let s = Signature::of(&set.items[*a].title, &set.items[*a].text)
             .similarity(&Signature::of(&set.items[*b].title, &set.items[*b].text));
-        eprintln!("  folded, not labelled same: rows {a} and {b} ({s:?})");
+        let labelled = if set.different.contains(&(*a, *b)) || set.different.contains(&(*b, *a)) {
+            "labelled different"
+        } else {
+            "not labelled"
+        };
+        eprintln!("  folded, {labelled}: rows {a} and {b} ({s:?})");
+    }
+    // The thresholds of the words rule were tuned on the even label lines; the odd ones judge it.
+    let mut halves = Vec::new();
+    for (name, part) in [("tuning half", eval::Labels::Tuning), ("held-out half", eval::Labels::HeldOut)] {
+        let half = eval::ag_news_set_part(&csv, eval::AG_NEWS_LABELS, part).expect("labels match the data");
+        let half_score = eval::score(&half, &stories);
+        print_score(&format!("  AG News, {name} of the labels"), &half, &half_score);
+        halves.push(half_score);
     }
     // Floors at the measured figures (docs/stories.md): precision is what a feed reader sees.
     assert!(score.precision() >= 0.95, "precision {:.3}", score.precision());
-    // Recall is not the 0.90 hoped for: half the labelled pairs are independent rewrites of one
-    // event, which share too few 3-word shingles for a near-duplicate method (docs/stories.md).
-    assert!(score.recall() >= 0.50, "recall {:.3}", score.recall());
-    // One labelled negative folds: two items whose description is the same site boilerplate,
-    // word for word, under different headlines.
-    assert!(score.false_labelled_negatives <= 1, "hand-checked negatives folded: {}", score.false_labelled_negatives);
+    assert!(halves[1].precision() >= 0.95, "held-out precision {:.3}", halves[1].precision());
+    // Recall is not the 0.90 hoped for: many labelled pairs are independent rewrites of one
+    // event that share few phrases and few words (docs/stories.md).
+    assert!(score.recall() >= RECALL_FLOOR, "recall {:.3}", score.recall());
+    assert!(halves[1].recall() >= HELD_OUT_RECALL_FLOOR, "held-out recall {:.3}", halves[1].recall());
+    assert!(
+        score.false_labelled_negatives <= NEGATIVES_FOLDED,
+        "hand-checked negatives folded: {}",
+        score.false_labelled_negatives
+    );
 }
+
+/// Measured floors (docs/stories.md), a little under the figures so a change that loses pairs fails.
+const RECALL_FLOOR: f64 = 0.64;
+const HELD_OUT_RECALL_FLOOR: f64 = 0.66;
+/// Four labelled negatives fold: three pairs of items whose text is the same site boilerplate
+/// (word for word, or a lede and a few words around it) under headlines that share at most one
+/// word, and a race preview with the race's result.
+const NEGATIVES_FOLDED: usize = 4;
 
 /// Real feed items with at least 60 words of text, up to 15 per feed: `(key, feed, title, text)`.
 fn feed_items(data: &std::path::Path) -> Vec<(String, String, String, String)> {
@@ -289,6 +338,9 @@ fn constructed_syndication_edits_of_real_feed_items_are_found() {
             alone.true_pairs + alone.missed_pairs
         );
         assert!(alone.precision() >= 0.95, "{}: precision {:.3}", edit.name(), alone.precision());
+        // Measured: every copy found, but a quarter of the rewritten ones (docs/stories.md).
+        let floor = if edit == eval::Edit::Rewritten { 0.25 } else { 0.99 };
+        assert!(alone.recall() >= floor, "{}: recall {:.3}", edit.name(), alone.recall());
     }
     assert!(score.precision() >= 0.95, "precision {:.3}", score.precision());
     assert!(score.f1() >= 0.90, "F1 {:.3}", score.f1());
