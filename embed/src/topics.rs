@@ -220,6 +220,29 @@ impl TopicModel {
         }
     }
 
+    /// A hash of everything that decides how an item is classified (keys, centroids,
+    /// discriminant, threshold and margin): two models with the same fingerprint classify alike,
+    /// so a classification of stored items can be kept under it.
+    pub fn fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let floats = |h: &mut std::collections::hash_map::DefaultHasher, v: &[f32]| {
+            v.iter().for_each(|x| x.to_bits().hash(h));
+        };
+        for t in &self.topics {
+            t.key.hash(&mut h);
+            floats(&mut h, &t.centroid);
+            t.bias.to_bits().hash(&mut h);
+        }
+        for (w, b) in self.discriminant.iter().flatten() {
+            floats(&mut h, w);
+            b.to_bits().hash(&mut h);
+        }
+        self.threshold.to_bits().hash(&mut h);
+        self.margin.to_bits().hash(&mut h);
+        h.finish()
+    }
+
     /// Whether [`discriminate`](Self::discriminate) fitted a discriminant that is still in use.
     pub fn is_discriminant(&self) -> bool {
         self.discriminant.is_some()
@@ -586,8 +609,12 @@ mod tests {
         let (key, cosine) = m.classify(&axis(0, 1, 0.2)).unwrap();
         assert_eq!(key, "results");
         assert!((cosine - m.cosines(&axis(0, 1, 0.2))[0]).abs() < 1e-6, "the score given is the cosine");
+        let fitted = m.fingerprint();
+        assert_eq!(fitted, m.clone().fingerprint());
         m.feedback("results", &axis(0, 9, 0.5), true).unwrap();
         assert!(!m.is_discriminant(), "feedback changes the topics: back to the centroids");
+        assert_ne!(m.fingerprint(), fitted);
+        assert_ne!(m.fingerprint(), model().fingerprint());
         // No item above the threshold: nothing is fitted.
         let mut strict = model();
         strict.threshold = 0.99;
