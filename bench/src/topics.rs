@@ -11,7 +11,10 @@
 //!   "less like this" per topic from the same pool). Each with scores measured from the origin
 //!   and from the corpus's mean embedding (unlabelled, the product can compute it from what it
 //!   stored). Each also adapted to the corpus (2 rounds of [`TopicModel::adapt`]: items assigned
-//!   to their best topic, topics moved toward their items' mean; no labels).
+//!   to their best topic, topics moved toward their items' mean; no labels), and then with the
+//!   linear discriminant the server fits to what it stores ([`TopicModel::discriminate`], 3
+//!   rounds, no labels). Each accuracy is given over all items, and over the even rows (on which
+//!   the method and its settings were chosen) and the odd rows (held out from that choice).
 //! - **Re-applying a topic rule** to 1M stored embeddings (100k with `--quick`; synthetic unit
 //!   vectors): one dot product per item.
 //!
@@ -43,6 +46,8 @@ const EXAMPLES: usize = 32;
 const DRAWS: u64 = 5;
 /// Rounds of [`TopicModel::adapt`] over the corpus's unlabelled embeddings.
 const ADAPT_ROUNDS: usize = 2;
+/// Rounds of [`TopicModel::discriminate`], as the server fits them.
+const DISCRIMINANT_ROUNDS: usize = 3;
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     println!("topics:");
@@ -99,10 +104,19 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             acc * 100.0,
             f1
         );
+        adapted.discriminate(&vectors, DISCRIMINANT_ROUNDS);
+        let (acc, f1) = score(&adapted, &vectors, &labels, &all);
+        println!(
+            "    description, adapted, with the discriminant ({DISCRIMINANT_ROUNDS} rounds, no labels), {name}: {:.1}%, {:.3} {}",
+            acc * 100.0,
+            f1,
+            halves(&adapted, &vectors, &labels, &all)
+        );
 
         // Description and 32 examples per topic; then description and feedback.
         let (mut ex_acc, mut ex_f1, mut fb_acc, mut fb_f1) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let (mut ad_acc, mut ad_f1) = (Vec::new(), Vec::new());
+        let (mut di_acc, mut di_f1, mut di_even, mut di_odd) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for seed in 0..DRAWS {
             let mut rng = StdRng::seed_from_u64(seed);
             let mut pools: Vec<Vec<usize>> = vec![Vec::new(); 4];
@@ -124,6 +138,13 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             let (a, f) = score(&model, &vectors, &labels, &held);
             ad_acc.push(a);
             ad_f1.push(f);
+            model.discriminate(&vectors, DISCRIMINANT_ROUNDS);
+            let (a, f) = score(&model, &vectors, &labels, &held);
+            di_acc.push(a);
+            di_f1.push(f);
+            let (even, odd): (Vec<usize>, Vec<usize>) = held.iter().partition(|i| *i % 2 == 0);
+            di_even.push(score(&model, &vectors, &labels, &even).0);
+            di_odd.push(score(&model, &vectors, &labels, &odd).0);
 
             // Feedback from the same pool: half the examples as "more like this", and the pool's
             // items the description model puts in a topic wrongly as "less like this" for it.
@@ -150,6 +171,12 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         println!(
             "    description + {EXAMPLES} examples per topic, adapted to the corpus, {name}: {}",
             spread(&ad_acc, &ad_f1)
+        );
+        println!(
+            "    description + {EXAMPLES} examples per topic, adapted, with the discriminant, {name}: {} (even rows {:.1}%, odd rows {:.1}%)",
+            spread(&di_acc, &di_f1),
+            di_even.iter().sum::<f64>() / di_even.len() as f64 * 100.0,
+            di_odd.iter().sum::<f64>() / di_odd.len() as f64 * 100.0
         );
         println!(
             "    description + feedback ({} more, up to {} less per topic), {name}: {}",
@@ -287,6 +314,16 @@ fn score(model: &TopicModel, vectors: &[Vec<f32>], labels: &[usize], over: &[usi
         .sum::<f64>()
         / 4.0;
     (correct as f64 / over.len() as f64, f1)
+}
+
+/// Accuracy over the even rows (where the method was chosen) and the odd rows (held out).
+fn halves(model: &TopicModel, vectors: &[Vec<f32>], labels: &[usize], over: &[usize]) -> String {
+    let (even, odd): (Vec<usize>, Vec<usize>) = over.iter().partition(|i| *i % 2 == 0);
+    format!(
+        "(even rows {:.1}%, odd rows {:.1}%)",
+        score(model, vectors, labels, &even).0 * 100.0,
+        score(model, vectors, labels, &odd).0 * 100.0
+    )
 }
 
 fn spread(acc: &[f64], f1: &[f64]) -> String {

@@ -5,7 +5,8 @@
 //! - [`topics`]: a [`TopicModel`] of one centroid per topic, built from a description and a few
 //!   example texts, refined by "more like this / less like this" feedback, and the [`TopicRule`]
 //!   that re-applies a topic to stored embeddings (one dot product per item, no model).
-//! - [`store`]: the [`VectorStore`] of documents' embeddings, computed once at ingest.
+//! - [`store`]: the [`VectorStore`] of documents' embeddings, computed once at ingest, and the
+//!   [`Selection`] of its rows one classifier takes, kept up to date without a full pass.
 //!
 //! The weights are optional for the product: [`locate`] says where they are, if anywhere, and
 //! callers fall back to the keyword taxonomy when it says nothing.
@@ -20,7 +21,7 @@ use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
-pub use store::VectorStore;
+pub use store::{Selection, VectorStore};
 pub use topics::{TopicModel, TopicRule};
 
 /// Dimensions of an embedding.

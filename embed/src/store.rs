@@ -16,7 +16,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Write};
 use std::path::Path;
 
-use crate::{Error, Result, DIM};
+use crate::{Error, Result, TopicModel, DIM};
 
 const MAGIC: &[u8; 8] = b"NEEDLVEC";
 const HEADER: usize = 12;
@@ -29,6 +29,9 @@ pub struct VectorStore {
     matrix: Vec<f32>,
     keys: Vec<String>,
     rows: HashMap<String, u32>,
+    /// How many stored vectors were replaced by a later one: rows only ever grow at the end
+    /// otherwise, so a classification of the first rows stays valid while this stays the same.
+    replaced: u64,
 }
 
 impl VectorStore {
@@ -89,6 +92,7 @@ impl VectorStore {
             Some(&row) => {
                 let at = row as usize * DIM;
                 self.matrix[at..at + DIM].copy_from_slice(vector);
+                self.replaced += 1;
             }
             None => {
                 self.rows.insert(key.to_string(), self.keys.len() as u32);
@@ -131,6 +135,12 @@ impl VectorStore {
         self.keys.len()
     }
 
+    /// How many vectors were replaced since the store was opened (see [`len`](Self::len)):
+    /// while it stays the same, rows `0..len` keep their vectors and new ones are appended.
+    pub fn replaced(&self) -> u64 {
+        self.replaced
+    }
+
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
@@ -152,6 +162,39 @@ impl VectorStore {
 
     pub fn key(&self, row: u32) -> &str {
         &self.keys[row as usize]
+    }
+}
+
+/// The rows of a [`VectorStore`] one classifier selects, kept between reads: reading again
+/// classifies only the rows appended since, and everything again only after a stored vector was
+/// replaced. Keep one per classifier (say, by [`TopicModel::fingerprint`] and the topics wanted).
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Rows `0..rows` have been classified.
+    rows: usize,
+    /// The store's [`VectorStore::replaced`] then.
+    replaced: u64,
+    selected: Vec<u32>,
+}
+
+impl Selection {
+    /// Brings the selection up to date with `store` for `model`'s topics `wanted` (always the
+    /// same model and topics for one selection); returns how many rows it classified.
+    pub fn update(&mut self, store: &VectorStore, model: &TopicModel, wanted: &[usize]) -> usize {
+        if self.replaced != store.replaced() || self.rows > store.len() {
+            *self = Selection::default();
+        }
+        let from = self.rows;
+        let new = model.select(&store.matrix()[from * DIM..], wanted);
+        self.selected.extend(new.into_iter().map(|r| r + from as u32));
+        self.rows = store.len();
+        self.replaced = store.replaced();
+        self.rows - from
+    }
+
+    /// The rows selected, in store order.
+    pub fn rows(&self) -> &[u32] {
+        &self.selected
     }
 }
 
@@ -181,7 +224,9 @@ mod tests {
             let mut store = VectorStore::open(&path).unwrap();
             assert!(store.is_empty());
             store.insert(&[("a".into(), unit(1)), ("b".into(), unit(2))]).unwrap();
+            assert_eq!(store.replaced(), 0);
             store.insert(&[("a".into(), unit(3))]).unwrap();
+            assert_eq!(store.replaced(), 1, "a replaced vector is counted");
             assert_eq!(store.len(), 2);
             assert_eq!(store.get("a"), Some(&unit(3)[..]));
         }
@@ -192,6 +237,26 @@ mod tests {
         assert_eq!(store.get("c"), None);
         assert_eq!(store.matrix().len(), 2 * DIM);
         assert_eq!(store.key(1), "b");
+    }
+
+    #[test]
+    fn a_selection_classifies_only_what_was_appended_until_a_vector_is_replaced() {
+        let mut model = TopicModel::new(0.5);
+        model.define("one", &unit(1), &[]).unwrap();
+        model.define("two", &unit(2), &[]).unwrap();
+        let mut store = VectorStore::in_memory();
+        store.insert(&[("a".into(), unit(1)), ("b".into(), unit(2)), ("c".into(), unit(1))]).unwrap();
+        let mut selection = Selection::default();
+        assert_eq!(selection.update(&store, &model, &[0]), 3);
+        assert_eq!(selection.rows(), [0, 2]);
+        assert_eq!(selection.update(&store, &model, &[0]), 0, "nothing new: nothing classified");
+        store.insert(&[("d".into(), unit(1)), ("e".into(), unit(2))]).unwrap();
+        assert_eq!(selection.update(&store, &model, &[0]), 2, "only the appended rows");
+        assert_eq!(selection.rows(), [0, 2, 3]);
+        // "a" now belongs to the other topic: everything is classified again.
+        store.insert(&[("a".into(), unit(2))]).unwrap();
+        assert_eq!(selection.update(&store, &model, &[0]), 5);
+        assert_eq!(selection.rows(), [2, 3]);
     }
 
     #[test]

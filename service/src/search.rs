@@ -415,12 +415,12 @@ pub async fn search(ctx: &Context, user_id: &str, source: Option<&str>, body: Se
     // a source.
     let feed = match (source, body.board_id.as_deref()) {
         (Some("today"), Some(board)) if !board.is_empty() && board != "home" => {
-            crate::feeds::documents::own_feed_filters(ctx, user_id, board).await?
+            crate::feeds::documents::own_feed(ctx, user_id, board).await?
         }
         _ => None,
     };
     match &feed {
-        Some(filters) => crate::feeds::documents::narrow(&mut req, filters, now),
+        Some(feed) => crate::feeds::documents::narrow(&mut req, feed, now),
         None => scope(&mut req, source, body.board_id.as_deref()),
     }
     if let Some(shorthand) = body.date_range.as_deref().filter(|s| !s.is_empty()) {

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use anyhow::Context as _;
 use commands::args;
 use commands::store::Db;
-use embed::{Embedder, TopicModel, VectorStore};
+use embed::{Embedder, Selection, TopicModel, VectorStore};
 use search::IndexedDocument;
 use tokio::sync::watch;
 
@@ -28,6 +28,28 @@ use crate::ingestion::BlobStore;
 pub const OPENING_CHARS: usize = 1200;
 /// Documents embedded per step of the backfill.
 const BACKFILL_BATCH: i64 = 64;
+/// Below this many stored vectors a feed's topics are not adapted to the store: a handful of
+/// documents says little about where a topic's documents lie.
+pub const ADAPT_MIN: usize = 1_000;
+/// The stored vectors a feed's topics are adapted to: evenly spaced rows, at most this many
+/// (fitting the discriminant costs about `DIM² / 2` multiply-adds per vector and round).
+pub const ADAPT_SAMPLE: usize = 4_000;
+/// Rounds of [`TopicModel::adapt`] and of [`TopicModel::discriminate`], as measured on AG News
+/// (docs/topics.md).
+pub const ADAPT_ROUNDS: usize = 2;
+pub const DISCRIMINANT_ROUNDS: usize = 3;
+/// A fitted classifier is reused until the store has grown by one part in this many since its
+/// fit.
+const REFIT_PARTS: usize = 10;
+/// Fitted classifiers, and selections, kept at most: beyond that all are dropped and made again
+/// at their next read.
+const KEPT: usize = 64;
+
+/// A classifier fitted to the store, and the store's size then.
+struct Fit {
+    stored: usize,
+    model: Arc<TopicModel>,
+}
 
 /// The model and the stored embeddings.
 pub struct Semantic {
@@ -35,6 +57,12 @@ pub struct Semantic {
     store: Arc<RwLock<VectorStore>>,
     /// Embeddings of topic descriptions, by text: the same few are asked for at every read.
     descriptions: Mutex<HashMap<String, Vec<f32>>>,
+    /// Feeds' classifiers fitted to the store, by the fingerprint of the model as defined: a
+    /// feed read with the same definition and feedback reuses its fit.
+    fits: Mutex<HashMap<u64, Fit>>,
+    /// What each classifier selected among the stored vectors, by its fingerprint and topics
+    /// wanted: a read classifies only the vectors stored since the last one.
+    selections: Mutex<HashMap<(u64, Vec<usize>), Selection>>,
 }
 
 /// Models loaded in this process, by folder: servers started in one process (tests, benchmarks)
@@ -86,7 +114,13 @@ impl Semantic {
             Ok((embedder, store))
         })
         .await??;
-        Ok(Arc::new(Semantic { embedder, store: Arc::new(RwLock::new(store)), descriptions: Mutex::default() }))
+        Ok(Arc::new(Semantic {
+            embedder,
+            store: Arc::new(RwLock::new(store)),
+            descriptions: Mutex::default(),
+            fits: Mutex::default(),
+            selections: Mutex::default(),
+        }))
     }
 
     /// How many documents have a stored embedding.
@@ -153,15 +187,64 @@ impl Semantic {
         self.store(items).await
     }
 
-    /// The deeplinks of every stored document `model` classifies into one of the topics at
-    /// positions `wanted`: one pass over the stored vectors, on a blocking thread.
-    pub async fn select(&self, model: Arc<TopicModel>, wanted: Vec<usize>) -> anyhow::Result<Vec<String>> {
+    /// `model` adapted to the stored vectors (at least [`ADAPT_MIN`]; a sample of at most
+    /// [`ADAPT_SAMPLE`]): [`TopicModel::adapt`], then [`TopicModel::discriminate`], on a blocking
+    /// thread. A fit is kept per model as defined and reused until the store has grown by a
+    /// tenth; with fewer vectors stored the model is used as defined.
+    pub async fn fitted(&self, model: TopicModel) -> anyhow::Result<Arc<TopicModel>> {
+        let stored = self.stored();
+        if stored < ADAPT_MIN {
+            return Ok(Arc::new(model));
+        }
+        let key = model.fingerprint();
+        if let Some(fit) = self.fits.lock().expect("fits").get(&key) {
+            if stored * REFIT_PARTS < fit.stored * (REFIT_PARTS + 1) {
+                return Ok(fit.model.clone());
+            }
+        }
         let store = self.store.clone();
-        Ok(tokio::task::spawn_blocking(move || {
-            let store = store.read().expect("vector store");
-            model.select(store.matrix(), &wanted).into_iter().map(|row| store.key(row).to_string()).collect()
+        let (model, stored) = tokio::task::spawn_blocking(move || {
+            let sample: Vec<Vec<f32>> = {
+                let store = store.read().expect("vector store");
+                let step = store.len().div_ceil(ADAPT_SAMPLE).max(1);
+                store.matrix().chunks_exact(embed::DIM).step_by(step).map(<[f32]>::to_vec).collect()
+            };
+            let mut model = model;
+            model.adapt(&sample, ADAPT_ROUNDS);
+            model.discriminate(&sample, DISCRIMINANT_ROUNDS);
+            (Arc::new(model), stored)
         })
-        .await?)
+        .await?;
+        let mut fits = self.fits.lock().expect("fits");
+        if fits.len() >= KEPT {
+            fits.clear();
+        }
+        fits.insert(key, Fit { stored, model: model.clone() });
+        Ok(model)
+    }
+
+    /// The deeplinks of every stored document `model` classifies into one of the topics at
+    /// positions `wanted`, on a blocking thread. The selection is kept per classifier: a read
+    /// classifies only the vectors stored since the last read (all of them after a vector was
+    /// replaced), not the whole store again.
+    pub async fn select(&self, model: Arc<TopicModel>, wanted: Vec<usize>) -> anyhow::Result<Vec<String>> {
+        let key = (model.fingerprint(), wanted.clone());
+        let kept = self.selections.lock().expect("selections").remove(&key).unwrap_or_default();
+        let store = self.store.clone();
+        let (deeplinks, selection) = tokio::task::spawn_blocking(move || {
+            let store = store.read().expect("vector store");
+            let mut selection = kept;
+            selection.update(&store, &model, &wanted);
+            let deeplinks: Vec<String> = selection.rows().iter().map(|row| store.key(*row).to_string()).collect();
+            (deeplinks, selection)
+        })
+        .await?;
+        let mut selections = self.selections.lock().expect("selections");
+        if selections.len() >= KEPT {
+            selections.clear();
+        }
+        selections.insert(key, selection);
+        Ok(deeplinks)
     }
 
     /// Embeds, in the background, every document that has no stored embedding yet (after an

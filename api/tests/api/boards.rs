@@ -562,6 +562,15 @@ async fn topic_feed_classified_by_the_model(app: TestApp) {
     assert_eq!(status, StatusCode::OK, "{page}");
     // The deal told in other words is found; rates, dividends and sport are not.
     assert_eq!(listed(&page["results"]), ["m-1", "m-2", "m-3"]);
+    // Search scoped to the feed reads the documents its page shows, not the keyword expression.
+    let search = |q: &str| app.post("/api/search/today", &alice.token, json!({"q": q, "board_id": id.as_str()}));
+    let (status, found) = search("Vodafone").await;
+    assert_eq!(status, StatusCode::OK, "{found}");
+    let found: Vec<&str> =
+        found["results"].as_array().unwrap().iter().map(|r| r["deeplink"].as_str().unwrap()).collect();
+    assert_eq!(found, ["m-3"]);
+    let (_, found) = search("central bank").await;
+    assert_eq!(found["count"], 0, "the rates item is not the feed's: {found}");
     // A topic of the user's own, from a description alone.
     let own =
         json!({"name": "Sport", "topics": [{"key": "sport", "description": "Football matches, cup finals and teams"}]});

@@ -96,8 +96,8 @@ pub async fn resolve(ctx: &Context, viewer: &Viewer, body: &AskBody) -> Result<R
         }
         (_, Some(board)) => {
             // One of the user's custom feeds: the documents it matches now.
-            if let Some(filters) = crate::feeds::documents::own_feed_filters(ctx, user_id, board).await? {
-                let deeplinks = crate::feeds::documents::feed_deeplinks(ctx, user_id, &filters).await?;
+            if let Some(feed) = crate::feeds::documents::own_feed(ctx, user_id, board).await? {
+                let deeplinks = crate::feeds::documents::feed_deeplinks(ctx, user_id, &feed).await?;
                 return Ok(Resolved {
                     scope: AskScope::Feed { board_id: board.to_string() },
                     search_scope: Scope::Documents(deeplinks),

@@ -311,9 +311,17 @@ pub async fn channel_board_documents(
     Ok(Preview { count, results })
 }
 
-/// The filters of `board_id` when it is one of `user_id`'s feeds (search and AskNeedl take a
-/// board id that is either a feed or a source).
-pub async fn own_feed_filters(ctx: &Context, user_id: &str, board_id: &str) -> Result<Option<Filters>> {
+/// What one of the user's feeds reads: its filters, and the documents its topics select when the
+/// embedding model classifies them (`None`: topics are keywords), as [`read_filters`] gives them
+/// to its page. Search and AskNeedl scoped to the feed read the same.
+pub struct FeedScope {
+    pub filters: Filters,
+    pub selected: Option<Vec<String>>,
+}
+
+/// What `board_id` reads when it is one of `user_id`'s feeds (search and AskNeedl take a board
+/// id that is either a feed or a source).
+pub async fn own_feed(ctx: &Context, user_id: &str, board_id: &str) -> Result<Option<FeedScope>> {
     #[derive(sqlx::FromRow)]
     struct Row {
         definition: String,
@@ -328,13 +336,20 @@ pub async fn own_feed_filters(ctx: &Context, user_id: &str, board_id: &str) -> R
     let Some(row) = row else { return Ok(None) };
     let definition: BoardDefinition =
         serde_json::from_str(&row.definition).map_err(|e| crate::error::Error::internal(format!("board: {e}")))?;
-    Ok(Some(filters(&definition)?))
+    let (filters, selected) = read_filters(ctx, Some(board_id), &definition).await?;
+    Ok(Some(FeedScope { filters, selected }))
 }
 
-/// Narrows a search request to what a feed matches: its rule, sources, exclusions, categories and
-/// date range, on top of the request's own.
-pub fn narrow(req: &mut search::Request, filters: &Filters, now: chrono::DateTime<chrono::Utc>) {
-    let feed = search::Request::for_feed(filters, req.access.clone(), now);
+/// Narrows a search request to what a feed matches: its rule, sources, exclusions, categories,
+/// date range and the documents its topics select, on top of the request's own.
+pub fn narrow(req: &mut search::Request, scope: &FeedScope, now: chrono::DateTime<chrono::Utc>) {
+    match &scope.selected {
+        // The feed's topics select nothing: nothing is found.
+        Some(selected) if selected.is_empty() => req.access = search::Access::Documents(vec![]),
+        Some(selected) => req.deeplinks = selected.clone(),
+        None => {}
+    }
+    let feed = search::Request::for_feed(&scope.filters, req.access.clone(), now);
     req.rule = feed.rule;
     req.sources = feed.sources;
     req.exclude_sources = feed.exclude_sources;
@@ -351,8 +366,13 @@ pub fn narrow(req: &mut search::Request, filters: &Filters, now: chrono::DateTim
 }
 
 /// Every document of one of `user_id`'s feeds that they may read, for asking over it.
-pub async fn feed_deeplinks(ctx: &Context, user_id: &str, filters: &Filters) -> Result<Vec<String>> {
+pub async fn feed_deeplinks(ctx: &Context, user_id: &str, scope: &FeedScope) -> Result<Vec<String>> {
     let access = search_access(ctx, user_id, SearchScope::MyData).await?;
-    let req = search::Request::for_feed(filters, access, ctx.clock.now());
+    let mut req = search::Request::for_feed(&scope.filters, access, ctx.clock.now());
+    match &scope.selected {
+        Some(selected) if selected.is_empty() => return Ok(vec![]),
+        Some(selected) => req.deeplinks = selected.clone(),
+        None => {}
+    }
     blocking(&ctx.search, move |index| index.matching_deeplinks(&req)).await
 }

@@ -156,7 +156,9 @@ pub async fn classifier(
         let Some(&nearest) = wanted.iter().max_by(|a, b| scores[**a].total_cmp(&scores[**b])) else { continue };
         model.feedback(&keys[nearest], &v, *more)?;
     }
-    Ok(Some(FeedTopics { model: Arc::new(model), wanted }))
+    // Adapted to what is stored, without labels (kept per definition and feedback).
+    let model = semantic.fitted(model).await?;
+    Ok(Some(FeedTopics { model, wanted }))
 }
 
 /// The documents a feed's topics select among everything stored, when the model is loaded and
