@@ -319,6 +319,29 @@ impl SearchIndex {
         self.passage_searcher().num_docs()
     }
 
+    /// The texts of the passages of `deeplink` from `ordinal - count` up to (not including)
+    /// `ordinal`, in order: what a passage continues (a table whose header an earlier passage
+    /// holds). Empty for an unknown document; the caller has already been allowed to read it.
+    pub fn passages_before(&self, deeplink: &str, ordinal: u32, count: u32) -> anyhow::Result<Vec<String>> {
+        let from = ordinal.saturating_sub(count) as u64;
+        if from >= ordinal as u64 {
+            return Ok(Vec::new());
+        }
+        let f = &self.fields;
+        let searcher = self.passage_searcher();
+        let found = searcher.search(term_query(f.deeplink, deeplink).as_ref(), &tantivy::collector::DocSetCollector)?;
+        let mut out: Vec<(u64, String)> = Vec::new();
+        for address in found {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            let at = Self::stored_u64(&doc, f.ordinal).unwrap_or(u64::MAX);
+            if (from..ordinal as u64).contains(&at) {
+                out.push((at, Self::stored_text(&doc, f.text).unwrap_or_default()));
+            }
+        }
+        out.sort();
+        Ok(out.into_iter().map(|(_, text)| text).collect())
+    }
+
     /// Reads a stored text field of a stored document.
     pub(crate) fn stored_text(doc: &TantivyDocument, field: tantivy::schema::Field) -> Option<String> {
         doc.get_first(field).and_then(|v| v.as_str()).map(str::to_string)

@@ -107,7 +107,9 @@ fn paragraphs(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// Cuts `text[start..end]` into pieces of at most [`MAX_CHARS`], preferring sentence ends.
+/// Cuts `text[start..end]` into pieces of at most [`MAX_CHARS`]: a table (rows of figures, one
+/// a line) at a line end, so no row is split from its label; prose at sentence ends, failing
+/// those at line ends, then at spaces.
 fn cut_long(text: &str, start: usize, end: usize) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut from = start;
@@ -115,8 +117,11 @@ fn cut_long(text: &str, start: usize, end: usize) -> Vec<(usize, usize)> {
         // The byte offset of the MAX_CHARS-th character from `from`.
         let limit = from + text[from..end].char_indices().nth(MAX_CHARS).map(|(i, _)| i).unwrap_or(end - from);
         let window = &text[from..limit];
-        let cut = sentence_end(window)
-            .filter(|&i| i > window.len() / 3)
+        let line_end = window.rfind('\n').filter(|&i| i > window.len() / 3);
+        let cut = line_end
+            .filter(|_| is_table(window))
+            .or_else(|| sentence_end(window).filter(|&i| i > window.len() / 3))
+            .or(line_end)
             .or_else(|| window.rfind(char::is_whitespace).filter(|&i| i > 0))
             .unwrap_or(window.len());
         let piece_end = from + cut;
@@ -130,6 +135,16 @@ fn cut_long(text: &str, start: usize, end: usize) -> Vec<(usize, usize)> {
         out.push((from, end));
     }
     out
+}
+
+/// Whether most of the (three or more) lines of `window` end in a figure, as a table's rows do.
+fn is_table(window: &str) -> bool {
+    let lines: Vec<&str> = window.lines().map(str::trim_end).filter(|l| !l.is_empty()).collect();
+    let figures = lines
+        .iter()
+        .filter(|l| l.ends_with(|c: char| c.is_ascii_digit() || matches!(c, ')' | '%' | '\u{2014}' | '\u{2013}' | '-')))
+        .count();
+    lines.len() >= 3 && figures * 2 > lines.len()
 }
 
 /// The byte offset just after the last sentence end (". ", "? ", "! ") in `window`.
@@ -184,6 +199,23 @@ mod tests {
         let chars: Vec<char> = text.chars().collect();
         let slice: String = chars[got[1].start as usize..got[1].end as usize].iter().collect();
         assert_eq!(slice, got[1].text);
+    }
+
+    #[test]
+    fn a_long_table_is_cut_at_line_ends_so_each_row_stays_whole() {
+        // Dot leaders hold ". " inside rows: no sentence end of a table is taken for a cut.
+        let rows: Vec<String> = (0..60)
+            .map(|i| format!("Segment {i} revenue . . {},{:03}.5 {},{:03}.0", i + 1, i * 7, i + 2, i * 3))
+            .collect();
+        let text = format!("(in millions) 2019 2018\n{}", rows.join("\n"));
+        let got = passages(&[page(&text)]);
+        assert!(got.len() >= 2, "{}", got.len());
+        for p in &got {
+            for line in p.text.lines() {
+                assert!(line.starts_with("Segment ") || line.starts_with("(in millions)"), "{line:?}");
+                assert!(line.ends_with(".5") || line.ends_with(".0") || line.ends_with("2018"), "{line:?}");
+            }
+        }
     }
 
     #[test]

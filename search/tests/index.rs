@@ -250,3 +250,16 @@ fn deleting_a_source_in_a_category_removes_only_its_entries_there() {
     assert_eq!(left, vec!["drive-1", "note:2"]);
     assert_eq!(index.passages(), before - 1);
 }
+
+#[test]
+fn the_passages_before_one_are_read_back_in_order() {
+    let paragraph = |n: usize| format!("Paragraph {n} {}", "of the annual report ".repeat(40));
+    let text: Vec<String> = (0..4).map(paragraph).collect();
+    let index =
+        index_of([document("file-1", Some("bob"), "needldrive", "drives", "Annual report", &text.join("\n\n"))]);
+    let before = index.passages_before("file-1", 3, 2).unwrap();
+    assert_eq!(before.len(), 2);
+    assert!(before[0].starts_with("Paragraph 1 ") && before[1].starts_with("Paragraph 2 "), "{before:?}");
+    assert!(index.passages_before("file-1", 0, 2).unwrap().is_empty());
+    assert!(index.passages_before("no-such-file", 3, 2).unwrap().is_empty());
+}

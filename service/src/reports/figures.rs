@@ -7,10 +7,11 @@
 //! "FY24", "March 31, 2024"); the rows under it are a label and its values, aligned with the
 //! periods from the right (the label column and empty corner cells are what goes missing), or
 //! one value per period when each period spans as many columns. A row that cannot be aligned
-//! without guessing gives nothing. Where the evidence holds no table, figures come from sentences
-//! that name a key metric, one period and one value ("revenue grew 14 percent to 48,200 crore in
-//! the year to March 2024"). Every figure is the passage's own text, so the passage it cites
-//! contains it word for word.
+//! without guessing gives nothing. A passage cut from a longer table is read under the header in
+//! the text before it ([`Evidence::before`]). Where the evidence holds no table, figures come from
+//! sentences that name a key metric, one period and one value ("revenue grew 14 percent to 48,200
+//! crore in the year to March 2024"). Every figure is the passage's own text, so the passage it
+//! cites contains it word for word.
 //!
 //! Pure and synchronous: call it off the async runtime with the rest of a section's writing.
 
@@ -81,6 +82,37 @@ const UNITS: &[&str] = &["percent", "per cent", "%", "crore", "lakh", "million",
 pub struct Evidence<'a> {
     pub number: u32,
     pub text: &'a str,
+    /// The document's text just before the passage ("" when not known): a table the passage
+    /// continues ([`continues_table`]) names its periods there, in a header the passage lacks.
+    /// Only read for that header; no figure is taken from it.
+    pub before: &'a str,
+}
+
+impl<'a> Evidence<'a> {
+    /// A passage read on its own.
+    pub fn new(number: u32, text: &'a str) -> Evidence<'a> {
+        Evidence { number, text, before: "" }
+    }
+}
+
+/// Whether `text` begins inside a table: a row of figures comes before any header naming
+/// periods (the passage was cut from a longer table, whose header is in the text before it).
+pub fn continues_table(text: &str) -> bool {
+    for line in text.lines() {
+        let Some(row) = cells(line) else {
+            if line.split_whitespace().count() >= 8 {
+                return false;
+            }
+            continue;
+        };
+        if header(&row).is_some() {
+            return false;
+        }
+        if data_row(&row).is_some() {
+            return true;
+        }
+    }
+    false
 }
 
 /// One figure as the evidence states it, and the passage it is read from.
@@ -349,9 +381,13 @@ const MONTH_ABBREVIATIONS: &[&str] =
 
 /// A header row whose cells are separated by single spaces and name two or more periods, some
 /// of several words ("April 27, 2019 April 28, 2018", "Balance Sheet 31 March 2019 31 March
-/// 2018"): each period ends at its year and takes the month and day words before it; words before
-/// the first period are the label cell. `None` for a line holding a figure or fewer than two
-/// periods of more than one word, which [`spaced_cells`] reads.
+/// 2018"), or with other columns between them ("2019 Change 2018", "2019 2018 % Change 2019
+/// versus 2018"): each period ends at its year and takes the month and day words before it (and a
+/// note mark after it, "July 27, 2019 (1)"); words before the first period are the label cell, and
+/// words between periods one column, closed by a comparison of two years ("2019 versus 2018").
+/// When only the first year has a month and day ("Years Ended December 31, 2019 2018"), they
+/// belong to the label. `None` for a line holding a figure, or of bare years only, which
+/// [`spaced_cells`] reads.
 fn spaced_header(line: &str) -> Option<Vec<String>> {
     let bare = |t: &str| t.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
     let year = |t: &str| {
@@ -361,19 +397,32 @@ fn spaced_header(line: &str) -> Option<Vec<String>> {
     let month = |t: &str| MONTHS.contains(&bare(t).as_str()) || MONTH_ABBREVIATIONS.contains(&bare(t).as_str());
     let day = |t: &str| {
         let b = bare(t);
-        !t.contains('.') && b.parse::<u32>().is_ok_and(|d| (1..=31).contains(&d)) && b.len() <= 2
+        !t.contains('.') && !t.ends_with(':') && b.parse::<u32>().is_ok_and(|d| (1..=31).contains(&d)) && b.len() <= 2
     };
     let tokens: Vec<&str> = line.split_whitespace().collect();
-    if tokens.iter().any(|t| is_value(t) && !year(t) && !day(t)) {
+    if tokens.iter().any(|t| is_value(t) && !year(t) && !day(t) && !is_note_mark(t)) {
         return None;
     }
-    let years: Vec<usize> = (0..tokens.len()).filter(|&i| year(tokens[i])).collect();
+    // Years, less those inside a comparison ("2019 versus 2018", "2018 to 2019").
+    let compares = |i: usize| COMPARISONS.contains(&bare(tokens[i]).as_str());
+    let mut years: Vec<usize> = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if year(tokens[i]) && i + 2 < tokens.len() && compares(i + 1) && year(tokens[i + 2]) {
+            i += 3;
+            continue;
+        }
+        if year(tokens[i]) && !(i >= 2 && compares(i - 1) && year(tokens[i - 2])) {
+            years.push(i);
+        }
+        i += 1;
+    }
     if years.len() < 2 {
         return None;
     }
-    let mut cells = Vec::with_capacity(years.len() + 1);
-    let mut end = 0;
     let mut starts = Vec::with_capacity(years.len());
+    let mut ends = Vec::with_capacity(years.len());
+    let mut end = 0;
     for &y in &years {
         let mut start = y;
         // "April 27, 2019": a month, or a day next to a month ("31 March 2019").
@@ -385,22 +434,78 @@ fn spaced_header(line: &str) -> Option<Vec<String>> {
         }
         starts.push(start);
         end = y + 1;
+        // A note mark belongs to the period before it.
+        while end < tokens.len() && is_note_mark(tokens[end]) {
+            end += 1;
+        }
+        ends.push(end);
     }
-    // Words between two periods, or after the last, make it no header of periods.
-    if end != tokens.len() || (1..years.len()).any(|k| starts[k] != years[k - 1] + 1) {
+    // Prose naming years is no header: its words run long between them.
+    let runs = (1..years.len()).map(|k| starts[k] - ends[k - 1]).chain([tokens.len() - end]);
+    let sentence_end = line.match_indices(". ").any(|(at, _)| line[at + 2..].starts_with(char::is_uppercase));
+    if starts[0] > 10 || runs.max().unwrap_or(0) > 12 || sentence_end || line.ends_with('.') {
         return None;
     }
-    // Only worth reading here when a period has more than its year; bare years are spaced_cells'.
-    if starts.iter().zip(&years).all(|(s, y)| s == y) {
+    let dated = |k: usize| starts[k] < years[k];
+    let between = (1..years.len()).any(|k| starts[k] != ends[k - 1]) || end != tokens.len();
+    // Bare years with nothing between them are spaced_cells'.
+    if !between && (0..years.len()).all(|k| !dated(k)) {
         return None;
     }
+    // "Years Ended December 31, 2019 2018": the first year's month and day are the label's.
+    if dated(0) && (1..years.len()).all(|k| !dated(k)) {
+        starts[0] = years[0];
+    }
+    let mut cells = Vec::with_capacity(2 * years.len() + 1);
     if starts[0] > 0 {
         cells.push(tokens[..starts[0]].join(" "));
     }
-    for (&s, &y) in starts.iter().zip(&years) {
-        cells.push(tokens[s..=y].join(" "));
+    for k in 0..years.len() {
+        cells.push(tokens[starts[k]..ends[k]].join(" "));
+        let next = starts.get(k + 1).copied().unwrap_or(tokens.len());
+        if ends[k] < next {
+            cells.extend(comparison_columns(&tokens[ends[k]..next]));
+        }
     }
     Some(cells)
+}
+
+/// Words joining two years into a comparison column rather than a period.
+const COMPARISONS: &[&str] = &["versus", "vs", "to", "and", "over", "compared"];
+
+/// Columns named by the words between two periods of a header: one, or one per comparison of
+/// two years ("Percentage Change 2019 Versus 2018 Percentage Change 2018 Versus 2017").
+fn comparison_columns(tokens: &[&str]) -> Vec<String> {
+    let year = |t: &str| t.len() == 4 && t.parse::<u32>().is_ok_and(|y| (1950..=2049).contains(&y));
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < tokens.len() {
+        let compared = year(tokens[i])
+            && i + 2 < tokens.len()
+            && COMPARISONS.contains(&tokens[i + 1].to_lowercase().trim_end_matches('.'))
+            && year(tokens[i + 2]);
+        if compared {
+            out.push(tokens[start..i + 3].join(" "));
+            i += 3;
+            start = i;
+        } else {
+            i += 1;
+        }
+    }
+    if start < tokens.len() {
+        out.push(tokens[start..].join(" "));
+    }
+    out
+}
+
+/// A note mark after a label or a period: "(1)" to "(9)", "(a)" to "(e)".
+fn is_note_mark(token: &str) -> bool {
+    let inner = token.strip_prefix('(').and_then(|t| t.strip_suffix(')'));
+    inner.is_some_and(|i| {
+        i.len() == 1
+            && (i.as_bytes()[0].is_ascii_digit() && i != "0" || ('a'..='e').contains(&(i.as_bytes()[0] as char)))
+    })
 }
 
 /// A row whose cells are separated by single spaces: the figures (or periods) at its end, a
@@ -454,6 +559,10 @@ fn spaced_cells(line: &str) -> Option<Vec<String>> {
 /// around one ("$ 1,452.4", "(3.2)", "12.5%", "₹ 48,200 cr", "-7").
 pub fn is_value(cell: &str) -> bool {
     let mut s = cell.trim();
+    // "1)" of "(Scope 1)" is part of a label.
+    if s.matches('(').count() != s.matches(')').count() {
+        return false;
+    }
     for prefix in ["US$", "USD", "INR", "Rs.", "Rs", "EUR", "GBP", "$", "€", "£", "¥", "₹"] {
         if let Some(rest) = s.strip_prefix(prefix) {
             s = rest.trim_start();
@@ -469,7 +578,13 @@ pub fn is_value(cell: &str) -> bool {
         }
     }
     let s = s.trim_end_matches(')');
-    number(s)
+    number(s) || range(s)
+}
+
+/// A range of small numbers, as a column of useful lives or rates gives one ("3-5", "10–40").
+fn range(s: &str) -> bool {
+    let small = |t: &str| (1..=2).contains(&t.len()) && t.chars().all(|c| c.is_ascii_digit());
+    s.split_once(['-', '\u{2013}']).is_some_and(|(a, b)| small(a) && small(b))
 }
 
 /// Digits with thousands separators and one decimal point ("1,452.4", "0.25", "48,200").
@@ -493,7 +608,7 @@ fn number(s: &str) -> bool {
 fn is_blank_value(cell: &str) -> bool {
     let cell = cell.trim();
     let cell = ["$", "€", "£", "₹"].iter().find_map(|sign| cell.strip_prefix(sign)).unwrap_or(cell).trim();
-    matches!(cell.to_lowercase().as_str(), "-" | "—" | "–" | "n/a" | "na" | "nil" | "nm" | "n.m.")
+    matches!(cell.to_lowercase().as_str(), "-" | "—" | "–" | "―" | "n/a" | "na" | "nil" | "nm" | "n.m.")
 }
 
 /// Whether a cell names a period: a year ("2019", "Fiscal 2019", "March 31, 2024", "2019/20"),
@@ -516,6 +631,12 @@ pub fn is_period(cell: &str) -> bool {
     };
     // A figure is no period, however year-like ("2,019", "2019.5").
     if (cell.contains(',') || cell.contains('.')) && is_value(cell) {
+        return false;
+    }
+    // Nor is a column comparing periods ("% Change", "2019 versus 2018", "2018 to 2019").
+    let lower: Vec<String> = tokens.iter().map(|t| t.to_lowercase()).collect();
+    let compared = lower.windows(3).any(|w| year(&w[0]) && COMPARISONS.contains(&w[1].as_str()) && year(&w[2]));
+    if compared || lower.iter().any(|t| matches!(t.as_str(), "change" | "variance" | "versus" | "vs")) {
         return false;
     }
     tokens.iter().any(|t| year(t) || fiscal(t) || part(t))
@@ -551,7 +672,10 @@ fn data_row(cells: &[String]) -> Option<(String, Vec<Option<String>>)> {
 /// guess.
 fn align(header: &[String], values: usize) -> Option<Vec<Option<String>>> {
     let period = |c: &String| is_period(c).then(|| c.clone());
-    if header.len() == values {
+    // A label, then periods and other columns ("(in millions) 2019 Actual Constant 2018"): the
+    // first cell is the label's, whatever the number of values.
+    let labelled = header.len() > 2 && !is_period(&header[0]) && header[1..].iter().any(|c| !is_period(c));
+    if header.len() == values && !labelled {
         return Some(header.iter().map(period).collect());
     }
     // A label cell over the label column ("(in millions)", "Particulars").
@@ -564,6 +688,28 @@ fn align(header: &[String], values: usize) -> Option<Vec<Option<String>>> {
         let stride = values / periods.len();
         return Some((0..values).map(|i| (i % stride == 0).then(|| periods[i / stride].clone())).collect());
     }
+    // Periods at both ends with other columns between, of more values than the header names
+    // ("2019 Actual Constant 2018" over four): the outer values are the outer periods'.
+    // Each of their words may name a column; only when that makes up the values is it taken.
+    let columns = if is_period(&header[0]) { header } else { &header[1..] };
+    let words: usize = columns.iter().map(|c| if is_period(c) { 1 } else { c.split(' ').count() }).sum();
+    let (first, last) = (columns.first()?, columns.last()?);
+    if values > columns.len() && values == words && columns.len() >= 3 && is_period(first) && is_period(last) {
+        return Some(
+            (0..values)
+                .map(|i| match i {
+                    0 => Some(first.clone()),
+                    i if i == values - 1 => Some(last.clone()),
+                    _ => None,
+                })
+                .collect(),
+        );
+    }
+    // Periods, then other columns ("2019 2018 Dollar Percent"): the first values are the periods'.
+    let leading = columns.iter().take_while(|c| is_period(c)).count();
+    if leading > 0 && leading < columns.len() && values == words && !columns[leading..].iter().any(|c| is_period(c)) {
+        return Some((0..values).map(|i| columns.get(i).filter(|_| i < leading).cloned()).collect());
+    }
     None
 }
 
@@ -571,7 +717,9 @@ fn align(header: &[String], values: usize) -> Option<Vec<Option<String>>> {
 fn table_figures(passage: &Evidence<'_>) -> Vec<Figure> {
     let mut out = Vec::new();
     let mut current: Option<Vec<String>> = None;
-    for line in passage.text.lines() {
+    // The text before the passage only sets the header its first rows are under.
+    let before = passage.before.lines().count();
+    for (n, line) in passage.before.lines().chain(passage.text.lines()).enumerate() {
         let Some(row) = cells(line) else {
             // Prose ends a table; a short line (a caption, a unit note) does not.
             if line.split_whitespace().count() >= 8 {
@@ -583,8 +731,15 @@ fn table_figures(passage: &Evidence<'_>) -> Vec<Figure> {
             current = Some(h);
             continue;
         }
-        let (Some(h), Some((label, values))) = (&current, data_row(&row)) else {
+        let (Some(h), Some((label, values)), true) = (&current, data_row(&row), n >= before) else {
             continue;
+        };
+        // A note mark after the label ("Total debt (1)") is the label's when that aligns the row.
+        let (label, values) = match values.first() {
+            Some(Some(mark)) if is_note_mark(mark) && values.len() > 1 && align(h, values.len() - 1).is_some() => {
+                (format!("{label} {mark}"), values[1..].to_vec())
+            }
+            _ => (label, values),
         };
         let Some(periods) = align(h, values.len()) else {
             continue;
@@ -695,8 +850,8 @@ fn one_period(sentence: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn evidence(texts: &[&'static str]) -> Vec<Evidence<'static>> {
-        texts.iter().enumerate().map(|(i, t)| Evidence { number: i as u32 + 1, text: t }).collect()
+    fn evidence<'a>(texts: &[&'a str]) -> Vec<Evidence<'a>> {
+        texts.iter().enumerate().map(|(i, t)| Evidence::new(i as u32 + 1, t)).collect()
     }
 
     #[test]
@@ -833,11 +988,129 @@ mod tests {
         let figures: Vec<_> = got.figures().map(|(m, p, c)| (m, p, c.value.as_str())).collect();
         assert!(figures.contains(&("Revenues", "April 28, 2018", "$1,095.0")), "{figures:?}");
         assert!(figures.contains(&("Net income", "April 27, 2019", "$106.4")), "{figures:?}");
+        // A horizontal bar is a blank cell too.
+        assert_eq!(cells("Other revenue ― 6,320"), ["Other revenue", "―", "6,320"]);
         // A blank value with its currency sign is a blank cell.
         assert_eq!(
             cells("Foreign government obligations $129,499 $—"),
             ["Foreign government obligations", "$129,499", "$—"]
         );
+    }
+
+    fn figures_of(texts: &[&str]) -> Vec<(String, String, String)> {
+        key_figures(&evidence(texts)).figures().map(|(m, p, c)| (m.into(), p.into(), c.value.clone())).collect()
+    }
+
+    fn figure(metric: &str, period: &str, value: &str) -> (String, String, String) {
+        (metric.into(), period.into(), value.into())
+    }
+
+    #[test]
+    fn a_date_before_bare_years_belongs_to_the_label() {
+        let cells = |line: &str| cells_of(line).unwrap_or_default();
+        assert_eq!(
+            cells("Years Ended December 31, 2019 2018 2017"),
+            ["Years Ended December 31,", "2019", "2018", "2017"]
+        );
+        assert_eq!(cells("For the year ended June 30: 2020 2019"), ["For the year ended June 30:", "2020", "2019"]);
+        assert_eq!(cells("AS AT 31 MARCH 2021 2020"), ["AS AT 31 MARCH", "2021", "2020"]);
+        let got = figures_of(&["As of December 31, 2021 2020\nTotal assets $5,118 $6,280"]);
+        assert_eq!(got, [figure("Total assets", "2021", "$5,118"), figure("Total assets", "2020", "$6,280")]);
+    }
+
+    #[test]
+    fn a_note_mark_stays_with_its_label_or_its_period() {
+        let got = figures_of(&["2021 2020\nTotal debt (2) $24,600 $25,600\nNet revenue(1) 900 800"]);
+        assert_eq!(
+            got,
+            [
+                figure("Total debt (2)", "2021", "$24,600"),
+                figure("Total debt (2)", "2020", "$25,600"),
+                figure("Net revenue(1)", "2021", "900"),
+                figure("Net revenue(1)", "2020", "800"),
+            ]
+        );
+        assert_eq!(
+            cells_of("Quarters Ended March 28, 2021 (1) December 27, 2020").unwrap_or_default(),
+            ["Quarters Ended", "March 28, 2021 (1)", "December 27, 2020"]
+        );
+        // A label's own bracket holding a number is no figure.
+        let got = figures_of(&["FY21 FY20\nEmissions (Scope 1) 59,495 66,336"]);
+        assert_eq!(got[0], figure("Emissions (Scope 1)", "FY21", "59,495"));
+    }
+
+    #[test]
+    fn columns_between_periods_are_read_and_the_outer_values_are_the_periods() {
+        let cells = |line: &str| cells_of(line).unwrap_or_default();
+        assert_eq!(cells("(in millions) 2021 Change 2020"), ["(in millions)", "2021", "Change", "2020"]);
+        assert_eq!(
+            cells("($ in thousands) 2021 2020 % Change 2021 vs. 2020 % Change 2020 vs. 2019"),
+            ["($ in thousands)", "2021", "2020", "% Change 2021 vs. 2020", "% Change 2020 vs. 2019"]
+        );
+        for column in ["2021 versus 2020", "% Change 2021", "2020 to 2021"] {
+            assert!(!is_period(column), "{column}");
+        }
+        // Two columns named by two words between the periods: four values to three cells.
+        let text = "(in millions) 2021 Actual Constant 2020\nOperating expenses $2,082 3% 4% $2,025\n\
+                    Revenue $9,000 (2)% 1% $9,150";
+        assert_eq!(
+            figures_of(&[text]),
+            [
+                figure("Operating expenses", "2021", "$2,082"),
+                figure("Operating expenses", "2020", "$2,025"),
+                figure("Revenue", "2021", "$9,000"),
+                figure("Revenue", "2020", "$9,150"),
+            ]
+        );
+        let text = "(in millions) 2021 Change 2020\nNet sales $14,551 -5% $15,386";
+        assert_eq!(
+            figures_of(&[text]),
+            [figure("Net sales", "2021", "$14,551"), figure("Net sales", "2020", "$15,386")]
+        );
+        // Periods first, then two columns named by two words.
+        let text = "(in millions) 2021 2020 Dollar Percent\nNet sales $2,280 $1,664 $616 37%";
+        assert_eq!(figures_of(&[text]), [figure("Net sales", "2021", "$2,280"), figure("Net sales", "2020", "$1,664")]);
+    }
+
+    #[test]
+    fn a_range_of_years_of_life_is_a_column_not_part_of_the_label() {
+        let text = "Useful life 2021 2020\nComputer equipment 3-5 14,689 14,058\nBuildings 20–40 7,201 7,450";
+        let got = figures_of(&[text]);
+        assert_eq!(got[0], figure("Computer equipment", "2021", "14,689"));
+        assert_eq!(got[3], figure("Buildings", "2020", "7,450"));
+    }
+
+    #[test]
+    fn prose_naming_years_is_no_header() {
+        let line = "Other items during the year ended December 31, 2021 were due to acquisitions in 2021 and 2020.";
+        assert_eq!(cells_of(line), None);
+        assert!(figures_of(&[&format!("{line}\nAmerica 1,000 900")]).is_empty());
+    }
+
+    #[test]
+    fn a_part_of_a_table_cut_from_its_header_is_read_under_the_header_before_it() {
+        let first = "Consolidated results\n(in millions) 2021 2020\nRevenue 9,000 8,100\nCost of sales (5,000) (4,700)";
+        let second = "Operating income 1,200 1,050\nNet income 800 700";
+        assert!(continues_table(second));
+        assert!(!continues_table(first));
+        // Read alone it gives nothing; after the passage before it, its rows get their periods,
+        // each cited to the passage holding it, not to the one holding the header.
+        assert!(key_figures(&[Evidence::new(2, second)]).is_empty());
+        let got = key_figures(&[Evidence { number: 2, text: second, before: first }]);
+        let cells: Vec<_> = got.figures().map(|(m, p, c)| (m, p, c.value.as_str(), c.citation)).collect();
+        assert_eq!(
+            cells,
+            [
+                ("Operating income", "2021", "1,200", 2),
+                ("Operating income", "2020", "1,050", 2),
+                ("Net income", "2021", "800", 2),
+                ("Net income", "2020", "700", 2),
+            ]
+        );
+        // Prose between the header and the passage ends the table.
+        let prose = "The board met four times during the year to review the results of the group.";
+        let before = format!("{first}\n{prose}");
+        assert!(key_figures(&[Evidence { number: 2, text: second, before: &before }]).is_empty());
     }
 
     fn cells_of(line: &str) -> Option<Vec<String>> {

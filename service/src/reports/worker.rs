@@ -389,21 +389,31 @@ impl ReportWorker {
         let index = self.ctx.search.clone();
         let query = brief.query.to_string();
         let deeplinks = deeplinks.to_vec();
-        let retrieval = tokio::task::spawn_blocking(move || {
-            assistant::retrieve(
+        let figures = brief.figures;
+        let (retrieval, preceding) = tokio::task::spawn_blocking(move || {
+            let retrieval = assistant::retrieve(
                 &index,
                 &query,
                 &Scope::Documents(deeplinks.clone()),
                 &Access::Documents(deeplinks),
                 &Settings::pro(),
-            )
+            )?;
+            // A table cut across passages keeps its periods: its header is in the passages before.
+            let preceding = if figures {
+                writing::preceding(&retrieval, |deeplink, ordinal, count| {
+                    index.passages_before(deeplink, ordinal, count)
+                })
+            } else {
+                Default::default()
+            };
+            Ok::<_, assistant::AssistantError>((retrieval, preceding))
         })
         .await
         .map_err(|e| WriteError::Other(e.into()))?
         .map_err(|e| WriteError::Other(e.into()))?;
         progress.at(total, done, brief.heading, Phase::Writing);
         let assistant = self.ctx.assistant.current(&self.ctx.db).await;
-        writing::write(assistant.engine(), retrieval, brief).await.map_err(WriteError::Engine)
+        writing::write(assistant.engine(), retrieval, preceding, brief).await.map_err(WriteError::Engine)
     }
 }
 

@@ -43,16 +43,18 @@ pub(crate) struct Brief<'a> {
 }
 
 /// Writes a section from `retrieval` with `engine` when it writes prose (a model), extractively
-/// otherwise.
+/// otherwise. `preceding` holds, by passage number, the text before a passage that continues a
+/// table (see [`key_figures`]).
 pub(crate) async fn write(
     engine: &Arc<dyn AnswerEngine>,
     retrieval: Retrieval,
+    preceding: HashMap<u32, String>,
     brief: &Brief<'_>,
 ) -> Result<Written, AssistantError> {
     let with_figures = brief.figures;
     if engine.model().is_none() || retrieval.passages.is_empty() {
         // Without passages a model would write from memory: nothing to write from.
-        return tokio::task::spawn_blocking(move || extractive(&retrieval, with_figures))
+        return tokio::task::spawn_blocking(move || extractive(&retrieval, &preceding, with_figures))
             .await
             .map_err(|e| AssistantError::Internal(format!("writing a section failed: {e}")));
     }
@@ -92,7 +94,7 @@ pub(crate) async fn write(
                 Some((sentence, citations))
             })
             .collect();
-        let figures = if with_figures { key_figures(&retrieval) } else { KeyFigures::default() };
+        let figures = if with_figures { key_figures(&retrieval, &preceding) } else { KeyFigures::default() };
         section_of(&retrieval, kept, &figures)
     })
     .await
@@ -113,7 +115,7 @@ fn instruction(brief: &Brief<'_>) -> String {
 
 /// The extractive section: the engine's sentences, each kept only when found word for word in a
 /// passage it cites (and citing only those). Pure: call it off the async runtime.
-pub(crate) fn extractive(retrieval: &Retrieval, with_figures: bool) -> Written {
+pub(crate) fn extractive(retrieval: &Retrieval, preceding: &HashMap<u32, String>, with_figures: bool) -> Written {
     let answer = assistant::extractive::compose(retrieval, true);
     let by_number: HashMap<u32, &RetrievedPassage> = retrieval.passages.iter().map(|p| (p.number, p)).collect();
     let kept = answer
@@ -131,16 +133,49 @@ pub(crate) fn extractive(retrieval: &Retrieval, with_figures: bool) -> Written {
             (!verbatim.is_empty()).then_some((sentence, verbatim))
         })
         .collect();
-    let figures = if with_figures { key_figures(retrieval) } else { KeyFigures::default() };
+    let figures = if with_figures { key_figures(retrieval, preceding) } else { KeyFigures::default() };
     section_of(retrieval, kept, &figures)
 }
 
-/// The key figures of the retrieved passages.
-pub fn key_figures(retrieval: &Retrieval) -> KeyFigures {
-    let evidence: Vec<Evidence<'_>> =
-        retrieval.passages.iter().map(|p| Evidence { number: p.number, text: &p.text }).collect();
+/// The key figures of the retrieved passages, a passage that continues a table read under the
+/// header `preceding` holds for it (by passage number).
+pub fn key_figures(retrieval: &Retrieval, preceding: &HashMap<u32, String>) -> KeyFigures {
+    let evidence: Vec<Evidence<'_>> = retrieval
+        .passages
+        .iter()
+        .map(|p| Evidence {
+            number: p.number,
+            text: &p.text,
+            before: preceding.get(&p.number).map_or("", String::as_str),
+        })
+        .collect();
     figures::key_figures(&evidence)
 }
+
+/// The text before each passage of `retrieval` that continues a table (by passage number): up
+/// to [`PRECEDING_PASSAGES`] passages of its document before it, as `before` reads them
+/// (`deeplink`, `ordinal`, how many). A passage whose text cannot be read is left out.
+pub fn preceding(
+    retrieval: &Retrieval,
+    before: impl Fn(&str, u32, u32) -> anyhow::Result<Vec<String>>,
+) -> HashMap<u32, String> {
+    retrieval
+        .passages
+        .iter()
+        .filter(|p| p.ordinal > 0 && figures::continues_table(&p.text))
+        .filter_map(|p| match before(&p.deeplink, p.ordinal, PRECEDING_PASSAGES) {
+            Ok(texts) => Some((p.number, texts.join("\n"))),
+            Err(error) => {
+                tracing::warn!(%error, deeplink = %p.deeplink, "the passages before a table's part could not be read");
+                None
+            }
+        })
+        .collect()
+}
+
+/// How many passages back a table's header is looked for: a table of up to three passages'
+/// length keeps its periods.
+pub const PRECEDING_PASSAGES: u32 = 2;
 
 pub(crate) fn passage_json(p: &RetrievedPassage, number: usize) -> Value {
     json!({
@@ -234,7 +269,7 @@ mod tests {
             passage(2, "Revenue grew strongly in the year."),
             passage(3, "FY24\tFY23\nRevenue\t48,200\t42,280"),
         ]);
-        let figures = key_figures(&r);
+        let figures = key_figures(&r, &HashMap::new());
         let written = section_of(&r, vec![("Revenue grew strongly in the year.".into(), vec![2, 9])], &figures);
         assert_eq!(written.sentences, json!([{"sentence": "Revenue grew strongly in the year.", "citations": [1]}]));
         let cited: Vec<&str> =
@@ -242,6 +277,26 @@ mod tests {
         assert_eq!(cited, vec!["doc-2", "doc-3"]);
         assert!(written.markdown.starts_with("Revenue grew strongly in the year. [1]\n\n**Key figures**"));
         assert!(written.markdown.contains("| Revenue | 48,200 [2] | 42,280 [2] |"), "{}", written.markdown);
+    }
+
+    #[test]
+    fn a_passage_continuing_a_table_is_read_under_the_header_of_the_passages_before_it() {
+        let mut part = passage(2, "Operating income\t1,200\t1,050\nNet income\t800\t700");
+        part.ordinal = 5;
+        let r = retrieval(vec![passage(1, "FY24\tFY23\nRevenue\t48,200\t42,280"), part]);
+        let asked = std::cell::RefCell::new(Vec::new());
+        let preceding = preceding(&r, |deeplink, ordinal, count| {
+            asked.borrow_mut().push((deeplink.to_string(), ordinal, count));
+            Ok(vec!["Results (in crore)\nFY24\tFY23".into(), "Revenue\t9,000\t8,100".into()])
+        });
+        // Only the passage that starts inside a table is looked up.
+        assert_eq!(asked.into_inner(), vec![("doc-2".to_string(), 5, PRECEDING_PASSAGES)]);
+        let figures = key_figures(&r, &preceding);
+        let net: Vec<_> = figures.figures().filter(|(m, _, _)| *m == "Net income").map(|(_, p, c)| (p, c)).collect();
+        assert_eq!(net.len(), 2, "{figures:?}");
+        assert_eq!((net[0].0, net[0].1.value.as_str(), net[0].1.citation), ("FY24", "800", 2));
+        // The header's own rows are not read from the text before.
+        assert!(figures.figures().all(|(_, _, c)| c.value != "9,000"));
     }
 
     #[test]
