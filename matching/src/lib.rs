@@ -89,21 +89,51 @@ enum Atom {
 
 /// A branch in flat form: every one of its `must` parts holds and none of its negated parts,
 /// each part an OR of words and phrases. Most rules people write (and the benchmark's) are this
-/// shape; they are decided by counting parts as the document's words are looked up, with no tree
-/// to walk.
+/// shape; they are decided by setting one bit per part as the document's words are looked up,
+/// with no tree to walk.
 #[derive(Debug, Clone)]
 struct FlatBranch {
     feed: u32,
-    /// How many parts must hold.
+    /// The bits of the parts that must hold; the branch's other parts are negated.
     must: u32,
 }
 
-/// One part of a flat branch.
+/// The most parts a flat branch has: one bit each in a `u32`. A branch with more is evaluated as
+/// a tree.
+const FLAT_PARTS: usize = 32;
+
+/// A word or phrase named by one part of a flat branch: finding it sets the part's bit in the
+/// branch's mask, one memory access per mention.
 #[derive(Debug, Clone, Copy)]
-struct Part {
+struct Mention {
     branch: u32,
-    /// A part that must not hold.
-    negated: bool,
+    bit: u32,
+}
+
+/// Lists of values per id, stored end to end: one allocation, and a list read is one slice.
+#[derive(Debug)]
+struct Lists<T> {
+    /// Where each id's list starts in `items`; one more entry than ids.
+    starts: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T: Copy> Lists<T> {
+    fn of(lists: Vec<Vec<T>>) -> Lists<T> {
+        let mut starts = Vec::with_capacity(lists.len() + 1);
+        let mut items = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+        starts.push(0);
+        for list in lists {
+            items.extend(list);
+            starts.push(items.len() as u32);
+        }
+        Lists { starts, items }
+    }
+
+    fn get(&self, id: u32) -> &[T] {
+        let id = id as usize;
+        &self.items[self.starts[id] as usize..self.starts[id + 1] as usize]
+    }
 }
 
 /// Every feed's rules, compiled together.
@@ -116,16 +146,15 @@ pub struct RuleSet {
     /// Per term id: the tree branches anchored on it.
     by_term: Vec<Vec<u32>>,
     flat: Vec<FlatBranch>,
-    parts: Vec<Part>,
-    /// Per term id: the parts that name the word itself.
-    term_parts: Vec<Vec<u32>>,
+    /// Per term id: the parts of flat branches that name the word itself.
+    term_mentions: Lists<Mention>,
     /// The distinct phrases of flat branches: terms at positions relative to each other.
     phrases: Vec<Vec<(u32, u32)>>,
     /// Per phrase: the parts that name it.
-    phrase_parts: Vec<Vec<u32>>,
+    phrase_mentions: Lists<Mention>,
     /// Per term id: the phrases anchored on it (each on its least used word), evaluated only
     /// when that word is present.
-    phrases_by_anchor: Vec<Vec<u32>>,
+    phrases_by_anchor: Lists<u32>,
     /// Feeds evaluated whole on every document: no rule, or a rule that can hold with none of
     /// its terms present.
     always: Vec<u32>,
@@ -286,6 +315,15 @@ fn atoms(node: &Node) -> Option<Vec<&Node>> {
     }
 }
 
+/// A `u32` with its lowest `n` bits set.
+fn low_bits(n: usize) -> u32 {
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
 /// A branch as its must parts and its negated parts, each an OR of words and phrases; `None`
 /// when it is not of that shape (then it is evaluated as a tree).
 #[allow(clippy::type_complexity)]
@@ -320,11 +358,10 @@ fn split(node: &Node) -> (Vec<Node>, Option<Node>) {
 /// Gathers the flat branches of a [`RuleSet`] as it is compiled.
 struct FlatBuilder {
     branches: Vec<FlatBranch>,
-    parts: Vec<Part>,
-    term_parts: Vec<Vec<u32>>,
+    term_mentions: Vec<Vec<Mention>>,
     phrases: Vec<Vec<(u32, u32)>>,
     phrase_ids: FxHashMap<Vec<(u32, u32)>, u32>,
-    phrase_parts: Vec<Vec<u32>>,
+    phrase_mentions: Vec<Vec<Mention>>,
     phrases_by_anchor: Vec<Vec<u32>>,
 }
 
@@ -332,22 +369,22 @@ impl FlatBuilder {
     fn new(terms: usize) -> FlatBuilder {
         FlatBuilder {
             branches: Vec::new(),
-            parts: Vec::new(),
-            term_parts: vec![Vec::new(); terms],
+            term_mentions: vec![Vec::new(); terms],
             phrases: Vec::new(),
             phrase_ids: FxHashMap::default(),
-            phrase_parts: Vec::new(),
+            phrase_mentions: Vec::new(),
             phrases_by_anchor: vec![Vec::new(); terms],
         }
     }
 
+    /// Adds a branch of at most [`FLAT_PARTS`] parts: bits `0..must.len()` for its must parts,
+    /// the next ones for its negated parts.
     fn add(&mut self, feed: u32, must: &[Vec<&Node>], must_not: &[Vec<&Node>], uses: &[u32]) {
+        debug_assert!(must.len() + must_not.len() <= FLAT_PARTS);
         let branch = self.branches.len() as u32;
-        self.branches.push(FlatBranch { feed, must: must.len() as u32 });
-        let parts = must.iter().map(|p| (p, false)).chain(must_not.iter().map(|p| (p, true)));
-        for (atoms, negated) in parts {
-            let part = self.parts.len() as u32;
-            self.parts.push(Part { branch, negated });
+        self.branches.push(FlatBranch { feed, must: low_bits(must.len()) });
+        for (i, atoms) in must.iter().chain(must_not).enumerate() {
+            let mention = Mention { branch, bit: 1 << i };
             let mut seen: Vec<Atom> = Vec::new();
             for atom in atoms {
                 let atom = match atom {
@@ -355,13 +392,13 @@ impl FlatBuilder {
                     Node::Phrase(terms) => Atom::Phrase(self.phrase(terms, uses)),
                     _ => unreachable!("flatten keeps only words and phrases"),
                 };
-                // A part names each word or phrase once, so it is counted once.
+                // A part names each word or phrase once: its lists stay short.
                 if seen.contains(&atom) {
                     continue;
                 }
                 match atom {
-                    Atom::Term(t) => self.term_parts[t as usize].push(part),
-                    Atom::Phrase(p) => self.phrase_parts[p as usize].push(part),
+                    Atom::Term(t) => self.term_mentions[t as usize].push(mention),
+                    Atom::Phrase(p) => self.phrase_mentions[p as usize].push(mention),
                 }
                 seen.push(atom);
             }
@@ -376,7 +413,7 @@ impl FlatBuilder {
         let id = self.phrases.len() as u32;
         self.phrases.push(terms.to_vec());
         self.phrase_ids.insert(terms.to_vec(), id);
-        self.phrase_parts.push(Vec::new());
+        self.phrase_mentions.push(Vec::new());
         let anchor = terms.iter().map(|(_, t)| *t).min_by_key(|t| uses[*t as usize]).expect("a phrase has words");
         self.phrases_by_anchor[anchor as usize].push(id);
         id
@@ -445,8 +482,10 @@ impl RuleSet {
                     feed.rest = rest;
                     for (branch, anchors) in parts.into_iter().zip(anchored) {
                         if let Some((must, must_not)) = flatten(&branch) {
-                            flat.add(i as u32, &must, &must_not, &uses);
-                            continue;
+                            if must.len() + must_not.len() <= FLAT_PARTS {
+                                flat.add(i as u32, &must, &must_not, &uses);
+                                continue;
+                            }
                         }
                         let at = branches.len() as u32;
                         let guard = guard(&branch, &anchors, &uses);
@@ -464,11 +503,10 @@ impl RuleSet {
             branches,
             by_term,
             flat: flat.branches,
-            parts: flat.parts,
-            term_parts: flat.term_parts,
+            term_mentions: Lists::of(flat.term_mentions),
             phrases: flat.phrases,
-            phrase_parts: flat.phrase_parts,
-            phrases_by_anchor: flat.phrases_by_anchor,
+            phrase_mentions: Lists::of(flat.phrase_mentions),
+            phrases_by_anchor: Lists::of(flat.phrases_by_anchor),
             always,
             shorthands,
         }
@@ -529,44 +567,32 @@ impl Lexicon {
     }
 }
 
-/// The matcher's state for flat branches over one document, each entry valid only when stamped
-/// with the document's generation.
-struct Counts {
-    /// Per part: found to hold.
-    part_stamp: Vec<u32>,
-    /// Per flat branch: its count belongs to this document.
-    branch_stamp: Vec<u32>,
-    /// Per flat branch: how many of its must parts hold.
-    count: Vec<u32>,
-    /// Per flat branch: one of its negated parts holds.
-    blocked: Vec<u32>,
-    /// Per phrase: found in the document.
+/// The matcher's state for flat branches over one document.
+struct Marks {
+    /// Per flat branch: the generation its mask belongs to, and the bits of its parts found to
+    /// hold (side by side: one memory access per mention).
+    held: Vec<(u32, u32)>,
+    /// Flat branches with a bit set in this document.
+    touched: Vec<u32>,
+    /// Per phrase: looked for in this document (the generation).
     phrase_stamp: Vec<u32>,
-    /// Flat branches whose must parts all hold.
-    complete: Vec<u32>,
 }
 
-impl Counts {
-    /// Records that `part` holds: once per part, counted towards its branch.
-    fn satisfy(&mut self, rules: &RuleSet, part: u32, generation: u32) {
-        if self.part_stamp[part as usize] == generation {
-            return;
+impl Marks {
+    /// Records that a part of a branch holds.
+    fn mark(&mut self, Mention { branch, bit }: Mention, generation: u32) {
+        let held = &mut self.held[branch as usize];
+        if held.0 != generation {
+            *held = (generation, 0);
+            self.touched.push(branch);
         }
-        self.part_stamp[part as usize] = generation;
-        let Part { branch, negated } = rules.parts[part as usize];
-        let b = branch as usize;
-        if negated {
-            self.blocked[b] = generation;
-            return;
-        }
-        if self.branch_stamp[b] != generation {
-            self.branch_stamp[b] = generation;
-            self.count[b] = 0;
-        }
-        self.count[b] += 1;
-        if self.count[b] == rules.flat[b].must {
-            self.complete.push(branch);
-        }
+        held.1 |= bit;
+    }
+
+    /// Whether a touched branch holds: all its must parts and none of its negated ones.
+    fn holds(&self, rules: &RuleSet, branch: u32) -> bool {
+        let must = rules.flat[branch as usize].must;
+        self.held[branch as usize].1 == must
     }
 }
 
@@ -586,7 +612,7 @@ pub struct Matcher<'r> {
     feed_stamp: Vec<u32>,
     /// Per branch: the generation in which it was evaluated.
     branch_stamp: Vec<u32>,
-    flat: Counts,
+    flat: Marks,
     /// The matching feeds of the document.
     candidates: Vec<u32>,
 }
@@ -611,13 +637,10 @@ impl<'r> Matcher<'r> {
             present: Vec::new(),
             feed_stamp: vec![0; rules.feeds.len()],
             branch_stamp: vec![0; rules.branches.len()],
-            flat: Counts {
-                part_stamp: vec![0; rules.parts.len()],
-                branch_stamp: vec![0; rules.flat.len()],
-                count: vec![0; rules.flat.len()],
-                blocked: vec![0; rules.flat.len()],
+            flat: Marks {
+                held: vec![(0, 0); rules.flat.len()],
+                touched: Vec::new(),
                 phrase_stamp: vec![0; rules.phrases.len()],
-                complete: Vec::new(),
             },
             candidates: Vec::new(),
         }
@@ -629,15 +652,10 @@ impl<'r> Matcher<'r> {
         if self.generation == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
             self.feed_stamp.iter_mut().for_each(|s| *s = 0);
-            for stamps in [
-                &mut self.branch_stamp,
-                &mut self.flat.part_stamp,
-                &mut self.flat.branch_stamp,
-                &mut self.flat.blocked,
-                &mut self.flat.phrase_stamp,
-            ] {
+            for stamps in [&mut self.branch_stamp, &mut self.flat.phrase_stamp] {
                 stamps.iter_mut().for_each(|s| *s = 0);
             }
+            self.flat.held.iter_mut().for_each(|h| *h = (0, 0));
             self.generation = 1;
         }
         self.occurrences.clear();
@@ -675,27 +693,29 @@ impl<'r> Matcher<'r> {
             Occurrences { stamp: &self.stamp, generation, ranges: &self.ranges, positions: &self.positions };
         self.candidates.clear();
         // Flat branches: each present word (and each phrase found, looked for only when its
-        // anchor word is present) marks the parts naming it as holding, counting towards their
-        // branch; a branch whose must parts all hold and none of whose negated parts does holds.
-        self.flat.complete.clear();
+        // anchor word is present) sets the bit of the parts naming it in their branch; a branch
+        // holds when the bits of all its must parts are set and none of its negated parts'.
+        self.flat.touched.clear();
         for &term in &self.present {
-            for &part in &rules.term_parts[term as usize] {
-                self.flat.satisfy(rules, part, generation);
+            for &mention in rules.term_mentions.get(term) {
+                self.flat.mark(mention, generation);
             }
-            for &phrase in &rules.phrases_by_anchor[term as usize] {
+            for &phrase in rules.phrases_by_anchor.get(term) {
                 let p = phrase as usize;
-                if self.flat.phrase_stamp[p] == generation || !occurrences.phrase(&rules.phrases[p]) {
+                if self.flat.phrase_stamp[p] == generation {
                     continue;
                 }
                 self.flat.phrase_stamp[p] = generation;
-                for &part in &rules.phrase_parts[p] {
-                    self.flat.satisfy(rules, part, generation);
+                if occurrences.phrase(&rules.phrases[p]) {
+                    for &mention in rules.phrase_mentions.get(phrase) {
+                        self.flat.mark(mention, generation);
+                    }
                 }
             }
         }
-        for &b in &self.flat.complete {
+        for &b in &self.flat.touched {
             let f = rules.flat[b as usize].feed as usize;
-            if self.flat.blocked[b as usize] == generation || self.feed_stamp[f] == generation {
+            if self.feed_stamp[f] == generation || !self.flat.holds(rules, b) {
                 continue;
             }
             // One branch holds: the feed is decided by its other filters and its rest.
