@@ -109,12 +109,12 @@ pub async fn record(
     blobs.put(&layout_hash, &layout).await?;
     // The same name with the same text is the same document, however often it is sent.
     let guid = format!("{}:{content_hash}", file.file_name);
-    let metadata = metadata_of(&file, &layout_hash);
+    let tags = metadata_of(&file, &layout_hash);
     let fields = DocumentFields {
         source_id: file.source.to_string(),
         guid: guid.clone(),
         link: None,
-        title: title_of(extracted, file.file_name, &metadata),
+        title: title_of(extracted, file.file_name, &tags),
         author: extracted.metadata.author.clone(),
         published_at: extracted
             .metadata
@@ -125,7 +125,7 @@ pub async fn record(
         summary: Some(preview(&text, 100)).filter(|s| !s.is_empty()),
         content_hash,
         owner: Some(file.user_id.to_string()),
-        metadata,
+        metadata: tags,
     };
     let id = deeplink(&format!("{}/{}", file.source, file.user_id), &guid);
     let before = commands::feed::last_of_aggregate(&bus.db, "document", &id).await?;
