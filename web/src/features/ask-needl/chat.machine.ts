@@ -213,6 +213,21 @@ const emptyConversation = {
   uploadIds: [] as string[],
 };
 
+/** Returns the chat's context once a saved session is opened: its messages, scope and settings. */
+function conversationOf(context: ChatContext, session: LoadedSession): Partial<ChatContext> {
+  const scope = session.scope ?? context.scope;
+  return {
+    ...emptyConversation,
+    messages: session.messages,
+    sessionId: session.sessionId,
+    scope,
+    report: null,
+    webSearch: scope.id === WEB_SCOPE_ID,
+    pro: session.pro ?? context.pro,
+    attachmentIds: session.attachmentIds ?? [],
+  };
+}
+
 /** Returns a session's title: its first question. */
 export const sessionTitle = (messages: ChatMessage[]): string =>
   messages.find((m) => m.type === 'user')?.prompt.slice(0, 120) ?? 'AskNeedl';
@@ -295,19 +310,7 @@ export const chatMachine = setup({
       if (event.type === 'stream.error') console.error('ask-needl stream failed:', event.message);
     },
     learnSession: assign(({ event }) => (event.type === 'stream.started' && event.sessionId ? { sessionId: event.sessionId } : {})),
-    restore: assign(({ context }, session: LoadedSession) => {
-      const scope = session.scope ?? context.scope;
-      return {
-        ...emptyConversation,
-        messages: stopUnended(session.messages),
-        sessionId: session.sessionId,
-        scope,
-        report: null,
-        webSearch: scope.id === WEB_SCOPE_ID,
-        pro: session.pro ?? context.pro,
-        attachmentIds: session.attachmentIds ?? [],
-      };
-    }),
+    restore: assign(({ context }, session: LoadedSession) => conversationOf(context, { ...session, messages: stopUnended(session.messages) })),
     rememberSession: ({ context }) => {
       if (context.sessionId && !context.report && context.historyEnabled) rememberLastSession(context.sessionId);
     },
@@ -340,21 +343,7 @@ export const chatMachine = setup({
     detach: assign(({ context, event }) =>
       event.type === 'chat.detach' ? { uploadIds: context.uploadIds.filter((id) => id !== event.uploadId) } : {},
     ),
-    loadSession: assign(({ context, event }) => {
-      if (event.type !== 'chat.load') return {};
-      const { session } = event;
-      const scope = session.scope ?? context.scope;
-      return {
-        ...emptyConversation,
-        messages: session.messages,
-        sessionId: session.sessionId,
-        scope,
-        report: null,
-        webSearch: scope.id === WEB_SCOPE_ID,
-        pro: session.pro ?? context.pro,
-        attachmentIds: session.attachmentIds ?? [],
-      };
-    }),
+    loadSession: assign(({ context, event }) => (event.type === 'chat.load' ? conversationOf(context, event.session) : {})),
     markSaved: assign({ unsaved: false }),
     notifySyncFailed: () => notify({ type: 'error', message: SESSION_SYNC_FAILED }),
   },
