@@ -3,6 +3,7 @@
  * tells us what changed; the affected queries are invalidated and refetch if someone shows them.
  */
 import type { InvalidateQueryFilters, QueryClient, QueryKey } from '@tanstack/react-query';
+import { auditHeadOf, noteAuditHead } from './live-audit';
 import { assistantKeys } from './queries/assistant-queries';
 import { boardKeys } from './queries/board-keys';
 import { channelKeys, commentKeys } from './queries/channel-keys';
@@ -25,6 +26,8 @@ export interface LiveEvent {
   cursor: string;
   type: string;
   ids: string[];
+  /** Only on the audit log's message (see live-audit.ts): the feed's newest cursor. */
+  head?: string;
 }
 
 /** A document was added, changed or removed: the lists, and each named document (ids are deeplinks). */
@@ -252,6 +255,8 @@ export async function refreshQueries(queryClient: QueryClient, filters: Invalida
 
 /** Refreshes every query the event affects. */
 export async function applyLiveEvent(queryClient: QueryClient, event: LiveEvent & { report_id?: string }): Promise<void> {
+  const auditHead = auditHeadOf(event);
+  if (auditHead) return noteAuditHead(queryClient, auditHead);
   const quiet = staleSearchesAfter(event)
     ? [queryClient.invalidateQueries({ queryKey: searchKeys.all(), refetchType: 'none' })]
     : [];

@@ -9,6 +9,8 @@ export interface SessionUser {
   email_id: string;
   username: string;
   is_admin: boolean;
+  /** Reads the audit log without administering; absent from sessions stored before the server sent it. */
+  is_auditor?: boolean;
 }
 
 export interface Session {
