@@ -7,9 +7,11 @@
 export { default as ArrowLeftIcon } from 'lucide-react/icons/arrow-left';
 export { default as BellIcon } from 'lucide-react/icons/bell';
 export { default as CheckIcon } from 'lucide-react/icons/check';
+export { default as ChevronDownIcon } from 'lucide-react/icons/chevron-down';
 export { default as ChevronLeftIcon } from 'lucide-react/icons/chevron-left';
 export { default as ChevronRightIcon } from 'lucide-react/icons/chevron-right';
 export { default as CircleIcon } from 'lucide-react/icons/circle';
+export { default as CopyIcon } from 'lucide-react/icons/copy';
 export { default as PanelRightCloseIcon } from 'lucide-react/icons/panel-right-close';
 export { default as SearchIcon } from 'lucide-react/icons/search';
 export { default as StarIcon } from 'lucide-react/icons/star';

@@ -68,3 +68,5 @@ export function useAuditTimeline(filters: AuditFilters) {
     showNewer,
   };
 }
+
+export type AuditTimeline = ReturnType<typeof useAuditTimeline>;

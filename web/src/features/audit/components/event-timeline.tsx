@@ -1,0 +1,103 @@
+import { ListState } from '../../../components/ui/list-state';
+import { Spinner } from '../../../components/ui/spinner';
+import { isFiltered, type AuditFilters } from '../audit-filters';
+import type { AuditTimeline } from '../hooks/use-audit-timeline';
+import { EventRow } from './event-row';
+
+export interface EventTimelineProps {
+  timeline: AuditTimeline;
+  filters: AuditFilters;
+  onNarrow: (filters: AuditFilters) => void;
+  onClear: () => void;
+}
+
+/**
+ * The events in feed order, oldest first: the order the feed pages in (a page goes on after its
+ * last event's cursor) and the order the chain is hashed in, so Load more and the live banner
+ * both add at the end and nothing above moves while it is read. To reach recent events quickly,
+ * filter from a date.
+ */
+export function EventTimeline({ timeline, filters, onNarrow, onClear }: EventTimelineProps) {
+  const { pages, events, newerCount, newerCapped, showNewer } = timeline;
+  const filtered = isFiltered(filters);
+  return (
+    <ListState
+      query={{ ...pages, data: pages.data ? events : undefined }}
+      loadingLabel="Loading events"
+      errorTitle="The audit log could not be loaded"
+      errorHint="Check your connection and try again."
+      isEmpty={(list) => list.length === 0}
+      empty={<EmptyTimeline filtered={filtered} onClear={onClear} />}
+    >
+      {(list) => (
+        <div className="audit-timeline">
+          <table className="table audit-table">
+            <caption className="visually-hidden">Audit events, oldest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">What</th>
+                <th scope="col">On</th>
+                <th scope="col">
+                  <span className="visually-hidden">Details</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((event) => (
+                <EventRow key={event.cursor} event={event} onNarrow={onNarrow} />
+              ))}
+            </tbody>
+          </table>
+          <div className="audit-timeline-end">
+            {pages.isFetchingNextPage ? (
+              <Spinner label="Loading more events" showLabel />
+            ) : pages.hasNextPage ? (
+              <button type="button" className="button" onClick={() => void pages.fetchNextPage()}>
+                Load more
+              </button>
+            ) : newerCount > 0 ? (
+              <p className="audit-newer" role="status">
+                {newerCapped ? `${newerCount} or more new events` : `${newerCount} new ${newerCount === 1 ? 'event' : 'events'}`}
+                {' — '}
+                <button type="button" className="button button-primary button-small" onClick={showNewer}>
+                  Show
+                </button>
+              </p>
+            ) : (
+              <p className="small muted">
+                {list.length} {list.length === 1 ? 'event' : 'events'}; that is all for now.
+              </p>
+            )}
+          </div>
+          {pages.isFetchNextPageError && (
+            <p className="form-error" role="alert">
+              More events could not be loaded.{' '}
+              <button type="button" className="button button-quiet button-small" onClick={() => void pages.fetchNextPage()}>
+                Try again
+              </button>
+            </p>
+          )}
+        </div>
+      )}
+    </ListState>
+  );
+}
+
+function EmptyTimeline({ filtered, onClear }: { filtered: boolean; onClear: () => void }) {
+  return (
+    <div className="empty-state">
+      <h2>{filtered ? 'No events match these filters' : 'No events yet'}</h2>
+      <div className="muted">
+        {filtered ? (
+          <button type="button" className="button" onClick={onClear}>
+            Clear filters
+          </button>
+        ) : (
+          <p>Events appear here as people use Needl.</p>
+        )}
+      </div>
+    </div>
+  );
+}
