@@ -64,6 +64,8 @@ const TaggedDocumentsPage = lazyPage('Loading tagged documents', () =>
 );
 /** The preview, read in the group its address names (comments). */
 const PreviewPage = lazyPage('Loading the preview', () => import('./pages/preview-page').then((m) => m.DocumentPreviewPage));
+const AuditPage = lazyPage('Loading the audit log', () => import('./pages/audit-pages').then((m) => m.AuditPage));
+const AuditHistoryPage = lazyPage('Loading the history', () => import('./pages/audit-pages').then((m) => m.AuditHistoryPage));
 const AppsPage = lazyPage('Loading apps', () => import('./pages/apps-page').then((m) => m.AppsPage));
 const AppSourcePage = lazyPage('Loading the app', () => import('./pages/app-source-page').then((m) => m.AppSourcePage));
 /** The drive brings the upload panel. */
@@ -106,6 +108,9 @@ export function AppRoutes() {
           <Route path="/settings/storage" element={<StoragePage />} />
           <Route path="/settings/users" element={<UsersPage />} />
           <Route path="/settings/assistant" element={<AssistantSettingsPage />} />
+          {/* The audit log, for administrators and auditors (others are told they may not read it). */}
+          <Route path="/settings/audit" element={<AuditPage />} />
+          <Route path="/settings/audit/history" element={<AuditHistoryPage />} />
           <Route path="/settings/manage-tags" element={<ManageTagsPage />} />
           <Route path="/settings/contacts" element={<ContactsPage />} />
           <Route path="/settings/contacts/:peopleId" element={<ContactsPage />} />

@@ -29,6 +29,7 @@ const SEGMENT_LABELS: Record<string, string> = {
   clipped_reports: 'Web clipper',
   website: 'Websites',
   followed: 'Followed',
+  audit: 'Audit log',
 };
 
 /** Segments that are part of the path but get no crumb of their own. */
@@ -84,6 +85,8 @@ const TITLES: Array<[RegExp, string]> = [
   [/^\/connect\/website\/followed/, 'Followed websites'],
   [/^\/connect\/website/, 'Follow a website'],
   [/^\/settings\/manage-tags/, 'Tags Manager'],
+  [/^\/settings\/audit\/history/, 'History'],
+  [/^\/settings\/audit/, 'Audit log'],
   [/^\/settings\/contacts/, 'Manage Contacts'],
   [/^\/settings/, 'Settings'],
 ];

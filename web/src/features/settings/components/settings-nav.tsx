@@ -16,12 +16,17 @@ const ADMIN_PAGES = [
   { to: '/settings/assistant', label: 'Assistant' },
 ] as const;
 
+/** The audit log (the audit feature's page), for administrators and auditors. */
+const AUDIT_PAGE = { to: '/settings/audit', label: 'Audit log' } as const;
+
 /** Tabs between the settings pages. */
 export function SettingsNav() {
-  const admin = useSession().user?.is_admin ?? false;
+  const user = useSession().user;
+  const admin = user?.is_admin ?? false;
+  const auditor = admin || (user?.is_auditor ?? false);
   return (
     <nav aria-label="Settings" className="settings-nav">
-      {[...PAGES, ...(admin ? ADMIN_PAGES : [])].map((page) => (
+      {[...PAGES, ...(admin ? ADMIN_PAGES : []), ...(auditor ? [AUDIT_PAGE] : [])].map((page) => (
         <NavLink key={page.to} to={page.to} className="settings-nav-link">
           {page.label}
         </NavLink>
