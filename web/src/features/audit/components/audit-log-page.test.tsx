@@ -1,0 +1,214 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { applyLiveEvent } from '../../../lib/live-events';
+import { json, stubApi } from '../../../test/render';
+import { ADMIN, AUDITOR, chainStatus, MEMBER, page, renderAuditPage, signInAs, storedEvent, storedEvents } from '../test/fixtures';
+import { AuditLogPage } from './audit-log-page';
+
+const saved = vi.hoisted(() => [] as Array<{ blob: Blob; name: string }>);
+vi.mock('../../../lib/save-blob', () => ({ saveBlob: (blob: Blob, name: string) => saved.push({ blob, name }) }));
+
+const CHAIN = { 'GET /api/audit/chain': () => json(200, chainStatus()) };
+const address = () => screen.getByTestId('address').textContent;
+const rows = () => within(screen.getByRole('table', { name: /Audit events/ })).getAllByRole('row').filter((r) => r.classList.contains('audit-row'));
+
+describe('the audit log page', () => {
+  beforeEach(() => {
+    saved.length = 0;
+    signInAs(ADMIN);
+  });
+
+  it('tells someone who is neither administrator nor auditor that they may not read it, and asks nothing', async () => {
+    signInAs(MEMBER);
+    const calls = stubApi({});
+    renderAuditPage(<AuditLogPage />, '/settings/audit');
+    expect(screen.getByRole('heading', { name: 'Not allowed' })).toBeInTheDocument();
+    expect(screen.getByText(/Only administrators and auditors/)).toBeInTheDocument();
+    expect(calls).toEqual([]);
+  });
+
+  it('is open to an auditor who is not an administrator', async () => {
+    signInAs(AUDITOR);
+    stubApi({ ...CHAIN, 'GET /api/audit/events?limit=50': () => json(200, page([storedEvent(1)])) });
+    renderAuditPage(<AuditLogPage />, '/settings/audit');
+    expect(await screen.findByText('Tag created')).toBeInTheDocument();
+  });
+
+  it('lists events in words, and a row’s expander shows its metadata and payload with secrets muted', async () => {
+    const user = userEvent.setup();
+    const system = storedEvent(2, {
+      aggregate_type: 'user',
+      aggregate_id: 'u-9',
+      event_type: 'PasswordChanged',
+      payload: { PasswordChanged: { password_hash: '[redacted]' } },
+      metadata: { user_id: 'system', request_id: 'req-sys', app_type: 'cli', request_origin: 'needl admin', time: '2025-01-02T10:00:00Z' },
+      actor_name: null,
+    });
+    stubApi({ ...CHAIN, 'GET /api/audit/events?limit=50': () => json(200, page([storedEvent(1), system])) });
+    renderAuditPage(<AuditLogPage />, '/settings/audit');
+
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(rows()[0]).toHaveTextContent(/ada.*Tag created.*Tag book · Tag 1/);
+    expect(rows()[1]).toHaveTextContent(/System.*Password changed.*User/);
+    expect(within(rows()[0]).getByText(/ago|-2025/).closest('time')).toHaveAttribute('dateTime', '2025-01-02T10:00:00Z');
+    expect(screen.queryByText('u-9')).not.toBeInTheDocument();
+
+    const expander = within(rows()[1]).getByRole('button', { name: /^Details: Password changed by System/ });
+    expect(expander).toHaveAttribute('aria-expanded', 'false');
+    await user.click(expander);
+    expect(expander).toHaveAttribute('aria-expanded', 'true');
+    const detail = document.getElementById(expander.getAttribute('aria-controls')!)!;
+    expect(detail).toBeVisible();
+    expect(within(detail).getByText('req-sys')).toBeInTheDocument();
+    expect(within(detail).getByText('cli')).toBeInTheDocument();
+    expect(within(detail).getByText('needl admin')).toBeInTheDocument();
+    expect(within(detail).getByText('u-9')).toBeInTheDocument();
+    expect(within(detail).getByLabelText('Payload')).toHaveTextContent('"password_hash": "[redacted]"');
+    expect(within(detail).getByText('"[redacted]"')).toHaveClass('audit-redacted');
+    expect(within(detail).getByRole('link', { name: 'History of this user' })).toHaveAttribute(
+      'href',
+      '/settings/audit/history?type=user&id=u-9&at=0-2',
+    );
+    await user.click(expander);
+    expect(expander).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('loads more with the cursor of the last event shown, until a page is short', async () => {
+    const user = userEvent.setup();
+    stubApi({
+      ...CHAIN,
+      'GET /api/audit/events?limit=50': () => json(200, page(storedEvents(1, 50))),
+      'GET /api/audit/events?after=0-50&limit=50': () => json(200, page(storedEvents(51, 53))),
+    });
+    renderAuditPage(<AuditLogPage />, '/settings/audit');
+    await user.click(await screen.findByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(rows()).toHaveLength(53));
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(screen.getByText(/53 events; that is all for now/)).toBeInTheDocument();
+  });
+
+  it('puts applied filters in the address and asks the API with them; Clear filters takes them away', async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      ...CHAIN,
+      'GET /api/audit/events?limit=50': () => json(200, page([storedEvent(1)])),
+      'GET /api/audit/events?aggregate_type=tag_book&event_type=TagCreated&limit=50': () => json(200, page([])),
+    });
+    renderAuditPage(<AuditLogPage />, '/settings/audit');
+    await screen.findByText('Tag created');
+    await user.type(screen.getByLabelText('Event type'), 'TagCreated');
+    await user.type(screen.getByLabelText('Aggregate type'), 'tag_book');
+    await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+
+    expect(address()).toBe('/settings/audit?aggregate_type=tag_book&event_type=TagCreated');
+    expect(await screen.findByRole('heading', { name: 'No events match these filters' })).toBeInTheDocument();
+    expect(calls.map((c) => c.key)).toContain('GET /api/audit/events?aggregate_type=tag_book&event_type=TagCreated&limit=50');
+    expect(screen.getByRole('button', { name: 'Filters (2)' })).toHaveAttribute('aria-expanded', 'false');
+
+    await user.click(screen.getAllByRole('button', { name: 'Clear filters' })[0]);
+    expect(address()).toBe('/settings/audit');
+    expect(screen.getByLabelText('Event type')).toHaveValue('');
+    expect(await screen.findByText('Tag created')).toBeInTheDocument();
+  });
+
+  it('reads the filters from a shared address, time range included', async () => {
+    const from = '2025-01-01T00:00:00.000Z';
+    stubApi({ ...CHAIN, [`GET /api/audit/events?from=${encodeURIComponent(from)}&request_id=req-1&limit=50`]: () => json(200, page([storedEvent(1)])) });
+    renderAuditPage(<AuditLogPage />, `/settings/audit?request_id=req-1&from=${from}`);
+    expect(await screen.findByText('Tag created')).toBeInTheDocument();
+    expect(screen.getByLabelText('Request id')).toHaveValue('req-1');
+    expect(screen.getByLabelText('From')).not.toHaveValue('');
+  });
+
+  it('narrows to one request from an event’s detail', async () => {
+    const user = userEvent.setup();
+    stubApi({
+      ...CHAIN,
+      'GET /api/audit/events?limit=50': () => json(200, page([storedEvent(1)])),
+      'GET /api/audit/events?request_id=req-1&limit=50': () => json(200, page([storedEvent(1)])),
+    });
+    renderAuditPage(<AuditLogPage />, '/settings/audit');
+    await user.click(await screen.findByRole('button', { name: /^Details:/ }));
+    await user.click(screen.getByRole('button', { name: 'Only this request' }));
+    expect(address()).toBe('/settings/audit?request_id=req-1');
+  });
+
+  it('exports the filtered selection with the token and saves it under the server’s name', async () => {
+    const user = userEvent.setup();
+    let headers: HeadersInit | undefined;
+    stubApi({
+      ...CHAIN,
+      'GET /api/audit/events?event_type=TagCreated&limit=50': () => json(200, page([storedEvent(1)])),
+      'GET /api/audit/export?event_type=TagCreated': (init) => {
+        headers = init.headers;
+        return new Response('{"cursor":"0-1"}\n', {
+          headers: { 'content-type': 'application/x-ndjson', 'content-disposition': 'attachment; filename="audit.ndjson"' },
+        });
+      },
+    });
+    renderAuditPage(<AuditLogPage />, '/settings/audit?event_type=TagCreated');
+    await user.click(await screen.findByRole('button', { name: 'Export these events' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0].name).toBe('audit.ndjson');
+    expect(await saved[0].blob.text()).toBe('{"cursor":"0-1"}\n');
+    expect(headers).toMatchObject({ token: 'tok' });
+  });
+
+  it('says when the export fails, in the server’s words', async () => {
+    const user = userEvent.setup();
+    stubApi({
+      ...CHAIN,
+      'GET /api/audit/events?limit=50': () => json(200, page([storedEvent(1)])),
+      'GET /api/audit/export': () => json(403, { code: 'forbidden', message: 'only administrators and auditors may read the audit log' }),
+    });
+    renderAuditPage(<AuditLogPage />, '/settings/audit');
+    await user.click(await screen.findByRole('button', { name: 'Export all events' }));
+    expect(await screen.findByText(/The export could not be made\. only administrators/)).toBeInTheDocument();
+  });
+
+  it('counts the events the live socket announces after the last one shown, and shows them on demand', async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      ...CHAIN,
+      'GET /api/audit/events?limit=50': () => json(200, page(storedEvents(1, 2))),
+      'GET /api/audit/events?after=0-2&limit=50': () => json(200, page(storedEvents(3, 4))),
+    });
+    const { client } = renderAuditPage(<AuditLogPage />, '/settings/audit');
+    await waitFor(() => expect(rows()).toHaveLength(2));
+
+    await act(() => applyLiveEvent(client(), { type: 'audit', head: '0-4', cursor: '', ids: [] }));
+    expect(await screen.findByText(/2 new events/)).toHaveAttribute('role', 'status');
+    await user.click(screen.getByRole('button', { name: 'Show' }));
+    await waitFor(() => expect(rows()).toHaveLength(4));
+    expect(screen.queryByText(/new events/)).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.key === 'GET /api/audit/events?after=0-2&limit=50')).toHaveLength(1);
+  });
+
+  it('asks again for an empty timeline when the socket announces events', async () => {
+    let calls = 0;
+    stubApi({
+      ...CHAIN,
+      'GET /api/audit/events?limit=50': () => json(200, page(++calls === 1 ? [] : [storedEvent(1)])),
+    });
+    const { client } = renderAuditPage(<AuditLogPage />, '/settings/audit');
+    expect(await screen.findByRole('heading', { name: 'No events yet' })).toBeInTheDocument();
+    await act(() => applyLiveEvent(client(), { type: 'audit', head: '0-1', cursor: '', ids: [] }));
+    expect(await screen.findByText('Tag created')).toBeInTheDocument();
+  });
+
+  it('says what went wrong when the log cannot be loaded, and tries again', async () => {
+    const user = userEvent.setup();
+    let calls = 0;
+    stubApi({
+      ...CHAIN,
+      'GET /api/audit/events?limit=50': () =>
+        ++calls === 1 ? json(400, { code: 'bad_time', message: 'from must be before to' }) : json(200, page([storedEvent(1)])),
+    });
+    renderAuditPage(<AuditLogPage />, '/settings/audit');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The audit log could not be loaded');
+    expect(alert).toHaveTextContent('From must be before to.');
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Tag created')).toBeInTheDocument();
+  });
+});
