@@ -3,6 +3,7 @@
  * them, opens an aggregate's history and travels back in it, sees the hash chain intact and signs a
  * checkpoint; a member is refused; and the page fits a phone.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -16,6 +17,10 @@ async function signInAsAdmin(page: Page, auth: AuthPages) {
   await auth.signIn(ADMIN);
   await expect(page).not.toHaveURL(/\/auth\/signin/, { timeout: 10_000 });
 }
+
+/** Returns the signed-in user's id, as the page keeps it with the session. */
+const sessionUserId = (page: Page) =>
+  page.evaluate(() => (JSON.parse(localStorage.getItem('needl.session') ?? '{}') as { user?: { id?: string } }).user?.id ?? '');
 
 /** Renames the signed-in user's notebook `from` to `to` through the API, with the page's token. */
 async function renameNotebook(page: Page, from: string, to: string) {
@@ -67,7 +72,7 @@ test.describe('the audit log', () => {
     await expect(audit.chain().locator('.audit-badge')).toHaveText('Intact');
 
     // Filtered to notebook renames, the rename is listed in words, by the administrator.
-    await audit.filter({ 'Event type': 'NotebookRenamed' });
+    await audit.filter({ 'Event type': 'NotebookRenamed', 'User id': await sessionUserId(page) });
     await expect(page).toHaveURL(/[?&]event_type=NotebookRenamed/);
     const renamed = await audit.findRow(second);
     await expect(renamed).toContainText('Notebook renamed');
@@ -78,6 +83,9 @@ test.describe('the audit log', () => {
     const detail = await audit.openDetail(second);
     await expect(detail.getByText('/notebooks', { exact: true })).toBeVisible();
     await expect(detail.getByLabel('Payload')).toContainText(`"from": "${first}"`);
+    // The log with a detail open has no serious or critical accessibility problem.
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     await detail.getByRole('link', { name: /^History of this / }).click();
     await expect(page).toHaveURL(/\/settings\/audit\/history\?type=notebook_shelf&/);
     await expect(audit.state()).toContainText(second);
@@ -128,8 +136,8 @@ test.describe('the audit log', () => {
       await expect(page.getByLabel('Event type', { exact: true })).toBeHidden();
       await expect(audit.filtersToggle()).toHaveAttribute('aria-expanded', 'false');
       await expectTouchTargets(audit.filtersToggle());
-      await audit.filter({ 'Event type': 'NotebookCreated' });
-      await expect(audit.filtersToggle()).toHaveText('Filters (1)');
+      await audit.filter({ 'Event type': 'NotebookCreated', 'User id': await sessionUserId(page) });
+      await expect(audit.filtersToggle()).toHaveText('Filters (2)');
 
       const row = await audit.findRow(name);
       // Stacked: the row's cells sit one under another, within the screen.

@@ -63,4 +63,14 @@ describe('pageTitle', () => {
   it('falls back to the last segment', () => {
     expect(pageTitle('/needlbox/clips/all')).toBe('All');
   });
+
+  it('names the audit log and an aggregate’s history, and not by their ids', () => {
+    expect(buildBreadcrumbs('/settings/audit/history')).toEqual([
+      { label: 'Home', to: '/' },
+      { label: 'Audit log', to: '/settings/audit' },
+      { label: 'History' },
+    ]);
+    expect(pageTitle('/settings/audit')).toBe('Audit log');
+    expect(pageTitle('/settings/audit/history')).toBe('History');
+  });
 });
