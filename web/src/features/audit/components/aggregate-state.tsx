@@ -40,8 +40,8 @@ export function AggregateState({ type, id, point }: AggregateStateProps) {
 
   const { as_of: asOf, events } = state.data;
   return (
-    <div className="stack" aria-live="polite">
-      <p>
+    <div className="stack">
+      <p aria-live="polite">
         As of <When instant={asOf.time} /> ({exactTime(asOf.time)}), after event {state.data.sequence}.
       </p>
       <JsonView value={state.data.state} label={`State of the ${noun}`} />

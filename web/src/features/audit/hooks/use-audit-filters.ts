@@ -12,11 +12,6 @@ export function useAuditFilters() {
   // One object per distinct set of filters, so queries and effects see a stable value.
   const filters = useMemo(() => filtersFromSearch(new URLSearchParams(key)), [key]);
   const setFilters = useCallback((next: AuditFilters) => setSearch((current) => withFilters(current, next)), [setSearch]);
-  /** Sets one filter, keeping the others. */
-  const narrow = useCallback(
-    (name: keyof AuditFilters, value: string) => setSearch((current) => withFilters(current, { ...filtersFromSearch(current), [name]: value })),
-    [setSearch],
-  );
   const clear = useCallback(() => setSearch((current) => withFilters(current, {})), [setSearch]);
-  return { filters, setFilters, narrow, clear };
+  return { filters, setFilters, clear };
 }
