@@ -6,12 +6,13 @@ import { ListState } from '../../../components/ui/list-state';
 import type { ToastMeta } from '../../../lib/query-client';
 import { auditQueries, type HistoryPoint } from '../api/audit-api';
 import { fromLocalInput, toLocalInput } from '../audit-filters';
-import { aggregateNoun, readableAggregateType, subjectLabel } from '../audit-format';
+import { actorName, aggregateNoun, readableAggregateType } from '../audit-format';
 import { AUDIT_PATH } from '../audit-paths';
 import { useCanAudit } from '../hooks/use-can-audit';
 import { AggregateState } from './aggregate-state';
 import { HistoryEvents } from './history-events';
 import { NotAllowed } from './not-allowed';
+import { When } from './when';
 
 /**
  * /settings/audit/history?type=&id=[&at=|&time=]: one aggregate's whole history, and its state as
@@ -56,7 +57,7 @@ function History({ type, id, at, time, onPick }: HistoryProps) {
   const latest = events.at(-1)?.cursor ?? null;
   // With no point in the address, the state now: after the latest event.
   const point: HistoryPoint | null = at ? { at } : time ? { time } : latest ? { at: latest } : null;
-  const label = events.map(subjectLabel).findLast(Boolean);
+  const first = events[0];
 
   return (
     <div className="audit-page stack-lg">
@@ -66,10 +67,15 @@ function History({ type, id, at, time, onPick }: HistoryProps) {
       <section className="card stack" aria-labelledby="audit-history-heading">
         <h2 id="audit-history-heading" className="card-title">
           History of the {noun}
-          {label && <span className="audit-subject"> · {label}</span>}
         </h2>
         <p className="small muted">
           {readableAggregateType(type)} <code className="audit-id">{id}</code>
+          {first && (
+            <>
+              {' '}
+              · {events.length} {events.length === 1 ? 'event' : 'events'}, the first by {actorName(first)} <When instant={first.recorded_at} />
+            </>
+          )}
         </p>
         <ListState query={history} loadingLabel="Loading the history" errorTitle="The history could not be loaded">
           {() => (

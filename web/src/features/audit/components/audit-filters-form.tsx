@@ -5,8 +5,8 @@ export interface AuditFiltersFormProps {
   filters: AuditFilters;
   onApply: (filters: AuditFilters) => void;
   onClear: () => void;
-  /** Event and aggregate types seen so far, offered as the fields are typed in. */
-  suggestions: { eventTypes: string[]; aggregateTypes: string[] };
+  /** Event and aggregate types and users seen so far, offered as the fields are typed in. */
+  suggestions: { eventTypes: string[]; aggregateTypes: string[]; users: Array<{ id: string; name: string }> };
 }
 
 const LABELS: Record<FilterName, string> = {
@@ -88,7 +88,7 @@ function FiltersForm({ filters, onApply, onClear, suggestions }: AuditFiltersFor
           {field('event_type', `${id}-event-types`)}
           {field('aggregate_type', `${id}-aggregate-types`)}
           {field('aggregate_id')}
-          {field('user')}
+          {field('user', `${id}-users`)}
           {field('request_id')}
           {field('from')}
           {field('to')}
@@ -101,6 +101,11 @@ function FiltersForm({ filters, onApply, onClear, suggestions }: AuditFiltersFor
         <datalist id={`${id}-aggregate-types`}>
           {suggestions.aggregateTypes.map((type) => (
             <option key={type} value={type} />
+          ))}
+        </datalist>
+        <datalist id={`${id}-users`}>
+          {suggestions.users.map((user) => (
+            <option key={user.id} value={user.id} label={user.name} />
           ))}
         </datalist>
         <div className="audit-filters-actions">

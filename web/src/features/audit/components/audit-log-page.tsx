@@ -1,6 +1,8 @@
 import { useMemo } from 'react';
 import { serverMessage } from '../../../lib/api-client';
+import type { StoredEvent } from '../api/audit-api';
 import { isFiltered, type AuditFilters } from '../audit-filters';
+import { actorName } from '../audit-format';
 import { useAuditExport } from '../hooks/use-audit-export';
 import { useAuditFilters } from '../hooks/use-audit-filters';
 import { useAuditTimeline } from '../hooks/use-audit-timeline';
@@ -17,6 +19,16 @@ export function AuditLogPage() {
 
 const distinct = (values: string[]) => [...new Set(values)].sort();
 
+/** Returns the people who acted in `events`, by name, for the user filter's suggestions (it takes an id). */
+function usersOf(events: StoredEvent[]): Array<{ id: string; name: string }> {
+  const users = new Map<string, string>();
+  for (const event of events) {
+    const id = event.metadata.user_id;
+    if (id && !users.has(id)) users.set(id, actorName(event));
+  }
+  return [...users].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
+}
+
 function AuditLog() {
   const { filters, setFilters, clear } = useAuditFilters();
   const timeline = useAuditTimeline(filters);
@@ -25,6 +37,7 @@ function AuditLog() {
     () => ({
       eventTypes: distinct(timeline.events.map((e) => e.event_type)),
       aggregateTypes: distinct(timeline.events.map((e) => e.aggregate_type)),
+      users: usersOf(timeline.events),
     }),
     [timeline.events],
   );

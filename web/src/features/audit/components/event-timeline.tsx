@@ -1,4 +1,5 @@
 import { ListState } from '../../../components/ui/list-state';
+import { serverMessage } from '../../../lib/api-client';
 import { Spinner } from '../../../components/ui/spinner';
 import { isFiltered, type AuditFilters } from '../audit-filters';
 import type { AuditTimeline } from '../hooks/use-audit-timeline';
@@ -73,7 +74,7 @@ export function EventTimeline({ timeline, filters, onNarrow, onClear }: EventTim
           </div>
           {pages.isFetchNextPageError && (
             <p className="form-error" role="alert">
-              More events could not be loaded.{' '}
+              More events could not be loaded. {serverMessage(pages.error) ?? 'Check your connection and try again.'}{' '}
               <button type="button" className="button button-quiet button-small" onClick={() => void pages.fetchNextPage()}>
                 Try again
               </button>
