@@ -211,4 +211,34 @@ describe('the audit log page', () => {
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('Tag created')).toBeInTheDocument();
   });
+
+  it('folds the filters behind a Filters button that says whether they are open (a phone shows only the button)', async () => {
+    const user = userEvent.setup();
+    stubApi({ ...CHAIN, 'GET /api/audit/events?limit=50': () => json(200, page([storedEvent(1)])) });
+    renderAuditPage(<AuditLogPage />, '/settings/audit');
+    const toggle = await screen.findByRole('button', { name: 'Filters' });
+    const form = document.getElementById(toggle.getAttribute('aria-controls')!)!;
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(form).not.toHaveAttribute('data-open');
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(form).toHaveAttribute('data-open');
+  });
+
+  it('says why more events could not be loaded, and tries again', async () => {
+    const user = userEvent.setup();
+    let calls = 0;
+    stubApi({
+      ...CHAIN,
+      'GET /api/audit/events?limit=50': () => json(200, page(storedEvents(1, 50))),
+      'GET /api/audit/events?after=0-50&limit=50': () =>
+        ++calls === 1 ? json(400, { code: 'bad_cursor', message: 'a cursor looks like 0-42' }) : json(200, page(storedEvents(51, 51))),
+    });
+    renderAuditPage(<AuditLogPage />, '/settings/audit');
+    await user.click(await screen.findByRole('button', { name: 'Load more' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('More events could not be loaded. a cursor looks like 0-42');
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(rows()).toHaveLength(51));
+  });
 });

@@ -23,7 +23,8 @@ export function EventTimeline({ timeline, filters, onNarrow, onClear }: EventTim
   const filtered = isFiltered(filters);
   return (
     <ListState
-      query={{ ...pages, data: pages.data ? events : undefined }}
+      // A page after the first that fails keeps the events shown, with its own message below them.
+      query={{ ...pages, isError: pages.isError && !pages.data, data: pages.data ? events : undefined }}
       loadingLabel="Loading events"
       errorTitle="The audit log could not be loaded"
       errorHint="Check your connection and try again."
