@@ -91,6 +91,7 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::platform::router())
         .merge(routes::admin::router())
         .merge(routes::audit::router())
+        .merge(routes::audit_chain::router())
         .merge(routes::live::router())
         .merge(routes::sources::router())
         .merge(routes::documents::router())
@@ -304,6 +305,10 @@ impl Server {
             clock: clock.clone(),
             semantic: semantic.clone(),
             mailer: config.mailer()?,
+            audit: Arc::new(service::audit_chain::AuditChain::new(
+                commands::chain::AuditKey::load(data_dir, config.audit_key.as_deref())?,
+                config.audit_checkpoint_every,
+            )),
         };
         let state = AppState {
             ctx,
@@ -325,6 +330,7 @@ impl Server {
             state.upload_wake.clone(),
         );
         runners.push(tokio::spawn(Arc::new(processor).run(state.shutdown.clone())));
+        runners.push(tokio::spawn(service::audit_chain::run_checkpoints(state.ctx.clone(), state.shutdown.clone())));
         if state.config.report_workers {
             let reports = service::reports::ReportWorker::new(state.ctx.clone());
             runners.push(tokio::spawn(Arc::new(reports).run(state.shutdown.clone())));

@@ -45,6 +45,9 @@ pub enum Command {
     /// The event log for analytics.
     #[command(subcommand)]
     Events(EventsCommand),
+    /// The event history's tamper evidence: verify the hash chain, take signed checkpoints.
+    #[command(subcommand)]
+    Audit(AuditCommand),
     /// Import local files and folders into a user's drive (PDF, DOCX, XLSX, PPTX, TXT, MD,
     /// HTML), each extracted in its own capped worker process.
     Import {
@@ -74,6 +77,28 @@ pub enum RolesCommand {
     Grant { user: String, role: String },
     /// Revoke a role from a user.
     Revoke { user: String, role: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuditCommand {
+    /// Recompute the event hash chain and name the first position where it breaks (exit code 3
+    /// when it does).
+    Verify {
+        /// Start after the event at this feed cursor (trusting the history before it).
+        #[arg(long)]
+        from: Option<String>,
+        /// A file of checkpoints kept outside the system (JSON lines, as `needl audit checkpoint`
+        /// prints them): each must have a valid signature and match the recomputed history.
+        #[arg(long)]
+        checkpoints: Option<PathBuf>,
+    },
+    /// Sign the chain's head as it stands, record the checkpoint, and print it as one JSON line
+    /// to keep outside the system.
+    Checkpoint {
+        /// The signing key (64 hex digits); unset: `audit.key` in the data directory.
+        #[arg(long, env = "NEEDL_AUDIT_KEY", hide_env_values = true)]
+        audit_key: Option<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -233,6 +258,15 @@ pub struct ServeArgs {
     /// How long a password reset link works, in minutes.
     #[arg(long, env = "NEEDL_RESET_LINK_MINUTES", default_value_t = 60)]
     pub reset_link_minutes: u64,
+    /// The Ed25519 key (64 hex digits, a seed) that signs checkpoints of the event hash chain;
+    /// give every node of an instance the same one. Unset: `audit.key` in the data directory,
+    /// created on first start.
+    #[arg(long, env = "NEEDL_AUDIT_KEY", hide_env_values = true)]
+    pub audit_key: Option<String>,
+    /// A signed checkpoint of the event hash chain is taken every this many events (0: only on
+    /// request).
+    #[arg(long, env = "NEEDL_AUDIT_CHECKPOINT_EVERY", default_value_t = 10_000)]
+    pub audit_checkpoint_every: i64,
 }
 
 impl ServeArgs {
@@ -330,6 +364,8 @@ impl ServeArgs {
             mail_from: "Needl <needl@localhost>".into(),
             public_url: None,
             reset_link_minutes: 60,
+            audit_key: None,
+            audit_checkpoint_every: 0,
         }
     }
 }

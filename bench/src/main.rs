@@ -27,6 +27,7 @@
 
 mod alerts;
 mod ask;
+mod audit;
 mod client;
 mod collab;
 mod feeds;
@@ -70,8 +71,9 @@ pub struct BenchArgs {
     /// (rule matching of new items against 1,000 feeds, re-evaluation over history), `topics`
     /// (AI topics with the offline embedding model: accuracy, embedding throughput, a rule over
     /// 1M stored embeddings), `reports` (research reports: lifecycle, time per type, citation
-    /// integrity), `report-figures` (key figures on TAT-QA against the gold tables) or `all`.
-    #[arg(long, default_value = "all", value_parser = ["all", "store", "ingest", "search", "collab", "ask", "stories", "feeds", "topics", "reports", "report-figures"])]
+    /// integrity), `report-figures` (key figures on TAT-QA against the gold tables), `audit` (the
+    /// event hash chain's cost on commands, and `audit verify` over a long history) or `all`.
+    #[arg(long, default_value = "all", value_parser = ["all", "store", "audit", "ingest", "search", "collab", "ask", "stories", "feeds", "topics", "reports", "report-figures"])]
     pub only: String,
     /// The shared real-world data the ingest figures read (`feeds/`, `docs/`); synthetic files
     /// stand in when it is absent.
@@ -132,7 +134,8 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     }
     let store = matches!(args.only.as_str(), "all" | "store");
     let collab = matches!(args.only.as_str(), "all" | "collab");
-    if !store && !collab {
+    let audit = matches!(args.only.as_str(), "all" | "audit");
+    if !store && !collab && !audit {
         return Ok(());
     }
     let scale = store::Scale::new(args.quick);
@@ -143,7 +146,11 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
                 store::measure(backend, db.clone(), &dir, scale).await?;
             }
             if collab {
-                collab::measure(backend, db, &dir, args.quick).await?;
+                collab::measure(backend, db.clone(), &dir, args.quick).await?;
+            }
+            // Last: it switches the chaining trigger off and on and empties the event store.
+            if audit {
+                audit::measure(backend, db, args.quick).await?;
             }
             anyhow::Ok(())
         }

@@ -7,6 +7,8 @@
 //!   signal that wakes feed consumers.
 //! - [`bus`]: the cqrs-es frameworks (plain event-store mode, no snapshots) for every aggregate,
 //!   with bounded, jittered retries when two writers race on one aggregate.
+//! - [`chain`]: the hash chain over every event (written by the database in the event's own
+//!   transaction), its verification, and signed checkpoints.
 //! - [`unit`]: one decision over several aggregates, committed in one transaction (all or
 //!   nothing), for flows such as sign-up that must not stop half-way.
 //! - [`private`]: the data directory's folders and files made readable by the server's user only.
@@ -14,6 +16,7 @@
 //! Depends on `domain` only among our crates; `projections`, `ingest` and `api` build on it.
 
 pub mod bus;
+pub mod chain;
 pub mod feed;
 pub mod private;
 pub mod store;

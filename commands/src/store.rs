@@ -129,14 +129,18 @@ impl Db {
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(10))
             .foreign_keys(true);
-        let write = SqlitePoolOptions::new()
+        // Every connection can compute the event hash chain's links (the chaining trigger and
+        // migration 0017 call needl_chain_link).
+        let chain_function =
+            || SqlitePoolOptions::new().after_connect(|conn, _| Box::pin(crate::chain::register_sqlite(conn)));
+        let write = chain_function()
             .max_connections(1)
             .connect_with(options.clone())
             .await
             .with_context(|| format!("opening {}", file.display()))?;
         let db = Db::Sqlite { write: write.clone(), read: write };
         db.migrate().await?;
-        let read = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
+        let read = chain_function().max_connections(4).connect_with(options).await?;
         Ok(Db::Sqlite { write: db.sqlite_write().clone(), read })
     }
 

@@ -74,6 +74,9 @@ pub struct Context {
     /// Sends mail (password reset links); `None` offline, where nothing is sent and an
     /// administrator hands links out instead.
     pub mailer: Option<Arc<dyn crate::mail::Mailer>>,
+    /// The audit key that signs checkpoints of the event hash chain, and this node's latest
+    /// verification of it.
+    pub audit: Arc<crate::audit_chain::AuditChain>,
 }
 
 /// How long a command's answer waits for the read models to include its events, so the next

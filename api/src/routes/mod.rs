@@ -3,6 +3,7 @@
 pub mod admin;
 pub mod ask;
 pub mod audit;
+pub mod audit_chain;
 pub mod auth;
 pub mod boards;
 pub mod channels;

@@ -1,0 +1,151 @@
+//! `needl-bench --only audit`: what the event hash chain costs single-event commands (with and
+//! without the chaining trigger, in the same run on the same database), and how fast `audit
+//! verify` walks a long history. Prints figures; passes or fails nothing.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use commands::chain;
+use commands::feed::FeedSignal;
+use commands::{CommandBus, Db};
+use domain::session::SessionCommand;
+use domain::EventMetadata;
+
+/// The feed-position trigger the chain replaced (SQLite), or the chaining trigger disabled
+/// (Postgres): the "without" side of the comparison.
+const SQLITE_WITHOUT: &[&str] = &[
+    "DROP TRIGGER events_assign_global_position",
+    "CREATE TRIGGER events_assign_global_position AFTER INSERT ON events FOR EACH ROW BEGIN \
+     UPDATE events SET global_position = (SELECT COALESCE(MAX(global_position), 0) + 1 FROM events) \
+     WHERE rowid = NEW.rowid; END",
+];
+/// The chaining trigger as migration 0017 creates it; the head moves past the unchained events.
+const SQLITE_WITH: &[&str] = &[
+    "DROP TRIGGER events_assign_global_position",
+    "CREATE TRIGGER events_assign_global_position AFTER INSERT ON events FOR EACH ROW BEGIN \
+     UPDATE event_chain_head SET position = position + 1, hash = needl_chain_link(hash, position + 1, \
+     NEW.aggregate_type, NEW.aggregate_id, NEW.sequence, NEW.event_type, NEW.event_version, NEW.payload, \
+     NEW.metadata) WHERE id = 1; \
+     UPDATE events SET (global_position, chain_hash) = (SELECT position, hash FROM event_chain_head WHERE id = 1) \
+     WHERE rowid = NEW.rowid; END",
+    "UPDATE event_chain_head SET position = (SELECT COALESCE(MAX(global_position), 0) FROM events) WHERE id = 1",
+];
+const PG_WITHOUT: &[&str] = &["ALTER TABLE events DISABLE TRIGGER events_chain_before_insert"];
+const PG_WITH: &[&str] = &["ALTER TABLE events ENABLE TRIGGER events_chain_before_insert"];
+
+fn meta() -> EventMetadata {
+    EventMetadata::system("bench", uuid::Uuid::new_v4().to_string())
+}
+
+async fn set_chain(db: &Db, on: bool) -> anyhow::Result<()> {
+    let statements = match (db, on) {
+        (Db::Sqlite { .. }, true) => SQLITE_WITH,
+        (Db::Sqlite { .. }, false) => SQLITE_WITHOUT,
+        (Db::Postgres(_), true) => PG_WITH,
+        (Db::Postgres(_), false) => PG_WITHOUT,
+    };
+    let mut tx = db.begin().await?;
+    for statement in statements {
+        tx.execute(statement, vec![]).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Session starts (one event each) from `clients` tasks; returns commands per second.
+async fn command_rate(bus: &Arc<CommandBus>, clients: usize, total: usize, tag: &str) -> anyhow::Result<f64> {
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for c in 0..clients {
+        let bus = bus.clone();
+        let tag = tag.to_string();
+        tasks.push(tokio::spawn(async move {
+            let mut i = c;
+            while i < total {
+                let id = format!("chain-{tag}-{clients}-{i}");
+                let command = SessionCommand::Start {
+                    user_id: "bench".into(),
+                    expires_at: chrono::Utc::now(),
+                    rotated_from: None,
+                };
+                bus.execute(&bus.sessions, &id, command, &meta()).await.map_err(|e| anyhow::anyhow!("{e}"))?;
+                i += clients;
+            }
+            anyhow::Ok(())
+        }));
+    }
+    for t in tasks {
+        t.await??;
+    }
+    Ok(total as f64 / started.elapsed().as_secs_f64())
+}
+
+pub async fn measure(backend: &str, db: Db, quick: bool) -> anyhow::Result<()> {
+    println!("\n[{backend}] audit: the event hash chain");
+    let bus = Arc::new(CommandBus::new(db.clone(), FeedSignal::default()));
+    let total = if quick { 300 } else { 3000 };
+    for clients in [1usize, 16] {
+        // Alternating rounds, so drift in the machine's load falls on both sides alike.
+        let (mut with, mut without) = (Vec::new(), Vec::new());
+        for round in 0..2 {
+            set_chain(&db, false).await?;
+            without.push(command_rate(&bus, clients, total, &format!("off{round}")).await?);
+            set_chain(&db, true).await?;
+            with.push(command_rate(&bus, clients, total, &format!("on{round}")).await?);
+        }
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        let (with, without) = (mean(&with), mean(&without));
+        println!(
+            "commands, {clients:>2} client(s): {with:>8.0}/s with the chain   {without:>8.0}/s without   ratio {:.2}",
+            with / without
+        );
+    }
+    // A clean history for the walk: the comparison left unchained events behind.
+    db.execute("DELETE FROM events", vec![]).await?;
+    db.execute(
+        "UPDATE event_chain_head SET position = 0, hash = $1 WHERE id = 1",
+        vec![commands::Arg::Text(chain::GENESIS.into())],
+    )
+    .await?;
+
+    let events = if quick { 20_000 } else { 1_000_000 };
+    let started = Instant::now();
+    bulk_insert(&db, events).await?;
+    let written = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let v = chain::verify(&db, None, &BTreeMap::new()).await?;
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "audit verify: {} events in {seconds:.1} s, {:.0} events/s ({}; {events} chained inserts took {written:.1} s)",
+        v.events_checked,
+        v.events_checked as f64 / seconds,
+        if v.intact() { "intact" } else { "BROKEN" }
+    );
+    Ok(())
+}
+
+/// Inserts `n` small events through the chaining trigger, in transactions of 10,000.
+async fn bulk_insert(db: &Db, n: i64) -> anyhow::Result<()> {
+    let sql = match db {
+        Db::Sqlite { .. } => {
+            "WITH RECURSIVE s(i) AS (SELECT $1 UNION ALL SELECT i + 1 FROM s WHERE i < $2) \
+             INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) \
+             SELECT 'probe', 'bulk-' || i, 1, 'Probed', '1', '{\"Probed\":{\"n\":' || i || '}}', \
+             '{\"user_id\":\"system\",\"app_type\":\"bench\"}' FROM s"
+        }
+        Db::Postgres(_) => {
+            "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) \
+             SELECT 'probe', 'bulk-' || i, 1, 'Probed', '1', ('{\"Probed\":{\"n\":' || i || '}}')::json, \
+             '{\"user_id\":\"system\",\"app_type\":\"bench\"}'::json FROM generate_series($1::bigint, $2::bigint) AS i"
+        }
+    };
+    let batch = 10_000;
+    let mut from = 1;
+    while from <= n {
+        let to = (from + batch - 1).min(n);
+        db.execute(sql, vec![commands::Arg::Int(from), commands::Arg::Int(to)]).await?;
+        from = to + 1;
+    }
+    Ok(())
+}

@@ -1,0 +1,347 @@
+//! The event hash chain: written with every event on both backends, verified, and broken by any
+//! direct edit, deletion or reordering of the stored history, which verification names.
+
+use std::collections::BTreeMap;
+use std::str::FromStr;
+use std::time::Duration;
+
+use commands::bus::CommandBus;
+use commands::chain::{self, AuditKey, Link, Verification};
+use commands::feed::{self, Cursor, FeedSignal};
+use commands::store::{Arg, Db};
+use domain::user::UserCommand;
+use domain::EventMetadata;
+use testkit::db::{postgres, postgres_url, sqlite};
+
+macro_rules! on_both_backends {
+    ($name:ident, $body:expr) => {
+        mod $name {
+            use super::*;
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn on_sqlite() {
+                let (db, _dir) = sqlite().await;
+                ($body)(db).await;
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn on_postgres() {
+                let db = postgres().await;
+                ($body)(db).await;
+            }
+        }
+    };
+}
+
+fn meta(user: &str) -> EventMetadata {
+    EventMetadata {
+        user_id: user.to_string(),
+        request_id: uuid::Uuid::new_v4().to_string(),
+        app_type: "test".to_string(),
+        request_origin: "/tests".to_string(),
+        time: chrono::Utc::now(),
+    }
+}
+
+async fn sign_up(bus: &CommandBus, id: &str) -> Cursor {
+    bus.execute(
+        &bus.users,
+        id,
+        UserCommand::SignUp {
+            email: format!("{id}@example.com"),
+            username: id.to_string(),
+            password_hash: "$argon2id$test".to_string(),
+            is_admin: false,
+        },
+        &meta(id),
+    )
+    .await
+    .unwrap()
+    .expect("the sign-up wrote an event")
+}
+
+/// Six events: four sign-ups, and two flags set on one user.
+async fn history(db: &Db) -> CommandBus {
+    let bus = CommandBus::new(db.clone(), FeedSignal::default());
+    for id in ["ann", "bob", "cy", "dee"] {
+        sign_up(&bus, id).await;
+    }
+    for value in ["on", "off"] {
+        let command = UserCommand::SetFeatureFlag { flag: "my_feeds".to_string(), value: value.to_string() };
+        bus.execute(&bus.users, "ann", command, &meta("ann")).await.unwrap().expect("the flag changed");
+    }
+    bus
+}
+
+async fn verify(db: &Db) -> Verification {
+    chain::verify(db, None, &BTreeMap::new()).await.unwrap()
+}
+
+async fn count(db: &Db) -> i64 {
+    #[derive(sqlx::FromRow)]
+    struct N {
+        n: i64,
+    }
+    let row: Option<N> = db.fetch_optional("SELECT COUNT(*) AS n FROM events", vec![]).await.unwrap();
+    row.unwrap().n
+}
+
+/// The column holding the chain position.
+fn position(db: &Db) -> &'static str {
+    match db {
+        Db::Sqlite { .. } => "global_position",
+        Db::Postgres(_) => "chain_position",
+    }
+}
+
+fn json(db: &Db, text: &str) -> String {
+    match db {
+        Db::Sqlite { .. } => format!("'{text}'"),
+        Db::Postgres(_) => format!("'{text}'::json"),
+    }
+}
+
+on_both_backends!(every_event_is_chained_as_it_is_written, |db: Db| async move {
+    let empty = verify(&db).await;
+    assert!(empty.intact());
+    assert_eq!(empty.head, None, "no head before the first event");
+    history(&db).await;
+    let v = verify(&db).await;
+    assert!(v.intact(), "{:?}", v.first_break);
+    assert_eq!(v.events_checked, 6);
+    let head = v.head.expect("a head");
+    assert_eq!(head.position, 6);
+    assert_eq!(v.verified_through.expect("verified").hash, head.hash);
+    // Verifying from the middle trusts the stored hash before it and checks the rest.
+    let tail = chain::verify(&db, Some(4), &BTreeMap::new()).await.unwrap();
+    assert!(tail.intact());
+    assert_eq!(tail.events_checked, 3);
+});
+
+on_both_backends!(an_edited_payload_is_found_at_its_position, |db: Db| async move {
+    history(&db).await;
+    let col = position(&db);
+    let changed = db
+        .execute(&format!("UPDATE events SET payload = {} WHERE {col} = 3", json(&db, r#"{"Edited":{}}"#)), vec![])
+        .await
+        .unwrap();
+    assert_eq!(changed, 1);
+    let broken = verify(&db).await.first_break.expect("the edit breaks the chain");
+    assert_eq!(broken.position, 3, "{}", broken.reason);
+    assert!(broken.reason.contains("does not match its hash"), "{}", broken.reason);
+});
+
+on_both_backends!(edited_metadata_is_found_at_its_position, |db: Db| async move {
+    history(&db).await;
+    let col = position(&db);
+    db.execute(
+        &format!("UPDATE events SET metadata = {} WHERE {col} = 5", json(&db, r#"{"user_id":"someone-else"}"#)),
+        vec![],
+    )
+    .await
+    .unwrap();
+    assert_eq!(verify(&db).await.first_break.expect("broken").position, 5);
+});
+
+on_both_backends!(a_deleted_event_is_found_where_it_was, |db: Db| async move {
+    history(&db).await;
+    let col = position(&db);
+    db.execute(&format!("DELETE FROM events WHERE {col} = 4"), vec![]).await.unwrap();
+    let broken = verify(&db).await.first_break.expect("the deletion breaks the chain");
+    assert_eq!(broken.position, 4);
+    assert!(broken.reason.contains("missing"), "{}", broken.reason);
+});
+
+on_both_backends!(an_event_cut_from_the_end_is_found, |db: Db| async move {
+    history(&db).await;
+    let col = position(&db);
+    db.execute(&format!("DELETE FROM events WHERE {col} = 6"), vec![]).await.unwrap();
+    let broken = verify(&db).await.first_break.expect("the cut breaks the chain");
+    assert_eq!(broken.position, 6);
+    assert!(broken.reason.contains("removed from the end"), "{}", broken.reason);
+});
+
+on_both_backends!(two_events_swapped_are_found_at_the_first, |db: Db| async move {
+    history(&db).await;
+    let col = position(&db);
+    for (from, to) in [(2, -2), (5, 2), (-2, 5)] {
+        db.execute(&format!("UPDATE events SET {col} = $1 WHERE {col} = $2"), vec![Arg::Int(to), Arg::Int(from)])
+            .await
+            .unwrap();
+    }
+    assert_eq!(count(&db).await, 6);
+    assert_eq!(verify(&db).await.first_break.expect("the swap breaks the chain").position, 2);
+});
+
+#[derive(sqlx::FromRow)]
+struct Row {
+    position: i64,
+    aggregate_type: String,
+    aggregate_id: String,
+    sequence: i64,
+    event_type: String,
+    event_version: String,
+    payload: String,
+    metadata: String,
+}
+
+on_both_backends!(a_history_rewritten_with_fresh_hashes_is_caught_by_a_checkpoint, |db: Db| async move {
+    history(&db).await;
+    let key = AuditKey::generate();
+    let checkpoint = chain::checkpoint(&db, &key, chrono::Utc::now()).await.unwrap().expect("a checkpoint");
+    assert_eq!(checkpoint.position, 6);
+    assert!(checkpoint.signature_holds());
+    assert_eq!(chain::checkpoints(&db, 10).await.unwrap(), vec![checkpoint.clone()]);
+
+    // Someone with write access edits event 2 and recomputes every hash after it and the head.
+    let col = position(&db);
+    db.execute(&format!("UPDATE events SET payload = {} WHERE {col} = 2", json(&db, r#"{"Forged":{}}"#)), vec![])
+        .await
+        .unwrap();
+    let text = match &db {
+        Db::Sqlite { .. } => "payload, metadata",
+        Db::Postgres(_) => "payload::text AS payload, metadata::text AS metadata",
+    };
+    let rows: Vec<Row> = db
+        .fetch_all(
+            &format!(
+                "SELECT {col} AS position, aggregate_type, aggregate_id, sequence, event_type, event_version, {text} \
+                 FROM events ORDER BY {col}"
+            ),
+            vec![],
+        )
+        .await
+        .unwrap();
+    let mut prev = chain::GENESIS.to_string();
+    for row in &rows {
+        prev = chain::link(&Link {
+            prev: &prev,
+            position: row.position,
+            aggregate_type: &row.aggregate_type,
+            aggregate_id: &row.aggregate_id,
+            sequence: row.sequence,
+            event_type: &row.event_type,
+            event_version: &row.event_version,
+            payload: &row.payload,
+            metadata: &row.metadata,
+        });
+        db.execute(
+            &format!("UPDATE events SET chain_hash = $1 WHERE {col} = $2"),
+            vec![Arg::Text(prev.clone()), Arg::Int(row.position)],
+        )
+        .await
+        .unwrap();
+    }
+    db.execute("UPDATE event_chain_head SET hash = $1 WHERE id = 1", vec![Arg::Text(prev)]).await.unwrap();
+
+    assert!(verify(&db).await.intact(), "the rewrite is self-consistent: the chain alone cannot tell");
+    let anchors = BTreeMap::from([(checkpoint.position, checkpoint.hash.clone())]);
+    let broken = chain::verify(&db, None, &anchors).await.unwrap().first_break.expect("the checkpoint tells");
+    assert_eq!(broken.position, 6);
+    assert!(broken.reason.contains("checkpoint"), "{}", broken.reason);
+});
+
+on_both_backends!(concurrent_writers_leave_one_unbroken_chain, |db: Db| async move {
+    let bus = std::sync::Arc::new(CommandBus::new(db.clone(), FeedSignal::default()));
+    let mut writers = Vec::new();
+    for w in 0..8 {
+        let bus = bus.clone();
+        writers.push(tokio::spawn(async move {
+            for i in 0..15 {
+                sign_up(&bus, &format!("w{w}-u{i}")).await;
+            }
+        }));
+    }
+    for writer in writers {
+        writer.await.unwrap();
+    }
+    let v = verify(&db).await;
+    assert!(v.intact(), "{:?}", v.first_break);
+    assert_eq!(v.events_checked, 120);
+    assert_eq!(count(&db).await, 120);
+    // The feed still hands every event out once.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let all = feed::read_after(&db, Cursor::START, 1000).await.unwrap();
+        if all.len() == 120 {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the feed shows {} of 120", all.len());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+});
+
+/// Events recorded before the chain existed are chained, in feed order, by the migration that
+/// brings it; the chain then goes on from them.
+#[tokio::test]
+async fn the_migration_chains_an_existing_sqlite_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("needl.db");
+    let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&file).create_if_missing(true);
+    let pool = sqlx::sqlite::SqlitePoolOptions::new()
+        .max_connections(1)
+        .after_connect(|conn, _| Box::pin(chain::register_sqlite(conn)))
+        .connect_with(options)
+        .await
+        .unwrap();
+    let mut migrator = sqlx::migrate!("../migrations/sqlite");
+    migrator.migrations = migrator.migrations.iter().filter(|m| m.version < 17).cloned().collect::<Vec<_>>().into();
+    migrator.run(&pool).await.unwrap();
+    insert_probes(&Db::Sqlite { write: pool.clone(), read: pool.clone() }, 5).await;
+    pool.close().await;
+
+    let db = Db::open_sqlite(dir.path()).await.unwrap();
+    after_the_migration(&db).await;
+}
+
+#[tokio::test]
+async fn the_migration_chains_an_existing_postgres_history() {
+    let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
+    let admin = sqlx::PgPool::connect(&postgres_url()).await.unwrap();
+    sqlx::query(&format!("CREATE SCHEMA {schema}")).execute(&admin).await.unwrap();
+    admin.close().await;
+    let options = sqlx::postgres::PgConnectOptions::from_str(&postgres_url())
+        .unwrap()
+        .options([("search_path", schema.as_str())]);
+    let pool = sqlx::PgPool::connect_with(options.clone()).await.unwrap();
+    let mut migrator = sqlx::migrate!("../migrations/postgres");
+    migrator.migrations = migrator.migrations.iter().filter(|m| m.version < 17).cloned().collect::<Vec<_>>().into();
+    migrator.run(&pool).await.unwrap();
+    insert_probes(&Db::Postgres(pool.clone()), 5).await;
+    pool.close().await;
+
+    let db = Db::open_postgres_with(options).await.unwrap();
+    after_the_migration(&db).await;
+}
+
+async fn insert_probes(db: &Db, n: i64) {
+    let payload = match db {
+        Db::Sqlite { .. } => "$2",
+        Db::Postgres(_) => "$2::json",
+    };
+    for i in 1..=n {
+        db.execute(
+            &format!(
+                "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, \
+                 metadata) VALUES ('probe', $1, 1, 'Probed', '1', {payload}, {payload})"
+            ),
+            vec![Arg::Text(format!("p{i}")), Arg::Text(format!(r#"{{"n":{i}}}"#))],
+        )
+        .await
+        .unwrap();
+    }
+}
+
+async fn after_the_migration(db: &Db) {
+    let v = verify(db).await;
+    assert!(v.intact(), "{:?}", v.first_break);
+    assert_eq!(v.events_checked, 5);
+    assert_eq!(v.head.as_ref().map(|h| h.position), Some(5));
+    insert_probes_after(db).await;
+    let v = verify(db).await;
+    assert!(v.intact(), "{:?}", v.first_break);
+    assert_eq!(v.events_checked, 6);
+}
+
+async fn insert_probes_after(db: &Db) {
+    let bus = CommandBus::new(db.clone(), FeedSignal::default());
+    sign_up(&bus, "after").await;
+}
