@@ -92,6 +92,7 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::admin::router())
         .merge(routes::audit::router())
         .merge(routes::audit_chain::router())
+        .merge(routes::analytics::router())
         .merge(routes::live::router())
         .merge(routes::sources::router())
         .merge(routes::documents::router())

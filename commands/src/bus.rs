@@ -8,6 +8,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use cqrs_es::{Aggregate, AggregateError};
+use domain::analytics::AnalyticsConsumer;
 use domain::ask::AskSession;
 use domain::board::{Board, MatchDay};
 use domain::channel::{Channel, ChannelDirectory, ChannelReader};
@@ -109,6 +110,7 @@ pub struct CommandBus {
     pub feed_templates: Framework<FeedTemplates>,
     pub match_days: Framework<MatchDay>,
     pub reports: Framework<Report>,
+    pub analytics_consumers: Framework<AnalyticsConsumer>,
 }
 
 impl CommandBus {
@@ -138,6 +140,7 @@ impl CommandBus {
             feed_templates: Framework::new(&db),
             match_days: Framework::new(&db),
             reports: Framework::new(&db),
+            analytics_consumers: Framework::new(&db),
             db,
             signal,
         }

@@ -29,6 +29,7 @@
 //! - [`board`]: custom feeds: each user's feed definitions (one event per change, with undo),
 //!   whether they are on, and how they alert.
 //! - [`feed_template`]: the feed templates an administrator offers every member.
+//! - [`analytics`]: named analytics consumers and how far each has read the event history.
 //! - [`channel_document`]: a document in a channel: whether it is shared there, and its comments
 //!   with their mentions.
 //! - [`person`]: each user's contact book: the people behind contacts, their names and priorities.
@@ -60,6 +61,7 @@ macro_rules! handle_by_deciding {
     };
 }
 
+pub mod analytics;
 pub mod ask;
 pub mod board;
 pub mod channel;

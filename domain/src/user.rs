@@ -25,6 +25,8 @@ pub enum Role {
     Admin,
     /// Reads the whole event history.
     Auditor,
+    /// Reads the event history's metadata and counts for analytics, never its content.
+    Analyst,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -8,6 +8,7 @@
 
 use chrono::{DateTime, Utc};
 use cqrs_es::DomainEvent;
+use domain::analytics::ConsumerEvent;
 use domain::ask::{AskEvent, AskScope, Feedback};
 use domain::channel::{self, BoardDefinition, ChannelEvent, DirectoryEvent, ReaderEvent};
 use domain::channel_document::ChannelDocumentEvent;
@@ -236,6 +237,19 @@ fn email_events_keep_their_stored_types_and_versions() {
         EmailEvent::EVENT_TYPES,
         vec![EmailEvent::EmailReserved { user_id: s() }],
         &[("EmailReserved", "1")],
+    );
+}
+
+#[test]
+fn analytics_consumer_events_keep_their_stored_types_and_versions() {
+    assert_stored_as(
+        ConsumerEvent::EVENT_TYPES,
+        vec![
+            ConsumerEvent::ConsumerRegistered { name: s(), actor: s() },
+            ConsumerEvent::ConsumerAcknowledged { tx: 0, pos: 1, actor: s() },
+            ConsumerEvent::ConsumerDeleted { actor: s() },
+        ],
+        &[("ConsumerRegistered", "1"), ("ConsumerAcknowledged", "1"), ("ConsumerDeleted", "1")],
     );
 }
 

@@ -97,6 +97,7 @@ async fn set_role(tx: &mut Tx, id: &str, role: Role, held: bool) -> anyhow::Resu
     let column = match role {
         Role::Admin => "is_admin",
         Role::Auditor => "is_auditor",
+        Role::Analyst => "is_analyst",
     };
     tx.execute(&format!("UPDATE users_view SET {column} = $2 WHERE user_id = $1"), args![id, held]).await?;
     Ok(())

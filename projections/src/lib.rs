@@ -20,6 +20,7 @@
 //!   each matched.
 //! - [`reports`]: each user's reports, their sections as planned and written, and the queue of
 //!   reports to generate.
+//! - [`analytics`]: the named analytics consumers and how far each has read.
 //! - [`instance`]: the settings administrators keep for the whole instance (the model server).
 //! - [`live`]: follows the feed behind the projections and fans events out to WebSocket
 //!   connections, each seeing only what its user may see.
@@ -29,6 +30,7 @@
 //! errors and never run if the process dies in between.
 
 pub mod accounts;
+pub mod analytics;
 pub mod ask;
 pub mod boards;
 pub mod channels;
@@ -66,5 +68,6 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(boards::Boards),
         Arc::new(reports::Reports),
         Arc::new(instance::InstanceSettings),
+        Arc::new(analytics::AnalyticsConsumers),
     ]
 }

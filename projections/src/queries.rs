@@ -15,6 +15,7 @@ pub struct UserRow {
     pub password_hash: String,
     pub is_admin: bool,
     pub is_auditor: bool,
+    pub is_analyst: bool,
     pub industry: Option<String>,
     pub profession: Option<String>,
     pub whatsapp_number: Option<String>,
@@ -25,7 +26,7 @@ pub struct UserRow {
 }
 
 const USER_COLUMNS: &str = "user_id, email, username, password_hash, is_admin, is_auditor, \
-    industry, profession, whatsapp_number, onboarded, nav_state, askneedl_pro, created_at";
+    is_analyst, industry, profession, whatsapp_number, onboarded, nav_state, askneedl_pro, created_at";
 
 pub async fn user_by_id(db: &Db, user_id: &str) -> sqlx::Result<Option<UserRow>> {
     db.fetch_optional(&format!("SELECT {USER_COLUMNS} FROM users_view WHERE user_id = $1"), args![user_id]).await

@@ -14,7 +14,8 @@ pub fn parse_role(role: &str) -> Result<Role> {
     match role {
         "admin" => Ok(Role::Admin),
         "auditor" => Ok(Role::Auditor),
-        _ => Err(Error::invalid("unknown_role", "a role is admin or auditor")),
+        "analyst" => Ok(Role::Analyst),
+        _ => Err(Error::invalid("unknown_role", "a role is admin, auditor or analyst")),
     }
 }
 
@@ -26,6 +27,7 @@ pub struct AdminUser {
     pub username: String,
     pub is_admin: bool,
     pub is_auditor: bool,
+    pub is_analyst: bool,
     pub created_at: String,
 }
 
@@ -37,6 +39,7 @@ impl From<UserRow> for AdminUser {
             username: u.username,
             is_admin: u.is_admin,
             is_auditor: u.is_auditor,
+            is_analyst: u.is_analyst,
             created_at: u.created_at,
         }
     }

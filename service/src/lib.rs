@@ -25,7 +25,8 @@
 //! - [`live`]: what a live socket may see, the pages it missed, and when its session ends it.
 //! - [`input`]: checks several features share; [`sql`]: `IN (...)` placeholders and view times.
 //! - [`admin`]: users, their flags and roles; [`audit`]: the event history, secrets redacted;
-//!   [`audit_chain`]: the hash chain's verification and signed checkpoints;
+//!   [`audit_chain`]: the hash chain's verification and signed checkpoints; [`analytics`]: named
+//!   consumers of the event history and event counts;
 //!   [`model_server`]: the model server AskNeedl writes with, as administrators set it.
 //! - Workers and what they share: [`ingestion`] (followed sources), [`uploads`] (transferred
 //!   files into documents, beside the upload use cases), [`import`] (local files into a drive),
@@ -34,6 +35,7 @@
 
 pub mod access;
 pub mod admin;
+pub mod analytics;
 pub mod ask;
 pub mod audit;
 pub mod audit_chain;

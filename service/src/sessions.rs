@@ -89,6 +89,7 @@ pub fn session_ended() -> Error {
 struct LiveSession {
     is_admin: bool,
     is_auditor: bool,
+    is_analyst: bool,
     expires_at: String,
     revoked_at: Option<String>,
     revoked_reason: Option<String>,
@@ -100,7 +101,7 @@ pub async fn viewer_of(ctx: &Context, user_id: String, session_id: String, origi
     let row: Option<LiveSession> = ctx
         .db
         .fetch_optional(
-            "SELECT u.is_admin, u.is_auditor, s.expires_at, s.revoked_at, s.revoked_reason FROM sessions_view s \
+            "SELECT u.is_admin, u.is_auditor, u.is_analyst, s.expires_at, s.revoked_at, s.revoked_reason FROM sessions_view s \
              JOIN users_view u ON u.user_id = s.user_id \
              WHERE s.session_id = $1 AND s.user_id = $2",
             commands::args![session_id.as_str(), user_id.as_str()],
@@ -123,6 +124,7 @@ pub async fn viewer_of(ctx: &Context, user_id: String, session_id: String, origi
         session_id,
         is_admin: session.is_admin,
         is_auditor: session.is_auditor,
+        is_analyst: session.is_analyst,
         origin,
         grace_ends_at,
     })
@@ -137,6 +139,7 @@ pub struct AuthUserBody {
     pub username: String,
     pub is_admin: bool,
     pub is_auditor: bool,
+    pub is_analyst: bool,
 }
 
 impl From<&UserRow> for AuthUserBody {
@@ -147,6 +150,7 @@ impl From<&UserRow> for AuthUserBody {
             username: row.username.clone(),
             is_admin: row.is_admin,
             is_auditor: row.is_auditor,
+            is_analyst: row.is_analyst,
         }
     }
 }

@@ -35,6 +35,8 @@ pub struct Viewer {
     pub session_id: String,
     pub is_admin: bool,
     pub is_auditor: bool,
+    /// Reads event metadata and counts for analytics, not event content.
+    pub is_analyst: bool,
     pub origin: Origin,
     /// When the session was rotated (refreshed) and is honoured only until then: the end of its
     /// grace. `None` while the session has not been rotated.

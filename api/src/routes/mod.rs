@@ -1,6 +1,7 @@
 //! One router per feature; `app::api_routes` merges them.
 
 pub mod admin;
+pub mod analytics;
 pub mod ask;
 pub mod audit;
 pub mod audit_chain;

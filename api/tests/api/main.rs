@@ -9,6 +9,7 @@ mod support;
 
 mod accounts;
 mod admin;
+mod analytics;
 mod ask;
 mod audit_chain;
 mod auth_refresh;

@@ -9,6 +9,7 @@ const adminUserSchema = z.object({
   username: z.string(),
   is_admin: z.boolean(),
   is_auditor: z.boolean(),
+  is_analyst: z.boolean().optional(),
   created_at: z.string(),
 });
 

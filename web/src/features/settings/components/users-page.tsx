@@ -58,7 +58,7 @@ function UserRow({ user }: { user: AdminUser }) {
   });
   const link = issue.data ? `${window.location.origin}${issue.data.path}` : null;
   const until = issue.data ? new Date(issue.data.expires_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : '';
-  const roles = [user.is_admin && 'administrator', user.is_auditor && 'auditor'].filter(Boolean).join(', ');
+  const roles = [user.is_admin && 'administrator', user.is_auditor && 'auditor', user.is_analyst && 'analyst'].filter(Boolean).join(', ');
 
   return (
     <li className="stack-sm" aria-label={user.username}>
