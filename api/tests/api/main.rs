@@ -10,6 +10,7 @@ mod support;
 mod accounts;
 mod admin;
 mod ask;
+mod audit;
 mod auth_refresh;
 mod boards;
 mod channels;
