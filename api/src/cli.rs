@@ -9,7 +9,7 @@ use domain::user::UserCommand;
 use domain::EventMetadata;
 use projections::{queries, runner};
 
-use crate::config::{AuditCommand, Cli, Command, EventsCommand, FlagsCommand, RolesCommand, StorageArgs};
+use crate::config::{AuditCommand, Cli, Command, EventsCommand, FlagsCommand, PointArgs, RolesCommand, StorageArgs};
 use service::storage::Storage;
 
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
@@ -66,21 +66,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             };
             export(&db, after, &mut std::io::stdout().lock()).await
         }
-        Command::Audit(AuditCommand::Verify { from, checkpoints }) => {
-            let db = Db::open(cli.storage.database_url.as_deref(), &cli.storage.data_dir).await?;
-            audit_verify(&db, from.as_deref(), checkpoints.as_deref()).await
-        }
-        Command::Audit(AuditCommand::Checkpoint { audit_key }) => {
-            let db = Db::open(cli.storage.database_url.as_deref(), &cli.storage.data_dir).await?;
-            let key = commands::chain::AuditKey::load(&cli.storage.data_dir, audit_key.as_deref())?;
-            match commands::chain::checkpoint(&db, &key, chrono::Utc::now()).await? {
-                Some(checkpoint) => {
-                    println!("{}", serde_json::to_string(&checkpoint)?);
-                    Ok(())
-                }
-                None => anyhow::bail!("there are no events to take a checkpoint of yet"),
-            }
-        }
+        Command::Audit(command) => audit(&cli.storage, command).await,
         Command::Import { user, paths, storage } => {
             let (db, bus) = open(&cli.storage).await?;
             let user_id = resolve_user(&db, &user).await?;
@@ -275,4 +261,43 @@ pub async fn export(db: &Db, mut after: Cursor, out: &mut impl Write) -> anyhow:
         }
         out.flush()?;
     }
+}
+
+/// Prints what an audit subcommand asks for as JSON, read straight from the store as the
+/// operator (no viewer: whoever runs the binary on the data directory already holds it all).
+async fn audit(storage: &StorageArgs, command: AuditCommand) -> anyhow::Result<()> {
+    use service::audit::{as_of, history};
+    let db = Db::open(storage.database_url.as_deref(), &storage.data_dir).await?;
+    let now = chrono::Utc::now();
+    // With neither --at nor --time, the feed's head.
+    let point = |p: PointArgs, head: Cursor| match (p.at, p.time) {
+        (None, None) => history::PointInput { at: Some(head.to_string()), time: None },
+        (at, time) => history::PointInput { at, time },
+    };
+    let head = feed::head(&db).await?;
+    let json = match command {
+        AuditCommand::Verify { from, checkpoints } => {
+            return audit_verify(&db, from.as_deref(), checkpoints.as_deref()).await;
+        }
+        AuditCommand::Checkpoint { audit_key } => {
+            let key = commands::chain::AuditKey::load(&storage.data_dir, audit_key.as_deref())?;
+            return match commands::chain::checkpoint(&db, &key, chrono::Utc::now()).await? {
+                Some(checkpoint) => {
+                    println!("{}", serde_json::to_string(&checkpoint)?);
+                    Ok(())
+                }
+                None => anyhow::bail!("there are no events to take a checkpoint of yet"),
+            };
+        }
+        AuditCommand::State { aggregate_type, aggregate_id, point: p } => {
+            serde_json::to_value(history::state_in(&db, now, &aggregate_type, &aggregate_id, &point(p, head)).await?)?
+        }
+        AuditCommand::AsOf { model, id, point: p } => match model.as_str() {
+            "channel" => serde_json::to_value(as_of::channel_in(&db, now, &id, &point(p, head)).await?)?,
+            "document-tags" => serde_json::to_value(as_of::document_tags_in(&db, now, &id, &point(p, head)).await?)?,
+            _ => serde_json::to_value(as_of::user_sources_in(&db, now, &id, &point(p, head)).await?)?,
+        },
+    };
+    println!("{}", serde_json::to_string_pretty(&json)?);
+    Ok(())
 }

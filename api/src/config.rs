@@ -45,7 +45,8 @@ pub enum Command {
     /// The event log for analytics.
     #[command(subcommand)]
     Events(EventsCommand),
-    /// The event history's tamper evidence: verify the hash chain, take signed checkpoints.
+    /// The history as auditors read it, printed as JSON; its tamper evidence: verify the hash
+    /// chain, take signed checkpoints.
     #[command(subcommand)]
     Audit(AuditCommand),
     /// Import local files and folders into a user's drive (PDF, DOCX, XLSX, PPTX, TXT, MD,
@@ -80,7 +81,46 @@ pub enum RolesCommand {
 }
 
 #[derive(Debug, Subcommand)]
+pub enum EventsCommand {
+    /// Stream the global feed as NDJSON to standard output.
+    Export {
+        /// Start after this feed cursor (as printed in each line's `cursor`).
+        #[arg(long)]
+        after: Option<String>,
+    },
+}
+
+/// A point of the history: a feed cursor or a time, at most one (the head when neither).
+#[derive(Debug, Clone, Args)]
+pub struct PointArgs {
+    /// The history up to and including the event at this feed cursor.
+    #[arg(long, conflicts_with = "time")]
+    pub at: Option<String>,
+    /// The history recorded up to this RFC 3339 time.
+    #[arg(long)]
+    pub time: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
 pub enum AuditCommand {
+    /// An aggregate rebuilt from its events up to a point, e.g. `needl audit state channel ID`.
+    State {
+        /// The aggregate type (`channel`, `document_tags`, `user`, ...).
+        aggregate_type: String,
+        aggregate_id: String,
+        #[command(flatten)]
+        point: PointArgs,
+    },
+    /// A read model as it stood at a point.
+    AsOf {
+        /// `channel` (members and comments), `document-tags` or `user-sources`.
+        #[arg(value_parser = ["channel", "document-tags", "user-sources"])]
+        model: String,
+        /// The channel's id, the document's deeplink or the user's id.
+        id: String,
+        #[command(flatten)]
+        point: PointArgs,
+    },
     /// Recompute the event hash chain and name the first position where it breaks (exit code 3
     /// when it does).
     Verify {
@@ -98,16 +138,6 @@ pub enum AuditCommand {
         /// The signing key (64 hex digits); unset: `audit.key` in the data directory.
         #[arg(long, env = "NEEDL_AUDIT_KEY", hide_env_values = true)]
         audit_key: Option<String>,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum EventsCommand {
-    /// Stream the global feed as NDJSON to standard output.
-    Export {
-        /// Start after this feed cursor (as printed in each line's `cursor`).
-        #[arg(long)]
-        after: Option<String>,
     },
 }
 

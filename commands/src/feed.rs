@@ -15,6 +15,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
@@ -182,6 +183,225 @@ pub async fn read_aggregate(db: &Db, aggregate_type: &str, aggregate_id: &str) -
     Ok(rows.into_iter().map(FeedRow::into_event).collect())
 }
 
+/// What a reader narrows the feed to. Every field is optional; those given must all hold.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FeedFilter {
+    /// The acting user's id (`metadata.user_id`), `system` included.
+    pub user_id: Option<String>,
+    pub aggregate_type: Option<String>,
+    pub aggregate_id: Option<String>,
+    /// Aggregate ids that start with this: the documents of a channel (`channel/...`), the
+    /// subscriptions of a user (`user/...`).
+    pub aggregate_id_prefix: Option<String>,
+    pub event_type: Option<String>,
+    /// Recorded at or after this time.
+    pub from: Option<DateTime<Utc>>,
+    /// Recorded at or before this time.
+    pub to: Option<DateTime<Utc>>,
+    /// The request that caused the event (`metadata.request_id`).
+    pub request_id: Option<String>,
+    /// A field of the event's own payload (inside its variant) equal to a value. The field name
+    /// is written into the SQL, so it is a constant of the caller's, never input.
+    pub payload_field: Option<(&'static str, String)>,
+    /// Only events at or before this cursor.
+    pub upto: Option<Cursor>,
+}
+
+/// Returns a time as SQLite's `recorded_at` spells it (milliseconds, UTC, `Z`). Stored times have
+/// millisecond precision, so a lower bound is rounded up and an upper bound down: a bound between
+/// two milliseconds then admits exactly the events on its side of it. (Postgres keeps
+/// microseconds; there times are compared truncated to the millisecond the feed shows, so a
+/// bound copied from an event's `recorded_at` admits that event on both backends.)
+fn sqlite_time(time: DateTime<Utc>, lower_bound: bool) -> String {
+    let sub_milli = time.timestamp_subsec_nanos() % 1_000_000;
+    let time = if lower_bound && sub_milli != 0 {
+        time + chrono::Duration::nanoseconds(i64::from(1_000_000 - sub_milli))
+    } else {
+        time
+    };
+    time.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+}
+
+/// SQL conditions (joined with AND, each starting with ` AND `) and their arguments for `filter`,
+/// numbering placeholders from `$first`.
+fn filter_sql(db: &Db, filter: &FeedFilter, first: usize) -> (String, Vec<Arg>) {
+    let pg = matches!(db, Db::Postgres(_));
+    let mut sql = String::new();
+    let mut args = Vec::new();
+    let next = |args: &mut Vec<Arg>, value: Arg| {
+        args.push(value);
+        format!("${}", first + args.len() - 1)
+    };
+    let text = if pg { "::text" } else { "" };
+    let json_field = |column: &str, field: &str| {
+        if pg {
+            format!("{column}->>'{field}'")
+        } else {
+            format!("json_extract({column}, '$.{field}')")
+        }
+    };
+    if let Some(user_id) = &filter.user_id {
+        let p = next(&mut args, Arg::from(user_id));
+        sql.push_str(&format!(" AND {} = {p}", json_field("metadata", "user_id")));
+    }
+    if let Some(request_id) = &filter.request_id {
+        let p = next(&mut args, Arg::from(request_id));
+        sql.push_str(&format!(" AND {} = {p}", json_field("metadata", "request_id")));
+    }
+    if let Some(aggregate_type) = &filter.aggregate_type {
+        let p = next(&mut args, Arg::from(aggregate_type));
+        sql.push_str(&format!(" AND aggregate_type = {p}"));
+    }
+    if let Some(aggregate_id) = &filter.aggregate_id {
+        let p = next(&mut args, Arg::from(aggregate_id));
+        sql.push_str(&format!(" AND aggregate_id = {p}"));
+    }
+    if let Some(prefix) = &filter.aggregate_id_prefix {
+        let p = next(&mut args, Arg::from(prefix));
+        sql.push_str(&format!(" AND substr(aggregate_id, 1, length({p}{text})) = {p}{text}"));
+    }
+    if let Some(event_type) = &filter.event_type {
+        let p = next(&mut args, Arg::from(event_type));
+        sql.push_str(&format!(" AND event_type = {p}"));
+    }
+    if let Some((field, value)) = &filter.payload_field {
+        let p = next(&mut args, Arg::from(value));
+        if pg {
+            sql.push_str(&format!(" AND payload -> event_type ->> '{field}' = {p}"));
+        } else {
+            sql.push_str(&format!(" AND json_extract(payload, '$.' || event_type || '.{field}') = {p}"));
+        }
+    }
+    for (bound, op, lower) in [(filter.from, ">=", true), (filter.to, "<=", false)] {
+        let Some(time) = bound else { continue };
+        if pg {
+            let p = next(&mut args, Arg::Text(time.to_rfc3339()));
+            sql.push_str(&format!(" AND date_trunc('milliseconds', recorded_at) {op} {p}::timestamptz"));
+        } else {
+            let p = next(&mut args, Arg::Text(sqlite_time(time, lower)));
+            sql.push_str(&format!(" AND recorded_at {op} {p}"));
+        }
+    }
+    if let Some(upto) = filter.upto {
+        if pg {
+            let tx = next(&mut args, Arg::Text(upto.tx.to_string()));
+            let pos = next(&mut args, Arg::Int(upto.pos));
+            sql.push_str(&format!(" AND (transaction_id, global_position) <= ({tx}::text::xid8, {pos})"));
+        } else {
+            let pos = next(&mut args, Arg::Int(upto.pos));
+            sql.push_str(&format!(" AND global_position <= {pos}"));
+        }
+    }
+    (sql, args)
+}
+
+/// Reads up to `limit` events after `after` that pass `filter`, in feed order.
+pub async fn read_filtered(db: &Db, after: Cursor, filter: &FeedFilter, limit: i64) -> sqlx::Result<Vec<StoredEvent>> {
+    let rows: Vec<FeedRow> = match db {
+        Db::Sqlite { .. } => {
+            let (conditions, mut args) = filter_sql(db, filter, 3);
+            let mut all = vec![Arg::Int(after.pos), Arg::Int(limit)];
+            all.append(&mut args);
+            db.fetch_all(
+                &format!(
+                    "SELECT {SQLITE_COLUMNS} FROM events WHERE global_position > $1{conditions} \
+                     ORDER BY global_position LIMIT $2"
+                ),
+                all,
+            )
+            .await?
+        }
+        Db::Postgres(_) => {
+            let (conditions, mut args) = filter_sql(db, filter, 4);
+            let mut all = vec![Arg::Text(after.tx.to_string()), Arg::Int(after.pos), Arg::Int(limit)];
+            all.append(&mut args);
+            db.fetch_all(
+                &format!(
+                    "SELECT {PG_COLUMNS} FROM events \
+                     WHERE (transaction_id, global_position) > ($1::text::xid8, $2) AND {PG_FENCE}{conditions} \
+                     ORDER BY transaction_id, global_position LIMIT $3"
+                ),
+                all,
+            )
+            .await?
+        }
+    };
+    Ok(rows.into_iter().map(FeedRow::into_event).collect())
+}
+
+/// Reads every event that passes `filter`, in feed order, a page at a time. For selections
+/// known to be small (one aggregate's history, one channel's documents).
+pub async fn read_all_filtered(db: &Db, filter: &FeedFilter) -> sqlx::Result<Vec<StoredEvent>> {
+    const PAGE: i64 = 1000;
+    let mut events: Vec<StoredEvent> = Vec::new();
+    let mut after = Cursor::START;
+    loop {
+        let page = read_filtered(db, after, filter, PAGE).await?;
+        let full = page.len() as i64 == PAGE;
+        if let Some(last) = page.last() {
+            after = last.cursor;
+        }
+        events.extend(page);
+        if !full {
+            return Ok(events);
+        }
+    }
+}
+
+/// The cursor of the last event, in feed order, recorded at or before `time`; `None` when the
+/// feed has none so old. On Postgres an event's time is its transaction's start, so two events a
+/// moment apart may be timed in the other order than the feed's; the feed order wins, and the
+/// history as of a time is the feed up to this cursor.
+pub async fn cursor_at_time(db: &Db, time: DateTime<Utc>) -> sqlx::Result<Option<Cursor>> {
+    let row: Option<CursorRow> = match db {
+        Db::Sqlite { .. } => {
+            db.fetch_optional(
+                "SELECT 0 AS tx, global_position AS pos FROM events \
+                 WHERE global_position IS NOT NULL AND recorded_at <= $1 \
+                 ORDER BY global_position DESC LIMIT 1",
+                vec![Arg::Text(sqlite_time(time, false))],
+            )
+            .await?
+        }
+        Db::Postgres(_) => {
+            db.fetch_optional(
+                &format!(
+                    "SELECT transaction_id::text::bigint AS tx, global_position AS pos FROM events \
+                     WHERE {PG_FENCE} AND date_trunc('milliseconds', recorded_at) <= $1::timestamptz \
+                     ORDER BY transaction_id DESC, global_position DESC LIMIT 1"
+                ),
+                vec![Arg::Text(time.to_rfc3339())],
+            )
+            .await?
+        }
+    };
+    Ok(row.map(|r| Cursor { tx: r.tx, pos: r.pos }))
+}
+
+#[derive(sqlx::FromRow)]
+struct TimeRow {
+    recorded_at: String,
+}
+
+/// When the event at `cursor` was recorded, as the feed spells it; `None` when no event is there.
+pub async fn recorded_at(db: &Db, cursor: Cursor) -> sqlx::Result<Option<String>> {
+    let row: Option<TimeRow> = match db {
+        Db::Sqlite { .. } => {
+            db.fetch_optional("SELECT recorded_at FROM events WHERE global_position = $1", vec![Arg::Int(cursor.pos)])
+                .await?
+        }
+        Db::Postgres(_) => {
+            db.fetch_optional(
+                "SELECT to_char(recorded_at AT TIME ZONE 'utc', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') AS recorded_at \
+                 FROM events WHERE global_position = $1 AND transaction_id = $2::text::xid8",
+                vec![Arg::Int(cursor.pos), Arg::Text(cursor.tx.to_string())],
+            )
+            .await?
+        }
+    };
+    Ok(row.map(|r| r.recorded_at))
+}
+
 #[derive(sqlx::FromRow)]
 struct CursorRow {
     tx: i64,
@@ -295,6 +515,14 @@ mod tests {
     fn a_cursor_survives_a_round_trip_through_text() {
         let c = Cursor { tx: 812, pos: 17 };
         assert_eq!(c.to_string().parse::<Cursor>(), Ok(c));
+    }
+
+    #[test]
+    fn time_bounds_are_spelled_as_sqlite_records_them_rounded_away_from_the_events_they_exclude() {
+        let t = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc);
+        assert_eq!(sqlite_time(t("2025-01-31T09:30:00.1234+01:00"), true), "2025-01-31T08:30:00.124Z");
+        assert_eq!(sqlite_time(t("2025-01-31T09:30:00.1234+01:00"), false), "2025-01-31T08:30:00.123Z");
+        assert_eq!(sqlite_time(t("2025-01-31T09:30:00Z"), true), "2025-01-31T09:30:00.000Z");
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //!   transaction), its verification, and signed checkpoints.
 //! - [`unit`]: one decision over several aggregates, committed in one transaction (all or
 //!   nothing), for flows such as sign-up that must not stop half-way.
+//! - [`replay`]: any aggregate rebuilt from its events by its type name, as JSON, for auditors.
 //! - [`private`]: the data directory's folders and files made readable by the server's user only.
 //!
 //! Depends on `domain` only among our crates; `projections`, `ingest` and `api` build on it.
@@ -19,6 +20,7 @@ pub mod bus;
 pub mod chain;
 pub mod feed;
 pub mod private;
+pub mod replay;
 pub mod store;
 pub mod unit;
 

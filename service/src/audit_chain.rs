@@ -10,6 +10,7 @@ use commands::chain::{self, AuditKey, Break, Checkpoint, Point, Verification};
 use serde::Serialize;
 use tokio::sync::{watch, Mutex};
 
+use crate::audit::require_auditor;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::viewer::Viewer;
@@ -64,14 +65,6 @@ pub struct ChainStatus {
     pub checkpoints: Vec<Checkpoint>,
     /// The key this instance signs checkpoints with (hex Ed25519).
     pub public_key: String,
-}
-
-fn require_auditor(viewer: &Viewer) -> Result<()> {
-    if viewer.is_admin || viewer.is_auditor {
-        Ok(())
-    } else {
-        Err(Error::forbidden("only administrators and auditors may read the audit log"))
-    }
 }
 
 fn time(at: DateTime<Utc>) -> String {

@@ -18,6 +18,23 @@ pub fn listener(viewer: &Viewer) -> live::Viewer {
     live::Viewer { user_id: viewer.user_id.clone(), is_admin: viewer.is_admin }
 }
 
+/// How often at most an auditor's socket is told that the history grew: appends in between are
+/// told once, with the newest cursor.
+pub const AUDIT_NOTICE_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// Whether a socket opened by `viewer` is told of every append to the history (administrators
+/// and auditors, whose audit timeline refetches on it).
+pub fn hears_audit(viewer: &Viewer) -> bool {
+    viewer.is_admin || viewer.is_auditor
+}
+
+/// The message that tells an auditor's socket the history now reaches `head`:
+/// `{"type": "audit", "head": CURSOR}`. It names no event, so it reveals nothing an auditor
+/// could not page anyway.
+pub fn audit_notice(head: Cursor) -> String {
+    serde_json::json!({"type": "audit", "head": head}).to_string()
+}
+
 /// A page of what a socket missed.
 pub struct MissedPage {
     /// The messages `listener` may see, in feed order.

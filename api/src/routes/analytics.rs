@@ -17,9 +17,9 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_consumers, register_consumer))
         .routes(routes!(delete_consumer))
-        .routes(routes!(events))
+        .routes(routes!(analytics_events))
         .routes(routes!(acknowledge))
-        .routes(routes!(counts))
+        .routes(routes!(event_counts))
 }
 
 /// Every analytics consumer and how far it has read.
@@ -75,7 +75,7 @@ pub struct EventsQuery {
 #[utoipa::path(get, path = "/analytics/events", tag = "analytics", security(("token" = [])), params(EventsQuery),
     responses((status = 200, body = AnalyticsPage), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
-async fn events(
+async fn analytics_events(
     State(state): State<AppState>,
     user: AuthUser,
     ApiQuery(query): ApiQuery<EventsQuery>,
@@ -118,7 +118,7 @@ pub struct CountsQuery {
 /// How many events were recorded, grouped by type, aggregate type or day.
 #[utoipa::path(get, path = "/analytics/counts", tag = "analytics", security(("token" = [])), params(CountsQuery),
     responses((status = 200, body = Counts), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
-async fn counts(
+async fn event_counts(
     State(state): State<AppState>,
     user: AuthUser,
     ApiQuery(query): ApiQuery<CountsQuery>,

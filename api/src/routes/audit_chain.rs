@@ -14,8 +14,8 @@ use crate::error::{ApiJson, ApiResult, ErrorBody};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(status))
-        .routes(routes!(verify))
+        .routes(routes!(chain_status))
+        .routes(routes!(verify_chain))
         .routes(routes!(list_checkpoints, create_checkpoint))
 }
 
@@ -23,14 +23,14 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// ended.
 #[utoipa::path(get, path = "/audit/chain", tag = "audit", security(("token" = [])),
     responses((status = 200, body = ChainStatus), (status = 403, body = ErrorBody)))]
-async fn status(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<ChainStatus>> {
+async fn chain_status(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<ChainStatus>> {
     Ok(ApiJson(audit_chain::status(&state, &user).await?))
 }
 
 /// Recomputes the whole chain now, against every recorded checkpoint.
 #[utoipa::path(post, path = "/audit/chain/verify", tag = "audit", security(("token" = [])),
     responses((status = 200, body = ChainStatus), (status = 403, body = ErrorBody)))]
-async fn verify(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<ChainStatus>> {
+async fn verify_chain(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<ChainStatus>> {
     Ok(ApiJson(audit_chain::verify(&state, &user).await?))
 }
 

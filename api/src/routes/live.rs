@@ -1,6 +1,8 @@
 //! The live socket: `GET /api/live` upgrades to a WebSocket that pushes `{cursor, type, ids}` for
 //! each event the user may see, after every read model applied it, and passing messages without
 //! a cursor (`{type: "report.progress", ids, ...}`) to whoever they are for while connected.
+//! Administrators' and auditors' sockets are also told, coalesced, that the history grew
+//! (`{type: "audit", head}`), so an open audit timeline refetches.
 //!
 //! A client reconnecting with `?after=CURSOR` first gets what it missed, paged from the store; the
 //! connection subscribes to the hub before paging, so nothing falls between the two. A client
@@ -23,7 +25,9 @@ use commands::feed::Cursor;
 use projections::live::Viewer;
 use serde::Deserialize;
 use service::input::feed_cursor;
+use service::live::AUDIT_NOTICE_EVERY;
 use tokio::sync::broadcast::error::RecvError;
+use tokio::time::Instant;
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -81,10 +85,11 @@ async fn live_socket(
         return Err(AppError::bad_request("not_websocket", "this route only speaks WebSocket"));
     };
     let viewer = service::live::listener(&user);
+    let auditor = service::live::hears_audit(&user);
     let session = SocketSession { id: user.session_id, grace_ends_at: user.grace_ends_at };
     Ok(ws.on_upgrade(move |socket| async move {
         metrics::gauge!("needl_live_connections").increment(1.0);
-        if let Err(error) = run(socket, state, viewer, session, after).await {
+        if let Err(error) = run(socket, state, viewer, auditor, session, after).await {
             tracing::debug!(%error, "live socket ended");
         }
         metrics::gauge!("needl_live_connections").decrement(1.0);
@@ -127,6 +132,7 @@ async fn run(
     mut socket: WebSocket,
     state: AppState,
     viewer: Viewer,
+    auditor: bool,
     mut session: SocketSession,
     after: Option<Cursor>,
 ) -> anyhow::Result<()> {
@@ -134,6 +140,10 @@ async fn run(
     let mut shutdown = state.shutdown.clone();
     let mut sent = after.unwrap_or_else(|| state.hub.published());
     page_missed(&mut socket, &state, &viewer, &mut sent).await?;
+    // When an auditor's socket is next told that the history grew; `None` while nothing new
+    // has passed since it was last told.
+    let mut audit_due: Option<Instant> = None;
+    let audit_from = |due: Option<Instant>| due.or(auditor.then(|| Instant::now() + AUDIT_NOTICE_EVERY));
     loop {
         tokio::select! {
             received = events.recv() => match received {
@@ -145,6 +155,7 @@ async fn run(
                             continue;
                         }
                         sent = event.cursor;
+                        audit_due = audit_from(audit_due);
                     }
                     for message in event.messages_for(&viewer) {
                         socket.send(Message::Text(message.to_string().into())).await?;
@@ -163,7 +174,8 @@ async fn run(
                 }
                 Err(RecvError::Lagged(_)) => {
                     state.hub.record_resync();
-                    page_missed(&mut socket, &state, &viewer, &mut sent).await?
+                    page_missed(&mut socket, &state, &viewer, &mut sent).await?;
+                    audit_due = audit_from(audit_due);
                 }
                 Err(RecvError::Closed) => return Ok(()),
             },
@@ -171,6 +183,10 @@ async fn run(
                 None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return Ok(()),
                 Some(Ok(_)) => {}
             },
+            _ = tokio::time::sleep_until(audit_due.unwrap_or_else(Instant::now)), if audit_due.is_some() => {
+                audit_due = None;
+                socket.send(Message::Text(service::live::audit_notice(sent).into())).await?;
+            }
             _ = grace_over(&state, session.grace_ends_at), if session.grace_ends_at.is_some() => {
                 let _ = socket.send(session_ended("session rotated")).await;
                 return Ok(());

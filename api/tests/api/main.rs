@@ -11,6 +11,7 @@ mod accounts;
 mod admin;
 mod analytics;
 mod ask;
+mod audit;
 mod audit_chain;
 mod auth_refresh;
 mod boards;

@@ -1,0 +1,283 @@
+//! The event history as people outside the store may see it, for administrators and auditors,
+//! with secrets redacted: the global feed with metadata, filtered and paged ([`events`]) or
+//! streamed whole ([`export`]); one aggregate's history and its state at any point of it
+//! ([`history`]); and read models as they stood at a point ([`as_of`]).
+//!
+//! Every entry point checks the viewer first and validates all its input before reading. The
+//! `*_in` variants take the database and the present time instead of a context and a viewer: the
+//! operator's command line uses them.
+
+pub mod as_of;
+pub mod history;
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use commands::feed::{self, Cursor, FeedFilter, StoredEvent};
+use commands::Db;
+use futures::stream::BoxStream;
+use serde::Serialize;
+
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::input::{feed_cursor, MAX_SCOPE_ID_CHARS};
+use crate::viewer::Viewer;
+
+/// Fields never shown outside the store.
+const REDACTED_FIELDS: &[&str] = &["password_hash", "token_hash", "api_key"];
+
+/// Replaces secrets anywhere in `value` (an event's payload, an aggregate's state).
+pub fn redact(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                if REDACTED_FIELDS.contains(&key.as_str()) {
+                    *v = serde_json::Value::String("[redacted]".into());
+                } else {
+                    redact(v);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(redact),
+        _ => {}
+    }
+}
+
+/// Returns the event with secrets in its payload replaced.
+pub fn redacted(mut event: StoredEvent) -> StoredEvent {
+    redact(&mut event.payload);
+    event
+}
+
+pub(crate) fn require_auditor(viewer: &Viewer) -> Result<()> {
+    if viewer.is_admin || viewer.is_auditor {
+        Ok(())
+    } else {
+        Err(Error::forbidden("only administrators and auditors may read the audit log"))
+    }
+}
+
+/// An event as auditors read it: redacted, with the acting user's name beside their id.
+#[derive(Debug, Clone, Serialize)]
+pub struct AuditEvent {
+    #[serde(flatten)]
+    pub event: StoredEvent,
+    /// The acting user's display name (their email when they have none); null for `system`
+    /// and for ids no user has.
+    pub actor_name: Option<String>,
+}
+
+/// Display names of users, read once each from the users read model.
+#[derive(Default)]
+pub(crate) struct Names {
+    known: HashMap<String, Option<String>>,
+}
+
+impl Names {
+    /// The display name of `user_id`: their username, or their email when the name is empty.
+    pub(crate) async fn of(&mut self, db: &Db, user_id: &str) -> Result<Option<String>> {
+        if user_id == domain::metadata::SYSTEM_USER {
+            return Ok(None);
+        }
+        if let Some(name) = self.known.get(user_id) {
+            return Ok(name.clone());
+        }
+        let name = projections::queries::user_by_id(db, user_id).await?.map(|u| {
+            if u.username.trim().is_empty() {
+                u.email
+            } else {
+                u.username
+            }
+        });
+        self.known.insert(user_id.to_string(), name.clone());
+        Ok(name)
+    }
+
+    /// Redacts `events` and names their actors.
+    pub(crate) async fn events(&mut self, db: &Db, events: Vec<StoredEvent>) -> Result<Vec<AuditEvent>> {
+        let mut out = Vec::with_capacity(events.len());
+        for event in events {
+            let actor_name = match event.actor() {
+                Some(actor) => self.of(db, actor).await?,
+                None => None,
+            };
+            out.push(AuditEvent { event: redacted(event), actor_name });
+        }
+        Ok(out)
+    }
+}
+
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EventPage {
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Object>))]
+    pub events: Vec<AuditEvent>,
+    /// Pass as `after` for the next page; null when this page is empty.
+    pub next: Option<String>,
+}
+
+impl EventPage {
+    fn of(events: Vec<AuditEvent>) -> Self {
+        let next = events.last().map(|e| e.event.cursor.to_string());
+        EventPage { events, next }
+    }
+}
+
+/// The largest page of events.
+pub const MAX_EVENTS_PER_PAGE: i64 = 1000;
+/// The page size when none is asked for.
+pub const DEFAULT_EVENTS_PER_PAGE: i64 = 100;
+/// How many events one page of an export reads.
+const EXPORT_PAGE_EVENTS: i64 = 500;
+
+/// What an auditor narrows the feed to, as the request gave it: every field optional, an empty
+/// one ignored.
+#[derive(Debug, Clone, Default)]
+pub struct Filters {
+    /// The acting user's id (`system` for the server's own work).
+    pub user: Option<String>,
+    pub aggregate_type: Option<String>,
+    pub aggregate_id: Option<String>,
+    pub event_type: Option<String>,
+    /// Recorded at or after this RFC 3339 time.
+    pub from: Option<String>,
+    /// Recorded at or before this RFC 3339 time.
+    pub to: Option<String>,
+    pub request_id: Option<String>,
+}
+
+/// Parses an RFC 3339 time given as `field`.
+pub(crate) fn parse_time(field: &str, value: &str) -> Result<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(value.trim()).map(|t| t.with_timezone(&Utc)).map_err(|_| {
+        Error::malformed("bad_time", format!("{field} must be an RFC 3339 time, such as 2025-01-31T09:30:00Z"))
+    })
+}
+
+/// Formats a time the way the feed spells `recorded_at`.
+pub(crate) fn format_time(time: DateTime<Utc>) -> String {
+    time.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// Returns `value` trimmed, `None` when empty; refuses values past the length of an id.
+fn filter_text(field: &str, value: &Option<String>) -> Result<Option<String>> {
+    let value = value.as_deref().map(str::trim).filter(|v| !v.is_empty());
+    if value.is_some_and(|v| v.chars().count() > MAX_SCOPE_ID_CHARS) {
+        return Err(Error::malformed("bad_filter", format!("{field} must be at most {MAX_SCOPE_ID_CHARS} characters")));
+    }
+    Ok(value.map(str::to_string))
+}
+
+impl Filters {
+    /// Checks every filter and returns the feed's form of them.
+    pub fn validate(&self) -> Result<FeedFilter> {
+        let from = filter_text("from", &self.from)?.map(|t| parse_time("from", &t)).transpose()?;
+        let to = filter_text("to", &self.to)?.map(|t| parse_time("to", &t)).transpose()?;
+        if let (Some(from), Some(to)) = (from, to) {
+            if from > to {
+                return Err(Error::malformed("bad_time_range", "from must not be later than to"));
+            }
+        }
+        Ok(FeedFilter {
+            user_id: filter_text("user", &self.user)?,
+            aggregate_type: filter_text("aggregate_type", &self.aggregate_type)?,
+            aggregate_id: filter_text("aggregate_id", &self.aggregate_id)?,
+            event_type: filter_text("event_type", &self.event_type)?,
+            request_id: filter_text("request_id", &self.request_id)?,
+            from,
+            to,
+            ..FeedFilter::default()
+        })
+    }
+}
+
+/// Parses a cursor a client sent back and refuses one past the feed's head: no event was ever
+/// there, so it can come only from another database or a made-up value.
+pub(crate) async fn known_cursor(db: &Db, cursor: &str) -> Result<Cursor> {
+    let cursor = feed_cursor(cursor)?;
+    if cursor > feed::head(db).await? {
+        return Err(Error::malformed("cursor_ahead", "that cursor is ahead of the history"));
+    }
+    Ok(cursor)
+}
+
+/// A page of the global feed in feed order after cursor `after` (from the beginning when
+/// absent), narrowed by `filters`, with each event's metadata and actor's name.
+pub async fn events(
+    ctx: &Context,
+    viewer: &Viewer,
+    after: Option<&str>,
+    limit: Option<i64>,
+    filters: &Filters,
+) -> Result<EventPage> {
+    require_auditor(viewer)?;
+    let limit = limit.unwrap_or(DEFAULT_EVENTS_PER_PAGE);
+    if !(1..=MAX_EVENTS_PER_PAGE).contains(&limit) {
+        return Err(Error::malformed("bad_limit", "limit must be between 1 and 1000"));
+    }
+    let filter = filters.validate()?;
+    let after = match after {
+        Some(after) => known_cursor(&ctx.db, after).await?,
+        None => Cursor::START,
+    };
+    let events = feed::read_filtered(&ctx.db, after, &filter, limit).await?;
+    Ok(EventPage::of(Names::default().events(&ctx.db, events).await?))
+}
+
+/// One aggregate's whole history in sequence order.
+pub async fn aggregate_history(
+    ctx: &Context,
+    viewer: &Viewer,
+    aggregate_type: &str,
+    aggregate_id: &str,
+) -> Result<EventPage> {
+    require_auditor(viewer)?;
+    let events = feed::read_aggregate(&ctx.db, aggregate_type, aggregate_id).await?;
+    if events.is_empty() {
+        return Err(Error::not_found("no events for that aggregate"));
+    }
+    Ok(EventPage::of(Names::default().events(&ctx.db, events).await?))
+}
+
+/// A filtered selection of the feed as NDJSON, ready to stream.
+pub struct Export {
+    /// A file name that says when the export was taken.
+    pub filename: String,
+    /// Chunks of whole lines, one event a line, in feed order.
+    pub lines: BoxStream<'static, Result<String>>,
+}
+
+/// The events that pass `filters`, up to the feed's head when the export starts, as NDJSON
+/// (the same event shape as [`events`]). Reads a page at a time, so memory stays bounded
+/// however long the history is.
+pub async fn export(ctx: &Context, viewer: &Viewer, filters: &Filters) -> Result<Export> {
+    require_auditor(viewer)?;
+    let mut filter = filters.validate()?;
+    filter.upto = Some(feed::head(&ctx.db).await?);
+    let filename = format!("needl-audit-{}.ndjson", ctx.clock.now().format("%Y%m%dT%H%M%SZ"));
+    let start = ExportState { db: ctx.db.clone(), filter, after: Cursor::START, names: Names::default() };
+    let lines = futures::stream::try_unfold(start, export_page);
+    Ok(Export { filename, lines: Box::pin(lines) })
+}
+
+/// Where an export has reached.
+struct ExportState {
+    db: Db,
+    filter: FeedFilter,
+    after: Cursor,
+    names: Names,
+}
+
+/// The next page of an export as NDJSON lines, and the state after it; `None` at the end.
+async fn export_page(mut state: ExportState) -> Result<Option<(String, ExportState)>> {
+    let page = feed::read_filtered(&state.db, state.after, &state.filter, EXPORT_PAGE_EVENTS).await?;
+    let Some(last) = page.last().map(|e| e.cursor) else {
+        return Ok(None);
+    };
+    let mut chunk = String::new();
+    for event in state.names.events(&state.db, page).await? {
+        chunk.push_str(&serde_json::to_string(&event).map_err(Error::internal)?);
+        chunk.push('\n');
+    }
+    state.after = last;
+    Ok(Some((chunk, state)))
+}
