@@ -16,6 +16,13 @@ export function ConnectPage() {
           </Link>
         </li>
         <li className="card">
+          <h2 className="card-title">Public sources</h2>
+          <p className="muted">Exchange filings, annual reports and conference calls this instance offers; they arrive in My Data under Exchanges.</p>
+          <Link className="button button-primary" to="/connect/public">
+            Browse public sources
+          </Link>
+        </li>
+        <li className="card">
           <h2 className="card-title">Websites</h2>
           <p className="muted">Follow public websites and get their new pages in My Data.</p>
           <Link className="button button-primary" to="/connect/website">
