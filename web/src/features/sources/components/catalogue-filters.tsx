@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { NO_GROUP, type CatalogueFilter, type FollowFilter } from '../catalogue-filter';
+import { EMPTY_FILTER, isFiltered, NO_GROUP, type CatalogueFilter, type FollowFilter } from '../catalogue-filter';
 
 export interface CatalogueFiltersProps {
   filter: CatalogueFilter;
@@ -8,7 +8,10 @@ export interface CatalogueFiltersProps {
   onChange: (filter: CatalogueFilter) => void;
 }
 
-/** The catalogue's search box and filters: group, followed or not, and only what is fetched here. */
+/**
+ * The catalogue's search box and filters: group, followed or not, and only what is fetched here;
+ * Clear filters while any narrows the list.
+ */
 export function CatalogueFilters({ filter, groups, onChange }: CatalogueFiltersProps) {
   const id = useId();
   const set = (change: Partial<CatalogueFilter>) => onChange({ ...filter, ...change });
@@ -66,6 +69,11 @@ export function CatalogueFilters({ filter, groups, onChange }: CatalogueFiltersP
         />
         Only sources fetched here
       </label>
+      {isFiltered(filter) && (
+        <button type="button" className="button button-quiet" onClick={() => onChange(EMPTY_FILTER)}>
+          Clear filters
+        </button>
+      )}
     </form>
   );
 }
