@@ -32,13 +32,10 @@ export function CatalogueRow({ source, selected, onToggleSelected, onFollow, bus
       {following ? (
         <span className="catalogue-row-select" />
       ) : (
-        <input
-          type="checkbox"
-          className="checkbox catalogue-row-select"
-          aria-label={`Select ${title}`}
-          checked={selected}
-          onChange={onToggleSelected}
-        />
+        // The label widens what a finger can hit around the box.
+        <label className="catalogue-row-select">
+          <input type="checkbox" className="checkbox" aria-label={`Select ${title}`} checked={selected} onChange={onToggleSelected} />
+        </label>
       )}
       <div className="catalogue-row-text">
         <span id={titleId} className="catalogue-row-title">
