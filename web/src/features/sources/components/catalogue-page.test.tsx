@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { json, renderWithProviders, stubApi } from '../../../test/render';
 import type { PublicSource } from '../api/catalogue-api';
-import { FOLLOW_FAILED } from '../messages';
+import { FOLLOW_FAILED, FOLLOW_LIMIT_TOOLTIP } from '../messages';
 import { CataloguePage } from './catalogue-page';
 
 const source = (key: string, title: string, group: string | null, extra: Partial<PublicSource> = {}): PublicSource => ({
@@ -183,6 +183,18 @@ describe('CataloguePage', () => {
 
     answer.resolve(json(200, [{ source_id: 'bse_annual_reports', following: true }, { source_id: 'earnings_conf_calls', following: true }]));
     await waitFor(() => expect(api.filter((c) => c.key === 'GET /api/source/public')).toHaveLength(2));
+  });
+
+  it('says why more than 100 selected cannot be followed at once', async () => {
+    const many = Array.from({ length: 101 }, (_, n) => source(`src_${n}`, `Source ${n}`, null));
+    stubApi({ 'GET /api/source/public': () => catalogue(...many) });
+    renderPage();
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Select all shown' }));
+    const follow = within(screen.getByRole('group', { name: 'Selected sources' })).getByRole('button', { name: 'Follow selected' });
+    expect(follow).toBeDisabled();
+    expect(follow).toHaveAccessibleDescription(FOLLOW_LIMIT_TOOLTIP);
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select Source 0' }));
+    expect(follow).toBeEnabled();
   });
 
   it('puts the selected entries back as they were when following them fails', async () => {

@@ -23,7 +23,8 @@ export function CataloguePage() {
     <div className="page-narrow stack-lg">
       <p className="muted">
         Exchange filings, annual reports, conference calls and the other public sources this instance offers. Follow one
-        and its new items arrive in My Data under Exchanges. Reading news? <Link to="/connect/rssTopics">Browse suggested feeds</Link>.
+        this instance fetches and its new items arrive in My Data under Exchanges. Reading news?{' '}
+        <Link to="/connect/rssTopics">Browse suggested feeds</Link>.
       </p>
       <ListState
         query={catalogue}

@@ -17,7 +17,7 @@ export function ConnectPage() {
         </li>
         <li className="card">
           <h2 className="card-title">Public sources</h2>
-          <p className="muted">Exchange filings, annual reports and conference calls this instance offers; they arrive in My Data under Exchanges.</p>
+          <p className="muted">Exchange filings, annual reports, conference calls and more from this instance’s catalogue; what it fetches arrives in My Data under Exchanges.</p>
           <Link className="button button-primary" to="/connect/public">
             Browse public sources
           </Link>
