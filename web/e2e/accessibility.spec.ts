@@ -180,6 +180,8 @@ test('every main page has no serious or critical accessibility violation, and is
   await walk.check('connect-rss', shell.title());
   await page.goto('/connect/website');
   await walk.check('connect-website', shell.title());
+  await page.goto('/connect/public');
+  await walk.check('connect-public', page.getByRole('list', { name: 'Public sources' }));
 
   for (const path of ['user-settings', 'storage', 'feeds', 'contacts', 'channels']) {
     await page.goto(`/settings/${path}`);

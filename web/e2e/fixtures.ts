@@ -1,6 +1,7 @@
 import { test as base, expect } from '@playwright/test';
 import { AppShell } from './pages/app-shell';
 import { AuthPages } from './pages/auth-pages';
+import { CataloguePage } from './pages/catalogue-page';
 import { ConnectRssPage } from './pages/connect-rss-page';
 import { ConnectWebsitePage } from './pages/connect-website-page';
 import { DrivePage } from './pages/drive-page';
@@ -15,6 +16,7 @@ import { uniqueUser, type TestUser } from './support/users';
 interface Fixtures {
   user: TestUser;
   auth: AuthPages;
+  catalogue: CataloguePage;
   shell: AppShell;
   settings: UserSettingsPage;
   connectRss: ConnectRssPage;
@@ -38,6 +40,7 @@ export const test = base.extend<Fixtures>({
   },
   user: async ({}, use) => use(uniqueUser()),
   auth: async ({ page }, use) => use(new AuthPages(page)),
+  catalogue: async ({ page }, use) => use(new CataloguePage(page)),
   shell: async ({ page }, use) => use(new AppShell(page)),
   settings: async ({ page }, use) => use(new UserSettingsPage(page)),
   connectRss: async ({ page }, use) => use(new ConnectRssPage(page)),

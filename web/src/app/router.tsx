@@ -45,6 +45,7 @@ const AssistantSettingsPage = lazyPage('Loading assistant settings', () =>
 const ConnectPage = lazyPage('Loading sources', () => import('../features/sources').then((m) => m.ConnectPage));
 const ConnectRssPage = lazyPage('Loading RSS feeds', () => import('../features/sources').then((m) => m.ConnectRssPage));
 const RssTopicsPage = lazyPage('Loading RSS topics', () => import('../features/sources').then((m) => m.RssTopicsPage));
+const CataloguePage = lazyPage('Loading public sources', () => import('../features/sources').then((m) => m.CataloguePage));
 const ConnectWebsitePage = lazyPage('Loading websites', () => import('../features/sources').then((m) => m.ConnectWebsitePage));
 const FollowedWebsitesPage = lazyPage('Loading websites', () =>
   import('../features/sources').then((m) => m.FollowedWebsitesPage),
@@ -145,6 +146,7 @@ export function AppRoutes() {
           <Route path="/connect" element={<ConnectPage />} />
           <Route path="/connect/rss" element={<ConnectRssPage />} />
           <Route path="/connect/rssTopics" element={<RssTopicsPage />} />
+          <Route path="/connect/public" element={<CataloguePage />} />
           <Route path="/connect/website" element={<ConnectWebsitePage />} />
           <Route path="/connect/website/followed" element={<FollowedWebsitesPage />} />
           {/* The apps: the drive, AskNeedl attachments, and what cannot be connected here with the way in instead. */}

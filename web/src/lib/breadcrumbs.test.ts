@@ -45,6 +45,8 @@ describe('pageTitle', () => {
   it('titles the suggested feeds and the drive wherever it opens', () => {
     expect(pageTitle('/connect/rssTopics')).toBe('Suggested feeds');
     expect(buildBreadcrumbs('/connect/rssTopics').at(-1)).toEqual({ label: 'Suggested feeds' });
+    expect(pageTitle('/connect/public')).toBe('Public sources');
+    expect(buildBreadcrumbs('/connect/public').map((c) => c.label)).toEqual(['Home', 'Connect', 'Public sources']);
     expect(pageTitle('/needlbox/needldrive')).toBe('Needl Drive');
     expect(pageTitle('/apps/needldrive/documents')).toBe('Needl Drive');
     expect(pageTitle('/feeds/home/rss_news')).toBe('My Data');

@@ -17,6 +17,7 @@ const SEGMENT_LABELS: Record<string, string> = {
   'ask-needl': 'AskNeedl',
   rss: 'RSS',
   rssTopics: 'Suggested feeds',
+  public: 'Public sources',
   // The `home` source is My Data.
   home: 'My Data',
   needldrive: 'Needl Drive',
@@ -82,6 +83,7 @@ const TITLES: Array<[RegExp, string]> = [
   [/^\/settings\/channels\/[^/]+\/members$/, 'Members'],
   [/^\/settings\/channels\/[^/]+\/feeds$/, 'Feeds'],
   [/^\/connect\/rssTopics/, 'Suggested feeds'],
+  [/^\/connect\/public/, 'Public sources'],
   [/^\/connect\/website\/followed/, 'Followed websites'],
   [/^\/connect\/website/, 'Follow a website'],
   [/^\/settings\/manage-tags/, 'Tags Manager'],

@@ -2,8 +2,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render } from '@testing-library/react';
 import { AUTH_CHANNEL_NAME } from '../../lib/auth-channel';
 import { sessionStore } from '../../lib/session-store';
+import { LAST_SESSION_KEY } from '../../features/ask-needl/last-session';
+import { signOut } from '../../lib/auth';
 import { json, stubApi } from '../../test/render';
-import { AUTH_REFRESH_INTERVAL_MS, SessionEffects } from './session-effects';
+import { AUTH_REFRESH_INTERVAL_MS, SessionEffects, userLeft } from './session-effects';
 
 const user = { id: 'u1', email_id: 'ann@example.com', username: 'ann', is_admin: false };
 
@@ -64,5 +66,71 @@ describe('session effects', () => {
     otherTab.postMessage({ type: 'logout' });
     await vi.waitFor(() => expect(sessionStore.get()).toMatchObject({ token: null, expired: true, expiredElsewhere: true }));
     otherTab.close();
+  });
+
+  describe("AskNeedl's last active session", () => {
+    const bob = { ...user, id: 'u2', email_id: 'bob@example.com', username: 'bob' };
+    const remembered = () => sessionStorage.getItem(LAST_SESSION_KEY);
+
+    beforeEach(() => sessionStorage.setItem(LAST_SESSION_KEY, 'ann-session'));
+    afterEach(() => sessionStorage.clear());
+
+    it('is forgotten when the user signs out, so the next user of the tab does not get it back', async () => {
+      sessionStore.signIn('tok-1', user);
+      stubApi({ 'POST /api/auth/signout': () => new Response(null, { status: 204 }) });
+      renderEffects();
+      expect(remembered()).toBe('ann-session');
+
+      await act(() => signOut());
+      expect(remembered()).toBeNull();
+    });
+
+    it('is forgotten when the session ends on its own or in another tab', async () => {
+      sessionStore.signIn('tok-1', user);
+      stubApi({ 'POST /api/debug-logs': () => new Response(null, { status: 204 }) });
+      renderEffects();
+      act(() => sessionStore.expire());
+      expect(remembered()).toBeNull();
+
+      sessionStorage.setItem(LAST_SESSION_KEY, 'ann-session');
+      act(() => sessionStore.signIn('tok-2', user));
+      act(() => sessionStore.expire(true));
+      expect(remembered()).toBeNull();
+    });
+
+    it('is forgotten when another user takes the tab, and kept across a refresh of the same user', () => {
+      sessionStore.signIn('tok-1', user);
+      stubApi({});
+      renderEffects();
+      act(() => sessionStore.signIn('tok-2', user));
+      expect(remembered()).toBe('ann-session');
+
+      act(() => sessionStore.signIn('tok-3', bob));
+      expect(remembered()).toBeNull();
+    });
+
+    it('is forgotten when the tab opens with no session', () => {
+      sessionStore.signOut();
+      stubApi({});
+      sessionStorage.setItem(LAST_SESSION_KEY, 'ann-session');
+      renderEffects();
+      expect(remembered()).toBeNull();
+    });
+
+    it('tells a departure from a token refresh', () => {
+      const session = (token: string | null, who: typeof user | null) => ({
+        token,
+        user: who,
+        verified: true,
+        expired: false,
+        expiredElsewhere: false,
+        signedOut: false,
+      });
+      expect(userLeft(session('a', user), session(null, null))).toBe(true);
+      expect(userLeft(session('a', user), session('b', bob))).toBe(true);
+      expect(userLeft(session('a', user), session('b', user))).toBe(false);
+      expect(userLeft(session('a', null), session('b', user))).toBe(false);
+      expect(userLeft(session(null, null), session('b', bob))).toBe(false);
+    });
   });
 });

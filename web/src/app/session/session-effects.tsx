@@ -1,5 +1,6 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { forgetLastSession } from '../../features/ask-needl';
 import { api, logToBackend } from '../../lib/api';
 import { isApiError } from '../../lib/api-client';
 import { broadcastAuth, onAuthBroadcast } from '../../lib/auth-channel';
@@ -10,6 +11,26 @@ import { sessionStore, type Session } from '../../lib/session-store';
 export const AUTH_REFRESH_INTERVAL_MS = 1_800_000;
 
 const lostToken = (error: unknown) => isApiError(error) && (error.status === 401 || error.status === 403);
+
+/**
+ * Returns whether the tab's user went between two sessions: signed out, lost the session (expiry,
+ * another tab signing out, a stored token refused at start-up), or another user took the tab.
+ * A refresh of the same user's token is no departure.
+ */
+export function userLeft(previous: Session, next: Session): boolean {
+  if (!previous.token) return false;
+  if (!next.token) return true;
+  return Boolean(previous.user && next.user && previous.user.id !== next.user.id);
+}
+
+/**
+ * Forgets what this tab kept for the user who left, so whoever uses the tab next never sees it:
+ * the cached server data and AskNeedl's last active session (which a reload would restore).
+ */
+function forgetDepartedUser(queryClient: QueryClient) {
+  queryClient.clear();
+  forgetLastSession();
+}
 
 /** Checks a stored token once per page load; a rejected token means signed out, other failures keep it. */
 async function verifyStoredToken() {
@@ -25,12 +46,15 @@ async function verifyStoredToken() {
 
 /**
  * The session's background work: verifying the stored token, the 30-minute refresh, following
- * other tabs over the broadcast channel, and the logout flow when the token is lost.
+ * other tabs over the broadcast channel, the logout flow when the token is lost, and forgetting
+ * the departed user's data whenever the tab's user goes (`userLeft`).
  */
 export function SessionEffects() {
   const queryClient = useQueryClient();
 
   useEffect(() => {
+    // A tab opened (or restored) with no session keeps nothing of whoever used it before.
+    if (!sessionStore.get().token) forgetLastSession();
     void verifyStoredToken();
   }, []);
 
@@ -53,7 +77,7 @@ export function SessionEffects() {
           void logToBackend({ event: 'logout', reason: 'token could not be refreshed', path: window.location.pathname });
         }
       }
-      if (!session.token && previous.token) queryClient.clear();
+      if (userLeft(previous, session)) forgetDepartedUser(queryClient);
       if (session.token && localStorage.getItem(OAUTH_SIGNIN_KEY)) {
         localStorage.removeItem(OAUTH_SIGNIN_KEY);
         broadcastAuth({ type: 'login' });

@@ -16,4 +16,6 @@
  */
 export { AskButton } from './components/ask-button';
 export { AskNeedlProvider } from './components/ask-needl-provider';
+/** The app forgets the tab's last session when its user signs out or the session ends. */
+export { forgetLastSession } from './last-session';
 export { ASK_UPLOAD_SOURCE, AskUploaderContext, type AskUploader, type Attachment } from './attachments';

@@ -7,6 +7,8 @@ export const sourceKeys = {
   rss: () => [...sourceKeys.all(), 'rss'] as const,
   /** The followed websites. */
   websites: () => [...sourceKeys.all(), 'websites'] as const,
+  /** The instance's public source catalogue, with which entries the user follows. */
+  catalogue: () => [...sourceKeys.all(), 'catalogue'] as const,
   /** The topics of suggested feeds. */
   topics: () => [...sourceKeys.all(), 'topics'] as const,
   /** The feeds suggested under one topic, with which the user follows. */

@@ -137,7 +137,7 @@ describe('My Data', () => {
     ['emails', 'Emails', 'Email is not connected on this instance', 'Upload to Needl Drive', '/apps/needldrive'],
     ['webclips', 'Web Clips', 'The web clipper is not connected on this instance', 'Follow a website', '/connect/website'],
     ['socialmedia', 'Social Media', 'Social networks are not connected on this instance', 'Add an RSS feed', '/connect/rss'],
-    ['exchanges', 'Exchanges', 'Stock exchanges are not connected on this instance', 'Add an RSS feed', '/connect/rss'],
+    ['exchanges', 'Exchanges', 'No exchange sources followed yet', 'Browse public sources', '/connect/public'],
   ])('says plainly that nothing fills the %s tab here, and links the way in that works', async (key, label, title, way, to) => {
     stubApi({
       ...common,

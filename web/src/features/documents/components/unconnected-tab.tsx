@@ -10,6 +10,7 @@ const DRIVE: WayIn = { to: '/apps/needldrive', label: 'Upload to Needl Drive' };
 const RSS: WayIn = { to: '/connect/rss', label: 'Add an RSS feed' };
 const WEBSITE: WayIn = { to: '/connect/website', label: 'Follow a website' };
 const APPS: WayIn = { to: '/apps', label: 'See which apps work here' };
+const PUBLIC: WayIn = { to: '/connect/public', label: 'Browse public sources' };
 
 interface TabHelp {
   title: string;
@@ -18,14 +19,15 @@ interface TabHelp {
 }
 
 /**
- * My Data's tabs that no connector fills on this instance: what is not connected, and the way
- * such documents get in today (Needl Drive takes PDF, Word, Excel, PowerPoint, text and HTML).
+ * My Data's tabs that no connector fills on this instance (and Exchanges, until a public source
+ * is followed): what is not connected, and the way such documents get in today (Needl Drive takes
+ * PDF, Word, Excel, PowerPoint, text and HTML).
  */
 const UNCONNECTED_TABS: Record<string, TabHelp> = {
   exchanges: {
-    title: 'Stock exchanges are not connected on this instance',
-    text: 'Needl does not fetch exchange filings and announcements here. Follow an exchange’s or a company’s announcements as an RSS feed, or upload the filings you have as PDFs to Needl Drive.',
-    ways: [RSS, DRIVE],
+    title: 'No exchange sources followed yet',
+    text: 'Exchange filings, annual reports and conference calls come in from the public sources this instance offers, once you follow them. You can also follow an exchange’s or a company’s announcements as an RSS feed, or upload the filings you have as PDFs to Needl Drive.',
+    ways: [PUBLIC, RSS, DRIVE],
   },
   webclips: {
     title: 'The web clipper is not connected on this instance',

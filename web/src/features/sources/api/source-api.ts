@@ -23,6 +23,4 @@ export const updateRssPriority = (sourceId: string, priority: Priority) =>
 export const updateRssPriorities = (sourceIds: string[], priority: Priority) =>
   api.put<RssSourceList>('/source/rss/priority', { body: { source_ids: sourceIds, priority } });
 
-export const followSource = (key: string) => api.post<unknown>('/connect/public', { body: { key } });
-
 export { unfollowFeed as unfollowSource } from '../../../lib/queries/source-queries';

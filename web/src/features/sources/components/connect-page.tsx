@@ -16,6 +16,13 @@ export function ConnectPage() {
           </Link>
         </li>
         <li className="card">
+          <h2 className="card-title">Public sources</h2>
+          <p className="muted">Exchange filings, annual reports, conference calls and more from this instance’s catalogue; what it fetches arrives in My Data under Exchanges.</p>
+          <Link className="button button-primary" to="/connect/public">
+            Browse public sources
+          </Link>
+        </li>
+        <li className="card">
           <h2 className="card-title">Websites</h2>
           <p className="muted">Follow public websites and get their new pages in My Data.</p>
           <Link className="button button-primary" to="/connect/website">

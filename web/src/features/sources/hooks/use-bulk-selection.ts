@@ -8,9 +8,9 @@ export function bulkSelectionState(count: number, max = MAX_BULK_SOURCES) {
 
 /**
  * Tracks which rows are checked. Ids that are no longer in `available` (an unfollowed source)
- * drop out of the selection.
+ * drop out of the selection. `max` is the most one action takes.
  */
-export function useBulkSelection(available: string[]) {
+export function useBulkSelection(available: string[], max = MAX_BULK_SOURCES) {
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const selected = useMemo(() => available.filter((id) => picked.has(id)), [available, picked]);
 
@@ -27,5 +27,5 @@ export function useBulkSelection(available: string[]) {
   const toggleAll = useCallback(() => setPicked(allSelected ? new Set() : new Set(available)), [allSelected, available]);
   const clear = useCallback(() => setPicked(new Set()), []);
 
-  return { selected, isSelected: (id: string) => picked.has(id), toggle, toggleAll, allSelected, clear, ...bulkSelectionState(selected.length) };
+  return { selected, isSelected: (id: string) => picked.has(id), toggle, toggleAll, allSelected, clear, ...bulkSelectionState(selected.length, max) };
 }
