@@ -97,6 +97,8 @@ test.describe('on a phone (390×844)', () => {
     await catalogue.search('nzx');
     const entry = catalogue.entry('NZX Filings');
     await expectTouchTargets(catalogue.followButton('NZX Filings').or(entry.locator('.catalogue-row-select')));
+    // The filters come first on a phone: the entry is a scroll away, then wholly in reach.
+    await catalogue.followButton('NZX Filings').scrollIntoViewIfNeeded();
     await expectInReach(page, catalogue.followButton('NZX Filings'));
     await expectNoSideScroll(page);
 
