@@ -8,6 +8,7 @@
 //! - [`metadata`]: what every event carries besides its payload (actor, request, app, origin, time).
 //! - [`event`]: [`impl_domain_event!`], which gives each event enum its stored event types and
 //!   versions.
+//! - [`upcast`]: how payloads stored at an older event version are read as the current one.
 //! - [`user`]: an account, its profile, preferences, roles and feature flags.
 //! - [`session`]: one sign-in, from start to revocation.
 //! - [`email`]: the reservation that keeps an email address to one account.
@@ -84,6 +85,7 @@ pub mod report;
 pub mod session;
 pub mod source;
 pub mod tag;
+pub mod upcast;
 pub mod upload;
 pub mod user;
 
