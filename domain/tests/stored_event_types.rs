@@ -29,7 +29,8 @@ use serde_json::Value;
 /// Asserts that `events` (one of each variant, in the order of `expected`) are stored as the
 /// `(event_type, event_version)` pairs of `expected`, that `expected` covers all of the enum's
 /// `event_types`, and that each event's type is the tag serde stores its payload under (the
-/// projections read payloads back by it).
+/// projections read payloads back by it). With the `schema` feature, also that every type has a
+/// published schema at its version and that each example payload fits it.
 fn assert_stored_as<E: DomainEvent>(event_types: &[&str], events: Vec<E>, expected: &[(&str, &str)]) {
     let stored: Vec<(String, String)> = events.iter().map(|e| (e.event_type(), e.event_version())).collect();
     let stored: Vec<(&str, &str)> = stored.iter().map(|(t, v)| (t.as_str(), v.as_str())).collect();
@@ -38,6 +39,28 @@ fn assert_stored_as<E: DomainEvent>(event_types: &[&str], events: Vec<E>, expect
     assert_eq!(pinned, event_types, "every event type of the enum is pinned");
     for event in &events {
         assert_eq!(serde_tag(event), event.event_type());
+        #[cfg(feature = "schema")]
+        assert_fits_its_schema(event);
+    }
+}
+
+#[cfg(feature = "schema")]
+mod json_schema;
+
+/// Asserts that the schema catalogue has `event`'s type at its version, and that its stored
+/// payload fits that schema.
+#[cfg(feature = "schema")]
+fn assert_fits_its_schema<E: DomainEvent>(event: &E) {
+    static CATALOGUE: std::sync::OnceLock<Vec<domain::schema::EventSchema>> = std::sync::OnceLock::new();
+    let catalogue = CATALOGUE.get_or_init(domain::schema::catalogue);
+    let (event_type, version) = (event.event_type(), event.event_version());
+    let schemas: Vec<_> = catalogue.iter().filter(|s| s.event_type == event_type).collect();
+    assert!(!schemas.is_empty(), "{event_type} has no schema");
+    let payload = serde_json::to_value(event).unwrap();
+    for schema in schemas {
+        assert_eq!(schema.event_version, version, "{event_type}'s schema is of its current version");
+        let broken = json_schema::violation(&schema.schema, &schema.schema, &payload, "$");
+        assert_eq!(broken, None, "{event_type}: {payload} against {}", schema.schema);
     }
 }
 
