@@ -40,7 +40,7 @@ fn assert_stored_as<E: DomainEvent>(event_types: &[&str], events: Vec<E>, expect
     for event in &events {
         assert_eq!(serde_tag(event), event.event_type());
         #[cfg(feature = "schema")]
-        assert_fits_its_schema(event);
+        assert_fits_its_schema(event_types, event);
     }
 }
 
@@ -48,20 +48,31 @@ fn assert_stored_as<E: DomainEvent>(event_types: &[&str], events: Vec<E>, expect
 mod json_schema;
 
 /// Asserts that the schema catalogue has `event`'s type at its version, and that its stored
-/// payload fits that schema.
+/// payload fits that schema. Event types are unique within an aggregate only (a document and a
+/// channel's document both have `DocumentShared`), so the schemas are those of the aggregate whose
+/// event types are exactly `event_types`.
 #[cfg(feature = "schema")]
-fn assert_fits_its_schema<E: DomainEvent>(event: &E) {
+fn assert_fits_its_schema<E: DomainEvent>(event_types: &[&str], event: &E) {
     static CATALOGUE: std::sync::OnceLock<Vec<domain::schema::EventSchema>> = std::sync::OnceLock::new();
     let catalogue = CATALOGUE.get_or_init(domain::schema::catalogue);
+    let aggregate = catalogue
+        .iter()
+        .map(|s| s.aggregate_type)
+        .find(|aggregate| {
+            let types: Vec<&str> =
+                catalogue.iter().filter(|s| s.aggregate_type == *aggregate).map(|s| s.event_type).collect();
+            types == event_types
+        })
+        .unwrap_or_else(|| panic!("no aggregate in the schema catalogue has the event types {event_types:?}"));
     let (event_type, version) = (event.event_type(), event.event_version());
-    let schemas: Vec<_> = catalogue.iter().filter(|s| s.event_type == event_type).collect();
-    assert!(!schemas.is_empty(), "{event_type} has no schema");
+    let schema = catalogue
+        .iter()
+        .find(|s| s.aggregate_type == aggregate && s.event_type == event_type)
+        .unwrap_or_else(|| panic!("{aggregate} {event_type} has no schema"));
+    assert_eq!(schema.event_version, version, "{event_type}'s schema is of its current version");
     let payload = serde_json::to_value(event).unwrap();
-    for schema in schemas {
-        assert_eq!(schema.event_version, version, "{event_type}'s schema is of its current version");
-        let broken = json_schema::violation(&schema.schema, &schema.schema, &payload, "$");
-        assert_eq!(broken, None, "{event_type}: {payload} against {}", schema.schema);
-    }
+    let broken = json_schema::violation(&schema.schema, &schema.schema, &payload, "$");
+    assert_eq!(broken, None, "{aggregate} {event_type}: {payload} against {}", schema.schema);
 }
 
 /// Returns the name serde stores an externally tagged enum value under: `{"Name": ..}`, or
