@@ -72,7 +72,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                     let summary = crate::export::parquet(&db, after, &dir).await?;
                     match summary.last {
                         Some(last) => eprintln!(
-                            "exported {} events to {} files under {} ({} bytes); resume with --after {last}",
+                            "exported {} events to {} file(s) under {} ({} bytes); resume with --after {last}",
                             summary.events,
                             summary.files.len(),
                             dir.display(),
