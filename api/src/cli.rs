@@ -1,4 +1,5 @@
-//! The operator's command line: serve, rebuild read models, set flags and roles, export events.
+//! The operator's command line: serve, rebuild read models, set flags and roles, export events
+//! (written by [`crate::export`]).
 
 use std::io::Write;
 
@@ -9,7 +10,9 @@ use domain::user::UserCommand;
 use domain::EventMetadata;
 use projections::{queries, runner};
 
-use crate::config::{AuditCommand, Cli, Command, EventsCommand, FlagsCommand, PointArgs, RolesCommand, StorageArgs};
+use crate::config::{
+    AuditCommand, Cli, Command, EventsCommand, ExportFormat, FlagsCommand, PointArgs, RolesCommand, StorageArgs,
+};
 use service::storage::Storage;
 
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
@@ -58,13 +61,30 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             println!("{} {role} for {user}", if grant { "granted" } else { "revoked" });
             Ok(())
         }
-        Command::Events(EventsCommand::Export { after }) => {
+        Command::Events(EventsCommand::Export { after, format, out }) => {
             let db = Db::open(cli.storage.database_url.as_deref(), &cli.storage.data_dir).await?;
             let after = match after {
                 Some(s) => s.parse::<Cursor>().map_err(|e| anyhow::anyhow!("--after: {e}"))?,
                 None => Cursor::START,
             };
-            export(&db, after, &mut std::io::stdout().lock()).await
+            match (format, out) {
+                (ExportFormat::Parquet, Some(dir)) => {
+                    let summary = crate::export::parquet(&db, after, &dir).await?;
+                    match summary.last {
+                        Some(last) => eprintln!(
+                            "exported {} events to {} file(s) under {} ({} bytes); resume with --after {last}",
+                            summary.events,
+                            summary.files.len(),
+                            dir.display(),
+                            summary.bytes()
+                        ),
+                        None => eprintln!("no events after {after}; nothing written"),
+                    }
+                    Ok(())
+                }
+                (ExportFormat::Parquet, None) => anyhow::bail!("--format parquet needs --out DIR"),
+                (ExportFormat::Ndjson, _) => export(&db, after, &mut std::io::stdout().lock()).await,
+            }
         }
         Command::Audit(command) => audit(&cli.storage, command).await,
         Command::Import { user, paths, storage } => {
@@ -248,19 +268,8 @@ async fn rebuild_search(db: &Db, data_dir: &std::path::Path) -> anyhow::Result<(
 }
 
 /// Writes the feed after `after` as NDJSON, one event a line, secrets redacted.
-pub async fn export(db: &Db, mut after: Cursor, out: &mut impl Write) -> anyhow::Result<()> {
-    loop {
-        let page = feed::read_after(db, after, 1000).await?;
-        let Some(last) = page.last() else {
-            return Ok(());
-        };
-        after = last.cursor;
-        for event in page {
-            serde_json::to_writer(&mut *out, &service::audit::redacted(event))?;
-            out.write_all(b"\n")?;
-        }
-        out.flush()?;
-    }
+pub async fn export(db: &Db, after: Cursor, out: &mut impl Write) -> anyhow::Result<()> {
+    crate::export::ndjson(db, after, out).await.map(|_| ())
 }
 
 /// Prints what an audit subcommand asks for as JSON, read straight from the store as the

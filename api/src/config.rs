@@ -82,12 +82,26 @@ pub enum RolesCommand {
 
 #[derive(Debug, Subcommand)]
 pub enum EventsCommand {
-    /// Stream the global feed as NDJSON to standard output.
+    /// Export the global feed: NDJSON to standard output, or Parquet files partitioned by day.
     Export {
-        /// Start after this feed cursor (as printed in each line's `cursor`).
+        /// Start after this feed cursor (as printed in each line's `cursor`, or by the last
+        /// Parquet export).
         #[arg(long)]
         after: Option<String>,
+        /// `ndjson` (one event a line, to standard output) or `parquet` (files under `--out`).
+        #[arg(long, value_enum, default_value_t = ExportFormat::Ndjson)]
+        format: ExportFormat,
+        /// The folder Parquet files are written under, as `day=YYYY-MM-DD/part-TX-POS.parquet`.
+        #[arg(long, required_if_eq("format", "parquet"))]
+        out: Option<PathBuf>,
     },
+}
+
+/// How `needl events export` writes events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    Ndjson,
+    Parquet,
 }
 
 /// A point of the history: a feed cursor or a time, at most one (the head when neither).

@@ -14,6 +14,7 @@
 //! - [`routes`]: one router per feature, each handler documented for `/api/openapi.json`: it
 //!   extracts the request, calls the feature's module in `service/` and answers JSON.
 //! - [`cli`]: rebuild, flags, roles, import and event export.
+//! - [`export`]: the event export's writers: NDJSON, and Parquet files partitioned by day.
 //!
 //! What is below HTTP (the read policy, typed reads, use cases, workers) is `service/`. This
 //! crate is the only one that knows HTTP; only the benchmarks (`bench/`, which run this
@@ -25,6 +26,7 @@ pub mod cli;
 pub mod config;
 pub mod edge;
 pub mod error;
+pub mod export;
 pub mod paging;
 pub mod routes;
 pub mod throttle;

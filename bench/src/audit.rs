@@ -1,13 +1,14 @@
 //! `needl-bench --only audit`: what the event hash chain costs single-event commands (with and
-//! without the chaining trigger, in the same run on the same database), and how fast `audit
-//! verify` walks a long history. Prints figures; passes or fails nothing.
+//! without the chaining trigger, in the same run on the same database), how fast `audit verify`
+//! walks a long history, and how fast `needl events export` writes that history as Parquet
+//! against NDJSON, with the size of each. Prints figures; passes or fails nothing.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
 use commands::chain;
-use commands::feed::FeedSignal;
+use commands::feed::{Cursor, FeedSignal};
 use commands::{CommandBus, Db};
 use domain::session::SessionCommand;
 use domain::EventMetadata;
@@ -121,6 +122,40 @@ pub async fn measure(backend: &str, db: Db, quick: bool) -> anyhow::Result<()> {
         v.events_checked,
         v.events_checked as f64 / seconds,
         if v.intact() { "intact" } else { "BROKEN" }
+    );
+    export_rates(&db).await
+}
+
+/// Exports the history as NDJSON and as Parquet, one after the other in this run, to files in a
+/// temporary folder, and prints each one's rate and size and their ratios.
+async fn export_rates(db: &Db) -> anyhow::Result<()> {
+    let dir = std::env::temp_dir().join(format!("needl-bench-export-{}", uuid::Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir)?;
+    let ndjson_path = dir.join("events.ndjson");
+    let started = Instant::now();
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&ndjson_path)?);
+    let events = api::export::ndjson(db, Cursor::START, &mut file).await?;
+    drop(file);
+    let ndjson_seconds = started.elapsed().as_secs_f64();
+    let ndjson_bytes = std::fs::metadata(&ndjson_path)?.len();
+
+    let started = Instant::now();
+    let summary = api::export::parquet(db, Cursor::START, &dir.join("parquet")).await?;
+    let parquet_seconds = started.elapsed().as_secs_f64();
+    let parquet_bytes = summary.bytes();
+    std::fs::remove_dir_all(&dir)?;
+
+    let mib = |bytes: u64| bytes as f64 / (1024.0 * 1024.0);
+    println!(
+        "export, {events} events: NDJSON {:>8.0} events/s {:>8.1} MiB   Parquet {:>8.0} events/s {:>8.1} MiB in {} file(s)   \
+         rate ratio {:.2}, size ratio {:.2}",
+        events as f64 / ndjson_seconds,
+        mib(ndjson_bytes),
+        summary.events as f64 / parquet_seconds,
+        mib(parquet_bytes),
+        summary.files.len(),
+        (summary.events as f64 / parquet_seconds) / (events as f64 / ndjson_seconds),
+        parquet_bytes as f64 / ndjson_bytes as f64,
     );
     Ok(())
 }

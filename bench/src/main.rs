@@ -72,7 +72,8 @@ pub struct BenchArgs {
     /// (AI topics with the offline embedding model: accuracy, embedding throughput, a rule over
     /// 1M stored embeddings), `reports` (research reports: lifecycle, time per type, citation
     /// integrity), `report-figures` (key figures on TAT-QA against the gold tables), `audit` (the
-    /// event hash chain's cost on commands, and `audit verify` over a long history) or `all`.
+    /// event hash chain's cost on commands, `audit verify` over a long history, and that history
+    /// exported as Parquet next to NDJSON) or `all`.
     #[arg(long, default_value = "all", value_parser = ["all", "store", "audit", "ingest", "search", "collab", "ask", "stories", "feeds", "topics", "reports", "report-figures"])]
     pub only: String,
     /// The shared real-world data the ingest figures read (`feeds/`, `docs/`); synthetic files

@@ -7,6 +7,8 @@
 use std::future::Future;
 use std::time::Duration;
 
+use cqrs_es::persist::{EventUpcaster, PersistedEventStore};
+use cqrs_es::CqrsFramework;
 use cqrs_es::{Aggregate, AggregateError};
 use domain::analytics::AnalyticsConsumer;
 use domain::ask::AskSession;
@@ -24,12 +26,13 @@ use domain::report::Report;
 use domain::session::Session;
 use domain::source::{Source, Subscription};
 use domain::tag::{DocumentTags, TagBook};
+use domain::upcast::Upcaster;
 use domain::upload::Upload;
 use domain::user::User;
 use domain::EventMetadata;
-use postgres_es::{postgres_cqrs, PostgresCqrs};
+use postgres_es::{PostgresCqrs, PostgresEventRepository};
 use rand::Rng;
-use sqlite_es::{sqlite_cqrs, SqliteCqrs};
+use sqlite_es::{SqliteCqrs, SqliteEventRepository};
 
 use crate::feed::{self, Cursor, FeedSignal};
 use crate::store::Db;
@@ -62,10 +65,21 @@ where
     A: Aggregate<Services = ()>,
     A::Error: 'static,
 {
+    /// The framework on `db`'s backend, reading stored events through the domain's upcaster
+    /// (`sqlite_cqrs` and `postgres_cqrs` would build the same without one).
     fn new(db: &Db) -> Self {
+        let upcasters = || -> Vec<Box<dyn EventUpcaster>> { vec![Box::new(Upcaster::current())] };
         match db {
-            Db::Sqlite { write, .. } => Framework::Sqlite(sqlite_cqrs(write.clone(), vec![], ())),
-            Db::Postgres(pool) => Framework::Postgres(postgres_cqrs(pool.clone(), vec![], ())),
+            Db::Sqlite { write, .. } => {
+                let repo = SqliteEventRepository::new(write.clone());
+                let store = PersistedEventStore::new_event_store(repo).with_upcasters(upcasters());
+                Framework::Sqlite(CqrsFramework::new(store, vec![], ()))
+            }
+            Db::Postgres(pool) => {
+                let repo = PostgresEventRepository::new(pool.clone());
+                let store = PersistedEventStore::new_event_store(repo).with_upcasters(upcasters());
+                Framework::Postgres(CqrsFramework::new(store, vec![], ()))
+            }
         }
     }
 

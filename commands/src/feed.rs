@@ -69,7 +69,8 @@ impl<'de> Deserialize<'de> for Cursor {
     }
 }
 
-/// One event as the feed hands it out.
+/// One event as the feed hands it out: its payload upcast to the newest version of its type
+/// (`domain::upcast`), and `event_version` that version.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StoredEvent {
     pub cursor: Cursor,
@@ -114,14 +115,16 @@ struct FeedRow {
 
 impl FeedRow {
     fn into_event(self) -> StoredEvent {
+        let payload = serde_json::from_str(&self.payload).unwrap_or(serde_json::Value::Null);
+        let (event_version, payload) = domain::upcast::upcast(&self.event_type, &self.event_version, payload);
         StoredEvent {
             cursor: Cursor { tx: self.tx, pos: self.pos },
             aggregate_type: self.aggregate_type,
             aggregate_id: self.aggregate_id,
             sequence: self.sequence,
             event_type: self.event_type,
-            event_version: self.event_version,
-            payload: serde_json::from_str(&self.payload).unwrap_or(serde_json::Value::Null),
+            event_version,
+            payload,
             metadata: serde_json::from_str(&self.metadata).unwrap_or(serde_json::Value::Null),
             recorded_at: self.recorded_at,
         }

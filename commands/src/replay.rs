@@ -79,7 +79,8 @@ pub fn known_types() -> impl Iterator<Item = &'static str> {
 }
 
 /// Rebuilds an aggregate of `aggregate_type` from `events` (its own, in sequence order) and
-/// returns its state serialised as JSON.
+/// returns its state serialised as JSON. The events come from the feed, which has upcast their
+/// payloads to the current versions already.
 pub fn rebuild(aggregate_type: &str, events: &[StoredEvent]) -> Result<serde_json::Value, ReplayError> {
     let (_, fold) = FOLDS
         .iter()

@@ -64,6 +64,8 @@ pub struct Unit {
 #[derive(sqlx::FromRow)]
 struct EventRow {
     sequence: i64,
+    event_type: String,
+    event_version: String,
     payload: String,
 }
 
@@ -153,14 +155,16 @@ impl Unit {
     }
 }
 
-/// Rebuilds aggregate `id` from its stored events; returns it and its last sequence number.
+/// Rebuilds aggregate `id` from its stored events, each upcast to its current version first;
+/// returns it and its last sequence number.
 async fn load<A: Aggregate>(db: &Db, id: &str) -> Result<(A, i64), String> {
     let sql = match db {
         Db::Sqlite { .. } => {
-            "SELECT sequence, payload FROM events WHERE aggregate_type = $1 AND aggregate_id = $2 ORDER BY sequence"
+            "SELECT sequence, event_type, event_version, payload FROM events \
+             WHERE aggregate_type = $1 AND aggregate_id = $2 ORDER BY sequence"
         }
         Db::Postgres(_) => {
-            "SELECT sequence, payload::text AS payload FROM events \
+            "SELECT sequence, event_type, event_version, payload::text AS payload FROM events \
              WHERE aggregate_type = $1 AND aggregate_id = $2 ORDER BY sequence"
         }
     };
@@ -168,8 +172,10 @@ async fn load<A: Aggregate>(db: &Db, id: &str) -> Result<(A, i64), String> {
     let mut aggregate = A::default();
     let mut sequence = 0;
     for row in rows {
-        let event: A::Event =
-            serde_json::from_str(&row.payload).map_err(|e| format!("{} {id} event {}: {e}", A::TYPE, row.sequence))?;
+        let unreadable = |e: serde_json::Error| format!("{} {id} event {}: {e}", A::TYPE, row.sequence);
+        let stored: serde_json::Value = serde_json::from_str(&row.payload).map_err(unreadable)?;
+        let (_, payload) = domain::upcast::upcast(&row.event_type, &row.event_version, stored);
+        let event: A::Event = serde_json::from_value(payload).map_err(unreadable)?;
         aggregate.apply(event);
         sequence = row.sequence;
     }

@@ -33,6 +33,7 @@ pub enum ConsumerCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ConsumerEvent {
     ConsumerRegistered { name: String, actor: String },
     ConsumerAcknowledged { tx: i64, pos: i64, actor: String },

@@ -35,6 +35,7 @@ pub const MAX_TURNS: usize = 500;
 /// assistant searches; this is the record of what the user chose.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum AskScope {
     /// Everything the user may read (the default board `home`).
     Home,
@@ -78,6 +79,7 @@ impl AskScope {
 /// The spec's two feedback values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Feedback {
     Correct,
     Incorrect,
@@ -120,6 +122,7 @@ pub enum AskCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum AskEvent {
     QuestionAsked {
         user_id: String,

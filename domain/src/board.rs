@@ -37,6 +37,7 @@ pub const MAX_BOARD_DEFINITION_BYTES: usize = 64 * 1024;
 
 /// One keyword of a feed, as the feed builder keeps it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BoardKeyword {
     pub keyword: String,
     /// Whether the keyword is a valid expression; kept definitions hold valid ones only.
@@ -49,6 +50,7 @@ fn yes() -> bool {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BoardKeywords {
     #[serde(default)]
     pub include: Vec<BoardKeyword>,
@@ -61,6 +63,7 @@ pub struct BoardKeywords {
 /// as the JSON the builder sent.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BoardDefinition {
     pub name: String,
     #[serde(default)]
@@ -229,6 +232,7 @@ impl DomainError for BoardError {
 /// How a feed tells its owner about new matches.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Alerts {
     /// Nothing beyond the feed page.
     #[default]
@@ -281,6 +285,7 @@ pub enum BoardCommand {
 /// Each event names the feed's owner (`user_id`): whose feed it is, for the read model and the
 /// live socket, without a lookup.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum BoardEvent {
     BoardCreated {
         user_id: String,
@@ -696,6 +701,7 @@ pub fn match_day_id(board_id: &str, day: &str) -> String {
 
 /// A new document a feed matched, and the story (near-duplicate group) it belongs to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Match {
     pub deeplink: String,
     pub story: Option<String>,
@@ -728,6 +734,7 @@ pub enum MatchDayCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum MatchDayEvent {
     BoardMatched {
         user_id: String,

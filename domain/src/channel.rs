@@ -95,6 +95,7 @@ pub fn publish_title(organization_id: i64, domain: &str, name: &str) -> String {
 /// A member's role in a channel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Role {
     Member,
     /// Manages the channel: its name, members, publishing and feeds.
@@ -207,6 +208,7 @@ pub enum DirectoryCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum DirectoryEvent {
     ChannelNameReserved {
         channel_id: String,
@@ -346,6 +348,7 @@ pub enum ChannelCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ChannelEvent {
     /// Followed by a `MemberAdded` of the creator as owner, and one per initial member. `name`
     /// is the name the directory reserved; renames are the directory's events.
@@ -617,6 +620,7 @@ pub enum ReaderCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ReaderEvent {
     ChannelStarred { channel_id: String, user_id: String },
     ChannelUnstarred { channel_id: String, user_id: String },

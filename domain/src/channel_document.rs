@@ -97,6 +97,7 @@ pub enum ChannelDocumentCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ChannelDocumentEvent {
     DocumentShared {
         channel_id: String,

@@ -17,6 +17,7 @@ use crate::error::{DomainError, ErrorKind};
 
 /// What describes a document, apart from its text.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DocumentFields {
     pub source_id: String,
     /// The item's own id in its source (feed GUID, upload id).
@@ -47,6 +48,7 @@ pub enum DocumentCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum DocumentEvent {
     DocumentIngested(DocumentFields),
     /// Same document, new content: carries the whole description after the change.
@@ -172,6 +174,7 @@ pub struct MarkDocument {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ReadMarkEvent {
     DocumentMarkedRead { user_id: String, deeplink: String },
     DocumentMarkedUnread { user_id: String, deeplink: String },

@@ -32,6 +32,7 @@ pub enum EmailCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum EmailEvent {
     EmailReserved { user_id: String },
 }

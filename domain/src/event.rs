@@ -32,7 +32,9 @@
 ///   variant renames a stored event, which needs an upcaster for the events already stored.
 /// - `event_version()` is the version in the table. Raise it (for that variant alone) when its
 ///   payload changes in a way old payloads must be upcast for.
-/// - `EVENT_TYPES` lists every event type of the enum, in the order of the table.
+/// - `EVENT_TYPES` lists every event type of the enum, in the order of the table; the enum's
+///   [`EventTable`] also lists their current versions, in the same order, for code that handles
+///   every event enum alike (the schemas, the upcasters' checks).
 ///
 /// The table must name every variant, struct, tuple and unit alike: the generated `match` has no
 /// catch-all, so a variant missing from it (or a name that is no variant) does not compile.
@@ -59,7 +61,26 @@ macro_rules! impl_domain_event {
             /// Every event type of this enum, as stored.
             pub const EVENT_TYPES: &'static [&'static str] = &[$(stringify!($variant)),+];
         }
+
+        impl $crate::event::EventTable for $event {
+            const EVENT_TYPES: &'static [&'static str] = &[$(stringify!($variant)),+];
+            const EVENT_VERSIONS: &'static [&'static str] = &[$($version),+];
+        }
     };
+}
+
+/// The event types of an event enum and the version each is currently written at, in the order
+/// of its [`impl_domain_event!`](crate::impl_domain_event) table.
+pub trait EventTable {
+    const EVENT_TYPES: &'static [&'static str];
+    const EVENT_VERSIONS: &'static [&'static str];
+
+    /// Returns the version new events of `event_type` are written at; `None` for a type that is
+    /// not this enum's.
+    fn current_version(event_type: &str) -> Option<&'static str> {
+        let index = Self::EVENT_TYPES.iter().position(|t| *t == event_type)?;
+        Self::EVENT_VERSIONS.get(index).copied()
+    }
 }
 
 #[cfg(test)]
@@ -99,6 +120,14 @@ mod tests {
         let stored: Vec<(String, String)> = every_probe().iter().map(|e| (e.event_type(), e.event_version())).collect();
         let expected = [("Named", "1"), ("Wrapped", "1"), ("Bare", "1"), ("Reshaped", "2")];
         assert_eq!(stored, expected.map(|(t, v)| (t.to_string(), v.to_string())));
+    }
+
+    #[test]
+    fn the_event_table_gives_each_type_its_current_version() {
+        use super::EventTable;
+        assert_eq!(<ProbeEvent as EventTable>::EVENT_VERSIONS, ["1", "1", "1", "2"]);
+        assert_eq!(ProbeEvent::current_version("Reshaped"), Some("2"));
+        assert_eq!(ProbeEvent::current_version("Missing"), None);
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub const MAX_FEED_TEMPLATES: usize = 50;
 /// One template: a feed definition with the name and description the builder lists it by (the
 /// definition's own). `id` is given by the server when the template is first saved.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FeedTemplate {
     pub id: String,
     pub definition: BoardDefinition,
@@ -34,6 +35,7 @@ pub enum FeedTemplatesCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum FeedTemplatesEvent {
     FeedTemplateAdded {
         actor: String,

@@ -35,6 +35,7 @@ pub enum KeyChange {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum InstanceEvent {
     AdministratorAppointed {
         user_id: String,

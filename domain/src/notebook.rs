@@ -54,6 +54,7 @@ pub fn name_key(name: &str) -> String {
 /// Whether a notebook is one the user made or the assistant's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum NotebookType {
     User,
     /// The user's one assistant notebook, where AskNeedl conversations are saved.
@@ -99,6 +100,7 @@ pub enum NotebookCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum NotebookEvent {
     NotebookCreated {
         user_id: String,
@@ -311,6 +313,7 @@ impl Aggregate for NotebookShelf {
 
 /// Where a snippet note's document came from: the card or answer it was taken from.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SnippetSource {
     pub deeplink: Option<String>,
     /// The source key of the document (`rss_news`, a source id, `ask_needl`, ...).
@@ -393,6 +396,7 @@ pub enum NoteCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum NoteEvent {
     /// The note at version 1.
     NoteCreated {

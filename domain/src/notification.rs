@@ -78,6 +78,7 @@ pub enum InboxCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum InboxEvent {
     NotificationRead { user_id: String, notification_id: String },
     NotificationsAllRead { user_id: String, upto: i64 },

@@ -27,6 +27,7 @@ pub const MAX_PEOPLE_PER_USER: usize = 10_000;
 
 /// One way of reaching a person, in one source.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Contact {
     /// The contact's id in its source: an address, a handle, or an author's name.
     pub contact_id: String,
@@ -63,6 +64,7 @@ pub enum ContactBookCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ContactBookEvent {
     PersonAdded {
         user_id: String,

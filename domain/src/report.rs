@@ -30,6 +30,7 @@ pub const MAX_COMMENTS_CHARS: usize = 5000;
 /// The report types the product offers, stored by their spec keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ReportType {
     MaintenanceCoverage,
     CreditReport,
@@ -185,6 +186,7 @@ pub fn outline(report_type: ReportType, brief: Option<&str>) -> Vec<SectionPlan>
 /// its upload (the browser's file id) and has no document yet (`deeplink` empty). Generation
 /// fills every document in, so the worker only ever reads documents.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ReportFile {
     pub deeplink: String,
     pub name: String,
@@ -322,6 +324,7 @@ pub enum ReportCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ReportEvent {
     ReportRequested {
         user_id: String,

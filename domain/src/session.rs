@@ -36,6 +36,7 @@ pub enum SessionCommand {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum RevokeReason {
     SignedOut,
     Rotated,
@@ -52,6 +53,7 @@ impl RevokeReason {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum SessionEvent {
     SessionStarted {
         user_id: String,

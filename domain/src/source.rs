@@ -12,6 +12,7 @@ use crate::error::{DomainError, ErrorKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum SourceKind {
     /// An RSS, Atom or JSON feed URL.
     Rss,
@@ -39,6 +40,7 @@ pub enum SourceCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum SourceEvent {
     SourceRegistered {
         kind: SourceKind,
@@ -140,6 +142,7 @@ impl Aggregate for Source {
 /// How prominently a followed source shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Priority {
     High,
     Medium,
@@ -165,6 +168,7 @@ pub enum SubscriptionCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum SubscriptionEvent {
     SourceFollowed {
         user_id: String,

@@ -59,6 +59,7 @@ pub enum TagCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum TagEvent {
     TagCreated {
         user_id: String,
@@ -278,6 +279,7 @@ pub struct TagDocument {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum DocumentTagsEvent {
     DocumentTagged {
         user_id: String,

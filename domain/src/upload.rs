@@ -40,6 +40,7 @@ impl UploadStatus {
 
 /// What the browser declared about a file when asking to upload it, and where it goes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct UploadTarget {
     pub user_id: String,
     /// The browser's id for the file.
@@ -75,6 +76,7 @@ pub enum UploadCommand {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum UploadEvent {
     UploadInitiated(UploadTarget),
     UploadTransferred { user_id: String, size: u64, feed_id: Option<String> },

@@ -12,6 +12,7 @@ use crate::flags;
 /// resting ones are worth remembering.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum NavState {
     Opened,
     Closed,
@@ -20,6 +21,7 @@ pub enum NavState {
 /// Roles beyond a plain member.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Role {
     /// Manages the instance: flags, roles, publishing to the organisation.
     Admin,
@@ -77,6 +79,7 @@ pub struct ProfileChange {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum UserEvent {
     UserSignedUp {
         email: String,

@@ -29,7 +29,8 @@ use serde_json::Value;
 /// Asserts that `events` (one of each variant, in the order of `expected`) are stored as the
 /// `(event_type, event_version)` pairs of `expected`, that `expected` covers all of the enum's
 /// `event_types`, and that each event's type is the tag serde stores its payload under (the
-/// projections read payloads back by it).
+/// projections read payloads back by it). With the `schema` feature, also that every type has a
+/// published schema at its version and that each example payload fits it.
 fn assert_stored_as<E: DomainEvent>(event_types: &[&str], events: Vec<E>, expected: &[(&str, &str)]) {
     let stored: Vec<(String, String)> = events.iter().map(|e| (e.event_type(), e.event_version())).collect();
     let stored: Vec<(&str, &str)> = stored.iter().map(|(t, v)| (t.as_str(), v.as_str())).collect();
@@ -38,7 +39,40 @@ fn assert_stored_as<E: DomainEvent>(event_types: &[&str], events: Vec<E>, expect
     assert_eq!(pinned, event_types, "every event type of the enum is pinned");
     for event in &events {
         assert_eq!(serde_tag(event), event.event_type());
+        #[cfg(feature = "schema")]
+        assert_fits_its_schema(event_types, event);
     }
+}
+
+#[cfg(feature = "schema")]
+mod json_schema;
+
+/// Asserts that the schema catalogue has `event`'s type at its version, and that its stored
+/// payload fits that schema. Event types are unique within an aggregate only (a document and a
+/// channel's document both have `DocumentShared`), so the schemas are those of the aggregate whose
+/// event types are exactly `event_types`.
+#[cfg(feature = "schema")]
+fn assert_fits_its_schema<E: DomainEvent>(event_types: &[&str], event: &E) {
+    static CATALOGUE: std::sync::OnceLock<Vec<domain::schema::EventSchema>> = std::sync::OnceLock::new();
+    let catalogue = CATALOGUE.get_or_init(domain::schema::catalogue);
+    let aggregate = catalogue
+        .iter()
+        .map(|s| s.aggregate_type)
+        .find(|aggregate| {
+            let types: Vec<&str> =
+                catalogue.iter().filter(|s| s.aggregate_type == *aggregate).map(|s| s.event_type).collect();
+            types == event_types
+        })
+        .unwrap_or_else(|| panic!("no aggregate in the schema catalogue has the event types {event_types:?}"));
+    let (event_type, version) = (event.event_type(), event.event_version());
+    let schema = catalogue
+        .iter()
+        .find(|s| s.aggregate_type == aggregate && s.event_type == event_type)
+        .unwrap_or_else(|| panic!("{aggregate} {event_type} has no schema"));
+    assert_eq!(schema.event_version, version, "{event_type}'s schema is of its current version");
+    let payload = serde_json::to_value(event).unwrap();
+    let broken = json_schema::violation(&schema.schema, &schema.schema, &payload, "$");
+    assert_eq!(broken, None, "{aggregate} {event_type}: {payload} against {}", schema.schema);
 }
 
 /// Returns the name serde stores an externally tagged enum value under: `{"Name": ..}`, or

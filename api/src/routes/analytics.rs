@@ -1,9 +1,11 @@
 //! The analytics feed: named consumers, their batches and acknowledgements, and event counts.
 //! For administrators, auditors and analysts; the use cases are [`service::analytics`].
 
+use std::sync::OnceLock;
+
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use service::analytics::{self, AnalyticsPage, Consumer, CountBy, Counts};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -20,6 +22,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(analytics_events))
         .routes(routes!(acknowledge))
         .routes(routes!(event_counts))
+        .routes(routes!(event_schemas))
 }
 
 /// Every analytics consumer and how far it has read.
@@ -127,4 +130,44 @@ async fn event_counts(
     let from = query.from.as_deref().map(|t| analytics::parse_time("from", t)).transpose()?;
     let to = query.to.as_deref().map(|t| analytics::parse_time("to", t)).transpose()?;
     Ok(ApiJson(analytics::counts(&state, &user, by, from, to).await?))
+}
+
+/// The JSON Schema of one event type's payload, at the version new events are written at.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct EventSchema {
+    pub aggregate_type: String,
+    pub event_type: String,
+    pub event_version: String,
+    /// A JSON Schema (draft 2020-12) of the payload as stored and exported: `{"EventType":
+    /// {fields}}`, or `"EventType"` for an event without fields.
+    #[schema(value_type = Object)]
+    pub schema: serde_json::Value,
+}
+
+/// Every event type's payload schema.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct EventSchemas {
+    pub events: Vec<EventSchema>,
+}
+
+/// The JSON Schema of every event type's payload, per aggregate type, event type and version,
+/// generated from the event types. Public, as this document is: it describes types, not data. A
+/// type's schema changes only with its version, and exports hand out every payload upcast to the
+/// version listed here.
+#[utoipa::path(get, path = "/analytics/schema", tag = "analytics",
+    responses((status = 200, body = EventSchemas)))]
+async fn event_schemas() -> ApiJson<EventSchemas> {
+    static SCHEMAS: OnceLock<EventSchemas> = OnceLock::new();
+    let schemas = SCHEMAS.get_or_init(|| EventSchemas {
+        events: domain::schema::catalogue()
+            .into_iter()
+            .map(|s| EventSchema {
+                aggregate_type: s.aggregate_type.to_string(),
+                event_type: s.event_type.to_string(),
+                event_version: s.event_version.to_string(),
+                schema: s.schema,
+            })
+            .collect(),
+    });
+    ApiJson(schemas.clone())
 }

@@ -178,3 +178,32 @@ api_test!(bad_analytics_input_gets_a_clear_error_and_writes_nothing, |app: TestA
     let after = commands::feed::read_after(&app.server.state.db, commands::Cursor::START, 10_000).await.unwrap().len();
     assert_eq!(after, mid, "refused acknowledgements wrote nothing");
 });
+
+/// The event schemas are published beside the OpenAPI document, for anyone: one per aggregate
+/// type and event type of every aggregate the command bus knows, each at its current version.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_event_type_of_every_aggregate_has_a_published_schema() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let response = app.client.get(app.url("/api/analytics/schema")).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let body: Value = response.json().await.unwrap();
+    let events = body["events"].as_array().unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for entry in events {
+        let key = (entry["aggregate_type"].as_str().unwrap(), entry["event_type"].as_str().unwrap());
+        assert!(seen.insert(key), "{key:?} twice");
+        assert!(!entry["event_version"].as_str().unwrap().is_empty());
+        assert_eq!(entry["schema"]["title"], entry["event_type"]);
+    }
+    let aggregates: std::collections::BTreeSet<&str> = seen.iter().map(|(a, _)| *a).collect();
+    let known: std::collections::BTreeSet<&str> = commands::replay::known_types().collect();
+    assert_eq!(aggregates, known, "the schemas cover exactly the aggregates the bus knows");
+
+    let signed_up = events.iter().find(|e| e["aggregate_type"] == "user" && e["event_type"] == "UserSignedUp").unwrap();
+    let fields = &signed_up["schema"]["properties"]["UserSignedUp"];
+    assert_eq!(fields["properties"]["email"]["type"], "string");
+    assert!(fields["required"].as_array().unwrap().contains(&json!("password_hash")));
+
+    let doc: Value = app.client.get(app.url("/api/openapi.json")).send().await.unwrap().json().await.unwrap();
+    assert!(doc["paths"]["/analytics/schema"]["get"].is_object(), "the schema endpoint is documented");
+}

@@ -27,6 +27,7 @@ mod model_server;
 mod my_data_counts;
 mod notebooks;
 mod notes_search;
+mod parquet_export;
 mod passwords;
 mod people_notifications;
 mod platform;
