@@ -23,6 +23,25 @@ const catalogueSchema = z.object({ results: z.array(publicSourceSchema) });
 
 export type Catalogue = z.infer<typeof catalogueSchema>;
 
+/**
+ * Keys the spec's catalogue also names that are not public sources: apps connected under Apps
+ * (mail, chats, drives, clipped reports) and what Needl itself holds (Custom URL, Notebooks).
+ * They are not offered for following here.
+ */
+const NOT_PUBLIC_SOURCES: ReadonlySet<string> = new Set([
+  'gmail',
+  'outlook',
+  'whatsapp',
+  'telegram',
+  'googledrive',
+  'onedrive',
+  'clipped_reports',
+  'twitter',
+  'linkedin',
+  'websitecrawl',
+  'needl_notebooks',
+]);
+
 /** Most keys one `POST /connect/public/multiple` takes. */
 export const MAX_FOLLOW_AT_ONCE = 100;
 
@@ -31,7 +50,10 @@ export const catalogueQueries = {
   list: () =>
     queryOptions({
       queryKey: sourceKeys.catalogue(),
-      queryFn: async ({ signal }) => catalogueSchema.parse(await api.get<unknown>('/source/public', { signal })),
+      queryFn: async ({ signal }) => {
+        const catalogue = catalogueSchema.parse(await api.get<unknown>('/source/public', { signal }));
+        return { results: catalogue.results.filter((source) => !NOT_PUBLIC_SOURCES.has(source.key)) };
+      },
       staleTime: 15_000,
     }),
 };

@@ -67,6 +67,16 @@ describe('CataloguePage', () => {
     expect(unfetched.getByRole('button', { name: 'Follow NZX Filings' })).toHaveAccessibleDescription(/brings in nothing/);
   });
 
+  it('leaves out the apps and built-in features the catalogue also names', async () => {
+    const gmail = source('gmail', 'Gmail', null);
+    const custom = source('websitecrawl', 'Custom URL', null);
+    stubApi({ 'GET /api/source/public': () => catalogue(annual, gmail, custom, nzx) });
+    renderPage();
+    await screen.findByRole('list', { name: 'Public sources' });
+    expect(shownKeys()).toEqual(['bse_annual_reports', 'nzx_filings']);
+    expect(screen.getByText('2 sources')).toBeInTheDocument();
+  });
+
   it('searches and filters, keeping the filter in the address, and says when nothing matches', async () => {
     stubApi({ 'GET /api/source/public': () => catalogue(annual, filings, calls, nzx) });
     renderPage();
