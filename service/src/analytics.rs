@@ -6,12 +6,12 @@
 //! analysts read every event's type, aggregate, time and metadata, never its payload. The
 //! consumers' own events (registering, acknowledging) are left out of the feed they read.
 
-use chrono::{DateTime, SecondsFormat, Utc};
 use commands::feed::{self, Cursor, StoredEvent};
 use cqrs_es::Aggregate;
 use domain::analytics::{AnalyticsConsumer, ConsumerCommand};
 use serde::Serialize;
 
+use crate::audit::{format_time, parse_time};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::input::feed_cursor;
@@ -250,22 +250,17 @@ pub struct Counts {
     pub counts: Vec<Count>,
 }
 
-/// Parses an RFC 3339 time given as option `name`.
-pub fn parse_time(name: &str, text: &str) -> Result<DateTime<Utc>> {
-    DateTime::parse_from_rfc3339(text)
-        .map(|t| t.with_timezone(&Utc))
-        .map_err(|_| Error::malformed("bad_time", format!("{name} must be a time such as 2026-01-31T00:00:00Z")))
-}
-
-/// How many events were recorded in `[from, to)`, grouped.
+/// How many events were recorded in `[from, to)` (RFC 3339 times), grouped.
 pub async fn counts(
     ctx: &Context,
     viewer: &Viewer,
     by: CountBy,
-    from: Option<DateTime<Utc>>,
-    to: Option<DateTime<Utc>>,
+    from: Option<&str>,
+    to: Option<&str>,
 ) -> Result<Counts> {
     require_analytics(viewer)?;
+    let from = from.map(|t| parse_time("from", t)).transpose()?;
+    let to = to.map(|t| parse_time("to", t)).transpose()?;
     if let (Some(from), Some(to)) = (from, to) {
         if from > to {
             return Err(Error::malformed("bad_range", "from must not be after to"));
@@ -278,14 +273,14 @@ pub async fn counts(
         (CountBy::Day, false) => "substr(recorded_at, 1, 10)",
         (CountBy::Day, true) => "to_char(recorded_at AT TIME ZONE 'utc', 'YYYY-MM-DD')",
     };
-    let time = |t: DateTime<Utc>| t.to_rfc3339_opts(SecondsFormat::Millis, true);
     let (from_sql, to_sql) = if postgres { ("$1::timestamptz", "$2::timestamptz") } else { ("$1", "$2") };
     let sql = format!(
         "SELECT {key} AS key, COUNT(*) AS count FROM events \
          WHERE ($1 IS NULL OR recorded_at >= {from_sql}) AND ($2 IS NULL OR recorded_at < {to_sql}) \
          GROUP BY 1 ORDER BY 1"
     );
-    let counts: Vec<Count> = ctx.db.fetch_all(&sql, vec![from.map(time).into(), to.map(time).into()]).await?;
+    let counts: Vec<Count> =
+        ctx.db.fetch_all(&sql, vec![from.map(format_time).into(), to.map(format_time).into()]).await?;
     let total = counts.iter().map(|c| c.count).sum();
     let by = match by {
         CountBy::EventType => "event_type",

@@ -5,12 +5,12 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use commands::chain::{self, AuditKey, Break, Checkpoint, Point, Verification};
 use serde::Serialize;
 use tokio::sync::{watch, Mutex};
 
-use crate::audit::require_auditor;
+use crate::audit::{format_time, require_auditor};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::viewer::Viewer;
@@ -67,10 +67,6 @@ pub struct ChainStatus {
     pub public_key: String,
 }
 
-fn time(at: DateTime<Utc>) -> String {
-    at.to_rfc3339_opts(SecondsFormat::Millis, true)
-}
-
 async fn status_of(ctx: &Context, checked: &Checked) -> Result<ChainStatus> {
     let v = &checked.verification;
     let status = match (&v.first_break, &v.head) {
@@ -84,7 +80,7 @@ async fn status_of(ctx: &Context, checked: &Checked) -> Result<ChainStatus> {
         head: v.head.clone(),
         verified_through: v.verified_through.clone(),
         first_break: v.first_break.clone(),
-        verified_at: time(checked.at),
+        verified_at: format_time(checked.at),
         checkpoints: chain::checkpoints(&ctx.db, LISTED_CHECKPOINTS).await?,
         public_key: ctx.audit.public_key(),
     })

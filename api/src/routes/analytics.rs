@@ -127,9 +127,7 @@ async fn event_counts(
     ApiQuery(query): ApiQuery<CountsQuery>,
 ) -> ApiResult<ApiJson<Counts>> {
     let by = CountBy::parse(query.by.as_deref().unwrap_or("event_type"))?;
-    let from = query.from.as_deref().map(|t| analytics::parse_time("from", t)).transpose()?;
-    let to = query.to.as_deref().map(|t| analytics::parse_time("to", t)).transpose()?;
-    Ok(ApiJson(analytics::counts(&state, &user, by, from, to).await?))
+    Ok(ApiJson(analytics::counts(&state, &user, by, query.from.as_deref(), query.to.as_deref()).await?))
 }
 
 /// The JSON Schema of one event type's payload, at the version new events are written at.
