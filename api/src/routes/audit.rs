@@ -30,6 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(user_sources_as_of))
 }
 
+/// A page of the feed; the filters come beside it ([`Filters`]).
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct EventsQuery {
@@ -37,45 +38,6 @@ pub struct EventsQuery {
     pub after: Option<String>,
     /// Page size, 1 to 1000 (default 100).
     pub limit: Option<i64>,
-    /// Only events of this acting user (an id, or `system`).
-    pub user: Option<String>,
-    pub aggregate_type: Option<String>,
-    pub aggregate_id: Option<String>,
-    pub event_type: Option<String>,
-    /// Recorded at or after this RFC 3339 time.
-    pub from: Option<String>,
-    /// Recorded at or before this RFC 3339 time.
-    pub to: Option<String>,
-    pub request_id: Option<String>,
-}
-
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct ExportQuery {
-    /// Only events of this acting user (an id, or `system`).
-    pub user: Option<String>,
-    pub aggregate_type: Option<String>,
-    pub aggregate_id: Option<String>,
-    pub event_type: Option<String>,
-    /// Recorded at or after this RFC 3339 time.
-    pub from: Option<String>,
-    /// Recorded at or before this RFC 3339 time.
-    pub to: Option<String>,
-    pub request_id: Option<String>,
-}
-
-impl From<ExportQuery> for Filters {
-    fn from(q: ExportQuery) -> Self {
-        Filters {
-            user: q.user,
-            aggregate_type: q.aggregate_type,
-            aggregate_id: q.aggregate_id,
-            event_type: q.event_type,
-            from: q.from,
-            to: q.to,
-            request_id: q.request_id,
-        }
-    }
 }
 
 /// A point of the history: exactly one of the two.
@@ -96,30 +58,28 @@ impl From<PointQuery> for PointInput {
 
 /// Pages the global feed in feed order, with each event's metadata and actor's name, narrowed
 /// by the filters given.
-#[utoipa::path(get, path = "/audit/events", tag = "audit", security(("token" = [])), params(EventsQuery),
+#[utoipa::path(get, path = "/audit/events", tag = "audit", security(("token" = [])), params(EventsQuery, Filters),
     responses((status = 200, body = EventPage), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn events(
     State(state): State<AppState>,
     user: AuthUser,
-    ApiQuery(query): ApiQuery<EventsQuery>,
+    ApiQuery(page): ApiQuery<EventsQuery>,
+    ApiQuery(filters): ApiQuery<Filters>,
 ) -> ApiResult<ApiJson<EventPage>> {
-    let EventsQuery { after, limit, user: actor, aggregate_type, aggregate_id, event_type, from, to, request_id } =
-        query;
-    let filters = Filters { user: actor, aggregate_type, aggregate_id, event_type, from, to, request_id };
-    Ok(ApiJson(audit::events(&state, &user, after.as_deref(), limit, &filters).await?))
+    Ok(ApiJson(audit::events(&state, &user, page.after.as_deref(), page.limit, &filters).await?))
 }
 
 /// Streams the events the filters select, up to the feed's head when the export starts, as
 /// NDJSON (one event a line, as `/audit/events` shows them).
-#[utoipa::path(get, path = "/audit/export", tag = "audit", security(("token" = [])), params(ExportQuery),
+#[utoipa::path(get, path = "/audit/export", tag = "audit", security(("token" = [])), params(Filters),
     responses((status = 200, description = "one event a line", content_type = "application/x-ndjson", body = String),
         (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn export(
     State(state): State<AppState>,
     user: AuthUser,
-    ApiQuery(query): ApiQuery<ExportQuery>,
+    ApiQuery(filters): ApiQuery<Filters>,
 ) -> ApiResult<Response> {
-    let export = audit::export(&state, &user, &query.into()).await?;
+    let export = audit::export(&state, &user, &filters).await?;
     let lines = export.lines.map_ok(axum::body::Bytes::from).inspect_err(|error| {
         tracing::warn!(%error, "audit export stopped");
     });

@@ -131,8 +131,9 @@ pub const DEFAULT_EVENTS_PER_PAGE: i64 = 100;
 const EXPORT_PAGE_EVENTS: i64 = 500;
 
 /// What an auditor narrows the feed to, as the request gave it: every field optional, an empty
-/// one ignored.
-#[derive(Debug, Clone, Default)]
+/// one ignored. The audit calls read it from their query string.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams), into_params(parameter_in = Query))]
 pub struct Filters {
     /// The acting user's id (`system` for the server's own work).
     pub user: Option<String>,
