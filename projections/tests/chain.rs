@@ -11,25 +11,8 @@ use commands::feed::{self, Cursor, FeedSignal};
 use commands::store::{Arg, Db};
 use domain::user::UserCommand;
 use domain::EventMetadata;
-use testkit::db::{postgres, postgres_url, sqlite};
-
-macro_rules! on_both_backends {
-    ($name:ident, $body:expr) => {
-        mod $name {
-            use super::*;
-            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-            async fn on_sqlite() {
-                let (db, _dir) = sqlite().await;
-                ($body)(db).await;
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-            async fn on_postgres() {
-                let db = postgres().await;
-                ($body)(db).await;
-            }
-        }
-    };
-}
+use testkit::db::postgres_url;
+use testkit::on_both_backends;
 
 fn meta(user: &str) -> EventMetadata {
     EventMetadata {

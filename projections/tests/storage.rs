@@ -17,26 +17,8 @@ use domain::EventMetadata;
 use projections::runner::{self, Projection};
 use projections::{accounts::Accounts, queries, sessions::Sessions};
 use rand::{Rng, SeedableRng};
-use testkit::db::{postgres, sqlite};
-
-/// Runs a contract test body on both backends.
-macro_rules! on_both_backends {
-    ($name:ident, $body:expr) => {
-        mod $name {
-            use super::*;
-            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-            async fn on_sqlite() {
-                let (db, _dir) = sqlite().await;
-                ($body)(db).await;
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-            async fn on_postgres() {
-                let db = postgres().await;
-                ($body)(db).await;
-            }
-        }
-    };
-}
+use testkit::db::postgres;
+use testkit::on_both_backends;
 
 fn meta(user: &str) -> EventMetadata {
     EventMetadata {

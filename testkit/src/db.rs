@@ -45,3 +45,24 @@ pub async fn postgres() -> Db {
         .options([("search_path", schema.as_str())]);
     Db::open_postgres_with(options).await.expect("the test schema is migrated")
 }
+
+/// Runs a storage test body, `|db: Db| async move { ... }`, as two tests in a module `$name`:
+/// `on_sqlite` and `on_postgres`, each on a fresh database.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($name:ident, $body:expr) => {
+        mod $name {
+            use super::*;
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn on_sqlite() {
+                let (db, _dir) = $crate::db::sqlite().await;
+                ($body)(db).await;
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn on_postgres() {
+                let db = $crate::db::postgres().await;
+                ($body)(db).await;
+            }
+        }
+    };
+}
