@@ -57,28 +57,16 @@ async fn set_chain(db: &Db, on: bool) -> anyhow::Result<()> {
 /// Session starts (one event each) from `clients` tasks; returns commands per second.
 async fn command_rate(bus: &Arc<CommandBus>, clients: usize, total: usize, tag: &str) -> anyhow::Result<f64> {
     let started = Instant::now();
-    let mut tasks = Vec::new();
-    for c in 0..clients {
-        let bus = bus.clone();
-        let tag = tag.to_string();
-        tasks.push(tokio::spawn(async move {
-            let mut i = c;
-            while i < total {
-                let id = format!("chain-{tag}-{clients}-{i}");
-                let command = SessionCommand::Start {
-                    user_id: "bench".into(),
-                    expires_at: chrono::Utc::now(),
-                    rotated_from: None,
-                };
-                bus.execute(&bus.sessions, &id, command, &meta()).await.map_err(|e| anyhow::anyhow!("{e}"))?;
-                i += clients;
-            }
-            anyhow::Ok(())
-        }));
-    }
-    for t in tasks {
-        t.await??;
-    }
+    let (bus, tag) = (bus.clone(), tag.to_string());
+    crate::store::run_clients(clients, total, move |i| {
+        let (bus, id) = (bus.clone(), format!("chain-{tag}-{clients}-{i}"));
+        async move {
+            let command =
+                SessionCommand::Start { user_id: "bench".into(), expires_at: chrono::Utc::now(), rotated_from: None };
+            bus.execute(&bus.sessions, &id, command, &meta()).await.map(|_| ()).map_err(|e| anyhow::anyhow!("{e}"))
+        }
+    })
+    .await?;
     Ok(total as f64 / started.elapsed().as_secs_f64())
 }
 

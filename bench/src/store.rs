@@ -108,7 +108,7 @@ pub async fn measure(backend: &str, db: Db, dir: &std::path::Path, scale: &Scale
 }
 
 /// Runs `total` calls of `f` split over `clients` concurrent tasks.
-async fn run_clients<F, Fut>(clients: usize, total: usize, f: F) -> anyhow::Result<()>
+pub(crate) async fn run_clients<F, Fut>(clients: usize, total: usize, f: F) -> anyhow::Result<()>
 where
     F: Fn(usize) -> Fut + Clone + Send + 'static,
     Fut: std::future::Future<Output = anyhow::Result<()>> + Send,
