@@ -30,11 +30,12 @@ use domain::upcast::Upcaster;
 use domain::upload::Upload;
 use domain::user::User;
 use domain::EventMetadata;
-use postgres_es::{PostgresCqrs, PostgresEventRepository};
+use postgres_es::PostgresEventRepository;
 use rand::Rng;
-use sqlite_es::{SqliteCqrs, SqliteEventRepository};
+use sqlite_es::SqliteEventRepository;
 
 use crate::feed::{self, Cursor, FeedSignal};
+use crate::personal::Sealing;
 use crate::store::Db;
 use crate::unit::{CommitError, Unit};
 
@@ -54,10 +55,11 @@ pub enum CommandError<E: std::error::Error> {
     Store(String),
 }
 
-/// One aggregate's framework on either backend.
+/// One aggregate's framework on either backend. Its repository seals personal fields as they are
+/// stored and opens them as they are loaded ([`crate::personal`]).
 pub enum Framework<A: Aggregate> {
-    Sqlite(SqliteCqrs<A>),
-    Postgres(PostgresCqrs<A>),
+    Sqlite(CqrsFramework<A, PersistedEventStore<Sealing<SqliteEventRepository>, A>>),
+    Postgres(CqrsFramework<A, PersistedEventStore<Sealing<PostgresEventRepository>, A>>),
 }
 
 impl<A> Framework<A>
@@ -71,12 +73,12 @@ where
         let upcasters = || -> Vec<Box<dyn EventUpcaster>> { vec![Box::new(Upcaster::current())] };
         match db {
             Db::Sqlite { write, .. } => {
-                let repo = SqliteEventRepository::new(write.clone());
+                let repo = Sealing::new(db.clone(), SqliteEventRepository::new(write.clone()));
                 let store = PersistedEventStore::new_event_store(repo).with_upcasters(upcasters());
                 Framework::Sqlite(CqrsFramework::new(store, vec![], ()))
             }
             Db::Postgres(pool) => {
-                let repo = PostgresEventRepository::new(pool.clone());
+                let repo = Sealing::new(db.clone(), PostgresEventRepository::new(pool.clone()));
                 let store = PersistedEventStore::new_event_store(repo).with_upcasters(upcasters());
                 Framework::Postgres(CqrsFramework::new(store, vec![], ()))
             }

@@ -19,6 +19,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
+use crate::personal::{self, EventFields};
 use crate::store::{Arg, Db};
 
 /// A position in the global feed. On SQLite `tx` is always 0.
@@ -113,9 +114,27 @@ struct FeedRow {
     recorded_at: String,
 }
 
+/// Turns rows into events: their personal fields opened ([`personal::open`], one query for a
+/// batch that has any), then upcast.
+async fn into_events(db: &Db, rows: Vec<FeedRow>) -> sqlx::Result<Vec<StoredEvent>> {
+    let mut payloads: Vec<serde_json::Value> =
+        rows.iter().map(|row| serde_json::from_str(&row.payload).unwrap_or(serde_json::Value::Null)).collect();
+    let mut fields: Vec<EventFields<'_>> = rows
+        .iter()
+        .zip(payloads.iter_mut())
+        .map(|(row, payload)| EventFields {
+            aggregate_type: &row.aggregate_type,
+            aggregate_id: &row.aggregate_id,
+            event_type: &row.event_type,
+            payload,
+        })
+        .collect();
+    personal::open(db, &mut fields).await?;
+    Ok(rows.into_iter().zip(payloads).map(|(row, payload)| row.into_event(payload)).collect())
+}
+
 impl FeedRow {
-    fn into_event(self) -> StoredEvent {
-        let payload = serde_json::from_str(&self.payload).unwrap_or(serde_json::Value::Null);
+    fn into_event(self, payload: serde_json::Value) -> StoredEvent {
         let (event_version, payload) = domain::upcast::upcast(&self.event_type, &self.event_version, payload);
         StoredEvent {
             cursor: Cursor { tx: self.tx, pos: self.pos },
@@ -165,7 +184,7 @@ pub async fn read_after(db: &Db, after: Cursor, limit: i64) -> sqlx::Result<Vec<
             .await?
         }
     };
-    Ok(rows.into_iter().map(FeedRow::into_event).collect())
+    into_events(db, rows).await
 }
 
 /// Reads one aggregate's history in sequence order, with feed cursors.
@@ -183,7 +202,7 @@ pub async fn read_aggregate(db: &Db, aggregate_type: &str, aggregate_id: &str) -
             vec![aggregate_type.into(), aggregate_id.into()],
         )
         .await?;
-    Ok(rows.into_iter().map(FeedRow::into_event).collect())
+    into_events(db, rows).await
 }
 
 /// What a reader narrows the feed to. Every field is optional; those given must all hold.
@@ -329,7 +348,7 @@ pub async fn read_filtered(db: &Db, after: Cursor, filter: &FeedFilter, limit: i
             .await?
         }
     };
-    Ok(rows.into_iter().map(FeedRow::into_event).collect())
+    into_events(db, rows).await
 }
 
 /// Reads every event that passes `filter`, in feed order, a page at a time. For selections

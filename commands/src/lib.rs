@@ -11,6 +11,8 @@
 //!   transaction), its verification, and signed checkpoints.
 //! - [`unit`]: one decision over several aggregates, committed in one transaction (all or
 //!   nothing), for flows such as sign-up that must not stop half-way.
+//! - [`personal`]: personal fields of events sealed with a key per person, so that erasing the
+//!   person (destroying the key) leaves them unreadable in the append-only store.
 //! - [`replay`]: any aggregate rebuilt from its events by its type name, as JSON, for auditors.
 //! - [`private`]: the data directory's folders and files made readable by the server's user only.
 //!
@@ -19,6 +21,7 @@
 pub mod bus;
 pub mod chain;
 pub mod feed;
+pub mod personal;
 pub mod private;
 pub mod replay;
 pub mod store;

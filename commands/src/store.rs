@@ -128,7 +128,10 @@ impl Db {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(10))
-            .foreign_keys(true);
+            .foreign_keys(true)
+            // Deleted and overwritten content is zeroed in the file, so what an erasure removes
+            // (commands::personal) does not linger in free space.
+            .pragma("secure_delete", "ON");
         // Every connection can compute the event hash chain's links (the chaining trigger and
         // migration 0017 call needl_chain_link).
         let chain_function =

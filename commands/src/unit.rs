@@ -23,6 +23,7 @@ use cqrs_es::{Aggregate, DomainEvent};
 
 use crate::bus::CommandError;
 use crate::feed::Cursor;
+use crate::personal::{self, EventFields};
 use crate::store::{Arg, Db, Tx};
 
 /// Why a unit of work was not committed, apart from a decision refusing it.
@@ -95,13 +96,22 @@ impl Unit {
         let mut sequence = loaded.sequence;
         for event in events {
             sequence += 1;
+            let event_type = event.event_type();
+            let mut payload = serde_json::to_value(&event).map_err(|e| CommandError::Store(e.to_string()))?;
+            let fields = EventFields {
+                aggregate_type: A::TYPE,
+                aggregate_id: id,
+                event_type: &event_type,
+                payload: &mut payload,
+            };
+            personal::seal(&self.db, fields).await.map_err(|e| CommandError::Store(e.to_string()))?;
             serialised.push(PendingEvent {
                 aggregate_type: A::TYPE,
                 aggregate_id: id.to_string(),
                 sequence,
-                event_type: event.event_type(),
+                event_type,
                 event_version: event.event_version(),
-                payload: serde_json::to_string(&event).map_err(|e| CommandError::Store(e.to_string()))?,
+                payload: payload.to_string(),
             });
         }
         loaded.aggregate = Box::new(next);
@@ -169,11 +179,26 @@ async fn load<A: Aggregate>(db: &Db, id: &str) -> Result<(A, i64), String> {
         }
     };
     let rows: Vec<EventRow> = db.fetch_all(sql, vec![A::TYPE.into(), id.into()]).await.map_err(|e| e.to_string())?;
+    let mut stored = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let unreadable = |e: serde_json::Error| format!("{} {id} event {}: {e}", A::TYPE, row.sequence);
+        stored.push(serde_json::from_str::<serde_json::Value>(&row.payload).map_err(unreadable)?);
+    }
+    let mut fields: Vec<EventFields<'_>> = rows
+        .iter()
+        .zip(stored.iter_mut())
+        .map(|(row, payload)| EventFields {
+            aggregate_type: A::TYPE,
+            aggregate_id: id,
+            event_type: &row.event_type,
+            payload,
+        })
+        .collect();
+    personal::open(db, &mut fields).await.map_err(|e| e.to_string())?;
     let mut aggregate = A::default();
     let mut sequence = 0;
-    for row in rows {
+    for (row, stored) in rows.into_iter().zip(stored) {
         let unreadable = |e: serde_json::Error| format!("{} {id} event {}: {e}", A::TYPE, row.sequence);
-        let stored: serde_json::Value = serde_json::from_str(&row.payload).map_err(unreadable)?;
         let (_, payload) = domain::upcast::upcast(&row.event_type, &row.event_version, stored);
         let event: A::Event = serde_json::from_value(payload).map_err(unreadable)?;
         aggregate.apply(event);

@@ -67,6 +67,12 @@ pub enum UserCommand {
         password_hash: String,
         at: DateTime<Utc>,
     },
+    /// Erases the account: its personal data becomes unreadable (the caller destroys its key,
+    /// `commands::personal`) and it takes no command again. `by_admin` when an administrator
+    /// erased someone else.
+    Erase {
+        by_admin: bool,
+    },
 }
 
 /// Profile fields to change; `None` leaves a field as it is.
@@ -129,6 +135,12 @@ pub enum UserEvent {
         token_hash: String,
         password_hash: String,
     },
+    /// The account was erased, by its owner or (`by_admin`) an administrator. Its personal
+    /// fields in earlier events are sealed with a key that the erasure destroys, so they read as
+    /// erased from then on; nothing personal is in this event.
+    UserErased {
+        by_admin: bool,
+    },
 }
 
 crate::impl_domain_event! {
@@ -143,6 +155,7 @@ crate::impl_domain_event! {
         PasswordChanged: "1",
         PasswordResetLinkIssued: "1",
         PasswordReset: "1",
+        UserErased: "1",
     }
 }
 
@@ -164,13 +177,15 @@ pub enum UserError {
     FieldTooLong(&'static str),
     #[error("this reset link has expired or has already been used; ask for a new one")]
     ResetLinkInvalid,
+    #[error("this account was erased")]
+    Erased,
 }
 
 impl DomainError for UserError {
     fn kind(&self) -> ErrorKind {
         match self {
             UserError::AlreadySignedUp => ErrorKind::Conflict,
-            UserError::NotFound => ErrorKind::NotFound,
+            UserError::NotFound | UserError::Erased => ErrorKind::NotFound,
             _ => ErrorKind::Invalid,
         }
     }
@@ -184,6 +199,7 @@ impl DomainError for UserError {
             UserError::InvalidFlagValue => "invalid_flag_value",
             UserError::FieldTooLong(_) => "field_too_long",
             UserError::ResetLinkInvalid => "reset_link_invalid",
+            UserError::Erased => "user_erased",
         }
     }
 }
@@ -203,6 +219,7 @@ pub struct User {
     /// The one reset link that works, until it is used, replaced, expires, or the password is
     /// changed.
     reset_link: Option<ResetLink>,
+    erased: bool,
 }
 
 /// An outstanding reset link: its token's hash and when it stops working.
@@ -284,6 +301,9 @@ impl User {
         if !self.signed_up {
             return Err(UserError::NotFound);
         }
+        if self.erased {
+            return Err(UserError::Erased);
+        }
         match command {
             UserCommand::SignUp { .. } => unreachable!("handled above"),
             UserCommand::UpdateProfile(change) => {
@@ -342,6 +362,7 @@ impl User {
                 }
                 _ => Err(UserError::ResetLinkInvalid),
             },
+            UserCommand::Erase { by_admin } => Ok(vec![UserEvent::UserErased { by_admin }]),
         }
     }
 }
@@ -384,6 +405,9 @@ impl Aggregate for User {
             UserEvent::PasswordChanged { .. } | UserEvent::PasswordReset { .. } => self.reset_link = None,
             UserEvent::PasswordResetLinkIssued { token_hash, expires_at, .. } => {
                 self.reset_link = Some(ResetLink { token_hash, expires_at });
+            }
+            UserEvent::UserErased { .. } => {
+                *self = User { signed_up: true, erased: true, ..User::default() };
             }
         }
     }
@@ -614,6 +638,32 @@ mod tests {
             .given(vec![signed_up()])
             .when(UserCommand::ChangePassword { password_hash: "$argon2id$new".into() })
             .then_expect_events(vec![UserEvent::PasswordChanged { password_hash: "$argon2id$new".into() }]);
+    }
+
+    #[test]
+    fn an_erased_account_takes_no_command_and_cannot_sign_up_again() {
+        UserTest::with(())
+            .given(vec![signed_up()])
+            .when(UserCommand::Erase { by_admin: false })
+            .then_expect_events(vec![UserEvent::UserErased { by_admin: false }]);
+        let erased = vec![signed_up(), UserEvent::UserErased { by_admin: true }];
+        for command in [
+            UserCommand::Erase { by_admin: false },
+            UserCommand::ChangePassword { password_hash: "$argon2id$new".into() },
+            UserCommand::GrantRole(Role::Admin),
+            UserCommand::UpdateProfile(ProfileChange { username: Some("back".into()), ..Default::default() }),
+        ] {
+            UserTest::with(()).given(erased.clone()).when(command).then_expect_error(UserError::Erased);
+        }
+        UserTest::with(())
+            .given(erased)
+            .when(UserCommand::SignUp {
+                email: "ada@example.com".into(),
+                username: "ada".into(),
+                password_hash: "x".into(),
+                is_admin: false,
+            })
+            .then_expect_error(UserError::AlreadySignedUp);
     }
 
     #[test]
