@@ -4,6 +4,7 @@
 use async_trait::async_trait;
 use commands::args;
 use commands::feed::StoredEvent;
+use commands::personal;
 use commands::store::Tx;
 use cqrs_es::Aggregate;
 use domain::user::{NavState, Role, User, UserEvent};
@@ -78,6 +79,20 @@ impl Projection for Accounts {
                     .await?;
                 // A new password voids the link outstanding, as the aggregate decides.
                 tx.execute("DELETE FROM password_reset_links_view WHERE user_id = $1", args![id]).await?;
+            }
+            UserEvent::UserErased { .. } => {
+                // The same values a rebuild reads from the sealed fields once the key is gone.
+                tx.execute(
+                    "UPDATE users_view SET email = $2, username = $3, password_hash = '', industry = NULL, \
+                     profession = NULL, whatsapp_number = NULL, is_admin = $4, is_auditor = $4, \
+                     is_analyst = $4, erased_at = $5 WHERE user_id = $1",
+                    args![id, personal::erased_email(id), personal::ERASED_NAME, false, event.recorded_at.clone()],
+                )
+                .await?;
+                tx.execute("DELETE FROM password_reset_links_view WHERE user_id = $1", args![id]).await?;
+                // The service destroys the key as it erases; doing it here too, in the read
+                // model's transaction, finishes an erasure interrupted between the two.
+                personal::destroy_key(tx, id).await?;
             }
             UserEvent::PasswordResetLinkIssued { token_hash, expires_at, .. } => {
                 // Only the latest link works.

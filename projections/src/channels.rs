@@ -8,10 +8,12 @@ use std::collections::HashSet;
 use async_trait::async_trait;
 use commands::args;
 use commands::feed::StoredEvent;
+use commands::personal;
 use commands::store::{Db, Tx};
 use cqrs_es::Aggregate;
 use domain::channel::{name_key, Channel, ChannelDirectory, ChannelEvent, ChannelReader, DirectoryEvent, ReaderEvent};
 use domain::channel_document::{ChannelDocument, ChannelDocumentEvent};
+use domain::user::User;
 
 use crate::runner::Projection;
 
@@ -55,6 +57,14 @@ impl Projection for Channels {
             apply_document(tx, serde_json::from_value(event.payload.clone())?, &time, position).await?;
         } else if event.aggregate_type == ChannelReader::TYPE {
             apply_reader(tx, serde_json::from_value(event.payload.clone())?).await?;
+        } else if event.aggregate_type == User::TYPE && event.event_type == "UserErased" {
+            // The erased person's comments stay in their threads, their text as a rebuild
+            // reads it once the key is gone.
+            tx.execute(
+                "UPDATE comments_view SET text = $2 WHERE author = $1",
+                args![event.aggregate_id.as_str(), personal::ERASED_TEXT],
+            )
+            .await?;
         }
         Ok(())
     }

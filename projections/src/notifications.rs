@@ -21,6 +21,7 @@ use std::collections::{BTreeSet, HashSet};
 use async_trait::async_trait;
 use commands::args;
 use commands::feed::StoredEvent;
+use commands::personal;
 use commands::store::{Db, Tx};
 use cqrs_es::Aggregate;
 use domain::board::{Alerts, MatchDay, MatchDayEvent};
@@ -29,6 +30,7 @@ use domain::channel_document::{ChannelDocument, ChannelDocumentEvent};
 use domain::document::{Document, DocumentEvent};
 use domain::notification::{notification_id, InboxEvent, NotificationInbox, NotificationKind};
 use domain::source::{Priority, Subscription, SubscriptionEvent};
+use domain::user::User;
 
 use crate::runner::Projection;
 
@@ -204,6 +206,18 @@ impl Projection for Notifications {
                     };
                     notify(tx, &note, &watchers).await?;
                 }
+                Ok(())
+            }
+            User::TYPE if event.event_type == "UserErased" => {
+                let user_id = event.aggregate_id.as_str();
+                // What others were told of the erased person's comments reads as a rebuild would
+                // read it; what the erased person was told goes with the account.
+                tx.execute(
+                    "UPDATE notifications_view SET excerpt = $2 WHERE actor = $1 AND comment_id IS NOT NULL",
+                    args![user_id, excerpt(personal::ERASED_TEXT)],
+                )
+                .await?;
+                tx.execute("DELETE FROM notifications_view WHERE user_id = $1", args![user_id]).await?;
                 Ok(())
             }
             MatchDay::TYPE => apply_matches(tx, serde_json::from_value(event.payload.clone())?, position, &time).await,

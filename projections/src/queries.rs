@@ -23,17 +23,24 @@ pub struct UserRow {
     pub nav_state: Option<String>,
     pub askneedl_pro: bool,
     pub created_at: String,
+    /// When the account was erased; `None` while it exists.
+    pub erased_at: Option<String>,
 }
 
 const USER_COLUMNS: &str = "user_id, email, username, password_hash, is_admin, is_auditor, \
-    is_analyst, industry, profession, whatsapp_number, onboarded, nav_state, askneedl_pro, created_at";
+    is_analyst, industry, profession, whatsapp_number, onboarded, nav_state, askneedl_pro, created_at, erased_at";
 
 pub async fn user_by_id(db: &Db, user_id: &str) -> sqlx::Result<Option<UserRow>> {
     db.fetch_optional(&format!("SELECT {USER_COLUMNS} FROM users_view WHERE user_id = $1"), args![user_id]).await
 }
 
+/// The account that signs in with `email`; never an erased one.
 pub async fn user_by_email(db: &Db, email: &str) -> sqlx::Result<Option<UserRow>> {
-    db.fetch_optional(&format!("SELECT {USER_COLUMNS} FROM users_view WHERE email = $1"), args![email]).await
+    db.fetch_optional(
+        &format!("SELECT {USER_COLUMNS} FROM users_view WHERE email = $1 AND erased_at IS NULL"),
+        args![email],
+    )
+    .await
 }
 
 /// Every user, ordered by id: for rebuild comparisons and administration.

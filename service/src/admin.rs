@@ -45,11 +45,11 @@ impl From<UserRow> for AdminUser {
     }
 }
 
-/// Every user of the instance.
+/// Every user of the instance (erased accounts are gone from the list).
 pub async fn list_users(ctx: &Context, admin: &Viewer) -> Result<Vec<AdminUser>> {
     admin.require_admin()?;
     let users = queries::all_users(&ctx.db).await?;
-    Ok(users.into_iter().map(AdminUser::from).collect())
+    Ok(users.into_iter().filter(|u| u.erased_at.is_none()).map(AdminUser::from).collect())
 }
 
 async fn existing_user(ctx: &Context, user_id: &str) -> Result<UserRow> {

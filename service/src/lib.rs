@@ -24,7 +24,8 @@
 //!   administrator; [`clock`]: the time those rules judge by (a test's manual one).
 //! - [`live`]: what a live socket may see, the pages it missed, and when its session ends it.
 //! - [`input`]: checks several features share; [`sql`]: `IN (...)` placeholders and view times.
-//! - [`admin`]: users, their flags and roles; [`audit`]: the event history, secrets redacted,
+//! - [`admin`]: users, their flags and roles; [`erasure`]: an account erased by destroying the
+//!   key its personal data was sealed with; [`audit`]: the event history, secrets redacted,
 //!   filtered, exported, and aggregates and read models as they stood at any point;
 //!   [`audit_chain`]: the hash chain's verification and signed checkpoints; [`analytics`]: named
 //!   consumers of the event history and event counts;
@@ -46,6 +47,7 @@ pub mod comments;
 pub mod context;
 pub mod documents;
 pub mod drive;
+pub mod erasure;
 pub mod error;
 pub mod feeds;
 pub mod import;

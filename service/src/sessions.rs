@@ -204,8 +204,11 @@ pub async fn sign_up(ctx: &Context, origin: &Origin, sign_up: CheckedSignUp) -> 
             let (email, user_id, username, password_hash) =
                 (email.clone(), user_id.clone(), username.clone(), password_hash.clone());
             async move {
+                // An account made before reservations were keyed by digest holds the plain one.
+                unit.execute::<EmailReservation>(&email::legacy_reservation_id(&email), EmailCommand::CheckFree)
+                    .await?;
                 let reserve = EmailCommand::Reserve { user_id: user_id.clone() };
-                unit.execute::<EmailReservation>(&email, reserve).await?;
+                unit.execute::<EmailReservation>(&email::reservation_id(&email), reserve).await?;
                 let claim = InstanceCommand::ClaimAdministration { user_id: user_id.clone() };
                 let is_admin = match unit.execute::<Instance>(INSTANCE_ID, claim).await {
                     Ok(()) => true,

@@ -2,8 +2,10 @@
 //! [`service::admin`].
 
 use axum::extract::{Path, State};
+use axum::http::StatusCode;
 use serde::Deserialize;
 use service::admin::{self, AdminUser};
+use service::erasure;
 use service::password_reset::{self, ResetLink};
 use service::platform::FeatureConfig;
 use utoipa::ToSchema;
@@ -17,6 +19,7 @@ use crate::error::{ApiJson, ApiResult, ErrorBody};
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_users))
+        .routes(routes!(erase_user))
         .routes(routes!(set_flag))
         .routes(routes!(grant_role, revoke_role))
         .routes(routes!(reset_link))
@@ -26,6 +29,22 @@ pub fn router() -> OpenApiRouter<AppState> {
     responses((status = 200, body = Vec<AdminUser>), (status = 403, body = ErrorBody)))]
 async fn list_users(State(state): State<AppState>, user: AuthUser) -> ApiResult<ApiJson<Vec<AdminUser>>> {
     Ok(ApiJson(admin::list_users(&state, &user).await?))
+}
+
+/// Erases a user's account: their sessions end, and their name, email, password and comment
+/// texts become unreadable for good (the key they were sealed with is destroyed). Their events
+/// stay, reading "Erased user". Not for the administrator's own account (`DELETE /user`).
+#[utoipa::path(delete, path = "/admin/users/{user_id}", tag = "admin", security(("token" = [])),
+    params(("user_id" = String, Path)),
+    responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+async fn erase_user(
+    State(state): State<AppState>,
+    admin: AuthUser,
+    Path(user_id): Path<String>,
+) -> ApiResult<StatusCode> {
+    erasure::erase_user(&state, &admin, &user_id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

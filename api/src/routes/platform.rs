@@ -5,6 +5,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use domain::user::{NavState, ProfileChange};
 use serde::Deserialize;
+use service::erasure;
 use service::platform::{
     self, FeatureConfig, FeatureIndex, OnboardingFlags, Organization, Preferences, UserProfile, UserStatus,
 };
@@ -20,7 +21,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(feature_config))
         .routes(routes!(feature_index))
-        .routes(routes!(get_user, update_user))
+        .routes(routes!(get_user, update_user, erase_account))
         .routes(routes!(user_status))
         .routes(routes!(get_preferences, update_preferences))
         .routes(routes!(organization_self))
@@ -70,6 +71,27 @@ async fn update_user(
     let ProfilePatch { username, industry, profession, whatsapp_number } = patch;
     let change = ProfileChange { username, industry, profession, whatsapp_number };
     Ok(ApiJson(platform::update_profile(&state, &user, change).await?))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EraseAccount {
+    /// The account's current password, asked again because nothing undoes an erasure.
+    pub password: String,
+}
+
+/// Erases the signed-in user's account: every session ends, and their name, email, password
+/// and comment texts become unreadable for good (the key they were sealed with is destroyed).
+/// `wrong_password` when the password is not right; `last_admin` for the only administrator.
+#[utoipa::path(delete, path = "/user", tag = "platform", security(("token" = [])), request_body = EraseAccount,
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn erase_account(
+    State(state): State<AppState>,
+    user: AuthUser,
+    ApiJson(body): ApiJson<EraseAccount>,
+) -> ApiResult<StatusCode> {
+    erasure::erase_own_account(&state, &user, body.password).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 #[utoipa::path(get, path = "/user/status", tag = "platform", security(("token" = [])),

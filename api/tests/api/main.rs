@@ -20,6 +20,7 @@ mod comments;
 mod data_permissions;
 mod documents;
 mod edge;
+mod erasure;
 mod feed_health;
 mod input_checks;
 mod live;

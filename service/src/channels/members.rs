@@ -67,7 +67,7 @@ pub(crate) async fn existing_users(ctx: &Context, user_ids: Vec<String>) -> Resu
         n: i64,
     }
     let sql = format!(
-        "SELECT CAST(COUNT(*) AS BIGINT) AS n FROM users_view WHERE user_id IN ({})",
+        "SELECT CAST(COUNT(*) AS BIGINT) AS n FROM users_view WHERE erased_at IS NULL AND user_id IN ({})",
         placeholders(1, ids.len())
     );
     let found: Option<Row> = ctx.db.fetch_optional(&sql, ids.iter().map(Arg::from).collect()).await?;
@@ -188,7 +188,7 @@ pub async fn organization_users(
                 "SELECT u.user_id, u.username, CASE WHEN {email_seen} THEN u.email END AS email, m.role \
                  FROM users_view u \
                  LEFT JOIN channel_members_view m ON m.user_id = u.user_id AND m.channel_id = $2 \
-                 WHERE LOWER(u.username) LIKE $3 OR ({email_seen} AND LOWER(u.email) LIKE $3) \
+                 WHERE u.erased_at IS NULL AND (LOWER(u.username) LIKE $3 OR ({email_seen} AND LOWER(u.email) LIKE $3)) \
                  ORDER BY u.created_at, u.user_id LIMIT $4"
             ),
             args![viewer.user_id.as_str(), channel_id, needle, limit],
