@@ -351,6 +351,61 @@ pub async fn read_filtered(db: &Db, after: Cursor, filter: &FeedFilter, limit: i
     into_events(db, rows).await
 }
 
+/// Reads up to `limit` events before `before` (from the newest when `None`) that pass `filter`,
+/// newest first: the feed order reversed. Paging back with the last event's cursor never skips
+/// one, on Postgres too: an event that becomes readable later is past every one read now.
+pub async fn read_filtered_before(
+    db: &Db,
+    before: Option<Cursor>,
+    filter: &FeedFilter,
+    limit: i64,
+) -> sqlx::Result<Vec<StoredEvent>> {
+    let rows: Vec<FeedRow> = match db {
+        Db::Sqlite { .. } => {
+            let mut all = vec![Arg::Int(limit)];
+            let position = match before {
+                Some(before) => {
+                    all.push(Arg::Int(before.pos));
+                    "global_position < $2"
+                }
+                None => "global_position IS NOT NULL",
+            };
+            let (conditions, mut args) = filter_sql(db, filter, all.len() + 1);
+            all.append(&mut args);
+            db.fetch_all(
+                &format!(
+                    "SELECT {SQLITE_COLUMNS} FROM events WHERE {position}{conditions} \
+                     ORDER BY global_position DESC LIMIT $1"
+                ),
+                all,
+            )
+            .await?
+        }
+        Db::Postgres(_) => {
+            let mut all = vec![Arg::Int(limit)];
+            let position = match before {
+                Some(before) => {
+                    all.push(Arg::Text(before.tx.to_string()));
+                    all.push(Arg::Int(before.pos));
+                    " AND (transaction_id, global_position) < ($2::text::xid8, $3)"
+                }
+                None => "",
+            };
+            let (conditions, mut args) = filter_sql(db, filter, all.len() + 1);
+            all.append(&mut args);
+            db.fetch_all(
+                &format!(
+                    "SELECT {PG_COLUMNS} FROM events WHERE {PG_FENCE}{position}{conditions} \
+                     ORDER BY transaction_id DESC, global_position DESC LIMIT $1"
+                ),
+                all,
+            )
+            .await?
+        }
+    };
+    Ok(rows.into_iter().map(FeedRow::into_event).collect())
+}
+
 /// Reads every event that passes `filter`, in feed order, a page at a time. For selections
 /// known to be small (one aggregate's history, one channel's documents).
 pub async fn read_all_filtered(db: &Db, filter: &FeedFilter) -> sqlx::Result<Vec<StoredEvent>> {

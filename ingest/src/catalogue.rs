@@ -1,9 +1,10 @@
 //! The public source catalogue: which public sources exist, what they are called, which group
 //! they belong to and where their feeds are.
 //!
-//! The seed holds the spec's keys. Feed URLs are left empty where we know of no public feed (an
-//! entry without a URL simply cannot be fetched yet); operators add or override entries with a
-//! TOML or JSON file, merged over the seed by [`Catalogue::load`].
+//! The seed holds the spec's keys, the apps it names among them marked as such ([`EntryKind`]).
+//! Feed URLs are left empty where we know of no public feed (an entry without a URL simply cannot
+//! be fetched yet); operators add or override entries with a TOML or JSON file, merged over the
+//! seed by [`Catalogue::load`].
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -40,12 +41,64 @@ impl SourceGroup {
     }
 }
 
+/// What a catalogue entry stands for. The spec's catalogue names apps (mail, chats, drives,
+/// clipped reports, social media) and what Needl itself holds (Custom URL, Notebooks) beside the
+/// public sources, to title their documents; only sources are followed from the catalogue page,
+/// the others are connected under Apps.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntryKind {
+    /// A public source: followed by key.
+    #[default]
+    Source,
+    /// An app, or a part of Needl: not followed from the catalogue.
+    App,
+}
+
+impl EntryKind {
+    /// The kind of an entry by its key: an app for the keys the spec gives apps and Needl's own
+    /// parts (seeded or not), a source for any other.
+    pub fn of_key(key: &str) -> Self {
+        if APP_KEYS.contains(&key) {
+            EntryKind::App
+        } else {
+            EntryKind::Source
+        }
+    }
+
+    fn parse(label: &str) -> Option<Self> {
+        match label.trim() {
+            "source" => Some(EntryKind::Source),
+            "app" => Some(EntryKind::App),
+            _ => None,
+        }
+    }
+}
+
+/// Keys of apps and of Needl's own parts, as /apps/{key} and document sources name them. Some
+/// are not seeded (Outlook, OneDrive, X, LinkedIn); an operator who adds one gets an app too.
+const APP_KEYS: &[&str] = &[
+    "clipped_reports",
+    "gmail",
+    "googledrive",
+    "linkedin",
+    "needl_notebooks",
+    "onedrive",
+    "outlook",
+    "telegram",
+    "twitter",
+    "websitecrawl",
+    "whatsapp",
+];
+
 /// One catalogue entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CatalogueEntry {
     pub key: String,
     pub title: String,
     pub group: Option<SourceGroup>,
+    /// Whether users follow it here or connect it under Apps.
+    pub kind: EntryKind,
     /// Feeds to fetch for this source; empty when none is known yet.
     pub feed_urls: Vec<Url>,
 }
@@ -150,8 +203,13 @@ impl Catalogue {
         let entries = SEED
             .iter()
             .map(|(key, title, group)| {
-                let entry =
-                    CatalogueEntry { key: (*key).into(), title: (*title).into(), group: *group, feed_urls: vec![] };
+                let entry = CatalogueEntry {
+                    key: (*key).into(),
+                    title: (*title).into(),
+                    group: *group,
+                    kind: EntryKind::of_key(key),
+                    feed_urls: vec![],
+                };
                 ((*key).to_owned(), entry)
             })
             .collect();
@@ -229,10 +287,18 @@ impl Catalogue {
             if raw.title.as_deref().is_some_and(|t| t.trim().is_empty()) {
                 return Err(invalid("title", "must not be empty".into()));
             }
+            let kind = match raw.kind.as_deref() {
+                None => None,
+                Some(label) => Some(
+                    EntryKind::parse(label)
+                        .ok_or_else(|| invalid("kind", format!("{label:?} is not \"source\" or \"app\"")))?,
+                ),
+            };
             let entry = merged.entry(key.to_owned()).or_insert_with(|| CatalogueEntry {
                 key: key.to_owned(),
                 title: title_for_key(key),
                 group: None,
+                kind: EntryKind::of_key(key),
                 feed_urls: vec![],
             });
             if let Some(title) = raw.title {
@@ -240,6 +306,9 @@ impl Catalogue {
             }
             if let Some(group) = group {
                 entry.group = group;
+            }
+            if let Some(kind) = kind {
+                entry.kind = kind;
             }
             if let Some(urls) = feed_urls {
                 entry.feed_urls = urls;
@@ -359,6 +428,8 @@ struct RawEntry {
     title: Option<String>,
     /// A group label, or `""` for none.
     group: Option<String>,
+    /// `source` or `app`; by default an app for the keys of apps, a source for any other.
+    kind: Option<String>,
     feed_urls: Option<Vec<String>>,
 }
 

@@ -12,8 +12,8 @@
 //!   per-host concurrency), plus pure backoff and scheduling helpers.
 //! - [`web`] follows a website: feed discovery through `<link rel="alternate">`, a bounded
 //!   same-site crawl, and readable-text extraction from HTML.
-//! - [`catalogue`] is the public source catalogue (key, title, group, feed URLs), seeded from the
-//!   spec and extended by operators through a TOML or JSON file.
+//! - [`catalogue`] is the public source catalogue (key, title, group, whether a source or an app,
+//!   feed URLs), seeded from the spec and extended by operators through a TOML or JSON file.
 //!
 //! Dependencies: none of our crates. This is a pure library with no database and no server of
 //! its own; `api` wires it to the event store (it turns items into commands) and to HTTP.
@@ -24,7 +24,9 @@ pub mod feeds;
 pub mod fetch;
 pub mod web;
 
-pub use catalogue::{title_for_key, Catalogue, CatalogueEntry, CatalogueError, SourceGroup, Topic, TopicFeed};
+pub use catalogue::{
+    title_for_key, Catalogue, CatalogueEntry, CatalogueError, EntryKind, SourceGroup, Topic, TopicFeed,
+};
 pub use connector::{
     Connector, FeedConnector, FetchOutcome, IngestError, IngestedItem, SourceDef, SourceKind, WebConnector,
 };

@@ -75,6 +75,11 @@ pub struct PublicSource {
     pub title: String,
     /// `Indian Capital Markets`, `US Capital Markets`, or null.
     pub group: Option<String>,
+    /// `source`, followed from the catalogue page, or `app`: an app or a part of Needl the spec's
+    /// catalogue also names (mail, chats, drives, clipped reports, Custom URL, Notebooks),
+    /// connected under Apps instead.
+    #[cfg_attr(feature = "openapi", schema(value_type = String, example = "source"))]
+    pub kind: ingest::EntryKind,
     /// Whether the catalogue knows a feed to fetch for it.
     pub fetchable: bool,
     pub following: bool,
@@ -102,6 +107,7 @@ pub async fn catalogue(ctx: &Context, user_id: &str) -> Result<Vec<PublicSource>
             key: entry.key.clone(),
             title: entry.title.clone(),
             group: entry.group.map(|g| g.label().to_string()),
+            kind: entry.kind,
             fetchable: !entry.feed_urls.is_empty(),
             following: followed.iter().any(|f| f.source_id == entry.key),
         })

@@ -1,7 +1,7 @@
 /**
- * The auditor's view (issue 21): an administrator reads the events their own actions made, filters
- * them, opens an aggregate's history and travels back in it, sees the hash chain intact and signs a
- * checkpoint; a member is refused; and the page fits a phone.
+ * The auditor's view (issue 21): an administrator reads the events their own actions made, newest
+ * first, filters them, opens an aggregate's history and travels back in it, sees the hash chain
+ * intact and signs a checkpoint; a member is refused; and the page fits a phone.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { randomBytes } from 'node:crypto';
@@ -46,7 +46,7 @@ async function renameNotebook(page: Page, from: string, to: string) {
 }
 
 test.describe('the audit log', () => {
-  test('an administrator finds their own actions, filters them, travels back in a history and checkpoints the chain', async ({
+  test('an administrator finds their own actions newest first, filters them, travels back in a history and checkpoints the chain', async ({
     page,
     auth,
     notebooks,
@@ -71,8 +71,16 @@ test.describe('the audit log', () => {
     // The chain over the log is intact.
     await expect(audit.chain().locator('.audit-badge')).toHaveText('Intact');
 
+    // The shelf's events come newest first: the rename above the notebook's creation.
+    await audit.filter({ 'Aggregate type': 'notebook_shelf', 'User id': await sessionUserId(page) });
+    await expect(page).toHaveURL(/[?&]aggregate_type=notebook_shelf/);
+    const [renaming, creating] = [await audit.findRow(second), await audit.findRow(first)];
+    await expect(renaming).toContainText('Notebook renamed');
+    await expect(creating).toContainText('Notebook created');
+    expect((await renaming.boundingBox())!.y).toBeLessThan((await creating.boundingBox())!.y);
+
     // Filtered to notebook renames, the rename is listed in words, by the administrator.
-    await audit.filter({ 'Event type': 'NotebookRenamed', 'User id': await sessionUserId(page) });
+    await audit.filter({ 'Aggregate type': '', 'Event type': 'NotebookRenamed' });
     await expect(page).toHaveURL(/[?&]event_type=NotebookRenamed/);
     const renamed = await audit.findRow(second);
     await expect(renamed).toContainText('Notebook renamed');

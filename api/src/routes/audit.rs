@@ -10,7 +10,7 @@ use futures::TryStreamExt;
 use serde::Deserialize;
 use service::audit::as_of::{self, ChannelAsOf, DocumentTagsAsOf, UserSourcesAsOf};
 use service::audit::history::{self, AggregateState, PointInput};
-use service::audit::{self, EventPage, Filters};
+use service::audit::{self, EventPage, Filters, Paging};
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -30,16 +30,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(user_sources_as_of))
 }
 
-/// A page of the feed; the filters come beside it ([`Filters`]).
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct EventsQuery {
-    /// Start after this cursor; from the beginning when absent.
-    pub after: Option<String>,
-    /// Page size, 1 to 1000 (default 100).
-    pub limit: Option<i64>,
-}
-
 /// A point of the history: exactly one of the two.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -56,17 +46,17 @@ impl From<PointQuery> for PointInput {
     }
 }
 
-/// Pages the global feed in feed order, with each event's metadata and actor's name, narrowed
-/// by the filters given.
-#[utoipa::path(get, path = "/audit/events", tag = "audit", security(("token" = [])), params(EventsQuery, Filters),
+/// Pages the global feed, with each event's metadata and actor's name, narrowed by the filters
+/// given: in feed order (`after`), or newest first (`before`, `order=newest`).
+#[utoipa::path(get, path = "/audit/events", tag = "audit", security(("token" = [])), params(Paging, Filters),
     responses((status = 200, body = EventPage), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn events(
     State(state): State<AppState>,
     user: AuthUser,
-    ApiQuery(page): ApiQuery<EventsQuery>,
+    ApiQuery(paging): ApiQuery<Paging>,
     ApiQuery(filters): ApiQuery<Filters>,
 ) -> ApiResult<ApiJson<EventPage>> {
-    Ok(ApiJson(audit::events(&state, &user, page.after.as_deref(), page.limit, &filters).await?))
+    Ok(ApiJson(audit::events(&state, &user, &paging, &filters).await?))
 }
 
 /// Streams the events the filters select, up to the feed's head when the export starts, as

@@ -89,6 +89,67 @@ api_test!(filters_narrow_the_feed_and_paging_follows_them, |app: TestApp| async 
     assert_eq!(body["message"], "that cursor is ahead of the history");
 });
 
+api_test!(an_auditor_pages_back_from_the_newest_event_to_the_first, |app: TestApp| async move {
+    let app = &app;
+    let admin = app.sign_up("reader").await;
+    let member = app.sign_up("writer").await;
+    let (a, m) = (admin.token.as_str(), member.token.as_str());
+    for name in ["alpha", "beta", "gamma"] {
+        create_tag(app, m, name).await;
+    }
+    let names = |events: &[Value]| -> Vec<String> {
+        events.iter().map(|e| e["payload"]["TagCreated"]["name"].as_str().unwrap().to_string()).collect()
+    };
+    let query = format!("aggregate_type=tag_book&aggregate_id={}", member.id());
+
+    // Newest first, two a page: the next page goes on before the last event shown, and the
+    // answer says when no older one is left.
+    let (newest, next) = page(app, a, &format!("{query}&order=newest&limit=2")).await;
+    assert_eq!(names(&newest), ["gamma", "beta"]);
+    assert_eq!(next, newest[1]["cursor"]);
+    let before = next.as_str().unwrap().to_string();
+    let (older, next) = page(app, a, &format!("{query}&before={before}&limit=2")).await;
+    assert_eq!(names(&older), ["alpha"]);
+    assert_eq!(next, Value::Null, "nothing is older than the first");
+    let (all, next) = page(app, a, &format!("{query}&order=newest&limit=3")).await;
+    assert_eq!(names(&all), ["gamma", "beta", "alpha"]);
+    assert_eq!(next, Value::Null, "a page that holds the rest exactly has no next");
+    let (same, _) = page(app, a, &format!("{query}&order=newest&before={before}&limit=2")).await;
+    assert_eq!(names(&same), ["alpha"], "order=newest may come with before");
+
+    // Unfiltered, the first newest page starts at the newest event of the whole feed (or a
+    // later one the server wrote meanwhile).
+    let cursor = |event: &Value| event["cursor"].as_str().unwrap().parse::<commands::feed::Cursor>().unwrap();
+    let (oldest_first, _) = page(app, a, "limit=1000").await;
+    let (top, _) = page(app, a, "order=newest&limit=1").await;
+    assert!(cursor(&top[0]) >= cursor(oldest_first.last().unwrap()), "{top:?}");
+
+    // A later event is above the first page, never in an older one; after the newest shown
+    // finds it, as the timeline's live banner asks.
+    create_tag(app, m, "delta").await;
+    let (still, _) = page(app, a, &format!("{query}&before={before}&limit=2")).await;
+    assert_eq!(names(&still), ["alpha"]);
+    let (newer, _) = page(app, a, &format!("{query}&after={}", newest[0]["cursor"].as_str().unwrap())).await;
+    assert_eq!(names(&newer), ["delta"]);
+    let (default_order, _) = page(app, a, &format!("{query}&limit=1")).await;
+    assert_eq!(names(&default_order), ["alpha"], "without before or order, the feed order stays");
+
+    // Cursors are checked before anything is read, as after's are; a direction that contradicts
+    // the cursor is refused.
+    refused(app, a, "/api/audit/events?before=1-2-3", StatusCode::BAD_REQUEST, "bad_cursor").await;
+    let body = refused(app, a, "/api/audit/events?before=999999999-1", StatusCode::BAD_REQUEST, "cursor_ahead").await;
+    assert_eq!(body["message"], "that cursor is ahead of the history");
+    let path = format!("/api/audit/events?after={before}&before={before}");
+    refused(app, a, &path, StatusCode::BAD_REQUEST, "bad_order").await;
+    let path = format!("/api/audit/events?after={before}&order=newest");
+    refused(app, a, &path, StatusCode::BAD_REQUEST, "bad_order").await;
+    let path = format!("/api/audit/events?before={before}&order=oldest");
+    refused(app, a, &path, StatusCode::BAD_REQUEST, "bad_order").await;
+    refused(app, a, "/api/audit/events?order=sideways", StatusCode::BAD_REQUEST, "invalid_query").await;
+    refused(app, a, "/api/audit/events?order=newest&limit=0", StatusCode::BAD_REQUEST, "bad_limit").await;
+    refused(app, m, "/api/audit/events?order=newest", StatusCode::FORBIDDEN, "forbidden").await;
+});
+
 api_test!(an_export_streams_the_filtered_selection_as_redacted_ndjson, |app: TestApp| async move {
     let app = &app;
     let admin = app.sign_up("exporter").await;

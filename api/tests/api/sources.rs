@@ -58,7 +58,12 @@ api_test!(public_sources_are_followed_and_unfollowed_by_key, |app: TestApp| asyn
     let bse = entries.iter().find(|e| e["key"] == "bse_filings").unwrap();
     assert_eq!(bse["following"], false);
     assert_eq!(bse["group"], "Indian Capital Markets");
-    assert_eq!(entries.iter().find(|e| e["key"] == "websitecrawl").unwrap()["title"], "Custom URL");
+    assert_eq!(bse["kind"], "source");
+    let custom = entries.iter().find(|e| e["key"] == "websitecrawl").unwrap();
+    assert_eq!((&custom["title"], &custom["kind"]), (&json!("Custom URL"), &json!("app")));
+    let apps: Vec<&str> = entries.iter().filter(|e| e["kind"] == "app").map(|e| e["key"].as_str().unwrap()).collect();
+    assert_eq!(apps.len(), 7, "mail, chats, drives, clipped reports, Custom URL and Notebooks: {apps:?}");
+    assert!(entries.iter().all(|e| e["kind"] == "app" || e["kind"] == "source"), "{entries:?}");
     let (status, _) = app.post("/api/connect/public", &s.token, json!({"key": "../../etc"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 });

@@ -1,5 +1,5 @@
 use ingest::catalogue::Format;
-use ingest::{title_for_key, Catalogue, CatalogueError, SourceGroup};
+use ingest::{title_for_key, Catalogue, CatalogueError, EntryKind, SourceGroup};
 
 #[test]
 fn the_seed_holds_the_spec_keys_with_their_groups() {
@@ -30,6 +30,63 @@ fn the_seed_holds_the_spec_keys_with_their_groups() {
     assert_eq!(c.get("earnings_conf_calls").unwrap().group, Some(SourceGroup::UsCapitalMarkets));
     assert_eq!(c.get("nzx_filings").unwrap().group, None);
     assert!(c.entries().all(|e| e.feed_urls.is_empty()), "no invented feed urls");
+}
+
+#[test]
+fn the_seed_marks_the_apps_and_needls_own_parts_apart_from_the_sources() {
+    let c = Catalogue::seed();
+    let apps: Vec<&str> = c.entries().filter(|e| e.kind == EntryKind::App).map(|e| e.key.as_str()).collect();
+    assert_eq!(
+        apps,
+        ["clipped_reports", "gmail", "googledrive", "needl_notebooks", "telegram", "websitecrawl", "whatsapp"]
+    );
+    let sources: Vec<&str> = c.entries().filter(|e| e.kind == EntryKind::Source).map(|e| e.key.as_str()).collect();
+    assert_eq!(
+        sources,
+        [
+            "bse_annual_reports",
+            "bse_conf_calls",
+            "bse_filings",
+            "bse_presentations",
+            "bse_sdd_sast",
+            "earnings_conf_calls",
+            "nzx_filings"
+        ]
+    );
+}
+
+#[test]
+fn an_operator_adds_apps_and_marks_entries_either_way() {
+    let mut c = Catalogue::seed();
+    c.merge_str(
+        r#"
+[[source]]
+key = "outlook"
+
+[[source]]
+key = "asx_announcements"
+
+[[source]]
+key = "intranet_mail"
+kind = "app"
+
+[[source]]
+key = "websitecrawl"
+kind = "source"
+"#,
+        Format::Toml,
+        "ops.toml",
+    )
+    .unwrap();
+    assert_eq!(c.get("outlook").unwrap().kind, EntryKind::App, "a key the spec gives an app stays one");
+    assert_eq!(c.get("asx_announcements").unwrap().kind, EntryKind::Source);
+    assert_eq!(c.get("intranet_mail").unwrap().kind, EntryKind::App);
+    assert_eq!(c.get("websitecrawl").unwrap().kind, EntryKind::Source);
+    assert_eq!(c.get("gmail").unwrap().kind, EntryKind::App, "what the file leaves alone stays");
+
+    let err = c.merge_str("[[source]]\nkey = \"a\"\nkind = \"feed\"\n", Format::Toml, "ops.toml").unwrap_err();
+    assert!(matches!(&err, CatalogueError::Invalid { field: "kind", .. }), "{err:?}");
+    assert!(err.to_string().contains(r#""feed" is not "source" or "app""#), "{err}");
 }
 
 #[test]

@@ -112,11 +112,14 @@ impl Names {
 pub struct EventPage {
     #[cfg_attr(feature = "openapi", schema(value_type = Vec<Object>))]
     pub events: Vec<AuditEvent>,
-    /// Pass as `after` for the next page; null when this page is empty.
+    /// Where the next page starts, to pass back with the same filters. Oldest first: as `after`,
+    /// null only when this page is empty (newer events may still come). Newest first: as
+    /// `before`, null when no older event is left.
     pub next: Option<String>,
 }
 
 impl EventPage {
+    /// A page in feed order, going on after its last event.
     fn of(events: Vec<AuditEvent>) -> Self {
         let next = events.last().map(|e| e.event.cursor.to_string());
         EventPage { events, next }
@@ -201,27 +204,90 @@ pub(crate) async fn known_cursor(db: &Db, cursor: &str) -> Result<Cursor> {
     Ok(cursor)
 }
 
-/// A page of the global feed in feed order after cursor `after` (from the beginning when
-/// absent), narrowed by `filters`, with each event's metadata and actor's name.
-pub async fn events(
-    ctx: &Context,
-    viewer: &Viewer,
-    after: Option<&str>,
-    limit: Option<i64>,
-    filters: &Filters,
-) -> Result<EventPage> {
-    require_auditor(viewer)?;
-    let limit = limit.unwrap_or(DEFAULT_EVENTS_PER_PAGE);
-    if !(1..=MAX_EVENTS_PER_PAGE).contains(&limit) {
-        return Err(Error::malformed("bad_limit", "limit must be between 1 and 1000"));
+/// Which way a page of the feed runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum Order {
+    /// The feed order, as exports and consumers read it: from the beginning, or after a cursor.
+    Oldest,
+    /// The feed order reversed, as an auditor reads a timeline: from the newest, or before a
+    /// cursor.
+    Newest,
+}
+
+/// Where a page of the feed starts and which way it runs, as the request gave it. `after` pages
+/// oldest first and `before` newest first; without either, `order` says where to start.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams), into_params(parameter_in = Query))]
+pub struct Paging {
+    /// Oldest first, from just after this cursor (a page's `next`).
+    pub after: Option<String>,
+    /// Newest first, from just before this cursor (a newest-first page's `next`).
+    pub before: Option<String>,
+    /// `oldest` (the default; from the beginning) or `newest` (from the newest event); `after`
+    /// implies `oldest` and `before` implies `newest`.
+    #[cfg_attr(feature = "openapi", param(inline))]
+    pub order: Option<Order>,
+    /// Page size, 1 to 1000 (default 100).
+    pub limit: Option<i64>,
+}
+
+/// Where a checked page starts.
+enum Start {
+    After(Cursor),
+    /// Before this cursor, or from the newest event when `None`.
+    Before(Option<Cursor>),
+}
+
+impl Paging {
+    /// Checks the page size, that the cursors and the order agree, and that a cursor is one the
+    /// feed has reached.
+    async fn validate(&self, db: &Db) -> Result<(Start, i64)> {
+        let limit = self.limit.unwrap_or(DEFAULT_EVENTS_PER_PAGE);
+        if !(1..=MAX_EVENTS_PER_PAGE).contains(&limit) {
+            return Err(Error::malformed("bad_limit", "limit must be between 1 and 1000"));
+        }
+        let conflict = |message: &str| Err(Error::malformed("bad_order", message.to_string()));
+        let start = match (self.after.as_deref(), self.before.as_deref(), self.order) {
+            (Some(_), Some(_), _) => return conflict("give after or before, not both"),
+            (Some(_), None, Some(Order::Newest)) => {
+                return conflict("after pages oldest first; page newest first with before")
+            }
+            (None, Some(_), Some(Order::Oldest)) => {
+                return conflict("before pages newest first; page oldest first with after")
+            }
+            (Some(after), None, _) => Start::After(known_cursor(db, after).await?),
+            (None, Some(before), _) => Start::Before(Some(known_cursor(db, before).await?)),
+            (None, None, Some(Order::Newest)) => Start::Before(None),
+            (None, None, _) => Start::After(Cursor::START),
+        };
+        Ok((start, limit))
     }
+}
+
+/// A page of the global feed narrowed by `filters`, with each event's metadata and actor's name:
+/// in feed order from the beginning or after a cursor, or newest first from the newest event or
+/// before a cursor ([`Paging`]).
+pub async fn events(ctx: &Context, viewer: &Viewer, paging: &Paging, filters: &Filters) -> Result<EventPage> {
+    require_auditor(viewer)?;
     let filter = filters.validate()?;
-    let after = match after {
-        Some(after) => known_cursor(&ctx.db, after).await?,
-        None => Cursor::START,
-    };
-    let events = feed::read_filtered(&ctx.db, after, &filter, limit).await?;
-    Ok(EventPage::of(Names::default().events(&ctx.db, events).await?))
+    let (start, limit) = paging.validate(&ctx.db).await?;
+    let mut names = Names::default();
+    match start {
+        Start::After(after) => {
+            let events = feed::read_filtered(&ctx.db, after, &filter, limit).await?;
+            Ok(EventPage::of(names.events(&ctx.db, events).await?))
+        }
+        Start::Before(before) => {
+            // One more than the page tells whether an older page is left.
+            let mut events = feed::read_filtered_before(&ctx.db, before, &filter, limit + 1).await?;
+            let more = events.len() as i64 > limit;
+            events.truncate(limit as usize);
+            let next = if more { events.last().map(|e| e.cursor.to_string()) } else { None };
+            Ok(EventPage { events: names.events(&ctx.db, events).await?, next })
+        }
+    }
 }
 
 /// One aggregate's whole history in sequence order.

@@ -19,9 +19,9 @@ export class AuditPage {
     await expect(this.page.getByRole('heading', { name: 'Events' })).toBeVisible();
   }
 
-  /** Loads pages until a row with `text` shows (the log is in feed order, oldest first). */
+  /** Loads older pages until a row with `text` shows (the log is newest first). */
   async findRow(text: string | RegExp) {
-    const more = this.page.getByRole('button', { name: 'Load more' });
+    const more = this.page.getByRole('button', { name: 'Load older' });
     await expect(async () => {
       if ((await this.row(text).count()) === 0 && (await more.isVisible())) await more.click();
       await expect(this.row(text).first()).toBeVisible({ timeout: 1_000 });

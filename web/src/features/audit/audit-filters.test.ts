@@ -31,8 +31,11 @@ describe('audit filters', () => {
   });
 
   it('asks the API with the filters, the cursor and the page size, and exports with the filters alone', () => {
-    expect(eventsPath({}, null)).toBe('/audit/events?limit=50');
-    expect(eventsPath({ aggregate_type: 'tag_book', event_type: 'TagCreated' }, '0-50')).toBe(
+    expect(eventsPath({}, { before: null })).toBe('/audit/events?order=newest&limit=50');
+    expect(eventsPath({ event_type: 'TagCreated' }, { before: '0-51' })).toBe(
+      '/audit/events?event_type=TagCreated&order=newest&before=0-51&limit=50',
+    );
+    expect(eventsPath({ aggregate_type: 'tag_book', event_type: 'TagCreated' }, { after: '0-50' })).toBe(
       '/audit/events?aggregate_type=tag_book&event_type=TagCreated&after=0-50&limit=50',
     );
     expect(exportPath({})).toBe('/audit/export');

@@ -5,6 +5,7 @@ const source = (key: string, title: string, group: string | null, extra: Partial
   key,
   title,
   group,
+  kind: 'source',
   fetchable: false,
   following: false,
   ...extra,

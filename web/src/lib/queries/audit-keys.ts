@@ -4,7 +4,7 @@
  */
 export const auditKeys = {
   all: () => ['audit'] as const,
-  /** Pages of the event timeline; `filters` is the query string the filters make. */
+  /** Pages of the event timeline, newest first; `filters` is the query string the filters make. */
   events: (filters: string) => [...auditKeys.all(), 'events', filters] as const,
   /** The events after `cursor` that match `filters`, asked again for each new `head`: what the live banner counts. */
   newer: (filters: string, cursor: string, head: string) => [...auditKeys.all(), 'newer', filters, cursor, head] as const,

@@ -41,7 +41,10 @@ export type StoredEvent = z.infer<typeof eventSchema>;
 
 const pageSchema = z.object({
   events: z.array(eventSchema),
-  /** Pass as `after` for the next page. */
+  /**
+   * Where the next page starts: as `before` after a newest-first page (null when nothing older
+   * is left), as `after` after one in feed order (null when the page is empty).
+   */
   next: z.string().nullish(),
 });
 
@@ -89,10 +92,21 @@ export const pointQuery = (point: HistoryPoint): string =>
 const aggregatePath = (type: string, id: string) =>
   `/audit/aggregates/${encodeURIComponent(type)}/${encodeURIComponent(id)}`;
 
-/** Returns the path (under /api) of the events page after `after` that match `filters`. */
-export function eventsPath(filters: AuditFilters, after: string | null, limit = PAGE_SIZE): string {
+/**
+ * Where a page of events starts: newest first before a cursor (from the newest event when null),
+ * as the timeline reads; or in feed order after a cursor, as the live banner counts what is newer.
+ */
+export type EventsFrom = { before: string | null } | { after: string };
+
+/** Returns the path (under /api) of the page of events from `from` that match `filters`. */
+export function eventsPath(filters: AuditFilters, from: EventsFrom, limit = PAGE_SIZE): string {
   const params = new URLSearchParams(filtersQuery(filters));
-  if (after) params.set('after', after);
+  if ('after' in from) {
+    params.set('after', from.after);
+  } else {
+    params.set('order', 'newest');
+    if (from.before) params.set('before', from.before);
+  }
   params.set('limit', String(limit));
   return `/audit/events?${params.toString()}`;
 }
@@ -103,8 +117,8 @@ export function exportPath(filters: AuditFilters): string {
   return query ? `/audit/export?${query}` : '/audit/export';
 }
 
-export const fetchEvents = async (filters: AuditFilters, after: string | null, signal?: AbortSignal, limit?: number) =>
-  pageSchema.parse(await api.get<unknown>(eventsPath(filters, after, limit), { signal }));
+export const fetchEvents = async (filters: AuditFilters, from: EventsFrom, signal?: AbortSignal, limit?: number) =>
+  pageSchema.parse(await api.get<unknown>(eventsPath(filters, from, limit), { signal }));
 
 /** Fetches the export with the token (a plain link would lack it). */
 export const fetchExport = (filters: AuditFilters) => api.getFile(exportPath(filters));
@@ -114,19 +128,19 @@ export const verifyChain = async () => chainSchema.parse(await api.post<unknown>
 export const createCheckpoint = async () => checkpointSchema.parse(await api.post<unknown>('/audit/checkpoints'));
 
 export const auditQueries = {
-  /** The timeline: pages in feed order, each after the last event of the one before. */
+  /** The timeline: pages newest first, each before the last (oldest) event of the one before, until the server says none is older. */
   events: (filters: AuditFilters) =>
     infiniteQueryOptions({
       queryKey: auditKeys.events(filtersQuery(filters)),
       initialPageParam: null as string | null,
-      queryFn: ({ pageParam, signal }) => fetchEvents(filters, pageParam, signal),
-      getNextPageParam: (last) => (last.events.length === PAGE_SIZE && last.next ? last.next : undefined),
+      queryFn: ({ pageParam, signal }) => fetchEvents(filters, { before: pageParam }, signal),
+      getNextPageParam: (last) => last.next ?? undefined,
     }),
-  /** Events after `cursor` matching `filters`, at most a page, once the feed's head is `head`: what the live banner counts. */
+  /** Events after `cursor` matching `filters`, in feed order and at most a page, once the feed's head is `head`: what the live banner counts. */
   newer: (filters: AuditFilters, cursor: string, head: string) =>
     queryOptions({
       queryKey: auditKeys.newer(filtersQuery(filters), cursor, head),
-      queryFn: ({ signal }) => fetchEvents(filters, cursor, signal),
+      queryFn: ({ signal }) => fetchEvents(filters, { after: cursor }, signal),
     }),
   history: (type: string, id: string) =>
     queryOptions({

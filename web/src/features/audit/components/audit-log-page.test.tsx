@@ -2,13 +2,15 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { applyLiveEvent } from '../../../lib/live-events';
 import { json, stubApi } from '../../../test/render';
-import { ADMIN, AUDITOR, chainStatus, MEMBER, page, renderAuditPage, signInAs, storedEvent, storedEvents } from '../test/fixtures';
+import { ADMIN, AUDITOR, chainStatus, MEMBER, newestFirst, page, renderAuditPage, signInAs, storedEvent, storedEvents } from '../test/fixtures';
 import { AuditLogPage } from './audit-log-page';
 
 const saved = vi.hoisted(() => [] as Array<{ blob: Blob; name: string }>);
 vi.mock('../../../lib/save-blob', () => ({ saveBlob: (blob: Blob, name: string) => saved.push({ blob, name }) }));
 
 const CHAIN = { 'GET /api/audit/chain': () => json(200, chainStatus()) };
+/** The timeline's first page: the newest events. */
+const NEWEST = 'GET /api/audit/events?order=newest&limit=50';
 const address = () => screen.getByTestId('address').textContent;
 const rows = () => within(screen.getByRole('table', { name: /Audit events/ })).getAllByRole('row').filter((r) => r.classList.contains('audit-row'));
 
@@ -29,7 +31,7 @@ describe('the audit log page', () => {
 
   it('is open to an auditor who is not an administrator', async () => {
     signInAs(AUDITOR);
-    stubApi({ ...CHAIN, 'GET /api/audit/events?limit=50': () => json(200, page([storedEvent(1)])) });
+    stubApi({ ...CHAIN, [NEWEST]: () => json(200, page([storedEvent(1)])) });
     renderAuditPage(<AuditLogPage />, '/settings/audit');
     expect(await screen.findByText('Tag created')).toBeInTheDocument();
   });
@@ -44,16 +46,17 @@ describe('the audit log page', () => {
       metadata: { user_id: 'system', request_id: 'req-sys', app_type: 'cli', request_origin: 'needl admin', time: '2025-01-02T10:00:00Z' },
       actor_name: null,
     });
-    stubApi({ ...CHAIN, 'GET /api/audit/events?limit=50': () => json(200, page([storedEvent(1), system])) });
+    stubApi({ ...CHAIN, [NEWEST]: () => json(200, page([system, storedEvent(1)])) });
     renderAuditPage(<AuditLogPage />, '/settings/audit');
 
     await waitFor(() => expect(rows()).toHaveLength(2));
-    expect(rows()[0]).toHaveTextContent(/ada.*Tag created.*Tag book · Tag 1/);
-    expect(rows()[1]).toHaveTextContent(/System.*Password changed.*User/);
-    expect(within(rows()[0]).getByText(/ago|-2025/).closest('time')).toHaveAttribute('dateTime', '2025-01-02T10:00:00Z');
+    expect(screen.getByRole('table', { name: 'Audit events, newest first' })).toBeInTheDocument();
+    expect(rows()[0]).toHaveTextContent(/System.*Password changed.*User/);
+    expect(rows()[1]).toHaveTextContent(/ada.*Tag created.*Tag book · Tag 1/);
+    expect(within(rows()[1]).getByText(/ago|-2025/).closest('time')).toHaveAttribute('dateTime', '2025-01-02T10:00:00Z');
     expect(screen.queryByText('u-9')).not.toBeInTheDocument();
 
-    const expander = within(rows()[1]).getByRole('button', { name: /^Details: Password changed by System/ });
+    const expander = within(rows()[0]).getByRole('button', { name: /^Details: Password changed by System/ });
     expect(expander).toHaveAttribute('aria-expanded', 'false');
     await user.click(expander);
     expect(expander).toHaveAttribute('aria-expanded', 'true');
@@ -73,26 +76,37 @@ describe('the audit log page', () => {
     expect(expander).toHaveAttribute('aria-expanded', 'false');
   });
 
-  it('loads more with the cursor of the last event shown, until a page is short', async () => {
+  it('opens on the newest events and loads older ones before the last shown, until the server says none is older', async () => {
     const user = userEvent.setup();
-    stubApi({
+    const calls = stubApi({
       ...CHAIN,
-      'GET /api/audit/events?limit=50': () => json(200, page(storedEvents(1, 50))),
-      'GET /api/audit/events?after=0-50&limit=50': () => json(200, page(storedEvents(51, 53))),
+      [NEWEST]: () => json(200, page(newestFirst(53, 4), '0-4')),
+      'GET /api/audit/events?order=newest&before=0-4&limit=50': () => json(200, page(newestFirst(3, 1))),
     });
     renderAuditPage(<AuditLogPage />, '/settings/audit');
-    await user.click(await screen.findByRole('button', { name: 'Load more' }));
+    await user.click(await screen.findByRole('button', { name: 'Load older' }));
     await waitFor(() => expect(rows()).toHaveLength(53));
-    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
-    expect(screen.getByText(/53 events; that is all for now/)).toBeInTheDocument();
+    expect(rows()[0]).toHaveTextContent('Tag 53');
+    expect(rows()[49]).toHaveTextContent('Tag 4');
+    expect(rows()[52]).toHaveTextContent('Tag 1');
+    expect(screen.queryByRole('button', { name: 'Load older' })).not.toBeInTheDocument();
+    expect(screen.getByText(/53 events; none older/)).toBeInTheDocument();
+    expect(calls.map((c) => c.key).filter((k) => k.startsWith('GET /api/audit/events'))).toHaveLength(2);
+  });
+
+  it('offers no older page when the first one holds everything, however full it is', async () => {
+    stubApi({ ...CHAIN, [NEWEST]: () => json(200, page(newestFirst(50, 1))) });
+    renderAuditPage(<AuditLogPage />, '/settings/audit');
+    expect(await screen.findByText(/50 events; none older/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load older' })).not.toBeInTheDocument();
   });
 
   it('puts applied filters in the address and asks the API with them; Clear filters takes them away', async () => {
     const user = userEvent.setup();
     const calls = stubApi({
       ...CHAIN,
-      'GET /api/audit/events?limit=50': () => json(200, page([storedEvent(1)])),
-      'GET /api/audit/events?aggregate_type=tag_book&event_type=TagCreated&limit=50': () => json(200, page([])),
+      [NEWEST]: () => json(200, page([storedEvent(1)])),
+      'GET /api/audit/events?aggregate_type=tag_book&event_type=TagCreated&order=newest&limit=50': () => json(200, page([])),
     });
     renderAuditPage(<AuditLogPage />, '/settings/audit');
     await screen.findByText('Tag created');
@@ -102,7 +116,7 @@ describe('the audit log page', () => {
 
     expect(address()).toBe('/settings/audit?aggregate_type=tag_book&event_type=TagCreated');
     expect(await screen.findByRole('heading', { name: 'No events match these filters' })).toBeInTheDocument();
-    expect(calls.map((c) => c.key)).toContain('GET /api/audit/events?aggregate_type=tag_book&event_type=TagCreated&limit=50');
+    expect(calls.map((c) => c.key)).toContain('GET /api/audit/events?aggregate_type=tag_book&event_type=TagCreated&order=newest&limit=50');
     expect(screen.getByRole('button', { name: 'Filters (2)' })).toHaveAttribute('aria-expanded', 'false');
 
     await user.click(screen.getAllByRole('button', { name: 'Clear filters' })[0]);
@@ -113,7 +127,7 @@ describe('the audit log page', () => {
 
   it('reads the filters from a shared address, time range included', async () => {
     const from = '2025-01-01T00:00:00.000Z';
-    stubApi({ ...CHAIN, [`GET /api/audit/events?from=${encodeURIComponent(from)}&request_id=req-1&limit=50`]: () => json(200, page([storedEvent(1)])) });
+    stubApi({ ...CHAIN, [`GET /api/audit/events?from=${encodeURIComponent(from)}&request_id=req-1&order=newest&limit=50`]: () => json(200, page([storedEvent(1)])) });
     renderAuditPage(<AuditLogPage />, `/settings/audit?request_id=req-1&from=${from}`);
     expect(await screen.findByText('Tag created')).toBeInTheDocument();
     expect(screen.getByLabelText('Request id')).toHaveValue('req-1');
@@ -124,8 +138,8 @@ describe('the audit log page', () => {
     const user = userEvent.setup();
     stubApi({
       ...CHAIN,
-      'GET /api/audit/events?limit=50': () => json(200, page([storedEvent(1)])),
-      'GET /api/audit/events?request_id=req-1&limit=50': () => json(200, page([storedEvent(1)])),
+      [NEWEST]: () => json(200, page([storedEvent(1)])),
+      'GET /api/audit/events?request_id=req-1&order=newest&limit=50': () => json(200, page([storedEvent(1)])),
     });
     renderAuditPage(<AuditLogPage />, '/settings/audit');
     await user.click(await screen.findByRole('button', { name: /^Details:/ }));
@@ -138,7 +152,7 @@ describe('the audit log page', () => {
     let headers: HeadersInit | undefined;
     stubApi({
       ...CHAIN,
-      'GET /api/audit/events?event_type=TagCreated&limit=50': () => json(200, page([storedEvent(1)])),
+      'GET /api/audit/events?event_type=TagCreated&order=newest&limit=50': () => json(200, page([storedEvent(1)])),
       'GET /api/audit/export?event_type=TagCreated': (init) => {
         headers = init.headers;
         return new Response('{"cursor":"0-1"}\n', {
@@ -158,7 +172,7 @@ describe('the audit log page', () => {
     const user = userEvent.setup();
     stubApi({
       ...CHAIN,
-      'GET /api/audit/events?limit=50': () => json(200, page([storedEvent(1)])),
+      [NEWEST]: () => json(200, page([storedEvent(1)])),
       'GET /api/audit/export': () => json(403, { code: 'forbidden', message: 'only administrators and auditors may read the audit log' }),
     });
     renderAuditPage(<AuditLogPage />, '/settings/audit');
@@ -166,29 +180,56 @@ describe('the audit log page', () => {
     expect(await screen.findByText(/The export could not be made\. only administrators/)).toBeInTheDocument();
   });
 
-  it('counts the events the live socket announces after the last one shown, and shows them on demand', async () => {
+  it('counts the events the live socket announces after the newest one shown, and puts them on top on demand', async () => {
     const user = userEvent.setup();
     const calls = stubApi({
       ...CHAIN,
-      'GET /api/audit/events?limit=50': () => json(200, page(storedEvents(1, 2))),
-      'GET /api/audit/events?after=0-2&limit=50': () => json(200, page(storedEvents(3, 4))),
+      [NEWEST]: () => json(200, page(newestFirst(52, 3), '0-3')),
+      'GET /api/audit/events?after=0-52&limit=50': () => json(200, page(storedEvents(53, 54), '0-54')),
+    });
+    const { client } = renderAuditPage(<AuditLogPage />, '/settings/audit');
+    await waitFor(() => expect(rows()).toHaveLength(50));
+
+    // Older pages are still to load: the banner does not wait for them.
+    expect(screen.getByRole('button', { name: 'Load older' })).toBeInTheDocument();
+    await act(() => applyLiveEvent(client(), { type: 'audit', head: '0-54', cursor: '', ids: [] }));
+    expect(await screen.findByText(/2 new events/)).toHaveAttribute('role', 'status');
+    await user.click(screen.getByRole('button', { name: 'Show newest' }));
+    await waitFor(() => expect(rows()).toHaveLength(52));
+    expect(rows()[0]).toHaveTextContent('Tag 54');
+    expect(rows()[1]).toHaveTextContent('Tag 53');
+    expect(rows()[2]).toHaveTextContent('Tag 52');
+    expect(screen.queryByText(/new events/)).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.key === 'GET /api/audit/events?after=0-52&limit=50')).toHaveLength(1);
+    expect(calls.filter((c) => c.key === NEWEST), 'the shown pages are not asked again').toHaveLength(1);
+  });
+
+  it('starts again from the newest when more than a page of events is newer', async () => {
+    const user = userEvent.setup();
+    let firstPages = 0;
+    const calls = stubApi({
+      ...CHAIN,
+      [NEWEST]: () => json(200, ++firstPages === 1 ? page(newestFirst(2, 1)) : page(newestFirst(80, 31), '0-31')),
+      'GET /api/audit/events?after=0-2&limit=50': () => json(200, page(storedEvents(3, 52), '0-52')),
     });
     const { client } = renderAuditPage(<AuditLogPage />, '/settings/audit');
     await waitFor(() => expect(rows()).toHaveLength(2));
 
-    await act(() => applyLiveEvent(client(), { type: 'audit', head: '0-4', cursor: '', ids: [] }));
-    expect(await screen.findByText(/2 new events/)).toHaveAttribute('role', 'status');
-    await user.click(screen.getByRole('button', { name: 'Show' }));
-    await waitFor(() => expect(rows()).toHaveLength(4));
+    await act(() => applyLiveEvent(client(), { type: 'audit', head: '0-80', cursor: '', ids: [] }));
+    expect(await screen.findByText('50 or more new events', { exact: false })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Show newest' }));
+    await waitFor(() => expect(rows()[0]).toHaveTextContent('Tag 80'));
+    expect(rows()).toHaveLength(50);
+    expect(screen.getByRole('button', { name: 'Load older' })).toBeInTheDocument();
     expect(screen.queryByText(/new events/)).not.toBeInTheDocument();
-    expect(calls.filter((c) => c.key === 'GET /api/audit/events?after=0-2&limit=50')).toHaveLength(1);
+    expect(calls.filter((c) => c.key === NEWEST)).toHaveLength(2);
   });
 
   it('asks again for an empty timeline when the socket announces events', async () => {
     let calls = 0;
     stubApi({
       ...CHAIN,
-      'GET /api/audit/events?limit=50': () => json(200, page(++calls === 1 ? [] : [storedEvent(1)])),
+      [NEWEST]: () => json(200, page(++calls === 1 ? [] : [storedEvent(1)])),
     });
     const { client } = renderAuditPage(<AuditLogPage />, '/settings/audit');
     expect(await screen.findByRole('heading', { name: 'No events yet' })).toBeInTheDocument();
@@ -201,7 +242,7 @@ describe('the audit log page', () => {
     let calls = 0;
     stubApi({
       ...CHAIN,
-      'GET /api/audit/events?limit=50': () =>
+      [NEWEST]: () =>
         ++calls === 1 ? json(400, { code: 'bad_time', message: 'from must be before to' }) : json(200, page([storedEvent(1)])),
     });
     renderAuditPage(<AuditLogPage />, '/settings/audit');
@@ -214,7 +255,7 @@ describe('the audit log page', () => {
 
   it('folds the filters behind a Filters button that says whether they are open (a phone shows only the button)', async () => {
     const user = userEvent.setup();
-    stubApi({ ...CHAIN, 'GET /api/audit/events?limit=50': () => json(200, page([storedEvent(1)])) });
+    stubApi({ ...CHAIN, [NEWEST]: () => json(200, page([storedEvent(1)])) });
     renderAuditPage(<AuditLogPage />, '/settings/audit');
     const toggle = await screen.findByRole('button', { name: 'Filters' });
     const form = document.getElementById(toggle.getAttribute('aria-controls')!)!;
@@ -225,17 +266,17 @@ describe('the audit log page', () => {
     expect(form).toHaveAttribute('data-open');
   });
 
-  it('says why more events could not be loaded, and tries again', async () => {
+  it('says why older events could not be loaded, and tries again', async () => {
     const user = userEvent.setup();
     let calls = 0;
     stubApi({
       ...CHAIN,
-      'GET /api/audit/events?limit=50': () => json(200, page(storedEvents(1, 50))),
-      'GET /api/audit/events?after=0-50&limit=50': () =>
-        ++calls === 1 ? json(400, { code: 'bad_cursor', message: 'a cursor looks like 0-42' }) : json(200, page(storedEvents(51, 51))),
+      [NEWEST]: () => json(200, page(newestFirst(51, 2), '0-2')),
+      'GET /api/audit/events?order=newest&before=0-2&limit=50': () =>
+        ++calls === 1 ? json(400, { code: 'bad_cursor', message: 'a cursor looks like 0-42' }) : json(200, page([storedEvent(1)])),
     });
     renderAuditPage(<AuditLogPage />, '/settings/audit');
-    await user.click(await screen.findByRole('button', { name: 'Load more' }));
+    await user.click(await screen.findByRole('button', { name: 'Load older' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('More events could not be loaded. a cursor looks like 0-42');
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));

@@ -13,13 +13,12 @@ export interface EventTimelineProps {
 }
 
 /**
- * The events in feed order, oldest first: the order the feed pages in (a page goes on after its
- * last event's cursor) and the order the chain is hashed in, so Load more and the live banner
- * both add at the end and nothing above moves while it is read. To reach recent events quickly,
- * filter from a date.
+ * The events newest first, as an auditor opening the log wants them: Load older goes back in
+ * time at the end, and the live banner above offers what happened since, so rows already read
+ * move only when asked to.
  */
 export function EventTimeline({ timeline, filters, onNarrow, onClear }: EventTimelineProps) {
-  const { pages, events, newerCount, newerCapped, showNewer } = timeline;
+  const { pages, events } = timeline;
   const filtered = isFiltered(filters);
   return (
     <ListState
@@ -33,8 +32,9 @@ export function EventTimeline({ timeline, filters, onNarrow, onClear }: EventTim
     >
       {(list) => (
         <div className="audit-timeline">
+          <NewerBanner timeline={timeline} />
           <table className="table audit-table">
-            <caption className="visually-hidden">Audit events, oldest first</caption>
+            <caption className="visually-hidden">Audit events, newest first</caption>
             <thead>
               <tr>
                 <th scope="col">When</th>
@@ -57,19 +57,11 @@ export function EventTimeline({ timeline, filters, onNarrow, onClear }: EventTim
               <Spinner label="Loading more events" showLabel />
             ) : pages.hasNextPage ? (
               <button type="button" className="button" onClick={() => void pages.fetchNextPage()}>
-                Load more
+                Load older
               </button>
-            ) : newerCount > 0 ? (
-              <p className="audit-newer" role="status">
-                {newerCapped ? `${newerCount} or more new events` : `${newerCount} new ${newerCount === 1 ? 'event' : 'events'}`}
-                {' — '}
-                <button type="button" className="button button-primary button-small" onClick={showNewer}>
-                  Show
-                </button>
-              </p>
             ) : (
               <p className="small muted">
-                {list.length} {list.length === 1 ? 'event' : 'events'}; that is all for now.
+                {list.length} {list.length === 1 ? 'event' : 'events'}; none older.
               </p>
             )}
           </div>
@@ -84,6 +76,21 @@ export function EventTimeline({ timeline, filters, onNarrow, onClear }: EventTim
         </div>
       )}
     </ListState>
+  );
+}
+
+/** Says how many events happened since the newest shown, and offers to show the newest. */
+function NewerBanner({ timeline }: { timeline: AuditTimeline }) {
+  const { newerCount, newerCapped, showNewest } = timeline;
+  if (newerCount === 0) return null;
+  return (
+    <p className="audit-newer" role="status">
+      {newerCapped ? `${newerCount} or more new events` : `${newerCount} new ${newerCount === 1 ? 'event' : 'events'}`}
+      {' — '}
+      <button type="button" className="button button-primary button-small" onClick={showNewest}>
+        Show newest
+      </button>
+    </p>
   );
 }
 

@@ -29,10 +29,14 @@ export function storedEvent(n: number, over: Partial<StoredEvent> = {}): StoredE
   };
 }
 
-/** Returns events `from` to `to`, both included. */
+/** Returns events `from` to `to`, both included, in feed order. */
 export const storedEvents = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => storedEvent(from + i));
 
-export const page = (events: StoredEvent[]) => ({ events, next: events.at(-1)?.cursor ?? null });
+/** Returns events `newest` down to `oldest`, both included: the order the timeline asks for. */
+export const newestFirst = (newest: number, oldest: number) => storedEvents(oldest, newest).reverse();
+
+/** A page of events; `next` is where the page after it starts (null: the server says there is none). */
+export const page = (events: StoredEvent[], next: string | null = null) => ({ events, next });
 
 export function chainStatus(over: Partial<ChainStatus> = {}): ChainStatus {
   return {

@@ -12,6 +12,11 @@ const publicSourceSchema = z.object({
   title: z.string(),
   /** `Indian Capital Markets`, `US Capital Markets`, or null for none. */
   group: z.string().nullable(),
+  /**
+   * `source` is followed here; `app` is one of the apps (mail, chats, drives, clipped reports) or
+   * Needl's own parts (Custom URL, Notebooks) the catalogue also names, connected under Apps.
+   */
+  kind: z.enum(['source', 'app']),
   /** Whether the instance knows a feed to fetch for it; without one, following brings nothing in yet. */
   fetchable: z.boolean(),
   following: z.boolean(),
@@ -23,25 +28,6 @@ const catalogueSchema = z.object({ results: z.array(publicSourceSchema) });
 
 export type Catalogue = z.infer<typeof catalogueSchema>;
 
-/**
- * Keys the spec's catalogue also names that are not public sources: apps connected under Apps
- * (mail, chats, drives, clipped reports) and what Needl itself holds (Custom URL, Notebooks).
- * They are not offered for following here.
- */
-const NOT_PUBLIC_SOURCES: ReadonlySet<string> = new Set([
-  'gmail',
-  'outlook',
-  'whatsapp',
-  'telegram',
-  'googledrive',
-  'onedrive',
-  'clipped_reports',
-  'twitter',
-  'linkedin',
-  'websitecrawl',
-  'needl_notebooks',
-]);
-
 /** Most keys one `POST /connect/public/multiple` takes. */
 export const MAX_FOLLOW_AT_ONCE = 100;
 
@@ -52,7 +38,8 @@ export const catalogueQueries = {
       queryKey: sourceKeys.catalogue(),
       queryFn: async ({ signal }) => {
         const catalogue = catalogueSchema.parse(await api.get<unknown>('/source/public', { signal }));
-        return { results: catalogue.results.filter((source) => !NOT_PUBLIC_SOURCES.has(source.key)) };
+        // Only sources are followed here; the server marks the apps it also lists.
+        return { results: catalogue.results.filter((source) => source.kind === 'source') };
       },
       staleTime: 15_000,
     }),

@@ -10,6 +10,7 @@ const source = (key: string, title: string, group: string | null, extra: Partial
   key,
   title,
   group,
+  kind: 'source',
   fetchable: true,
   following: false,
   ...extra,
@@ -67,14 +68,17 @@ describe('CataloguePage', () => {
     expect(unfetched.getByRole('button', { name: 'Follow NZX Filings' })).toHaveAccessibleDescription(/brings in nothing/);
   });
 
-  it('leaves out the apps and built-in features the catalogue also names', async () => {
-    const gmail = source('gmail', 'Gmail', null);
-    const custom = source('websitecrawl', 'Custom URL', null);
-    stubApi({ 'GET /api/source/public': () => catalogue(annual, gmail, custom, nzx) });
+  it('leaves out the entries the server marks as apps, whatever their keys', async () => {
+    const gmail = source('gmail', 'Gmail', null, { kind: 'app' });
+    const custom = source('websitecrawl', 'Custom URL', null, { kind: 'app' });
+    const intranet = source('intranet_mail', 'Intranet Mail', null, { kind: 'app' });
+    // A key the web app once hid by name is listed when the server says it is a source.
+    const outlook = source('outlook', 'Outlook Newsroom', null);
+    stubApi({ 'GET /api/source/public': () => catalogue(annual, gmail, custom, intranet, nzx, outlook) });
     renderPage();
     await screen.findByRole('list', { name: 'Public sources' });
-    expect(shownKeys()).toEqual(['bse_annual_reports', 'nzx_filings']);
-    expect(screen.getByText('2 sources')).toBeInTheDocument();
+    expect(shownKeys()).toEqual(['bse_annual_reports', 'nzx_filings', 'outlook']);
+    expect(screen.getByText('3 sources')).toBeInTheDocument();
   });
 
   it('searches and filters, keeping the filter in the address, and says when nothing matches', async () => {

@@ -10,8 +10,8 @@ import { useFollowPublic, useFollowPublicMany, withFollowing } from './use-follo
 
 const catalogue: Catalogue = {
   results: [
-    { key: 'a', title: 'A', group: null, fetchable: true, following: false },
-    { key: 'b', title: 'B', group: null, fetchable: true, following: false },
+    { key: 'a', title: 'A', group: null, kind: 'source', fetchable: true, following: false },
+    { key: 'b', title: 'B', group: null, kind: 'source', fetchable: true, following: false },
   ],
 };
 
