@@ -93,6 +93,7 @@ test('every main page has no serious or critical accessibility violation, and is
   notebooks,
   preview,
   search,
+  settings,
 }) => {
   test.setTimeout(180_000);
   const walk = new Walk(page);
@@ -187,6 +188,12 @@ test('every main page has no serious or critical accessibility violation, and is
     await page.goto(`/settings/${path}`);
     await walk.check(`settings-${path}`, shell.title());
   }
+  // The dialog that erases the account, pictured on a phone too; closed again, as the walk goes on.
+  await page.goto('/settings/user-settings');
+  await settings.openEraseAccount();
+  await walk.check('settings-erase-account', settings.erasePassword());
+  await page.keyboard.press('Escape');
+  await expect(settings.eraseDialog()).toBeHidden();
 
   await page.goto('/notifications');
   await walk.check('notifications', shell.title());

@@ -34,6 +34,14 @@ export async function signOut(): Promise<void> {
   } catch (error) {
     console.error('sign-out request failed; signing out locally', error);
   }
+  endLocalSession();
+}
+
+/**
+ * Ends the session here and tells the other tabs, without asking the server: for a session the
+ * server has already ended (the account was erased), where a sign-out call would only be refused.
+ */
+export function endLocalSession(): void {
   sessionStore.signOut();
   resetFirstLoad();
   broadcastAuth({ type: 'logout' });

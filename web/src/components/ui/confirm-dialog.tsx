@@ -9,10 +9,12 @@ export interface ConfirmDialogProps {
   /** Cancel, Escape. */
   onCancel: () => void;
   pending?: boolean;
+  /** What the confirm button says while pending ("Erasing…"); "Working…" when absent. */
+  pendingLabel?: string;
 }
 
 /** Asks before something that cannot be undone; the confirm button is styled as dangerous. */
-export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onCancel, pending = false }: ConfirmDialogProps) {
+export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onCancel, pending = false, pendingLabel = 'Working…' }: ConfirmDialogProps) {
   return (
     <Modal
       title={title}
@@ -24,7 +26,7 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onCanc
             Cancel
           </button>
           <button type="button" className="button button-danger" onClick={onConfirm} disabled={pending}>
-            {pending ? 'Working…' : confirmLabel}
+            {pending ? pendingLabel : confirmLabel}
           </button>
         </>
       }

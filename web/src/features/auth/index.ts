@@ -2,7 +2,8 @@
  * Auth feature: the sign-in and sign-up pages, the forgotten-password pages (ask for a link,
  * choose a new password with it) and the 'Sign-In Required' prompt.
  * It owns the forms and their validation; the session itself and the auth calls live in
- * `src/lib` (session-store, auth) because the shell and settings use them too.
+ * `src/lib` (session-store, auth) because the shell and settings use them too. Sign-in says why
+ * the last session ended when the page that ended it left a notice (lib/sign-in-notice).
  * The pages are a second entry, `pages.ts`, which the app loads on demand.
  * Depends on: src/lib, src/components/ui.
  */

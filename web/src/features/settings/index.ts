@@ -1,9 +1,10 @@
 /**
  * Settings feature: the settings pages — User Settings (profile, the AskNeedl Pro preference,
- * the password and sign-out), Storage (used against the quota, by file type, from /user/storage)
- * and, for administrators, Users (with a one-time password reset link for each) and Assistant
- * (the model server AskNeedl writes with, checked before it is saved). Reads user data through the
- * shared query factories in src/lib/queries.
+ * the password, sign-out, and erasing the account, which ends the session here and leaves the
+ * sign-in page a notice), Storage (used against the quota, by file type, from /user/storage)
+ * and, for administrators, Users (a one-time password reset link for each, and Erase for all but
+ * the administrator themselves) and Assistant (the model server AskNeedl writes with, checked
+ * before it is saved). Reads user data through the shared query factories in src/lib/queries.
  * The pages are a second entry, `pages.ts`, which the app loads on demand.
  * Depends on: src/lib, src/components/ui.
  */

@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { sessionStore } from '../../../lib/session-store';
+import { leaveSignInNotice, readSignInNotice } from '../../../lib/sign-in-notice';
 import { json, renderWithProviders, stubApi } from '../../../test/render';
 import { SignInPage } from './sign-in-page';
 
@@ -47,5 +48,16 @@ describe('sign-in page', () => {
     expect(await screen.findByText('at home')).toBeInTheDocument();
     expect(calls[0].body).toEqual({ email: 'ann@example.com', password: 'correct-horse' });
     expect(JSON.parse(localStorage.getItem('needl.session') ?? '{}').token).toBe('tok-1');
+  });
+
+  it('says the account was erased when the page that erased it left that notice, once', async () => {
+    stubApi({});
+    leaveSignInNotice('account_erased');
+    const { unmount } = renderWithProviders(<SignInPage />, { route: '/auth/signin' });
+    expect(screen.getByRole('status')).toHaveTextContent('Your account was erased');
+    expect(readSignInNotice()).toBeNull();
+    unmount();
+    renderWithProviders(<SignInPage />, { route: '/auth/signin' });
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
 });

@@ -1,12 +1,23 @@
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { TextField } from '../../../components/ui/text-field';
 import { signIn } from '../../../lib/auth';
+import { clearSignInNotice, readSignInNotice, type SignInNotice } from '../../../lib/sign-in-notice';
 import { signInSchema } from '../auth-schemas';
 import { useAuthForm } from '../hooks/use-auth-form';
 import { AuthLayout, ServerError } from './auth-layout';
 
+/** What the sign-in page says about why the session ended, for the notices other pages leave it. */
+const NOTICE_TEXT: Record<SignInNotice, string> = {
+  account_erased:
+    'Your account was erased: its name, email, password and comment texts are gone for good, and every session of it has ended.',
+};
+
 export function SignInPage() {
   const navigate = useNavigate();
+  // Shown while the page is open, forgotten at once, so a later visit does not say it again.
+  const [notice] = useState(readSignInNotice);
+  useEffect(() => clearSignInNotice(), []);
   const form = useAuthForm(signInSchema, async (values) => {
     await signIn(values);
     navigate('/', { replace: true });
@@ -14,6 +25,11 @@ export function SignInPage() {
 
   return (
     <AuthLayout title="Sign in" subtitle="Welcome back to your research workspace.">
+      {notice && (
+        <p className="form-success auth-notice" role="status">
+          {NOTICE_TEXT[notice]}
+        </p>
+      )}
       <form className="stack" noValidate onSubmit={form.handleSubmit} aria-label="Sign in">
         <TextField label="Email" name="email" type="email" autoComplete="email" error={form.errors.email} />
         <TextField

@@ -1,4 +1,4 @@
-/** The signed-in user's password, and the administrator's view of the instance's users. */
+/** The signed-in user's password and erasure, and the administrator's view of the instance's users. */
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../../../lib/api';
@@ -35,3 +35,16 @@ export const changePassword = (current_password: string, new_password: string) =
 /** Issues a one-time reset link for a user (administrators only); it is shown once. */
 export const issueResetLink = async (userId: string) =>
   resetLinkSchema.parse(await api.post<unknown>(`/admin/users/${encodeURIComponent(userId)}/reset-link`));
+
+/**
+ * Erases the signed-in user's own account, confirmed with their current password (204). Every
+ * session of the account ends with it, this one included. Refusals: `wrong_password`, and
+ * `last_admin` for an instance's only administrator.
+ */
+export const eraseAccount = (password: string) => api.delete<void>('/user', { body: { password } });
+
+/**
+ * Erases another user's account (administrators only; 204). Refusals: `erase_self` for the
+ * administrator's own account, and 404 when it is already gone.
+ */
+export const eraseUser = (userId: string) => api.delete<void>(`/admin/users/${encodeURIComponent(userId)}`);

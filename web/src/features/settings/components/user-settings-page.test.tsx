@@ -6,7 +6,7 @@ import { UserSettingsPage } from './user-settings-page';
 const profile = { id: 'u1', email_id: 'ann@example.com', username: 'ann', industry: null, profession: null, whatsapp_number: null };
 
 describe('user settings page', () => {
-  it("shows the user's username and email", async () => {
+  it("shows the user's username and email, and the section that erases the account", async () => {
     stubApi({
       'GET /api/user': () => json(200, profile),
       'GET /api/user/preferences': () => json(200, { nav_state: null, askneedl_pro: false }),
@@ -14,6 +14,7 @@ describe('user settings page', () => {
     renderWithProviders(<UserSettingsPage />, { route: '/settings/user-settings' });
     expect(await screen.findByText('ann')).toBeInTheDocument();
     expect(screen.getByText('ann@example.com')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Erase account' })).toBeInTheDocument();
   });
 
   it('saves the AskNeedl Pro switch to the preferences', async () => {

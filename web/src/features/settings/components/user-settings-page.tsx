@@ -7,6 +7,7 @@ import { signOut } from '../../../lib/auth';
 import { userQueries } from '../../../lib/queries/user-queries';
 import { useUpdatePreferences } from '../../../lib/queries/use-update-preferences';
 import { ChangePasswordSection } from './change-password-section';
+import { EraseAccountSection } from './erase-account-section';
 import { SettingsNav } from './settings-nav';
 
 export function UserSettingsPage() {
@@ -66,6 +67,9 @@ export function UserSettingsPage() {
           Sign out
         </button>
       </section>
+
+      {/* Last, away from the everyday controls. */}
+      <EraseAccountSection />
     </div>
   );
 }

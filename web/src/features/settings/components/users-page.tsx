@@ -1,21 +1,29 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ListState } from '../../../components/ui/list-state';
 import { copyText } from '../../../lib/clipboard';
 import { useSession } from '../../../lib/use-session';
 import { adminQueries, issueResetLink, type AdminUser } from '../api/account-api';
+import { EraseUserDialog } from './erase-user-dialog';
 import { SettingsNav } from './settings-nav';
 
-/** The instance's users, for administrators: who they are, and a reset link for each. */
+/**
+ * The instance's users, for administrators: who they are, a reset link for each, and Erase for
+ * everyone but the administrator themselves (their own account is erased from User Settings).
+ */
 export function UsersPage() {
-  const admin = useSession().user?.is_admin ?? false;
+  const session = useSession().user;
+  const admin = session?.is_admin ?? false;
   const users = useQuery({ ...adminQueries.users(), enabled: admin });
+  const [erasing, setErasing] = useState<AdminUser | null>(null);
+  // Where focus goes once an erased user's row (and the button that opened the dialog) is gone.
+  const heading = useRef<HTMLHeadingElement>(null);
 
   return (
     <div className="page-narrow stack-lg">
       <SettingsNav />
       <section className="card stack" aria-labelledby="users-heading">
-        <h2 id="users-heading" className="card-title">
+        <h2 id="users-heading" ref={heading} className="card-title" tabIndex={-1}>
           Users
         </h2>
         {!admin ? (
@@ -30,19 +38,41 @@ export function UsersPage() {
               {(list) => (
                 <ul className="stack" aria-label="Users">
                   {list.map((user) => (
-                    <UserRow key={user.id} user={user} />
+                    <UserRow
+                      key={user.id}
+                      user={user}
+                      self={user.id === session?.id}
+                      onErase={() => setErasing(user)}
+                    />
                   ))}
                 </ul>
               )}
             </ListState>
           </>
         )}
+        {erasing && (
+          <EraseUserDialog
+            user={erasing}
+            onClose={() => setErasing(null)}
+            onErased={() => {
+              setErasing(null);
+              heading.current?.focus();
+            }}
+          />
+        )}
       </section>
     </div>
   );
 }
 
-function UserRow({ user }: { user: AdminUser }) {
+interface UserRowProps {
+  user: AdminUser;
+  /** The administrator's own row, which offers no Erase. */
+  self: boolean;
+  onErase: () => void;
+}
+
+function UserRow({ user, self, onErase }: UserRowProps) {
   const [copied, setCopied] = useState<boolean | null>(null);
   const issue = useMutation({
     mutationFn: () => issueResetLink(user.id),
@@ -63,13 +93,19 @@ function UserRow({ user }: { user: AdminUser }) {
   return (
     <li className="stack-sm" aria-label={user.username}>
       <div>
-        <strong>{user.username}</strong> <span className="small muted">{user.email_id}</span>
+        <strong>{user.username}</strong>
+        {self && <span className="small muted"> (you)</span>} <span className="small muted">{user.email_id}</span>
         {roles && <span className="small muted"> — {roles}</span>}
       </div>
-      <div>
+      <div className="user-row-actions">
         <button type="button" className="button" disabled={issue.isPending} onClick={() => issue.mutate()}>
           {issue.isPending ? 'Issuing…' : 'Copy reset link'}
         </button>
+        {!self && (
+          <button type="button" className="button button-danger-text" aria-label={`Erase ${user.username}`} onClick={onErase}>
+            Erase
+          </button>
+        )}
       </div>
       {issue.error && (
         <p className="form-error" role="alert">
