@@ -403,7 +403,7 @@ pub async fn read_filtered_before(
             .await?
         }
     };
-    Ok(rows.into_iter().map(FeedRow::into_event).collect())
+    into_events(db, rows).await
 }
 
 /// Reads every event that passes `filter`, in feed order, a page at a time. For selections
