@@ -269,8 +269,8 @@ fn read_mark_events_keep_their_stored_types_and_versions() {
 fn email_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
         EmailEvent::EVENT_TYPES,
-        vec![EmailEvent::EmailReserved { user_id: s() }],
-        &[("EmailReserved", "1")],
+        vec![EmailEvent::EmailReserved { user_id: s() }, EmailEvent::EmailReleased { user_id: s() }],
+        &[("EmailReserved", "1"), ("EmailReleased", "1")],
     );
 }
 
@@ -495,6 +495,7 @@ fn user_events_keep_their_stored_types_and_versions() {
             UserEvent::PasswordChanged { password_hash: s() },
             UserEvent::PasswordResetLinkIssued { token_hash: s(), expires_at: epoch(), by_admin: true },
             UserEvent::PasswordReset { token_hash: s(), password_hash: s() },
+            UserEvent::UserErased { by_admin: false },
         ],
         &[
             ("UserSignedUp", "1"),
@@ -507,6 +508,7 @@ fn user_events_keep_their_stored_types_and_versions() {
             ("PasswordChanged", "1"),
             ("PasswordResetLinkIssued", "1"),
             ("PasswordReset", "1"),
+            ("UserErased", "1"),
         ],
     );
 }
