@@ -187,12 +187,27 @@ pub async fn unfollow(ctx: &Context, viewer: &Viewer, source_id: &str) -> Result
         .await?)
 }
 
-/// Registers the public source `key` (once for everyone), with the catalogue's feed and title.
-async fn register_public(ctx: &Context, viewer: &Viewer, key: &str) -> Result<()> {
+/// Refuses a key that cannot be followed as a public source: malformed, or an app's (mail,
+/// drives, Needl's own notebooks: those are connected under Apps, the catalogue only names them).
+fn check_public_key(ctx: &Context, key: &str) -> Result<()> {
     let key = key.trim();
     if key.is_empty() || key.len() > 128 || !key.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)) {
         return Err(Error::invalid("invalid_key", "a source key has letters, digits, '_', '.' or '-'"));
     }
+    let kind = ctx.catalogue.get(key).map_or_else(|| ingest::EntryKind::of_key(key), |e| e.kind);
+    if kind == ingest::EntryKind::App {
+        return Err(Error::invalid(
+            "app_key",
+            format!("'{key}' is an app, not a public source: connect it under Apps"),
+        ));
+    }
+    Ok(())
+}
+
+/// Registers the public source `key` (once for everyone), with the catalogue's feed and title.
+async fn register_public(ctx: &Context, viewer: &Viewer, key: &str) -> Result<()> {
+    let key = key.trim();
+    check_public_key(ctx, key)?;
     ctx.bus
         .execute(
             &ctx.bus.sources,
@@ -235,6 +250,10 @@ pub async fn connect_public(ctx: &Context, viewer: &Viewer, key: &str, delink: b
 pub async fn connect_public_many(ctx: &Context, viewer: &Viewer, keys: Vec<String>) -> Result<Vec<Followed>> {
     if keys.is_empty() || keys.len() > 100 {
         return Err(Error::invalid("invalid_keys", "give 1 to 100 source keys"));
+    }
+    // Every key is checked before any is followed, so a refusal follows none of them.
+    for key in &keys {
+        check_public_key(ctx, key)?;
     }
     let mut out = Vec::new();
     let mut last = None;

@@ -66,6 +66,16 @@ api_test!(public_sources_are_followed_and_unfollowed_by_key, |app: TestApp| asyn
     assert!(entries.iter().all(|e| e["kind"] == "app" || e["kind"] == "source"), "{entries:?}");
     let (status, _) = app.post("/api/connect/public", &s.token, json!({"key": "../../etc"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    // An app's entry is connected under Apps, never followed; with it, a batch follows nothing.
+    let (status, body) = app.post("/api/connect/public", &s.token, json!({"key": "websitecrawl"})).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("app_key")), "{body}");
+    let (_, before) = app.get("/api/source/public", &s.token).await;
+    let batch = json!({"keys": ["bse_annual_reports", "websitecrawl"]});
+    let (status, body) = app.post("/api/connect/public/multiple", &s.token, batch).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("app_key")), "{body}");
+    let (_, after) = app.get("/api/source/public", &s.token).await;
+    assert_eq!(after, before, "nothing of the batch was followed");
 });
 
 /// A followed feed on an allow-listed address is fetched in the background; its items become
