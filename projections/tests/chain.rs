@@ -10,19 +10,10 @@ use commands::chain::{self, AuditKey, Link, Verification};
 use commands::feed::{self, Cursor, FeedSignal};
 use commands::store::{Arg, Db};
 use domain::user::UserCommand;
-use domain::EventMetadata;
 use testkit::db::postgres_url;
 use testkit::on_both_backends;
 
-fn meta(user: &str) -> EventMetadata {
-    EventMetadata {
-        user_id: user.to_string(),
-        request_id: uuid::Uuid::new_v4().to_string(),
-        app_type: "test".to_string(),
-        request_origin: "/tests".to_string(),
-        time: chrono::Utc::now(),
-    }
-}
+use testkit::db::metadata as meta;
 
 async fn sign_up(bus: &CommandBus, id: &str) -> Cursor {
     bus.execute(

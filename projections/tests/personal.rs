@@ -7,19 +7,10 @@ use commands::feed::{self, FeedSignal};
 use commands::personal::{self, ERASED_NAME};
 use commands::store::{Arg, Db};
 use domain::user::{ProfileChange, UserCommand};
-use domain::EventMetadata;
 use serde_json::Value;
 use testkit::on_both_backends;
 
-fn meta(user: &str) -> EventMetadata {
-    EventMetadata {
-        user_id: user.to_string(),
-        request_id: uuid::Uuid::new_v4().to_string(),
-        app_type: "test".to_string(),
-        request_origin: "/tests".to_string(),
-        time: chrono::Utc::now(),
-    }
-}
+use testkit::db::metadata as meta;
 
 async fn sign_up(bus: &CommandBus, id: &str) {
     let sign_up = UserCommand::SignUp {

@@ -13,22 +13,13 @@ use commands::bus::CommandBus;
 use commands::feed::{self, Cursor, FeedSignal, StoredEvent};
 use commands::store::{Db, Tx};
 use domain::user::{NavState, UserCommand};
-use domain::EventMetadata;
 use projections::runner::{self, Projection};
 use projections::{accounts::Accounts, queries, sessions::Sessions};
 use rand::{Rng, SeedableRng};
 use testkit::db::postgres;
 use testkit::on_both_backends;
 
-fn meta(user: &str) -> EventMetadata {
-    EventMetadata {
-        user_id: user.to_string(),
-        request_id: uuid::Uuid::new_v4().to_string(),
-        app_type: "test".to_string(),
-        request_origin: "/tests".to_string(),
-        time: chrono::Utc::now(),
-    }
-}
+use testkit::db::metadata as meta;
 
 /// Waits until feed readers can see everything up to `cursor`. On Postgres any transaction open
 /// anywhere in the cluster (another test's, say) holds the feed's fence back for a moment.

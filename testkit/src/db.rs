@@ -66,3 +66,14 @@ macro_rules! on_both_backends {
         }
     };
 }
+
+/// Metadata for a test's command by `user`: a fresh request id, now.
+pub fn metadata(user: &str) -> domain::EventMetadata {
+    domain::EventMetadata {
+        user_id: user.to_string(),
+        request_id: uuid::Uuid::new_v4().to_string(),
+        app_type: "test".to_string(),
+        request_origin: "/tests".to_string(),
+        time: chrono::Utc::now(),
+    }
+}
