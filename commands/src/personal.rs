@@ -103,11 +103,6 @@ fn fields_of<'a>(aggregate_type: &'a str, event_type: &'a str) -> impl Iterator<
     FIELDS.iter().filter(move |f| f.aggregate == aggregate_type && f.event == event_type)
 }
 
-/// Whether events of this type carry personal fields.
-pub fn is_personal(aggregate_type: &str, event_type: &str) -> bool {
-    fields_of(aggregate_type, event_type).next().is_some()
-}
-
 /// Why an event could not be sealed.
 #[derive(Debug, thiserror::Error)]
 pub enum SealError {
@@ -157,20 +152,28 @@ fn now() -> String {
 }
 
 /// The key that seals `owner`'s fields, made on first use. Refused once the owner is erased.
+/// Every comment and profile change asks, so the key is read first and written only when the
+/// owner has none yet (a write would queue behind SQLite's one writer for nothing).
 async fn key_for(db: &Db, owner: &str) -> Result<String, SealError> {
     #[derive(sqlx::FromRow)]
     struct KeyRow {
         key: Option<String>,
     }
-    let fresh = hex::encode(XChaCha20Poly1305::generate_key(&mut OsRng));
-    db.execute(
-        "INSERT INTO personal_keys (owner, key, created_at) VALUES ($1, $2, $3) ON CONFLICT (owner) DO NOTHING",
-        vec![Arg::from(owner), Arg::Text(fresh), Arg::Text(now())],
-    )
-    .await?;
-    let row: Option<KeyRow> =
-        db.fetch_optional("SELECT key FROM personal_keys WHERE owner = $1", vec![Arg::from(owner)]).await?;
-    row.ok_or(sqlx::Error::RowNotFound)?.key.ok_or_else(|| SealError::Erased(owner.to_string()))
+    let read = || db.fetch_optional::<KeyRow>("SELECT key FROM personal_keys WHERE owner = $1", vec![Arg::from(owner)]);
+    let row = match read().await? {
+        Some(row) => row,
+        None => {
+            let fresh = hex::encode(XChaCha20Poly1305::generate_key(&mut OsRng));
+            db.execute(
+                "INSERT INTO personal_keys (owner, key, created_at) VALUES ($1, $2, $3) ON CONFLICT (owner) DO NOTHING",
+                vec![Arg::from(owner), Arg::Text(fresh), Arg::Text(now())],
+            )
+            .await?;
+            // Another writer may have made it first: theirs is the key.
+            read().await?.ok_or(sqlx::Error::RowNotFound)?
+        }
+    };
+    row.key.ok_or_else(|| SealError::Erased(owner.to_string()))
 }
 
 /// Seals the personal fields of one event before it is stored. Events without any are left
