@@ -205,9 +205,9 @@ fn check_public_key(ctx: &Context, key: &str) -> Result<()> {
 }
 
 /// Registers the public source `key` (once for everyone), with the catalogue's feed and title.
+/// The caller has checked `key` ([`check_public_key`]).
 async fn register_public(ctx: &Context, viewer: &Viewer, key: &str) -> Result<()> {
     let key = key.trim();
-    check_public_key(ctx, key)?;
     ctx.bus
         .execute(
             &ctx.bus.sources,
@@ -239,6 +239,7 @@ pub async fn connect_public(ctx: &Context, viewer: &Viewer, key: &str, delink: b
     let cursor = if delink {
         unfollow(ctx, viewer, &key).await?
     } else {
+        check_public_key(ctx, &key)?;
         register_public(ctx, viewer, &key).await?;
         follow(ctx, viewer, &key).await?
     };
