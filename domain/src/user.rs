@@ -442,17 +442,19 @@ mod tests {
             .then_expect_events(vec![signed_up()]);
     }
 
+    /// A second sign-up of the account `signed_up` made.
+    fn sign_up_again() -> UserCommand {
+        UserCommand::SignUp {
+            email: "ada@example.com".into(),
+            username: "ada".into(),
+            password_hash: "x".into(),
+            is_admin: false,
+        }
+    }
+
     #[test]
     fn signing_up_twice_is_rejected() {
-        UserTest::with(())
-            .given(vec![signed_up()])
-            .when(UserCommand::SignUp {
-                email: "ada@example.com".into(),
-                username: "ada".into(),
-                password_hash: "x".into(),
-                is_admin: false,
-            })
-            .then_expect_error(UserError::AlreadySignedUp);
+        UserTest::with(()).given(vec![signed_up()]).when(sign_up_again()).then_expect_error(UserError::AlreadySignedUp);
     }
 
     #[test]
@@ -655,15 +657,7 @@ mod tests {
         ] {
             UserTest::with(()).given(erased.clone()).when(command).then_expect_error(UserError::Erased);
         }
-        UserTest::with(())
-            .given(erased)
-            .when(UserCommand::SignUp {
-                email: "ada@example.com".into(),
-                username: "ada".into(),
-                password_hash: "x".into(),
-                is_admin: false,
-            })
-            .then_expect_error(UserError::AlreadySignedUp);
+        UserTest::with(()).given(erased).when(sign_up_again()).then_expect_error(UserError::AlreadySignedUp);
     }
 
     #[test]

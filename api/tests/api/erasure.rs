@@ -88,19 +88,11 @@ async fn found_in_events(db: &commands::Db) -> Vec<String> {
         .collect()
 }
 
-/// The signed-up account of `name` with `EMAIL`'s pattern and the test password.
-async fn sign_up_as(app: &TestApp, name: &str) -> Session {
-    let body = json!({"email": format!("{name}@example.com"), "password": PASSWORD, "username": name});
-    let (status, answer) = app.post_without_token("/api/auth/signup", body).await;
-    assert_eq!(status, StatusCode::OK, "{answer}");
-    serde_json::from_value(answer).unwrap()
-}
-
 api_test!(an_erased_account_leaves_its_events_sealed_its_name_erased_and_the_chain_whole, |app: TestApp| async move {
     let app = &app;
     let admin = app.sign_up("chief").await;
     let owner = app.sign_up("owner").await;
-    let zelda = sign_up_as(app, NAME).await;
+    let zelda = app.sign_up(NAME).await;
     let zelda_id = zelda.id().to_string();
     let (status, profile) =
         app.patch("/api/user", &zelda.token, json!({"industry": INDUSTRY, "whatsapp_number": PHONE})).await;
@@ -178,7 +170,7 @@ api_test!(an_erased_account_leaves_its_events_sealed_its_name_erased_and_the_cha
     }
 
     // The address signs up again, as a new account.
-    let again = sign_up_as(app, NAME).await;
+    let again = app.sign_up(NAME).await;
     assert_ne!(again.id(), zelda_id);
 });
 
