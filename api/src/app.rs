@@ -87,6 +87,7 @@ pub fn metrics_handle() -> PrometheusHandle {
 pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(routes::auth::router())
+        .merge(routes::oidc::router())
         .merge(routes::passwords::router())
         .merge(routes::platform::router())
         .merge(routes::admin::router())
@@ -110,6 +111,8 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::ask::router())
         .merge(routes::reports::router())
         .merge(routes::model_server::router())
+        .merge(routes::plans::router())
+        .merge(routes::portfolios::router())
         .split_for_parts()
 }
 
@@ -306,6 +309,10 @@ impl Server {
             clock: clock.clone(),
             semantic: semantic.clone(),
             mailer: config.mailer()?,
+            oidc: config.oidc()?,
+            billing: Arc::new(service::plans::PortalLink(
+                config.billing_portal_url.as_deref().map(str::trim).filter(|u| !u.is_empty()).map(str::to_string),
+            )),
             audit: Arc::new(service::audit_chain::AuditChain::new(
                 commands::chain::AuditKey::load(data_dir, config.audit_key.as_deref())?,
                 config.audit_checkpoint_every,

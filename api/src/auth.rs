@@ -34,6 +34,20 @@ pub struct Claims {
 
 const ISSUER: &str = "needl";
 
+/// The issuer of a sealed pending OIDC sign-in: never taken as an ID token.
+const PENDING_ISSUER: &str = "needl/oidc-pending";
+
+/// How long a browser has to come back from the identity provider.
+pub const PENDING_SIGN_IN_SECONDS: i64 = 600;
+
+#[derive(Serialize, Deserialize)]
+struct PendingClaims {
+    iss: String,
+    exp: i64,
+    #[serde(flatten)]
+    pending: service::oidc::Pending,
+}
+
 /// How far in the future a token's issue time may be (clocks of several nodes differ a little).
 pub const ISSUED_AT_LEEWAY_SECONDS: i64 = 60;
 
@@ -69,6 +83,27 @@ impl TokenKeys {
             iss: ISSUER.to_string(),
         };
         Ok((encode(&Header::default(), &claims, &self.encoding)?, exp))
+    }
+
+    /// Seals a pending OIDC sign-in for the browser to keep (a cookie) until the provider sends
+    /// it back; it opens for [`PENDING_SIGN_IN_SECONDS`].
+    pub fn seal_pending(&self, pending: &service::oidc::Pending) -> anyhow::Result<String> {
+        let claims = PendingClaims {
+            iss: PENDING_ISSUER.to_string(),
+            exp: self.clock.now().timestamp() + PENDING_SIGN_IN_SECONDS,
+            pending: pending.clone(),
+        };
+        Ok(encode(&Header::default(), &claims, &self.encoding)?)
+    }
+
+    /// Opens what [`Self::seal_pending`] sealed, while it lasts.
+    pub fn open_pending(&self, sealed: &str) -> Option<service::oidc::Pending> {
+        let mut validation = Validation::default();
+        validation.set_issuer(&[PENDING_ISSUER]);
+        validation.validate_exp = false;
+        validation.required_spec_claims.clear();
+        let claims = decode::<PendingClaims>(sealed, &self.decoding, &validation).ok()?.claims;
+        (claims.exp >= self.clock.now().timestamp()).then_some(claims.pending)
     }
 
     /// Checks the signature and issuer, the expiry unless `allow_expired` (token refresh takes

@@ -311,6 +311,33 @@ pub struct ServeArgs {
     /// request).
     #[arg(long, env = "NEEDL_AUDIT_CHECKPOINT_EVERY", default_value_t = 10_000)]
     pub audit_checkpoint_every: i64,
+    /// The address of the billing provider's customer portal, where users on plans manage their
+    /// subscription (shown on the plan page and in pricing prompts). Unset: no billing provider;
+    /// administrators assign plans and the page says to ask them.
+    #[arg(long, env = "NEEDL_BILLING_PORTAL_URL")]
+    pub billing_portal_url: Option<String>,
+    /// The organisation's OpenID Connect provider (its issuer URL; discovery is read from
+    /// `/.well-known/openid-configuration` under it). Unset: local accounts only. Register this
+    /// server's `PUBLIC_URL/api/auth/oidc/callback` as the client's redirect URI.
+    #[arg(long, env = "NEEDL_OIDC_ISSUER")]
+    pub oidc_issuer: Option<String>,
+    /// The client id registered at the provider.
+    #[arg(long, env = "NEEDL_OIDC_CLIENT_ID", default_value = "needl")]
+    pub oidc_client_id: String,
+    /// The client secret registered at the provider (a confidential client; PKCE is used too).
+    #[arg(long, env = "NEEDL_OIDC_CLIENT_SECRET", hide_env_values = true)]
+    pub oidc_client_secret: Option<String>,
+    /// The sign-in button's words: "Sign in with LABEL".
+    #[arg(long, env = "NEEDL_OIDC_LABEL", default_value = "your organisation")]
+    pub oidc_label: String,
+    /// Email domains whose people get an account on their first sign-in through the provider
+    /// (comma-separated). Empty: any address the provider has verified. People with an account
+    /// already sign in to it whatever its domain.
+    #[arg(long, env = "NEEDL_OIDC_DOMAINS", value_delimiter = ',')]
+    pub oidc_domains: Vec<String>,
+    /// The redirect URI sent to the provider; unset: `PUBLIC_URL/api/auth/oidc/callback`.
+    #[arg(long, env = "NEEDL_OIDC_REDIRECT_URL")]
+    pub oidc_redirect_url: Option<String>,
 }
 
 impl ServeArgs {
@@ -330,6 +357,27 @@ impl ServeArgs {
                 .to_string(),
             reset_link_minutes: self.reset_link_minutes.max(1),
         }
+    }
+
+    /// The identity provider `--oidc-issuer` names, or none.
+    pub fn oidc(&self) -> anyhow::Result<Option<std::sync::Arc<service::oidc::Oidc>>> {
+        let Some(issuer) = self.oidc_issuer.as_deref().map(str::trim).filter(|i| !i.is_empty()) else {
+            return Ok(None);
+        };
+        let redirect_url = self
+            .oidc_redirect_url
+            .clone()
+            .unwrap_or_else(|| format!("{}/api/auth/oidc/callback", self.settings().public_url));
+        let settings = service::oidc::OidcSettings {
+            issuer: issuer.to_string(),
+            client_id: self.oidc_client_id.clone(),
+            client_secret: self.oidc_client_secret.clone().filter(|s| !s.is_empty()),
+            redirect_url,
+            label: self.oidc_label.clone(),
+            domains: self.oidc_domains.iter().map(|d| d.trim().to_lowercase()).filter(|d| !d.is_empty()).collect(),
+        };
+        let oidc = service::oidc::Oidc::new(settings).map_err(|e| anyhow::anyhow!("--oidc-issuer: {e}"))?;
+        Ok(Some(std::sync::Arc::new(oidc)))
     }
 
     /// The mailer `--smtp-url` names, or none (offline: nothing is mailed).
@@ -410,6 +458,13 @@ impl ServeArgs {
             reset_link_minutes: 60,
             audit_key: None,
             audit_checkpoint_every: 0,
+            billing_portal_url: None,
+            oidc_issuer: None,
+            oidc_client_id: "needl".into(),
+            oidc_client_secret: None,
+            oidc_label: "your organisation".into(),
+            oidc_domains: vec![],
+            oidc_redirect_url: None,
         }
     }
 }

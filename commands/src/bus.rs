@@ -22,6 +22,7 @@ use domain::instance::Instance;
 use domain::notebook::{Note, NotebookShelf};
 use domain::notification::NotificationInbox;
 use domain::person::ContactBook;
+use domain::portfolio::Portfolio;
 use domain::report::Report;
 use domain::session::Session;
 use domain::source::{Source, Subscription};
@@ -120,6 +121,7 @@ pub struct CommandBus {
     pub channel_readers: Framework<ChannelReader>,
     pub channel_documents: Framework<ChannelDocument>,
     pub contact_books: Framework<ContactBook>,
+    pub portfolios: Framework<Portfolio>,
     pub notification_inboxes: Framework<NotificationInbox>,
     pub ask_sessions: Framework<AskSession>,
     pub boards: Framework<Board>,
@@ -150,6 +152,7 @@ impl CommandBus {
             channel_readers: Framework::new(&db),
             channel_documents: Framework::new(&db),
             contact_books: Framework::new(&db),
+            portfolios: Framework::new(&db),
             notification_inboxes: Framework::new(&db),
             ask_sessions: Framework::new(&db),
             boards: Framework::new(&db),

@@ -18,6 +18,7 @@ use domain::instance::Instance;
 use domain::notebook::{Note, NotebookShelf};
 use domain::notification::NotificationInbox;
 use domain::person::ContactBook;
+use domain::portfolio::Portfolio;
 use domain::report::Report;
 use domain::session::Session;
 use domain::source::{Source, Subscription};
@@ -58,6 +59,7 @@ const FOLDS: &[(&str, Fold)] = &[
     (NotebookShelf::TYPE, fold::<NotebookShelf>),
     (NotificationInbox::TYPE, fold::<NotificationInbox>),
     (ContactBook::TYPE, fold::<ContactBook>),
+    (Portfolio::TYPE, fold::<Portfolio>),
     (Report::TYPE, fold::<Report>),
     (Session::TYPE, fold::<Session>),
     (Source::TYPE, fold::<Source>),

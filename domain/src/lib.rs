@@ -39,6 +39,10 @@
 //! - [`notification`]: the kinds of notification, and each user's read marks on them.
 //! - [`ask`]: AskNeedl sessions: their turns (asked, then completed, stopped or failed), titles
 //!   and feedback.
+//! - [`plan`]: the plans and the spec's pricing keys: which gated features each plan includes,
+//!   and how many feeds, notebooks and bytes.
+//! - [`portfolio`]: each user's portfolios of holdings (company, ISIN with its check digit,
+//!   quantity).
 //! - [`report`]: research reports: requested over files and a feed, generated section by section,
 //!   ended once (completed, failed or cancelled), rated.
 //!
@@ -83,6 +87,8 @@ pub mod metadata;
 pub mod notebook;
 pub mod notification;
 pub mod person;
+pub mod plan;
+pub mod portfolio;
 pub mod report;
 #[cfg(feature = "schema")]
 pub mod schema;

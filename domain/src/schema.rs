@@ -30,7 +30,7 @@ pub struct EventSchema {
 /// The schemas of every event type of every aggregate, in aggregate then table order.
 pub fn catalogue() -> Vec<EventSchema> {
     use crate::{analytics, ask, board, channel, channel_document, document, email, feed_template};
-    use crate::{instance, notebook, notification, person, report, session, source, tag, upload, user};
+    use crate::{instance, notebook, notification, person, portfolio, report, session, source, tag, upload, user};
     [
         of::<user::User>(),
         of::<session::Session>(),
@@ -57,6 +57,7 @@ pub fn catalogue() -> Vec<EventSchema> {
         of::<board::MatchDay>(),
         of::<report::Report>(),
         of::<analytics::AnalyticsConsumer>(),
+        of::<portfolio::Portfolio>(),
     ]
     .into_iter()
     .flatten()

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
 
 use crate::error::{DomainError, ErrorKind};
-use crate::flags;
+use crate::{flags, plan};
 
 /// The side navigation's saved state. The browser's machine has more states; only the two
 /// resting ones are worth remembering.
@@ -72,6 +72,10 @@ pub enum UserCommand {
     /// erased someone else.
     Erase {
         by_admin: bool,
+    },
+    /// An administrator puts the user on the plan with this id (`domain::plan`).
+    AssignPlan {
+        plan: String,
     },
 }
 
@@ -141,6 +145,11 @@ pub enum UserEvent {
     UserErased {
         by_admin: bool,
     },
+    /// An administrator put the user on a plan. Nothing the user has is removed by a smaller
+    /// plan; only new writes beyond it are refused.
+    PlanAssigned {
+        plan: String,
+    },
 }
 
 crate::impl_domain_event! {
@@ -156,6 +165,7 @@ crate::impl_domain_event! {
         PasswordResetLinkIssued: "1",
         PasswordReset: "1",
         UserErased: "1",
+        PlanAssigned: "1",
     }
 }
 
@@ -179,6 +189,10 @@ pub enum UserError {
     ResetLinkInvalid,
     #[error("this account was erased")]
     Erased,
+    #[error("there is no plan '{0}'")]
+    UnknownPlan(String),
+    #[error("enter the WhatsApp number with its country code, e.g. +44 7700 900123")]
+    InvalidWhatsappNumber,
 }
 
 impl DomainError for UserError {
@@ -200,6 +214,8 @@ impl DomainError for UserError {
             UserError::FieldTooLong(_) => "field_too_long",
             UserError::ResetLinkInvalid => "reset_link_invalid",
             UserError::Erased => "user_erased",
+            UserError::UnknownPlan(_) => "unknown_plan",
+            UserError::InvalidWhatsappNumber => "invalid_whatsapp_number",
         }
     }
 }
@@ -220,6 +236,9 @@ pub struct User {
     /// changed.
     reset_link: Option<ResetLink>,
     erased: bool,
+    /// The assigned plan's id; `None` is the default plan.
+    #[serde(default)]
+    plan: Option<String>,
 }
 
 /// An outstanding reset link: its token's hash and when it stops working.
@@ -281,6 +300,27 @@ fn is_hidden(c: char) -> bool {
     }
 }
 
+/// Returns a WhatsApp number as it is kept (trimmed, as typed), or why it is refused: it must be
+/// an international number, a `+` and 8 to 15 digits (E.164), which may be grouped by spaces,
+/// hyphens, dots or parentheses. An empty number clears it.
+pub fn clean_whatsapp_number(number: &str) -> Result<String, UserError> {
+    let trimmed = number.trim();
+    if trimmed.is_empty() {
+        return Ok(String::new());
+    }
+    let Some(rest) = trimmed.strip_prefix('+') else {
+        return Err(UserError::InvalidWhatsappNumber);
+    };
+    if !rest.chars().all(|c| c.is_ascii_digit() || matches!(c, ' ' | '-' | '.' | '(' | ')')) {
+        return Err(UserError::InvalidWhatsappNumber);
+    }
+    let digits: Vec<char> = rest.chars().filter(char::is_ascii_digit).collect();
+    if !(8..=15).contains(&digits.len()) || digits[0] == '0' {
+        return Err(UserError::InvalidWhatsappNumber);
+    }
+    Ok(trimmed.to_string())
+}
+
 fn bounded(field: &'static str, value: &Option<String>) -> Result<(), UserError> {
     match value {
         Some(v) if v.chars().count() > 128 => Err(UserError::FieldTooLong(field)),
@@ -311,11 +351,12 @@ impl User {
                 bounded("industry", &change.industry)?;
                 bounded("profession", &change.profession)?;
                 bounded("whatsapp_number", &change.whatsapp_number)?;
+                let whatsapp_number = change.whatsapp_number.as_deref().map(clean_whatsapp_number).transpose()?;
                 let next = UserEvent::ProfileUpdated {
                     username: username.unwrap_or_else(|| self.username.clone()),
                     industry: change.industry.or_else(|| self.industry.clone()),
                     profession: change.profession.or_else(|| self.profession.clone()),
-                    whatsapp_number: change.whatsapp_number.or_else(|| self.whatsapp_number.clone()),
+                    whatsapp_number: whatsapp_number.or_else(|| self.whatsapp_number.clone()),
                 };
                 let current = UserEvent::ProfileUpdated {
                     username: self.username.clone(),
@@ -363,6 +404,13 @@ impl User {
                 _ => Err(UserError::ResetLinkInvalid),
             },
             UserCommand::Erase { by_admin } => Ok(vec![UserEvent::UserErased { by_admin }]),
+            UserCommand::AssignPlan { plan } => {
+                if plan::plan(&plan).is_none() {
+                    return Err(UserError::UnknownPlan(plan));
+                }
+                let current = plan::plan_or_default(self.plan.as_deref()).id;
+                Ok(if current == plan { vec![] } else { vec![UserEvent::PlanAssigned { plan }] })
+            }
         }
     }
 }
@@ -409,6 +457,7 @@ impl Aggregate for User {
             UserEvent::UserErased { .. } => {
                 *self = User { signed_up: true, erased: true, ..User::default() };
             }
+            UserEvent::PlanAssigned { plan } => self.plan = Some(plan),
         }
     }
 }
@@ -658,6 +707,35 @@ mod tests {
             UserTest::with(()).given(erased.clone()).when(command).then_expect_error(UserError::Erased);
         }
         UserTest::with(()).given(erased).when(sign_up_again()).then_expect_error(UserError::AlreadySignedUp);
+    }
+
+    #[test]
+    fn a_whatsapp_number_is_international_and_kept_as_typed() {
+        for number in ["+44 7700 900123", "+91-98765-43210", "+1 (415) 555.0132", "  +4915112345678 "] {
+            assert_eq!(clean_whatsapp_number(number), Ok(number.trim().to_string()), "{number}");
+        }
+        assert_eq!(clean_whatsapp_number("  "), Ok(String::new()), "blank clears it");
+        for number in ["07700 900123", "+44 7700 9001x3", "+0 7700 900123", "+1234567", "+1234567890123456", "+"] {
+            assert_eq!(clean_whatsapp_number(number), Err(UserError::InvalidWhatsappNumber), "{number}");
+        }
+    }
+
+    #[test]
+    fn a_plan_is_assigned_once_and_only_a_known_one() {
+        let assign = |plan: &str| UserCommand::AssignPlan { plan: plan.into() };
+        UserTest::with(())
+            .given(vec![signed_up()])
+            .when(assign("pro"))
+            .then_expect_events(vec![UserEvent::PlanAssigned { plan: "pro".into() }]);
+        UserTest::with(())
+            .given(vec![signed_up(), UserEvent::PlanAssigned { plan: "pro".into() }])
+            .when(assign("pro"))
+            .then_expect_events(vec![]);
+        UserTest::with(()).given(vec![signed_up()]).when(assign("free")).then_expect_events(vec![]);
+        UserTest::with(())
+            .given(vec![signed_up()])
+            .when(assign("gold"))
+            .then_expect_error(UserError::UnknownPlan("gold".into()));
     }
 
     #[test]

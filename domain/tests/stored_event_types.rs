@@ -372,6 +372,20 @@ fn contact_book_events_keep_their_stored_types_and_versions() {
 }
 
 #[test]
+fn portfolio_events_keep_their_stored_types_and_versions() {
+    use domain::portfolio::PortfolioEvent;
+    assert_stored_as(
+        PortfolioEvent::EVENT_TYPES,
+        vec![
+            PortfolioEvent::PortfolioCreated { owner: s(), name: s(), holdings: vec![] },
+            PortfolioEvent::PortfolioUpdated { owner: s(), name: s(), holdings: vec![] },
+            PortfolioEvent::PortfolioDeleted { owner: s() },
+        ],
+        &[("PortfolioCreated", "1"), ("PortfolioUpdated", "1"), ("PortfolioDeleted", "1")],
+    );
+}
+
+#[test]
 fn session_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
         SessionEvent::EVENT_TYPES,
@@ -496,6 +510,7 @@ fn user_events_keep_their_stored_types_and_versions() {
             UserEvent::PasswordResetLinkIssued { token_hash: s(), expires_at: epoch(), by_admin: true },
             UserEvent::PasswordReset { token_hash: s(), password_hash: s() },
             UserEvent::UserErased { by_admin: false },
+            UserEvent::PlanAssigned { plan: s() },
         ],
         &[
             ("UserSignedUp", "1"),
@@ -509,6 +524,7 @@ fn user_events_keep_their_stored_types_and_versions() {
             ("PasswordResetLinkIssued", "1"),
             ("PasswordReset", "1"),
             ("UserErased", "1"),
+            ("PlanAssigned", "1"),
         ],
     );
 }

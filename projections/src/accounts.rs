@@ -94,6 +94,9 @@ impl Projection for Accounts {
                 // model's transaction, finishes an erasure interrupted between the two.
                 personal::destroy_key(tx, id).await?;
             }
+            UserEvent::PlanAssigned { plan } => {
+                tx.execute("UPDATE users_view SET plan = $2 WHERE user_id = $1", args![id, plan]).await?;
+            }
             UserEvent::PasswordResetLinkIssued { token_hash, expires_at, .. } => {
                 // Only the latest link works.
                 tx.execute("DELETE FROM password_reset_links_view WHERE user_id = $1", args![id]).await?;

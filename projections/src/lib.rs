@@ -21,6 +21,7 @@
 //! - [`reports`]: each user's reports, their sections as planned and written, and the queue of
 //!   reports to generate.
 //! - [`analytics`]: the named analytics consumers and how far each has read.
+//! - [`portfolios`]: each user's portfolios and their holdings.
 //! - [`instance`]: the settings administrators keep for the whole instance (the model server).
 //! - [`live`]: follows the feed behind the projections and fans events out to WebSocket
 //!   connections, each seeing only what its user may see.
@@ -40,6 +41,7 @@ pub mod live;
 pub mod notebooks;
 pub mod notifications;
 pub mod people;
+pub mod portfolios;
 pub mod queries;
 pub mod reports;
 pub mod runner;
@@ -69,5 +71,6 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(reports::Reports),
         Arc::new(instance::InstanceSettings),
         Arc::new(analytics::AnalyticsConsumers),
+        Arc::new(portfolios::Portfolios),
     ]
 }

@@ -25,10 +25,12 @@ pub struct UserRow {
     pub created_at: String,
     /// When the account was erased; `None` while it exists.
     pub erased_at: Option<String>,
+    /// The assigned plan's id; `None` is the default plan.
+    pub plan: Option<String>,
 }
 
 const USER_COLUMNS: &str = "user_id, email, username, password_hash, is_admin, is_auditor, \
-    is_analyst, industry, profession, whatsapp_number, onboarded, nav_state, askneedl_pro, created_at, erased_at";
+    is_analyst, industry, profession, whatsapp_number, onboarded, nav_state, askneedl_pro, created_at, erased_at, plan";
 
 pub async fn user_by_id(db: &Db, user_id: &str) -> sqlx::Result<Option<UserRow>> {
     db.fetch_optional(&format!("SELECT {USER_COLUMNS} FROM users_view WHERE user_id = $1"), args![user_id]).await

@@ -29,6 +29,8 @@ pub struct AdminUser {
     pub is_auditor: bool,
     pub is_analyst: bool,
     pub created_at: String,
+    /// The plan's id (`free` when none was assigned).
+    pub plan: String,
 }
 
 impl From<UserRow> for AdminUser {
@@ -41,6 +43,7 @@ impl From<UserRow> for AdminUser {
             is_auditor: u.is_auditor,
             is_analyst: u.is_analyst,
             created_at: u.created_at,
+            plan: domain::plan::plan_or_default(u.plan.as_deref()).id.to_string(),
         }
     }
 }

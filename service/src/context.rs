@@ -77,6 +77,10 @@ pub struct Context {
     /// The audit key that signs checkpoints of the event hash chain, and this node's latest
     /// verification of it.
     pub audit: Arc<crate::audit_chain::AuditChain>,
+    /// Where users manage what they pay for their plan (`plans::Billing`).
+    pub billing: Arc<dyn crate::plans::Billing>,
+    /// The organisation's identity provider, when one is configured (`oidc`).
+    pub oidc: Option<Arc<crate::oidc::Oidc>>,
 }
 
 /// How long a command's answer waits for the read models to include its events, so the next

@@ -16,14 +16,16 @@
 //!   categories), [`tags`] (and bookmarks), [`notebooks`], [`channels`], [`comments`],
 //!   [`people`], [`notifications`], [`search`] (with the spelling retry), [`ask`] (scope,
 //!   question, turn, citations, sessions), [`platform`] (profile, preferences, flags,
-//!   onboarding, organisation, debug logs), [`reports`] (research reports, and their generation
-//!   as leased jobs).
+//!   onboarding, organisation, debug logs), [`portfolios`] (holdings by ISIN), [`reports`]
+//!   (research reports, and their generation as leased jobs).
 //! - [`sessions`]: sign-up, sign-in, refresh and sign-out, password changes, and whether a
-//!   session is honoured; [`passwords`]: the policy a new password meets, and hashing;
+//!   session is honoured; [`oidc`]: sign-in with the organisation's identity provider; [`passwords`]: the policy a new password meets, and hashing;
 //!   [`password_reset`]: one-time reset links, mailed through [`mail`] or issued by an
 //!   administrator; [`clock`]: the time those rules judge by (a test's manual one).
 //! - [`live`]: what a live socket may see, the pages it missed, and when its session ends it.
 //! - [`input`]: checks several features share; [`sql`]: `IN (...)` placeholders and view times.
+//! - [`plans`]: plans and pricing gates: the eligibility map, the server's checks before gated
+//!   writes, usage against limits, plan assignment, and billing behind an interface.
 //! - [`admin`]: users, their flags and roles; [`erasure`]: an account erased by destroying the
 //!   key its personal data was sealed with; [`audit`]: the event history, secrets redacted,
 //!   filtered, exported, and aggregates and read models as they stood at any point;
@@ -60,11 +62,14 @@ pub mod mail;
 pub mod model_server;
 pub mod notebooks;
 pub mod notifications;
+pub mod oidc;
 pub mod password_reset;
 pub mod passwords;
 pub mod people;
+pub mod plans;
 pub mod platform;
 pub mod policy;
+pub mod portfolios;
 pub mod reports;
 pub mod search;
 pub mod semantic;

@@ -8,6 +8,7 @@
 
 use commands::args;
 use domain::notebook::{NoteCommand, NotebookCommand, SnippetSource, MAX_NOTE_NAME_CHARS};
+use domain::plan::PricingKey;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -242,6 +243,9 @@ pub struct NewNotebook {
 /// Creates a notebook for the viewer, or answers their assistant notebook (made on first use).
 pub async fn create_notebook(ctx: &Context, viewer: &Viewer, new: NewNotebook) -> Result<Notebook> {
     require_flag(ctx, viewer, "notebooks", FLAG_OFF).await?;
+    if !new.bot {
+        crate::plans::require(ctx, viewer, PricingKey::AddNotebook).await?;
+    }
     let notebook_id = uuid::Uuid::now_v7().to_string();
     let command = if new.bot {
         NotebookCommand::CreateBot { user_id: viewer.user_id.clone(), notebook_id: notebook_id.clone(), name: new.name }

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use commands::args;
 use domain::document::{DocumentCommand, DocumentError};
+use domain::plan::PricingKey;
 use domain::upload::{upload_id, UploadCommand, UploadTarget};
 use serde::{Deserialize, Serialize};
 
@@ -97,8 +98,8 @@ pub fn limits(ctx: &Context, source: &str) -> Result<UploadLimits> {
         .ok_or_else(|| Error::invalid("unknown_upload_source", format!("{source} takes no uploads")))
 }
 
-/// Formats a byte count for people: `12.5 MB`.
-fn human(bytes: u64) -> String {
+/// Formats a byte count for people: `12.5 MB`, `512 MB`.
+pub(crate) fn human(bytes: u64) -> String {
     let units = ["B", "KB", "MB", "GB", "TB"];
     let mut value = bytes as f64;
     let mut unit = 0;
@@ -108,6 +109,8 @@ fn human(bytes: u64) -> String {
     }
     if unit == 0 {
         format!("{bytes} B")
+    } else if value.fract() == 0.0 {
+        format!("{value:.0} {}", units[unit])
     } else {
         format!("{value:.1} {}", units[unit])
     }
@@ -194,7 +197,7 @@ const COUNTED: &str = "(u.status = 'PROCESSING' OR (u.status = 'COMPLETED' AND E
     (SELECT 1 FROM documents_view d WHERE d.deeplink = u.deeplink)))";
 
 /// Bytes the user's uploads take.
-async fn used_bytes(ctx: &Context, user_id: &str) -> Result<u64> {
+pub(crate) async fn used_bytes(ctx: &Context, user_id: &str) -> Result<u64> {
     let row: Option<Used> = ctx
         .db
         .fetch_optional(
@@ -259,7 +262,10 @@ pub async fn init(
         }
         check_file(&limits, &file.name, &file.mime_type, file.size)?;
     }
-    let quota = ctx.settings.storage_quota_mb * MIB;
+    if source == DRIVE_SOURCE && !for_report {
+        crate::plans::require(ctx, viewer, PricingKey::AddToNeedldrive).await?;
+    }
+    let quota = crate::plans::storage_quota(ctx, &viewer.user_id).await?;
     let used = used_bytes(ctx, &viewer.user_id).await?;
     let declared: u64 = files.iter().filter_map(|f| f.size).sum();
     if used + declared > quota {
@@ -475,7 +481,7 @@ pub async fn complete(
         }
         rows.push(row);
     }
-    let quota = ctx.settings.storage_quota_mb * MIB;
+    let quota = crate::plans::storage_quota(ctx, &viewer.user_id).await?;
     let used_before = used_bytes(ctx, &viewer.user_id).await?;
     // Bytes accepted earlier in this call, not yet in the read model.
     let mut accepted = 0u64;
@@ -657,7 +663,7 @@ pub async fn storage_use(ctx: &Context, user_id: &str) -> Result<StorageUse> {
         .await?;
     Ok(StorageUse {
         used_bytes: by_type.iter().map(|t| t.bytes.max(0) as u64).sum(),
-        quota_bytes: ctx.settings.storage_quota_mb * MIB,
+        quota_bytes: crate::plans::storage_quota(ctx, user_id).await?,
         file_count: by_type.iter().map(|t| t.count).sum(),
         by_type,
     })

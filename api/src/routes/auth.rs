@@ -46,17 +46,32 @@ pub struct TokenResponse {
     pub user: AuthUserBody,
 }
 
+/// A session started: its id and the answer that carries its token.
+pub(crate) struct Started {
+    pub session_id: String,
+    pub response: TokenResponse,
+}
+
 /// Starts a session for `user_id` and returns its token, once the session is readable.
-async fn start_session(
+pub(crate) async fn start_session(
     state: &AppState,
     user_id: &str,
     meta: &service::Origin,
     rotated_from: Option<String>,
-) -> ApiResult<TokenResponse> {
-    let session_id = sessions::new_session_id();
+) -> ApiResult<Started> {
+    start_session_as(state, sessions::new_session_id(), user_id, meta, rotated_from).await
+}
+
+async fn start_session_as(
+    state: &AppState,
+    session_id: String,
+    user_id: &str,
+    meta: &service::Origin,
+    rotated_from: Option<String>,
+) -> ApiResult<Started> {
     let (token, token_expires_at) = state.tokens.issue(user_id, &session_id)?;
     let user = sessions::start(state, &session_id, user_id, meta, rotated_from).await?;
-    Ok(TokenResponse { token, expires_at: token_expires_at.to_rfc3339(), user })
+    Ok(Started { session_id, response: TokenResponse { token, expires_at: token_expires_at.to_rfc3339(), user } })
 }
 
 /// Creates an account and signs it in. The first account of an instance is its administrator.
@@ -76,7 +91,7 @@ async fn sign_up(
     let sign_up = SignUp { email, password, username }.check()?;
     state.limiter.sign_up(client).map_err(|t| t.sign_up())?;
     let user_id = sessions::sign_up(&state, &meta, sign_up).await?;
-    Ok(ApiJson(start_session(&state, &user_id, &meta, None).await?))
+    Ok(ApiJson(start_session(&state, &user_id, &meta, None).await?.response))
 }
 
 /// Signs in with email and password. A failure never tells whether the email has an account.
@@ -97,22 +112,31 @@ async fn sign_in(
         return Err(sessions::invalid_credentials().into());
     };
     state.limiter.succeeded(attempt);
-    Ok(ApiJson(start_session(&state, &user_id, &meta, None).await?))
+    Ok(ApiJson(start_session(&state, &user_id, &meta, None).await?.response))
 }
 
 /// Swaps a token for a fresh one. An expired token is taken while its session lasts
 /// (`--session-days`), so a tab left overnight picks up where it was. The old token keeps
 /// working for `--session-grace-seconds` and can be refreshed again meanwhile (each time into
 /// another successor), so a page that reloaded before it stored the new token stays signed in;
-/// after that it stops.
+/// after that it stops. A session begun at the organisation's identity provider is refreshed
+/// there first: if the provider no longer honours it, the session ends (401 `oidc_session_ended`).
 #[utoipa::path(post, path = "/auth/refresh", tag = "auth", security(("token" = [])),
     responses((status = 200, body = TokenResponse), (status = 401, body = ErrorBody)))]
 async fn refresh(
     State(state): State<AppState>,
     RefreshingUser(user): RefreshingUser,
 ) -> ApiResult<ApiJson<TokenResponse>> {
+    let session_id = sessions::new_session_id();
+    if let Err(e) = service::oidc::refresh_session(&state, &user.session_id, &session_id).await {
+        if e.code == "oidc_session_ended" {
+            sessions::sign_out(&state, &user).await?;
+        }
+        return Err(e.into());
+    }
     sessions::rotate(&state, &user).await?;
-    Ok(ApiJson(start_session(&state, &user.user_id, &user.origin, Some(user.session_id.clone())).await?))
+    let rotated_from = Some(user.session_id.clone());
+    Ok(ApiJson(start_session_as(&state, session_id, &user.user_id, &user.origin, rotated_from).await?.response))
 }
 
 /// Ends the session: its token stops working at once, and so do the tokens it was refreshed

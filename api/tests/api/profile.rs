@@ -22,6 +22,14 @@ api_test!(preferences_and_profile_changes_are_read_back_at_once, |app: TestApp| 
     let (_, user) = app.get("/api/user", &s.token).await;
     assert_eq!(user["email_id"], "dee@example.com");
     assert_eq!(user["whatsapp_number"], Value::Null);
+    // A WhatsApp number needs its country code; a refused one changes nothing.
+    let (status, body) = app.patch("/api/user", &s.token, json!({"whatsapp_number": "07700 900123"})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["code"], "invalid_whatsapp_number");
+    assert_eq!(app.get("/api/user", &s.token).await.1["whatsapp_number"], Value::Null);
+    let (status, user) = app.patch("/api/user", &s.token, json!({"whatsapp_number": " +44 7700 900123 "})).await;
+    assert_eq!(status, StatusCode::OK, "{user}");
+    assert_eq!(user["whatsapp_number"], "+44 7700 900123");
 });
 
 api_test!(a_new_user_stays_new_until_onboarding_is_done, |app: TestApp| async move {

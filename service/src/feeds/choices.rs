@@ -216,9 +216,10 @@ pub struct Suggestions {
 /// How many suggestions are offered at once.
 const MAX_SUGGESTIONS: usize = 8;
 
-/// Feeds the user may want, from what they do: their tags with at least two documents (a feed on
-/// the tag's name), the companies of the documents they read, and the sources they follow. A
-/// suggestion a feed of the same name already covers is left out.
+/// Feeds the user may want, from what they hold and do: the companies of their portfolios (an AI
+/// feed watching each), their tags with at least two documents (a feed on the tag's name), the
+/// companies of the documents they read, and the sources they follow. A suggestion a feed of the
+/// same name already covers is left out.
 pub async fn suggestions(ctx: &Context, viewer: &Viewer) -> Result<Suggestions> {
     #[derive(sqlx::FromRow)]
     struct Named {
@@ -233,6 +234,19 @@ pub async fn suggestions(ctx: &Context, viewer: &Viewer) -> Result<Suggestions> 
         .map(|r| r.name.to_lowercase())
         .collect();
     let mut out: Vec<Suggestion> = Vec::new();
+    for company in crate::portfolios::companies(ctx, user).await?.into_iter().take(5) {
+        out.push(Suggestion {
+            id: format!("portfolio:{company}"),
+            name: company.clone(),
+            reason: format!("{company} is in your portfolio"),
+            definition: BoardDefinition {
+                name: company.clone(),
+                companies: json!([{ "name": company }]),
+                feed_type: Some("ai".into()),
+                ..Default::default()
+            },
+        });
+    }
     let tags: Vec<Named> = ctx
         .db
         .fetch_all(

@@ -23,11 +23,13 @@ pub mod topics;
 
 use commands::args;
 use domain::board::{Alerts, BoardCommand, BoardDefinition, Priority};
+use domain::plan::PricingKey;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::context::Context;
 use crate::error::{Error, Kind, Result};
+use crate::plans;
 use crate::policy::{flag_on, require_flag};
 use crate::viewer::Viewer;
 
@@ -155,6 +157,7 @@ fn today(ctx: &Context) -> String {
 
 /// The viewer's feeds, newest first; with `is_pricing` on, only the enabled ones.
 pub async fn list(ctx: &Context, viewer: &Viewer) -> Result<BoardList> {
+    plans::require(ctx, viewer, PricingKey::ViewMyfeeds).await?;
     let only_enabled = flag_on(ctx, &viewer.user_id, "is_pricing").await?;
     let rows: Vec<BoardRow> = ctx
         .db
@@ -231,6 +234,10 @@ pub(crate) async fn create_board(
     enabled: bool,
     duplicated_from: Option<String>,
 ) -> Result<Board> {
+    plans::require(ctx, viewer, PricingKey::AddFeed).await?;
+    if enabled {
+        plans::require(ctx, viewer, PricingKey::EnableFeed).await?;
+    }
     let count: (i64,) = ctx
         .db
         .fetch_optional("SELECT COUNT(*) FROM boards_view WHERE user_id = $1", args![viewer.user_id.as_str()])
@@ -280,6 +287,9 @@ pub async fn undo(ctx: &Context, viewer: &Viewer, board_id: &str) -> Result<Boar
 
 /// Turns a feed on or off.
 pub async fn enable(ctx: &Context, viewer: &Viewer, board_id: &str, enabled: bool) -> Result<BoardResult> {
+    if enabled && !get(ctx, viewer, board_id).await?.enabled {
+        plans::require(ctx, viewer, PricingKey::EnableFeed).await?;
+    }
     let command = BoardCommand::Enable { actor: viewer.user_id.clone(), enabled };
     ctx.command(&ctx.bus.boards, board_id, command, &viewer.metadata()).await?;
     Ok(BoardResult { results: get(ctx, viewer, board_id).await? })

@@ -1,0 +1,52 @@
+//! `portfolios_view`: each user's portfolios, their holdings as the last change carried them.
+
+use async_trait::async_trait;
+use commands::args;
+use commands::feed::StoredEvent;
+use commands::store::Tx;
+use cqrs_es::Aggregate;
+use domain::portfolio::{Portfolio, PortfolioEvent};
+
+use crate::runner::Projection;
+
+pub struct Portfolios;
+
+#[async_trait]
+impl Projection for Portfolios {
+    fn name(&self) -> &'static str {
+        "portfolios"
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &["portfolios_view"]
+    }
+
+    async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
+        if event.aggregate_type != Portfolio::TYPE {
+            return Ok(());
+        }
+        let id = event.aggregate_id.as_str();
+        let at = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
+        match serde_json::from_value::<PortfolioEvent>(event.payload.clone())? {
+            PortfolioEvent::PortfolioCreated { owner, name, holdings } => {
+                tx.execute(
+                    "INSERT INTO portfolios_view (portfolio_id, user_id, name, holdings, created_at, updated_at) \
+                     VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (portfolio_id) DO NOTHING",
+                    args![id, owner, name, serde_json::to_string(&holdings)?, at],
+                )
+                .await?;
+            }
+            PortfolioEvent::PortfolioUpdated { name, holdings, .. } => {
+                tx.execute(
+                    "UPDATE portfolios_view SET name = $2, holdings = $3, updated_at = $4 WHERE portfolio_id = $1",
+                    args![id, name, serde_json::to_string(&holdings)?, at],
+                )
+                .await?;
+            }
+            PortfolioEvent::PortfolioDeleted { .. } => {
+                tx.execute("DELETE FROM portfolios_view WHERE portfolio_id = $1", args![id]).await?;
+            }
+        }
+        Ok(())
+    }
+}
