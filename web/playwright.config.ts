@@ -1,7 +1,8 @@
 /**
  * End-to-end tests against the real `needl` binary serving the built app (`npm run build` first).
  * NEEDL_BIN picks the binary, E2E_PORT the port, and DATABASE_URL (when set) is passed through so
- * the same suite runs on Postgres.
+ * the same suite runs on Postgres. A test OpenID Connect provider (e2e/oidc/provider.mjs) starts
+ * first, on E2E_OIDC_PORT, and the server signs people in with it as "Example Corp".
  */
 import { defineConfig, devices } from '@playwright/test';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -11,6 +12,13 @@ import { join } from 'node:path';
 const port = Number(process.env.E2E_PORT ?? 18080);
 const bin = process.env.NEEDL_BIN ?? '../target/debug/needl';
 const baseURL = `http://127.0.0.1:${port}`;
+const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 18090);
+const oidcIssuer = `http://127.0.0.1:${oidcPort}`;
+/**
+ * The provider's accounts, 'sub:email:name': Alice is of the organisation's domain; Otto is not,
+ * and has no account here, so his first sign-in is refused.
+ */
+const OIDC_USERS = ['alice:alice@example.com:Alice Analyst', 'otto:otto@elsewhere.example:Otto Outsider'];
 
 if (!existsSync(new URL('./dist/index.html', import.meta.url))) {
   throw new Error('web/dist is missing: run `npm run build` before `npm run e2e`');
@@ -22,6 +30,8 @@ const dataDir = process.env.NEEDL_E2E_DATA_DIR;
 
 export default defineConfig({
   testDir: './e2e',
+  // e2e/oidc holds the test identity provider and its own `node --test` suite, not Playwright's.
+  testIgnore: '**/e2e/oidc/**',
   fullyParallel: true,
   workers: process.env.CI ? 1 : 2,
   retries: 0,
@@ -54,21 +64,45 @@ export default defineConfig({
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
     },
   ],
-  webServer: {
-    command: `${bin} serve --port ${port} --data-dir ${dataDir} --web-dir dist`,
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: {
-      RUST_LOG: process.env.RUST_LOG ?? 'info',
-      // Lets the server fetch feeds that tests serve on 127.0.0.1, every 2 s.
-      NEEDL_FETCH_ALLOW: '127.0.0.1',
-      NEEDL_FETCH_INTERVAL_SECONDS: '2',
-      // Every spec signs its users up from 127.0.0.1: more than the default 20 an hour.
-      NEEDL_SIGNUPS_PER_HOUR: '1000',
-      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+  // In order: the provider is up before the server that signs in with it.
+  webServer: [
+    {
+      command: [
+        'node e2e/oidc/provider.mjs',
+        `--port ${oidcPort}`,
+        `--redirect-uri ${baseURL}/api/auth/oidc/callback`,
+        ...OIDC_USERS.map((user) => `--user '${user}'`),
+      ].join(' '),
+      url: `${oidcIssuer}/__test/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
     },
-  },
+    {
+      command: `${bin} serve --port ${port} --data-dir ${dataDir} --web-dir dist`,
+      url: `${baseURL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        RUST_LOG: process.env.RUST_LOG ?? 'info',
+        // Lets the server fetch feeds that tests serve on 127.0.0.1, every 2 s.
+        NEEDL_FETCH_ALLOW: '127.0.0.1',
+        NEEDL_FETCH_INTERVAL_SECONDS: '2',
+        // Every spec signs its users up from 127.0.0.1: more than the default 20 an hour.
+        NEEDL_SIGNUPS_PER_HOUR: '1000',
+        // Sign-in with the organisation's identity provider: the test provider above, whose
+        // client redirects to PUBLIC_URL/api/auth/oidc/callback (e2e/oidc-sign-in.spec.ts).
+        NEEDL_PUBLIC_URL: baseURL,
+        NEEDL_OIDC_ISSUER: oidcIssuer,
+        NEEDL_OIDC_CLIENT_ID: 'needl',
+        NEEDL_OIDC_CLIENT_SECRET: 'needl-secret',
+        NEEDL_OIDC_LABEL: 'Example Corp',
+        NEEDL_OIDC_DOMAINS: 'example.com',
+        ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+      },
+    },
+  ],
 });

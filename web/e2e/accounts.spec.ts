@@ -68,7 +68,7 @@ test.describe('accounts', () => {
     await adminPage.goto('/auth/signin');
     await adminPage.getByLabel('Email').fill(ADMIN.email);
     await adminPage.getByLabel('Password').fill(ADMIN.password);
-    await adminPage.getByRole('button', { name: 'Sign in' }).click();
+    await adminPage.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(adminPage).not.toHaveURL(/\/auth\/signin/);
     await adminPage.goto('/settings/user-settings');
     await adminPage.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Users' }).click();

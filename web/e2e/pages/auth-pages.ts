@@ -19,7 +19,7 @@ export class AuthPages {
     await expect(this.page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
     await this.page.getByLabel('Email').fill(user.email);
     await this.page.getByLabel('Password').fill(user.password);
-    await this.page.getByRole('button', { name: 'Sign in' }).click();
+    await this.page.getByRole('button', { name: 'Sign in', exact: true }).click();
   }
 
   serverError() {

@@ -3,6 +3,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { BrowserRouter } from 'react-router';
 import { isApiError } from '../lib/api-client';
+import { showPlanPrompt } from '../lib/plan-prompts';
+import { promptForRefusal } from '../lib/pricing';
 import { createQueryClient, type ToastMeta } from '../lib/query-client';
 import { GENERIC_FAILURE, ToastContext } from './toast-context';
 import { Toaster } from './toaster';
@@ -28,6 +30,8 @@ export function QueryProvider({ children, retry = true }: { children: ReactNode;
         const duration = (meta as ToastMeta | undefined)?.toastDuration;
         if (message) toasts.send({ type: 'toast.show', toastType: 'error', message, ...(duration ? { duration } : {}) });
       },
+      // Not a toast: the pricing prompt, with the words the eligibility map has for the refusal.
+      onPlanRefused: (error) => void promptForRefusal(client, error).then(showPlanPrompt),
       onMutationSuccess: (meta) => {
         const { successToast: message, toastDuration: duration } = (meta as ToastMeta | undefined) ?? {};
         if (message) toasts.send({ type: 'toast.show', toastType: 'success', message, ...(duration ? { duration } : {}) });

@@ -4,7 +4,7 @@ import { DASHBOARD_PATH } from '../features/reports';
 import { lazyPage } from './lazy-page';
 import { ComingSoonPage } from './pages/coming-soon-page';
 import { LandingRedirect } from './pages/landing-redirect';
-import { NotFoundPage } from './pages/not-found-page';
+import { UnknownPage } from './pages/unknown-page';
 import { PublicOnly, RequireAuth } from './session/require-auth';
 import { AppShell } from './shell/app-shell';
 
@@ -17,6 +17,7 @@ const SignInPage = lazyPage('Loading sign-in', () => import('../features/auth/pa
 const SignUpPage = lazyPage('Loading sign-up', () => import('../features/auth/pages').then((m) => m.SignUpPage));
 const ForgotPasswordPage = lazyPage('Loading', () => import('../features/auth/pages').then((m) => m.ForgotPasswordPage));
 const ResetPasswordPage = lazyPage('Loading', () => import('../features/auth/pages').then((m) => m.ResetPasswordPage));
+const OAuthRedirectPage = lazyPage('Signing you in', () => import('../features/auth/pages').then((m) => m.OAuthRedirectPage));
 const GroupsPage = lazyPage('Loading groups', () => import('../features/channels/pages').then((m) => m.GroupsPage));
 const GroupsSettingsPage = lazyPage('Loading group settings', () =>
   import('../features/channels/pages').then((m) => m.GroupsSettingsPage),
@@ -38,10 +39,22 @@ const ReportPage = lazyPage('Loading the report', () => import('../features/repo
 const SearchPage = lazyPage('Loading search', () => import('../features/search/pages').then((m) => m.SearchPage));
 const UserSettingsPage = lazyPage('Loading settings', () => import('../features/settings/pages').then((m) => m.UserSettingsPage));
 const StoragePage = lazyPage('Loading storage', () => import('../features/settings/pages').then((m) => m.StoragePage));
+const PlanPage = lazyPage('Loading your plan', () => import('../features/settings/pages').then((m) => m.PlanPage));
 const UsersPage = lazyPage('Loading users', () => import('../features/settings/pages').then((m) => m.UsersPage));
 const AssistantSettingsPage = lazyPage('Loading assistant settings', () =>
   import('../features/settings/pages').then((m) => m.AssistantSettingsPage),
 );
+const PortfoliosPage = lazyPage('Loading portfolios', () =>
+  import('../features/settings/portfolios/pages').then((m) => m.PortfoliosPage),
+);
+const PortfolioEditorPage = lazyPage('Loading the portfolio', () =>
+  import('../features/settings/portfolios/pages').then((m) => m.PortfolioEditorPage),
+);
+const StorageFilesPage = lazyPage('Loading your files', () =>
+  import('../features/settings/storage/pages').then((m) => m.StorageFilesPage),
+);
+const EmptyStoragePage = lazyPage('Loading storage', () => import('../features/settings/storage/pages').then((m) => m.EmptyStoragePage));
+const OnboardingPage = lazyPage('Loading onboarding', () => import('../features/settings/onboarding/pages').then((m) => m.OnboardingPage));
 const ConnectPage = lazyPage('Loading sources', () => import('../features/sources').then((m) => m.ConnectPage));
 const ConnectRssPage = lazyPage('Loading RSS feeds', () => import('../features/sources').then((m) => m.ConnectRssPage));
 const RssTopicsPage = lazyPage('Loading RSS topics', () => import('../features/sources').then((m) => m.RssTopicsPage));
@@ -83,8 +96,6 @@ const PLACEHOLDER_ROUTES = [
   '/managers/assistants',
   '/managers/assistants/dashboard',
   '/managers/assistants/builder',
-  '/settings/portfolios',
-  '/settings/portfolios/create-portfolio',
 ] as const;
 
 const drive = (category: string) => <DrivePage category={category} />;
@@ -101,14 +112,28 @@ export function AppRoutes() {
       </Route>
       {/* A reset link opens whether or not this browser is signed in (it signs it out). */}
       <Route path="/reset-password" element={<ResetPasswordPage />} />
+      {/* Where the organisation's sign-in comes back, signed in or not (its token replaces any session here). */}
+      <Route path="/oauth" element={<Navigate to="/auth/signin" replace />} />
+      <Route path="/oauth/redirect" element={<OAuthRedirectPage />} />
       <Route element={<RequireAuth />}>
+        {/* The attributes form as a page, outside the shell; it goes on to `?redirect=` or home. */}
+        <Route path="/onboarding" element={<OnboardingPage />} />
         <Route element={<AppShell />}>
           <Route index element={<LandingRedirect />} />
           <Route path="/settings" element={<Navigate to="/settings/user-settings" replace />} />
           <Route path="/settings/user-settings" element={<UserSettingsPage />} />
           <Route path="/settings/storage" element={<StoragePage />} />
+          {/* An app's stored files of one type (`/settings/storage/needldrive/application%2Fpdf`), and the empty storage. */}
+          <Route path="/settings/storage/empty" element={<EmptyStoragePage />} />
+          <Route path="/settings/storage/:app/:type" element={<StorageFilesPage />} />
+          {/* The breadcrumb between them: the storage page lists every type. */}
+          <Route path="/settings/storage/:app" element={<Navigate to="/settings/storage" replace />} />
+          <Route path="/settings/plan" element={<PlanPage />} />
           <Route path="/settings/users" element={<UsersPage />} />
           <Route path="/settings/assistant" element={<AssistantSettingsPage />} />
+          {/* The user's portfolios; `?id=` on the create page edits one. */}
+          <Route path="/settings/portfolios" element={<PortfoliosPage />} />
+          <Route path="/settings/portfolios/create-portfolio" element={<PortfolioEditorPage />} />
           {/* The audit log, for administrators and auditors (others are told they may not read it). */}
           <Route path="/settings/audit" element={<AuditPage />} />
           <Route path="/settings/audit/history" element={<AuditHistoryPage />} />
@@ -174,7 +199,8 @@ export function AppRoutes() {
           {PLACEHOLDER_ROUTES.map((path) => (
             <Route key={path} path={path} element={<ComingSoonPage />} />
           ))}
-          <Route path="*" element={<NotFoundPage />} />
+          {/* An unknown address; under /settings, the settings catch-all (see UnknownPage). */}
+          <Route path="*" element={<UnknownPage />} />
         </Route>
       </Route>
     </Routes>

@@ -36,6 +36,12 @@ describe('api client', () => {
     });
   });
 
+  it('sends a token handed over outside the session instead of the session’s, when given one', async () => {
+    const { client, calls } = setup([() => json(200, { ok: true })]);
+    await client.post('/auth/refresh', { token: 'handed-over' });
+    expect(headersOf(calls[0].init).token).toBe('handed-over');
+  });
+
   it('retries a backend 403 with a refreshed token', async () => {
     const { client, calls, session } = setup([
       backendForbidden,

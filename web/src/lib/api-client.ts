@@ -25,6 +25,13 @@ export class ApiError extends Error {
 
 export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
 
+/** The error code of a write the user's plan does not allow (403). */
+export const PLAN_REQUIRED = 'plan_required';
+
+/** Returns whether `error` is a write the user's plan refused. */
+export const isPlanRefusal = (error: unknown): error is ApiError =>
+  isApiError(error) && error.status === 403 && error.code === PLAN_REQUIRED;
+
 /**
  * Returns the words the server wrote for a person about `error`, or null when it wrote none: only
  * a refusal (4xx) in the API's `{code, message}` shape carries them. A 5xx says nothing of its
@@ -45,6 +52,8 @@ export interface AuthResponse {
 export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
+  /** Sent instead of the session's token: one handed over outside the session (organisation sign-in). */
+  token?: string;
 }
 
 /** A file the server sent, with the name its `Content-Disposition` gave (if any). */
@@ -94,7 +103,7 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
 
   const send = (method: string, path: string, options: RequestOptions = {}) => {
     const headers: Record<string, string> = { 'app-type': APP_TYPE, 'x-request-origin': origin() };
-    const token = config.session.get().token;
+    const token = options.token ?? config.session.get().token;
     if (token) headers.token = token;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     return doFetch(`${API_BASE}${path}`, {

@@ -4,7 +4,7 @@
  * `onError` callback the app passes in (it shows toasts).
  */
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { isApiError } from './api-client';
+import { isApiError, isPlanRefusal, type ApiError } from './api-client';
 
 /** The generic error toast's text (document 1), for failures the server gave no words for. */
 export const GENERIC_FAILURE = 'Oops! Something Went Wrong. Please Try Again Later :(';
@@ -31,13 +31,18 @@ export interface ToastMeta {
 export interface QueryClientHooks {
   onError?: (error: unknown, meta: Record<string, unknown> | undefined) => void;
   onMutationSuccess?: (meta: Record<string, unknown> | undefined) => void;
+  /** A write the plan refused (403 `plan_required`): the app shows the pricing prompt, whatever the mutation's meta says. */
+  onPlanRefused?: (error: ApiError) => void;
 }
 
 export function createQueryClient(hooks: QueryClientHooks = {}): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({ onError: (error, query) => hooks.onError?.(error, query.meta) }),
     mutationCache: new MutationCache({
-      onError: (error, _v, _c, mutation) => hooks.onError?.(error, mutation.meta),
+      onError: (error, _v, _c, mutation) => {
+        if (isPlanRefusal(error)) hooks.onPlanRefused?.(error);
+        hooks.onError?.(error, mutation.meta);
+      },
       onSuccess: (_data, _v, _c, mutation) => hooks.onMutationSuccess?.(mutation.meta),
     }),
     defaultOptions: {

@@ -1,11 +1,15 @@
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
+import { PlanPromptHost } from '../app/plan-prompt-host';
 import { QueryProvider } from '../app/providers';
 import { ToastContext } from '../app/toast-context';
 import { Toaster } from '../app/toaster';
 
-/** Renders `ui` at `route` with the app's providers; other paths render their name, to assert navigation. */
+/**
+ * Renders `ui` at `route` with the app's providers and the pricing prompt's host; other paths
+ * render their name, to assert navigation.
+ */
 export function renderWithProviders(ui: ReactElement, { route = '/', path = '*' } = {}) {
   return render(
     <ToastContext.Provider>
@@ -15,6 +19,7 @@ export function renderWithProviders(ui: ReactElement, { route = '/', path = '*' 
             <Route path={path} element={ui} />
             <Route path="/" element={<p>at home</p>} />
           </Routes>
+          <PlanPromptHost />
         </MemoryRouter>
       </QueryProvider>
       <Toaster />

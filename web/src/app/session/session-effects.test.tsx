@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render } from '@testing-library/react';
 import { AUTH_CHANNEL_NAME } from '../../lib/auth-channel';
+import { OAUTH_SIGNIN_KEY } from '../../lib/redirect-storage';
 import { sessionStore } from '../../lib/session-store';
 import { LAST_SESSION_KEY } from '../../features/ask-needl/last-session';
 import { signOut } from '../../lib/auth';
@@ -66,6 +67,40 @@ describe('session effects', () => {
     otherTab.postMessage({ type: 'logout' });
     await vi.waitFor(() => expect(sessionStore.get()).toMatchObject({ token: null, expired: true, expiredElsewhere: true }));
     otherTab.close();
+  });
+
+  it('clears a leftover organisation sign-in marker when the app starts signed in, and tells the other tabs', async () => {
+    sessionStore.signIn('tok-1', user);
+    localStorage.setItem(OAUTH_SIGNIN_KEY, 'true');
+    stubApi({});
+    const otherTab = new BroadcastChannel(AUTH_CHANNEL_NAME);
+    const heard = new Promise((resolve) => {
+      otherTab.onmessage = (e: MessageEvent) => resolve(e.data);
+    });
+    renderEffects();
+    expect(localStorage.getItem(OAUTH_SIGNIN_KEY)).toBeNull();
+    expect(await heard).toEqual({ type: 'login' });
+    otherTab.close();
+  });
+
+  it('keeps the marker while nobody is signed in (the organisation sign-in may still be under way)', () => {
+    sessionStore.forget();
+    stubApi({});
+    localStorage.setItem(OAUTH_SIGNIN_KEY, 'true');
+    renderEffects();
+    expect(localStorage.getItem(OAUTH_SIGNIN_KEY)).toBe('true');
+  });
+
+  it("prompts to sign in again when the identity provider has ended the person's sign-in", async () => {
+    vi.useFakeTimers();
+    sessionStore.signIn('tok-1', user);
+    stubApi({
+      'POST /api/auth/refresh': () => json(401, { code: 'oidc_session_ended', message: 'your organisation ended this sign-in' }),
+      'POST /api/debug-logs': () => new Response(null, { status: 204 }),
+    });
+    renderEffects();
+    await act(async () => vi.advanceTimersByTime(AUTH_REFRESH_INTERVAL_MS));
+    await vi.waitFor(() => expect(sessionStore.get()).toMatchObject({ token: null, expired: true }));
   });
 
   describe("AskNeedl's last active session", () => {

@@ -32,6 +32,17 @@ function forgetDepartedUser(queryClient: QueryClient) {
   forgetLastSession();
 }
 
+/**
+ * Clears a leftover `oauth-signin` marker once signed in and tells the other tabs, which reload
+ * into the session: at start-up with a stored session, and on every sign-in after. (The
+ * organisation sign-in's own page clears it before it signs in, and announces the login itself.)
+ */
+function clearOAuthMarker(session: Session) {
+  if (!session.token || !localStorage.getItem(OAUTH_SIGNIN_KEY)) return;
+  localStorage.removeItem(OAUTH_SIGNIN_KEY);
+  broadcastAuth({ type: 'login' });
+}
+
 /** Checks a stored token once per page load; a rejected token means signed out, other failures keep it. */
 async function verifyStoredToken() {
   const { token, verified } = sessionStore.get();
@@ -55,6 +66,7 @@ export function SessionEffects() {
   useEffect(() => {
     // A tab opened (or restored) with no session keeps nothing of whoever used it before.
     if (!sessionStore.get().token) forgetLastSession();
+    clearOAuthMarker(sessionStore.get());
     void verifyStoredToken();
   }, []);
 
@@ -78,10 +90,7 @@ export function SessionEffects() {
         }
       }
       if (userLeft(previous, session)) forgetDepartedUser(queryClient);
-      if (session.token && localStorage.getItem(OAUTH_SIGNIN_KEY)) {
-        localStorage.removeItem(OAUTH_SIGNIN_KEY);
-        broadcastAuth({ type: 'login' });
-      }
+      clearOAuthMarker(session);
       previous = session;
     });
   }, [queryClient]);

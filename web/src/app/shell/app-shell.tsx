@@ -16,6 +16,7 @@ import { LAPTOP_QUERY, useMediaQuery } from '../../lib/media';
 import { ErrorBoundary } from '../error-screen';
 import { isNavOpen, NavContext } from '../nav-context';
 import { OverlayHost } from '../overlays/overlay-host';
+import { PlanPromptHost } from '../plan-prompt-host';
 import { useLiveUpdates } from '../session/use-live-updates';
 import { Header } from './header';
 import { NavProvider } from './nav-provider';
@@ -73,6 +74,7 @@ function ShellLayout() {
             </ShellMain>
             <OverlayHost />
             <AskButton />
+            <PlanPromptHost />
           </div>
         </NavProvider>
       </AskNeedlProvider>

@@ -3,3 +3,4 @@ export { SignInPage } from './components/sign-in-page';
 export { SignUpPage } from './components/sign-up-page';
 export { ForgotPasswordPage } from './components/forgot-password-page';
 export { ResetPasswordPage } from './components/reset-password-page';
+export { OAuthRedirectPage } from './components/oauth-redirect-page';

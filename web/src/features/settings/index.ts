@@ -1,10 +1,12 @@
 /**
  * Settings feature: the settings pages — User Settings (profile, the AskNeedl Pro preference,
  * the password, sign-out, and erasing the account, which ends the session here and leaves the
- * sign-in page a notice), Storage (used against the quota, by file type, from /user/storage)
- * and, for administrators, Users (a one-time password reset link for each, and Erase for all but
+ * sign-in page a notice), Storage (used against the quota, by file type, from /user/storage),
+ * Plan (the user's plan, what it includes, usage against its limits, from /user/plan) and, for
+ * administrators, Users (each one's plan, a one-time password reset link, and Erase for all but
  * the administrator themselves) and Assistant (the model server AskNeedl writes with, checked
- * before it is saved). Reads user data through the shared query factories in src/lib/queries.
+ * before it is saved). Reads user data through the shared query factories in src/lib/queries
+ * and the plan through src/lib/pricing.
  * The pages are a second entry, `pages.ts`, which the app loads on demand.
  * Depends on: src/lib, src/components/ui.
  */

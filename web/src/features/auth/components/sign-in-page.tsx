@@ -5,7 +5,9 @@ import { signIn } from '../../../lib/auth';
 import { clearSignInNotice, readSignInNotice, type SignInNotice } from '../../../lib/sign-in-notice';
 import { signInSchema } from '../auth-schemas';
 import { useAuthForm } from '../hooks/use-auth-form';
+import { useSsoError } from '../hooks/use-sso-error';
 import { AuthLayout, ServerError } from './auth-layout';
+import { OrganisationSignIn } from './organisation-sign-in';
 
 /** What the sign-in page says about why the session ended, for the notices other pages leave it. */
 const NOTICE_TEXT: Record<SignInNotice, string> = {
@@ -18,6 +20,7 @@ export function SignInPage() {
   // Shown while the page is open, forgotten at once, so a later visit does not say it again.
   const [notice] = useState(readSignInNotice);
   useEffect(() => clearSignInNotice(), []);
+  const ssoError = useSsoError();
   const form = useAuthForm(signInSchema, async (values) => {
     await signIn(values);
     navigate('/', { replace: true });
@@ -28,6 +31,11 @@ export function SignInPage() {
       {notice && (
         <p className="form-success auth-notice" role="status">
           {NOTICE_TEXT[notice]}
+        </p>
+      )}
+      {ssoError && (
+        <p className="form-error auth-notice" role="alert">
+          {ssoError}
         </p>
       )}
       <form className="stack" noValidate onSubmit={form.handleSubmit} aria-label="Sign in">
@@ -47,6 +55,7 @@ export function SignInPage() {
           {form.pending ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <OrganisationSignIn />
       <p className="auth-switch">
         New to Needl? <Link to="/auth/platform-access">Create an account</Link>
       </p>

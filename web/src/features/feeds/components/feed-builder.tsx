@@ -28,7 +28,7 @@ export function FeedBuilder({ params, nav }: { params: BuilderParams; nav: Build
   }, [known, page]);
 
   if (!known) return null;
-  if (CREATING.has(page) && plan.status === 'ineligible') return <PlanNotice message={plan.message} what="Creating feeds" />;
+  if (CREATING.has(page) && plan.status === 'ineligible') return <PlanNotice prompt={plan} what="Creating feeds" />;
   const title = BUILDER_PAGES[page];
   switch (page) {
     case 'select-feed-type':

@@ -35,7 +35,7 @@ export function FeedFrame({ boardId, children }: { boardId: string; children: Re
   const openBuilder = useOpenBuilder();
   const undo = useUndoBoard();
   const plan = usePlanCheck('view_myfeeds');
-  if (plan.status === 'ineligible') return <PlanNotice message={plan.message} what="Viewing your feeds" />;
+  if (plan.status === 'ineligible') return <PlanNotice prompt={plan} what="Viewing your feeds" />;
   if (boards.isPending || plan.status === 'checking') return <Spinner label="Loading the feed" />;
   const board = boards.data?.find((b) => b.board_id === boardId);
   if (!board) {

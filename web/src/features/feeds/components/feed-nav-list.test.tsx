@@ -1,4 +1,5 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { json, renderWithProviders, stubApi } from '../../../test/render';
 import { flags, summary } from '../test/fixtures';
 import { FeedNavList } from './feed-nav-list';
@@ -56,5 +57,25 @@ describe('feeds in the side navigation', () => {
   it('keeps the list fresh for 15 seconds', async () => {
     const { boardQueries } = await import('../api/feeds-api');
     expect(boardQueries.list().staleTime).toBe(15_000);
+  });
+
+  it('opens the pricing prompt instead of the builder when the plan allows no more feeds', async () => {
+    const calls = stubApi({
+      'GET /api/feature/config': flags({ my_feeds: true, is_pricing: true }),
+      'GET /api/boards/v2': () => json(200, { results: [summary('b1', 'Rates'), summary('b2', 'Credit')] }),
+      'GET /api/messaging/pricing': () =>
+        json(200, {
+          results: { add_feed: { isEligible: false, header: 'Feed limit reached', message: 'Your Free plan includes up to 2 feeds.', subtext: null, action: 'feed_manager' } },
+        }),
+    });
+    const onNavigate = vi.fn();
+    renderWithProviders(<FeedNavList onNavigate={onNavigate} />, { route: '/feeds/home' });
+    const entry = await screen.findByRole('button', { name: '+ New feed' });
+    await waitFor(() => expect(entry).toBeEnabled());
+    await userEvent.click(entry);
+    const dialog = screen.getByRole('dialog', { name: 'Feed limit reached' });
+    expect(within(dialog).getByRole('link', { name: 'Manage feeds' })).toHaveAttribute('href', '/settings/feeds');
+    expect(onNavigate).not.toHaveBeenCalled();
+    expect(calls.filter((c) => c.key === 'GET /api/messaging/pricing')).toHaveLength(1);
   });
 });

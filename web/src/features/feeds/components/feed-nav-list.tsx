@@ -3,7 +3,7 @@ import { NavLink } from 'react-router';
 import { ListState } from '../../../components/ui/list-state';
 import { featureQueries } from '../../../lib/queries/feature-queries';
 import { boardQueries } from '../api/feeds-api';
-import { useOpenBuilder } from '../hooks/use-open-builder';
+import { useNewFeed } from '../hooks/use-new-feed';
 import { NO_FEEDS } from '../messages';
 
 /**
@@ -14,7 +14,7 @@ import { NO_FEEDS } from '../messages';
 export function FeedNavList({ linkTo = (path) => path, onNavigate }: { linkTo?: (path: string) => string; onNavigate?: () => void }) {
   const flags = useQuery(featureQueries.config()).data?.features;
   const boards = useQuery({ ...boardQueries.list(), enabled: flags?.my_feeds === true });
-  const openBuilder = useOpenBuilder();
+  const { newFeed, plan } = useNewFeed();
   if (flags?.my_feeds !== true) return null;
   const pricing = flags.is_pricing === true;
   const shown = (boards.data ?? []).filter((b) => !pricing || b.enabled);
@@ -50,9 +50,11 @@ export function FeedNavList({ linkTo = (path) => path, onNavigate }: { linkTo?: 
       <button
         type="button"
         className="side-nav-link side-nav-link-nested side-nav-new"
+        disabled={plan.status === 'checking'}
         onClick={() => {
-          onNavigate?.();
-          openBuilder('select-feed-type');
+          // The drawer stays open under the pricing prompt: nothing was opened in its place.
+          if (plan.status !== 'ineligible') onNavigate?.();
+          newFeed();
         }}
       >
         + New feed

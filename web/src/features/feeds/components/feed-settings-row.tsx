@@ -6,6 +6,7 @@ import { ListState } from '../../../components/ui/list-state';
 import { Popover } from '../../../components/ui/popover';
 import { Switch } from '../../../components/ui/switch';
 import { formatDate } from '../../../lib/format';
+import { showPlanPrompt } from '../../../lib/plan-prompts';
 import { usePlanCheck } from '../../../lib/pricing';
 import { ALERT_MODES, boardQueries, channelChoiceQueries, PRIORITIES, type AlertMode, type BoardSummary, type Priority } from '../api/feeds-api';
 import {
@@ -16,7 +17,6 @@ import {
   useSetBoardAlerts,
   useShareBoard,
 } from '../hooks/use-feed-mutations';
-import { PlanPrompt } from './plan-notice';
 
 const ALERT_LABEL: Record<AlertMode, string> = { off: 'Off', immediate: 'Immediately', digest: 'Daily digest' };
 const PRIORITY_LABEL: Record<Priority, string> = { HIGH: 'High', MEDIUM: 'Medium', LOW: 'Low' };
@@ -27,13 +27,12 @@ export function FeedSettingsRow({ board }: { board: BoardSummary }) {
   const canEnable = usePlanCheck('enable_feed');
   const [renaming, setRenaming] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const [prompt, setPrompt] = useState<string | null>(null);
   const duplicate = useDuplicateBoard();
   const remove = useDeleteBoard();
   const name = board.board_name;
 
   const toggle = (on: boolean) => {
-    if (on && canEnable.status === 'ineligible') return setPrompt(canEnable.message);
+    if (on && canEnable.status === 'ineligible') return showPlanPrompt(canEnable);
     enable.mutate({ boardId: board.board_id, enabled: on });
   };
 
@@ -87,7 +86,6 @@ export function FeedSettingsRow({ board }: { board: BoardSummary }) {
           <p>The feed and its settings go; the documents it showed stay where they are.</p>
         </ConfirmDialog>
       )}
-      {prompt && <PlanPrompt message={prompt} what="Enabling more feeds" onClose={() => setPrompt(null)} />}
     </li>
   );
 }

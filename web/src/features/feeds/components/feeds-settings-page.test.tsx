@@ -1,8 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useLocation } from 'react-router';
 import { json, renderWithProviders, stubApi } from '../../../test/render';
 import { board, flags, summary } from '../test/fixtures';
 import { FeedsSettingsPage } from './feeds-settings-page';
+
+/** Says where the app is (path and query), to show the builder was not opened. */
+function Where() {
+  const { pathname, search } = useLocation();
+  return <p data-testid="where">{pathname + search}</p>;
+}
 
 const row = async (name: string) =>
   (await screen.findAllByTestId('feed-settings-row')).find((r) => within(r).queryByRole('link', { name }))!;
@@ -117,5 +124,64 @@ describe('the feeds settings list', () => {
     });
     renderWithProviders(<FeedsSettingsPage />, { route: '/settings/feeds' });
     expect(await screen.findByText('No feeds found!')).toBeInTheDocument();
+  });
+
+  describe('with pricing', () => {
+    const FEED_LIMIT = {
+      isEligible: false,
+      header: 'Feed limit reached',
+      message: 'Your Free plan includes up to 2 feeds.',
+      subtext: 'Turn a feed off or remove one to make room.',
+      action: 'feed_manager',
+    };
+
+    it('opens the pricing prompt instead of the builder when the plan allows no more feeds', async () => {
+      stubApi({
+        'GET /api/feature/config': flags({ my_feeds: true, is_pricing: true }),
+        'GET /api/boards/v2': () => json(200, { results: [summary('b1', 'Rates'), summary('b2', 'Credit')] }),
+        'GET /api/messaging/pricing': () => json(200, { results: { add_feed: FEED_LIMIT, enable_feed: { isEligible: true } } }),
+      });
+      renderWithProviders(
+        <>
+          <FeedsSettingsPage />
+          <Where />
+        </>,
+        { route: '/settings/feeds' },
+      );
+      const button = screen.getByRole('button', { name: 'New feed' });
+      await waitFor(() => expect(button).toBeEnabled());
+      await userEvent.click(button);
+      const dialog = screen.getByRole('dialog', { name: 'Feed limit reached' });
+      expect(dialog).toHaveTextContent('Your Free plan includes up to 2 feeds.');
+      expect(within(dialog).getByRole('link', { name: 'Manage feeds' })).toHaveAttribute('href', '/settings/feeds');
+      expect(screen.getByTestId('where')).toHaveTextContent(/^\/settings\/feeds$/);
+    });
+
+    it('opens the prompt instead of turning a feed on past the limit, and leaves the feed off', async () => {
+      const calls = stubApi({
+        'GET /api/feature/config': flags({ my_feeds: true, is_pricing: true }),
+        'GET /api/boards/v2': () => json(200, { results: [summary('b3', 'Energy', { enabled: false })] }),
+        'GET /api/messaging/pricing': () =>
+          json(200, { results: { add_feed: { isEligible: true }, enable_feed: { ...FEED_LIMIT, message: 'Your Free plan turns on up to 2 feeds.' } } }),
+      });
+      renderWithProviders(<FeedsSettingsPage />, { route: '/settings/feeds' });
+      const toggle = within(await row('Energy')).getByRole('switch', { name: 'Energy enabled' });
+      await waitFor(() => expect(toggle).toBeEnabled());
+      await userEvent.click(toggle);
+      expect(screen.getByRole('dialog', { name: 'Feed limit reached' })).toHaveTextContent('Your Free plan turns on up to 2 feeds.');
+      expect(toggle).toHaveAttribute('aria-checked', 'false');
+      expect(calls.some((c) => c.key.startsWith('PUT /api/boards/enable/'))).toBe(false);
+    });
+
+    it('asks nothing of the plan with pricing off: New feed opens the builder', async () => {
+      const calls = stubApi({
+        'GET /api/feature/config': flags({ my_feeds: true }),
+        'GET /api/boards/v2': () => json(200, { results: [] }),
+      });
+      renderWithProviders(<FeedsSettingsPage />, { route: '/settings/feeds' });
+      await screen.findByText('No feeds found!');
+      expect(screen.getByRole('button', { name: 'New feed' })).toBeEnabled();
+      expect(calls.some((c) => c.key === 'GET /api/messaging/pricing')).toBe(false);
+    });
   });
 });

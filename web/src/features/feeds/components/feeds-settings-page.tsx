@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ListState } from '../../../components/ui/list-state';
-import { usePlanCheck } from '../../../lib/pricing';
 import { boardQueries } from '../api/feeds-api';
-import { useOpenBuilder } from '../hooks/use-open-builder';
+import { useNewFeed } from '../hooks/use-new-feed';
 import { NO_FEEDS } from '../messages';
 import { FeedSettingsRow } from './feed-settings-row';
 import { FeedTemplatesSection } from './feed-templates-section';
@@ -15,18 +14,16 @@ import { FeedTemplatesSection } from './feed-templates-section';
  */
 export function FeedsSettingsPage({ nav }: { nav?: ReactNode }) {
   const boards = useQuery(boardQueries.list());
-  const openBuilder = useOpenBuilder();
-  const canAdd = usePlanCheck('add_feed');
+  const { newFeed, plan } = useNewFeed();
   return (
     <div className="page-narrow stack-lg">
       {nav}
       <header className="page-header feeds-settings-header">
         <h2>Your feeds</h2>
-        <button type="button" className="button button-primary" disabled={canAdd.status !== 'eligible'} onClick={() => openBuilder('select-feed-type')}>
+        <button type="button" className="button button-primary" disabled={plan.status === 'checking'} onClick={newFeed}>
           New feed
         </button>
       </header>
-      {canAdd.status === 'ineligible' && <p className="small muted">{canAdd.message}</p>}
       <ListState
         query={boards}
         loadingLabel="Loading feeds"

@@ -1,11 +1,13 @@
 /**
  * The changes a user makes to feeds. Each refreshes the feed list and the feed it touched (its
  * definition and documents) from the key factory; the live socket does the same for other tabs.
+ * Those that change how many feeds there are, or how many are on, refresh the plan's numbers too.
  */
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ToastMeta } from '../../../lib/query-client';
 import { GENERIC_FAILURE } from '../../../lib/query-client';
 import { serverMessage } from '../../../lib/api-client';
+import { refreshPlanUsage } from '../../../lib/pricing';
 import { boardKeys } from '../../../lib/queries/board-keys';
 import {
   acceptSuggestions,
@@ -57,7 +59,7 @@ export function useCreateBoard() {
     onSuccess: (board) => {
       // Listed at once: the feed's page, reached next, knows its id by the list.
       addToList(queryClient, [board]);
-      return refresh(queryClient, board.board_id);
+      return Promise.all([refresh(queryClient, board.board_id), refreshPlanUsage(queryClient)]);
     },
   });
 }
@@ -120,7 +122,7 @@ export function useEnableBoard() {
     onError: (_error, _vars, context) => {
       if (context?.before) queryClient.setQueryData(boardKeys.list(), context.before);
     },
-    onSettled: (_data, _error, { boardId }) => refresh(queryClient, boardId),
+    onSettled: (_data, _error, { boardId }) => Promise.all([refresh(queryClient, boardId), refreshPlanUsage(queryClient)]),
   });
 }
 
@@ -131,7 +133,7 @@ export function useDuplicateBoard() {
     mutationFn: (boardId: string) => duplicateBoard(boardId),
     onSuccess: (board) => {
       addToList(queryClient, [board]);
-      return refresh(queryClient);
+      return Promise.all([refresh(queryClient), refreshPlanUsage(queryClient)]);
     },
   });
 }
@@ -144,7 +146,7 @@ export function useDeleteBoard() {
     onSuccess: (_data, boardId) => {
       queryClient.setQueryData<BoardSummary[]>(boardKeys.list(), (list) => list?.filter((b) => b.board_id !== boardId));
       queryClient.removeQueries({ queryKey: boardKeys.board(boardId) });
-      return refresh(queryClient);
+      return Promise.all([refresh(queryClient), refreshPlanUsage(queryClient)]);
     },
   });
 }
@@ -178,7 +180,11 @@ export function useAcceptSuggestions() {
     mutationFn: (suggestionIds: string[]) => acceptSuggestions(suggestionIds),
     onSuccess: (boards) => {
       addToList(queryClient, boards);
-      return Promise.all([refresh(queryClient), queryClient.invalidateQueries({ queryKey: boardKeys.suggestions() })]);
+      return Promise.all([
+        refresh(queryClient),
+        queryClient.invalidateQueries({ queryKey: boardKeys.suggestions() }),
+        refreshPlanUsage(queryClient),
+      ]);
     },
   });
 }

@@ -11,6 +11,8 @@ const adminUserSchema = z.object({
   is_auditor: z.boolean(),
   is_analyst: z.boolean().optional(),
   created_at: z.string(),
+  /** The user's plan's id; a server from before plans sends none, which is the free plan. */
+  plan: z.string().optional().default('free'),
 });
 
 export type AdminUser = z.infer<typeof adminUserSchema>;
@@ -27,6 +29,10 @@ export const adminQueries = {
       queryFn: async ({ signal }) => z.array(adminUserSchema).parse(await api.get<unknown>('/admin/users', { signal })),
     }),
 };
+
+/** Puts a user on a plan (administrators only; 204). Refusals: `unknown_plan`, and 404 for a user who is gone. */
+export const setUserPlan = (userId: string, plan: string) =>
+  api.put<void>(`/admin/users/${encodeURIComponent(userId)}/plan`, { body: { plan } });
 
 /** Changes the signed-in user's password; the server ends their other sessions. */
 export const changePassword = (current_password: string, new_password: string) =>

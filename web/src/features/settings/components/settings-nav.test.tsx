@@ -16,4 +16,10 @@ describe('the settings tabs', () => {
     expect(screen.queryAllByRole('link', { name: 'Audit log' })).toHaveLength(shown ? 1 : 0);
     if (shown) expect(screen.getByRole('link', { name: 'Audit log' })).toHaveAttribute('href', '/settings/audit');
   });
+
+  it('leads everyone to their plan', () => {
+    sessionStore.signIn('tok', user);
+    renderWithProviders(<SettingsNav />, { route: '/settings/storage' });
+    expect(screen.getByRole('link', { name: 'Plan' })).toHaveAttribute('href', '/settings/plan');
+  });
 });

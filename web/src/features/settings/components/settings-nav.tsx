@@ -4,6 +4,8 @@ import { useSession } from '../../../lib/use-session';
 const PAGES = [
   { to: '/settings/user-settings', label: 'User Settings' },
   { to: '/settings/storage', label: 'Storage' },
+  { to: '/settings/plan', label: 'Plan' },
+  { to: '/settings/portfolios', label: 'Portfolios' },
   { to: '/settings/manage-tags', label: 'Tags Manager' },
   { to: '/settings/contacts', label: 'Manage Contacts' },
   { to: '/settings/channels', label: 'Groups' },

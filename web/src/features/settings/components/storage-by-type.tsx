@@ -1,5 +1,8 @@
+import { Link } from 'react-router';
 import { formatFileSize } from '../../../lib/format';
 import type { StorageUsage } from '../api/storage-api';
+import { storageFilesPath } from '../storage/paths';
+import '../storage/storage.css';
 
 /** Short names for the common mime types; others show as they are. */
 const TYPE_NAMES: Record<string, string> = {
@@ -18,7 +21,7 @@ const TYPE_NAMES: Record<string, string> = {
 
 export const typeName = (mime: string) => TYPE_NAMES[mime] ?? mime;
 
-/** The space each file type takes, largest first. */
+/** The space each file type takes, largest first; each type leads to its files. */
 export function StorageByType({ rows }: { rows: StorageUsage['by_type'] }) {
   const sorted = [...rows].sort((a, b) => b.bytes - a.bytes);
   return (
@@ -39,7 +42,7 @@ export function StorageByType({ rows }: { rows: StorageUsage['by_type'] }) {
         {sorted.map((row) => (
           <tr key={row.mime_type}>
             <th scope="row" title={row.mime_type}>
-              {typeName(row.mime_type)}
+              <Link className="storage-type-name" to={storageFilesPath(row.mime_type)}>{typeName(row.mime_type)}</Link>
             </th>
             <td className="numeric">{row.count}</td>
             <td className="numeric">{formatFileSize(row.bytes)}</td>

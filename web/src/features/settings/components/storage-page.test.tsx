@@ -27,6 +27,9 @@ describe('StoragePage', () => {
     expect(screen.getByText(/3 files/)).toBeInTheDocument();
     const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
     expect(rows.map((r) => r.textContent)).toEqual(['PDF2256 MB', 'Markdown1512 KB']);
+    // Each type leads to its files in Needl Drive.
+    expect(within(rows[0]).getByRole('link', { name: 'PDF' })).toHaveAttribute('href', '/settings/storage/needldrive/application%2Fpdf');
+    expect(within(rows[1]).getByRole('link', { name: 'Markdown' })).toHaveAttribute('href', '/settings/storage/needldrive/text%2Fmarkdown');
     expect(screen.getByRole('link', { name: 'Storage' })).toHaveAttribute('aria-current', 'page');
   });
 

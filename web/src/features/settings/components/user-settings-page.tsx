@@ -6,6 +6,7 @@ import { Switch } from '../../../components/ui/switch';
 import { signOut } from '../../../lib/auth';
 import { userQueries } from '../../../lib/queries/user-queries';
 import { useUpdatePreferences } from '../../../lib/queries/use-update-preferences';
+import { ProfileDetailsForm } from '../profile/components/profile-details-form';
 import { ChangePasswordSection } from './change-password-section';
 import { EraseAccountSection } from './erase-account-section';
 import { SettingsNav } from './settings-nav';
@@ -33,14 +34,22 @@ export function UserSettingsPage() {
         {profile.isPending ? (
           <Spinner label="Loading profile" />
         ) : profile.data ? (
-          <dl className="facts">
-            <dt>Username</dt>
-            <dd data-testid="profile-username">{profile.data.username}</dd>
-            <dt>Email</dt>
-            <dd data-testid="profile-email">{profile.data.email_id}</dd>
-          </dl>
+          <div className="stack">
+            <dl className="facts">
+              <dt>Username</dt>
+              <dd data-testid="profile-username">{profile.data.username}</dd>
+              <dt>Email</dt>
+              <dd data-testid="profile-email">{profile.data.email_id}</dd>
+            </dl>
+            <ProfileDetailsForm key={profile.data.id} profile={profile.data} />
+          </div>
         ) : (
-          <p className="muted">Your profile could not be loaded.</p>
+          <p className="form-error" role="alert">
+            Your profile could not be loaded.{' '}
+            <button type="button" className="button button-quiet" onClick={() => void profile.refetch()}>
+              Try again
+            </button>
+          </p>
         )}
       </section>
 

@@ -12,6 +12,7 @@ const ADA: AdminUser = {
   is_admin: true,
   is_auditor: false,
   created_at: '2025-01-02T10:00:00Z',
+  plan: 'free',
 };
 const BOB: AdminUser = { ...ADA, id: 'u-bob', email_id: 'bob@example.com', username: 'bob', is_admin: false };
 const CY: AdminUser = { ...BOB, id: 'u-cy', email_id: 'cy@example.com', username: 'cy' };
@@ -93,5 +94,63 @@ describe('users page', () => {
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(row('bob')).toBeInTheDocument();
+  });
+
+  describe('plans', () => {
+    const PLANS = {
+      default_plan: 'free',
+      plans: [
+        { id: 'free', name: 'Free', description: '', features: [], limits: { feeds: 2, enabled_feeds: 2, notebooks: 3, storage_bytes: 1 } },
+        { id: 'pro', name: 'Professional', description: '', features: [], limits: { feeds: 25, enabled_feeds: 25, notebooks: null, storage_bytes: 1 } },
+        { id: 'enterprise', name: 'Enterprise', description: '', features: [], limits: { feeds: null, enabled_feeds: null, notebooks: null, storage_bytes: null } },
+      ],
+    };
+
+    it("shows each user's plan and puts bob on another, waiting while it saves, with a toast", async () => {
+      const users = [ADA, BOB];
+      let answer: (response: Response) => void = () => {};
+      const calls = stubApi({
+        'GET /api/admin/users': () => json(200, users),
+        'GET /api/plans': () => json(200, PLANS),
+        'PUT /api/admin/users/u-bob/plan': () => new Promise<Response>((resolve) => (answer = resolve)),
+      });
+      renderWithProviders(<UsersPage />, { route: '/settings/users' });
+      const select = await screen.findByRole('combobox', { name: 'Plan for bob' });
+      await within(select).findByRole('option', { name: 'Professional' });
+      expect(select).toHaveValue('free');
+      await userEvent.selectOptions(select, 'pro');
+      expect(select).toBeDisabled();
+      expect(select).toHaveValue('pro');
+      expect(calls.find((c) => c.key === 'PUT /api/admin/users/u-bob/plan')?.body).toEqual({ plan: 'pro' });
+
+      users.splice(1, 1, { ...BOB, plan: 'pro' });
+      answer(new Response(null, { status: 204 }));
+      expect(await screen.findByText('bob is now on the Professional plan.')).toBeInTheDocument();
+      await waitFor(() => expect(select).toBeEnabled());
+      expect(select).toHaveValue('pro');
+    });
+
+    it('says so in a toast when the server refuses, and keeps the plan bob had', async () => {
+      stubApi({
+        'GET /api/admin/users': () => json(200, [ADA, BOB]),
+        'GET /api/plans': () => json(200, PLANS),
+        'PUT /api/admin/users/u-bob/plan': () => json(400, { code: 'unknown_plan', message: 'there is no plan gold' }),
+      });
+      renderWithProviders(<UsersPage />, { route: '/settings/users' });
+      const select = await screen.findByRole('combobox', { name: 'Plan for bob' });
+      await within(select).findByRole('option', { name: 'Enterprise' });
+      await userEvent.selectOptions(select, 'enterprise');
+      expect(await screen.findByRole('alert')).toHaveTextContent('there is no plan gold');
+      await waitFor(() => expect(select).toBeEnabled());
+      expect(select).toHaveValue('free');
+    });
+
+    it('names the built-in plans while the list of plans cannot be had', async () => {
+      stubApi({ 'GET /api/admin/users': () => json(200, [ADA, { ...BOB, plan: 'enterprise' }]) });
+      renderWithProviders(<UsersPage />, { route: '/settings/users' });
+      const select = await screen.findByRole('combobox', { name: 'Plan for bob' });
+      expect(select).toHaveValue('enterprise');
+      expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual(['Free', 'Professional', 'Enterprise']);
+    });
   });
 });

@@ -6,10 +6,12 @@ import { useSession } from '../../../lib/use-session';
 import { adminQueries, issueResetLink, type AdminUser } from '../api/account-api';
 import { EraseUserDialog } from './erase-user-dialog';
 import { SettingsNav } from './settings-nav';
+import { UserPlanSelect } from './user-plan-select';
 
 /**
- * The instance's users, for administrators: who they are, a reset link for each, and Erase for
- * everyone but the administrator themselves (their own account is erased from User Settings).
+ * The instance's users, for administrators: who they are, their plan, a reset link for each, and
+ * Erase for everyone but the administrator themselves (their own account is erased from User
+ * Settings).
  */
 export function UsersPage() {
   const session = useSession().user;
@@ -98,6 +100,7 @@ function UserRow({ user, self, onErase }: UserRowProps) {
         {roles && <span className="small muted"> — {roles}</span>}
       </div>
       <div className="user-row-actions">
+        <UserPlanSelect user={user} />
         <button type="button" className="button" disabled={issue.isPending} onClick={() => issue.mutate()}>
           {issue.isPending ? 'Issuing…' : 'Copy reset link'}
         </button>

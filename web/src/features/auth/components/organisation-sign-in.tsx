@@ -1,0 +1,26 @@
+import { useQuery } from '@tanstack/react-query';
+import { beginOrganisationSignIn, oidcQueries } from '../api/oidc-api';
+
+/** Leaves the app for `url` with a full page load (the server answers with a redirect). */
+const leavePage = (url: string) => window.location.assign(url);
+
+/**
+ * "Sign in with {label}", below the email form, when the server has an identity provider set
+ * up; nothing otherwise (or while the server has not said). `leave` is replaced in tests.
+ */
+export function OrganisationSignIn({ leave = leavePage }: { leave?: (url: string) => void }) {
+  const config = useQuery(oidcQueries.config());
+  if (!config.data?.enabled) return null;
+  const label = config.data.label?.trim() || 'your organisation';
+
+  return (
+    <div className="auth-alternative">
+      <p className="auth-divider" aria-hidden="true">
+        <span>or</span>
+      </p>
+      <button type="button" className="button auth-sso-button" onClick={() => leave(beginOrganisationSignIn())}>
+        Sign in with {label}
+      </button>
+    </div>
+  );
+}
