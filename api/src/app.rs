@@ -113,6 +113,7 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::model_server::router())
         .merge(routes::plans::router())
         .merge(routes::portfolios::router())
+        .merge(routes::whatsapp::router())
         .split_for_parts()
 }
 
@@ -310,6 +311,7 @@ impl Server {
             semantic: semantic.clone(),
             mailer: config.mailer()?,
             oidc: config.oidc()?,
+            messenger: Arc::new(service::whatsapp::Outbox),
             billing: Arc::new(service::plans::PortalLink(
                 config.billing_portal_url.as_deref().map(str::trim).filter(|u| !u.is_empty()).map(str::to_string),
             )),

@@ -95,6 +95,8 @@ const FIELDS: &[Field] = &[
     field("user", "ProfileUpdated", "whatsapp_number", Owner::Aggregate, Erased::Null),
     field("user", "PasswordChanged", "password_hash", Owner::Aggregate, Erased::Text("")),
     field("user", "PasswordReset", "password_hash", Owner::Aggregate, Erased::Text("")),
+    field("user", "WhatsappCodeIssued", "number", Owner::Aggregate, Erased::Text("")),
+    field("user", "WhatsappVerified", "number", Owner::Aggregate, Erased::Text("")),
     field("channel_document", "CommentAdded", "text", Owner::Field("author"), Erased::Text(ERASED_TEXT)),
     field("channel_document", "CommentEdited", "text", Owner::Field("author"), Erased::Text(ERASED_TEXT)),
 ];

@@ -77,7 +77,25 @@ pub enum UserCommand {
     AssignPlan {
         plan: String,
     },
+    /// Sends a verification code to the profile's WhatsApp number: only its keyed digest is
+    /// given. At most one code a minute and [`MAX_CODES_PER_HOUR`] an hour.
+    IssueWhatsappCode {
+        code_hash: String,
+        at: DateTime<Utc>,
+    },
+    /// Tries a code (by its digest) against the one outstanding.
+    VerifyWhatsapp {
+        code_hash: String,
+        at: DateTime<Utc>,
+    },
 }
+
+/// How long a WhatsApp verification code works.
+pub const CODE_MINUTES: i64 = 10;
+/// How many wrong tries void a code.
+pub const CODE_TRIES: u32 = 5;
+/// How many codes a user may ask for in an hour.
+pub const MAX_CODES_PER_HOUR: usize = 5;
 
 /// Profile fields to change; `None` leaves a field as it is.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -150,6 +168,21 @@ pub enum UserEvent {
     PlanAssigned {
         plan: String,
     },
+    /// A verification code was sent to `number` (only its keyed digest is kept); it works until
+    /// `expires_at`, for [`CODE_TRIES`] tries.
+    WhatsappCodeIssued {
+        number: String,
+        code_hash: String,
+        expires_at: DateTime<Utc>,
+    },
+    /// A wrong code was tried; `tries_left` more are allowed.
+    WhatsappCodeRejected {
+        tries_left: u32,
+    },
+    /// `number` was verified: the person holds it.
+    WhatsappVerified {
+        number: String,
+    },
 }
 
 crate::impl_domain_event! {
@@ -166,6 +199,9 @@ crate::impl_domain_event! {
         PasswordReset: "1",
         UserErased: "1",
         PlanAssigned: "1",
+        WhatsappCodeIssued: "1",
+        WhatsappCodeRejected: "1",
+        WhatsappVerified: "1",
     }
 }
 
@@ -193,12 +229,22 @@ pub enum UserError {
     UnknownPlan(String),
     #[error("enter the WhatsApp number with its country code, e.g. +44 7700 900123")]
     InvalidWhatsappNumber,
+    #[error("add your WhatsApp number to your profile first")]
+    WhatsappNumberMissing,
+    #[error("this WhatsApp number is already verified")]
+    WhatsappAlreadyVerified,
+    #[error("too many codes asked for; try again in {0} seconds")]
+    TooManyCodes(u64),
+    #[error("there is no code to check; ask for a new one")]
+    NoCode,
+    #[error("this code has expired; ask for a new one")]
+    CodeExpired,
 }
 
 impl DomainError for UserError {
     fn kind(&self) -> ErrorKind {
         match self {
-            UserError::AlreadySignedUp => ErrorKind::Conflict,
+            UserError::AlreadySignedUp | UserError::WhatsappAlreadyVerified => ErrorKind::Conflict,
             UserError::NotFound | UserError::Erased => ErrorKind::NotFound,
             _ => ErrorKind::Invalid,
         }
@@ -216,6 +262,11 @@ impl DomainError for UserError {
             UserError::Erased => "user_erased",
             UserError::UnknownPlan(_) => "unknown_plan",
             UserError::InvalidWhatsappNumber => "invalid_whatsapp_number",
+            UserError::WhatsappNumberMissing => "whatsapp_number_missing",
+            UserError::WhatsappAlreadyVerified => "whatsapp_already_verified",
+            UserError::TooManyCodes(_) => "too_many_codes",
+            UserError::NoCode => "no_code",
+            UserError::CodeExpired => "code_expired",
         }
     }
 }
@@ -239,6 +290,23 @@ pub struct User {
     /// The assigned plan's id; `None` is the default plan.
     #[serde(default)]
     plan: Option<String>,
+    /// The WhatsApp number verified by code, while it is still the profile's.
+    #[serde(default)]
+    whatsapp_verified: Option<String>,
+    /// The verification code outstanding.
+    #[serde(default)]
+    whatsapp_code: Option<WhatsappCode>,
+    /// When codes were sent, the last hour's (for the limits).
+    #[serde(default)]
+    codes_sent: Vec<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct WhatsappCode {
+    number: String,
+    code_hash: String,
+    expires_at: DateTime<Utc>,
+    tries_left: u32,
 }
 
 /// An outstanding reset link: its token's hash and when it stops working.
@@ -298,6 +366,17 @@ fn is_hidden(c: char) -> bool {
         GeneralCategory::SpaceSeparator => c != ' ',
         _ => is_filler(c),
     }
+}
+
+/// How many seconds to wait before another code may be sent at `at`, given when the last hour's
+/// were: a minute after the last one, and until the oldest leaves the hour once
+/// [`MAX_CODES_PER_HOUR`] were sent.
+fn code_wait(sent: &[DateTime<Utc>], at: DateTime<Utc>) -> Option<u64> {
+    let recent: Vec<&DateTime<Utc>> = sent.iter().filter(|t| at - **t < chrono::Duration::hours(1)).collect();
+    let minute = recent.iter().map(|t| 60 - (at - **t).num_seconds()).filter(|s| *s > 0).max();
+    let hour = (recent.len() >= MAX_CODES_PER_HOUR)
+        .then(|| recent.iter().map(|t| 3600 - (at - **t).num_seconds()).min().unwrap_or(0).max(1));
+    minute.into_iter().chain(hour).max().map(|s| s as u64)
 }
 
 /// Returns a WhatsApp number as it is kept (trimmed, as typed), or why it is refused: it must be
@@ -404,6 +483,33 @@ impl User {
                 _ => Err(UserError::ResetLinkInvalid),
             },
             UserCommand::Erase { by_admin } => Ok(vec![UserEvent::UserErased { by_admin }]),
+            UserCommand::IssueWhatsappCode { code_hash, at } => {
+                let number = self.whatsapp_number.clone().filter(|n| !n.is_empty());
+                let Some(number) = number else {
+                    return Err(UserError::WhatsappNumberMissing);
+                };
+                if self.whatsapp_verified.as_ref() == Some(&number) {
+                    return Err(UserError::WhatsappAlreadyVerified);
+                }
+                if let Some(wait) = code_wait(&self.codes_sent, at) {
+                    return Err(UserError::TooManyCodes(wait));
+                }
+                let expires_at = at + chrono::Duration::minutes(CODE_MINUTES);
+                Ok(vec![UserEvent::WhatsappCodeIssued { number, code_hash, expires_at }])
+            }
+            UserCommand::VerifyWhatsapp { code_hash, at } => {
+                let Some(code) = &self.whatsapp_code else {
+                    return Err(UserError::NoCode);
+                };
+                if at >= code.expires_at || code.tries_left == 0 {
+                    return Err(UserError::CodeExpired);
+                }
+                if code.code_hash == code_hash {
+                    Ok(vec![UserEvent::WhatsappVerified { number: code.number.clone() }])
+                } else {
+                    Ok(vec![UserEvent::WhatsappCodeRejected { tries_left: code.tries_left - 1 }])
+                }
+            }
             UserCommand::AssignPlan { plan } => {
                 if plan::plan(&plan).is_none() {
                     return Err(UserError::UnknownPlan(plan));
@@ -437,6 +543,11 @@ impl Aggregate for User {
                 self.username = username;
                 self.industry = industry;
                 self.profession = profession;
+                if whatsapp_number != self.whatsapp_number {
+                    // Another number: what was verified, and the code sent, were for the old one.
+                    self.whatsapp_verified = None;
+                    self.whatsapp_code = None;
+                }
                 self.whatsapp_number = whatsapp_number;
             }
             UserEvent::PreferencesChanged { nav_state, askneedl_pro } => {
@@ -458,6 +569,21 @@ impl Aggregate for User {
                 *self = User { signed_up: true, erased: true, ..User::default() };
             }
             UserEvent::PlanAssigned { plan } => self.plan = Some(plan),
+            UserEvent::WhatsappCodeIssued { number, code_hash, expires_at } => {
+                let sent = expires_at - chrono::Duration::minutes(CODE_MINUTES);
+                self.codes_sent.retain(|t| sent - *t < chrono::Duration::hours(1));
+                self.codes_sent.push(sent);
+                self.whatsapp_code = Some(WhatsappCode { number, code_hash, expires_at, tries_left: CODE_TRIES });
+            }
+            UserEvent::WhatsappCodeRejected { tries_left } => {
+                if let Some(code) = &mut self.whatsapp_code {
+                    code.tries_left = tries_left;
+                }
+            }
+            UserEvent::WhatsappVerified { number } => {
+                self.whatsapp_verified = Some(number);
+                self.whatsapp_code = None;
+            }
         }
     }
 }
@@ -718,6 +844,78 @@ mod tests {
         for number in ["07700 900123", "+44 7700 9001x3", "+0 7700 900123", "+1234567", "+1234567890123456", "+"] {
             assert_eq!(clean_whatsapp_number(number), Err(UserError::InvalidWhatsappNumber), "{number}");
         }
+    }
+
+    fn with_number(number: &str) -> UserEvent {
+        UserEvent::ProfileUpdated {
+            username: "ada".into(),
+            industry: None,
+            profession: None,
+            whatsapp_number: Some(number.into()),
+        }
+    }
+
+    fn issued(number: &str, hash: &str, seconds: i64) -> UserEvent {
+        UserEvent::WhatsappCodeIssued {
+            number: number.into(),
+            code_hash: hash.into(),
+            expires_at: at(seconds) + chrono::Duration::minutes(CODE_MINUTES),
+        }
+    }
+
+    #[test]
+    fn a_whatsapp_code_goes_to_the_profile_number_and_verifies_it_once() {
+        let issue = |seconds| UserCommand::IssueWhatsappCode { code_hash: "h".into(), at: at(seconds) };
+        let verify = |hash: &str, seconds| UserCommand::VerifyWhatsapp { code_hash: hash.into(), at: at(seconds) };
+        const N: &str = "+44 7700 900123";
+        UserTest::with(()).given(vec![signed_up()]).when(issue(0)).then_expect_error(UserError::WhatsappNumberMissing);
+        UserTest::with(())
+            .given(vec![signed_up(), with_number(N)])
+            .when(issue(0))
+            .then_expect_events(vec![issued(N, "h", 0)]);
+        let sent = vec![signed_up(), with_number(N), issued(N, "h", 0)];
+        UserTest::with(())
+            .given(sent.clone())
+            .when(verify("wrong", 10))
+            .then_expect_events(vec![UserEvent::WhatsappCodeRejected { tries_left: CODE_TRIES - 1 }]);
+        UserTest::with(())
+            .given(sent.clone())
+            .when(verify("h", 10))
+            .then_expect_events(vec![UserEvent::WhatsappVerified { number: N.into() }]);
+        UserTest::with(()).given(sent.clone()).when(verify("h", 601)).then_expect_error(UserError::CodeExpired);
+        UserTest::with(())
+            .given(vec![signed_up(), with_number(N)])
+            .when(verify("h", 1))
+            .then_expect_error(UserError::NoCode);
+        let mut exhausted = sent.clone();
+        exhausted.extend((0..CODE_TRIES).rev().map(|tries_left| UserEvent::WhatsappCodeRejected { tries_left }));
+        UserTest::with(()).given(exhausted).when(verify("h", 20)).then_expect_error(UserError::CodeExpired);
+        let verified = [sent.clone(), vec![UserEvent::WhatsappVerified { number: N.into() }]].concat();
+        UserTest::with(())
+            .given(verified.clone())
+            .when(issue(3000))
+            .then_expect_error(UserError::WhatsappAlreadyVerified);
+        // Another number is unverified again, and the old code does not verify it.
+        let changed = [verified, vec![with_number("+91 98765 43210")]].concat();
+        UserTest::with(()).given(changed.clone()).when(verify("h", 30)).then_expect_error(UserError::NoCode);
+        UserTest::with(()).given(changed).when(issue(3000)).then_expect_events(vec![issued(
+            "+91 98765 43210",
+            "h",
+            3000,
+        )]);
+    }
+
+    #[test]
+    fn codes_are_limited_to_one_a_minute_and_five_an_hour() {
+        const N: &str = "+44 7700 900123";
+        let issue = |seconds| UserCommand::IssueWhatsappCode { code_hash: "h".into(), at: at(seconds) };
+        let one = vec![signed_up(), with_number(N), issued(N, "h", 0)];
+        UserTest::with(()).given(one.clone()).when(issue(20)).then_expect_error(UserError::TooManyCodes(40));
+        UserTest::with(()).given(one).when(issue(60)).then_expect_events(vec![issued(N, "h", 60)]);
+        let mut five = vec![signed_up(), with_number(N)];
+        five.extend((0..5).map(|i| issued(N, "h", i * 120)));
+        UserTest::with(()).given(five.clone()).when(issue(700)).then_expect_error(UserError::TooManyCodes(2900));
+        UserTest::with(()).given(five).when(issue(3600)).then_expect_events(vec![issued(N, "h", 3600)]);
     }
 
     #[test]

@@ -511,6 +511,9 @@ fn user_events_keep_their_stored_types_and_versions() {
             UserEvent::PasswordReset { token_hash: s(), password_hash: s() },
             UserEvent::UserErased { by_admin: false },
             UserEvent::PlanAssigned { plan: s() },
+            UserEvent::WhatsappCodeIssued { number: s(), code_hash: s(), expires_at: epoch() },
+            UserEvent::WhatsappCodeRejected { tries_left: 4 },
+            UserEvent::WhatsappVerified { number: s() },
         ],
         &[
             ("UserSignedUp", "1"),
@@ -525,6 +528,9 @@ fn user_events_keep_their_stored_types_and_versions() {
             ("PasswordReset", "1"),
             ("UserErased", "1"),
             ("PlanAssigned", "1"),
+            ("WhatsappCodeIssued", "1"),
+            ("WhatsappCodeRejected", "1"),
+            ("WhatsappVerified", "1"),
         ],
     );
 }

@@ -47,9 +47,19 @@ impl Projection for Accounts {
                 .await?;
             }
             UserEvent::ProfileUpdated { username, industry, profession, whatsapp_number } => {
+                // Another WhatsApp number voids the verification and the code of the old one, as
+                // the aggregate decides.
                 tx.execute(
                     "UPDATE users_view SET username = $2, industry = $3, profession = $4, \
-                     whatsapp_number = $5 WHERE user_id = $1",
+                     whatsapp_number = $5, \
+                     whatsapp_verified = CASE WHEN whatsapp_verified = $5 THEN whatsapp_verified END, \
+                     whatsapp_code_sent_at = CASE WHEN COALESCE(whatsapp_number, '') = COALESCE($5, '') \
+                       THEN whatsapp_code_sent_at END, \
+                     whatsapp_code_expires_at = CASE WHEN COALESCE(whatsapp_number, '') = COALESCE($5, '') \
+                       THEN whatsapp_code_expires_at END, \
+                     whatsapp_code_tries = CASE WHEN COALESCE(whatsapp_number, '') = COALESCE($5, '') \
+                       THEN whatsapp_code_tries END \
+                     WHERE user_id = $1",
                     args![id, username, industry, profession, whatsapp_number],
                 )
                 .await?;
@@ -84,7 +94,9 @@ impl Projection for Accounts {
                 // The same values a rebuild reads from the sealed fields once the key is gone.
                 tx.execute(
                     "UPDATE users_view SET email = $2, username = $3, password_hash = '', industry = NULL, \
-                     profession = NULL, whatsapp_number = NULL, is_admin = $4, is_auditor = $4, \
+                     profession = NULL, whatsapp_number = NULL, whatsapp_verified = NULL, \
+                     whatsapp_code_sent_at = NULL, whatsapp_code_expires_at = NULL, whatsapp_code_tries = NULL, \
+                     is_admin = $4, is_auditor = $4, \
                      is_analyst = $4, erased_at = $5 WHERE user_id = $1",
                     args![id, personal::erased_email(id), personal::ERASED_NAME, false, event.recorded_at.clone()],
                 )
@@ -93,6 +105,30 @@ impl Projection for Accounts {
                 // The service destroys the key as it erases; doing it here too, in the read
                 // model's transaction, finishes an erasure interrupted between the two.
                 personal::destroy_key(tx, id).await?;
+            }
+            UserEvent::WhatsappCodeIssued { expires_at, .. } => {
+                let sent_at = expires_at - chrono::Duration::minutes(domain::user::CODE_MINUTES);
+                tx.execute(
+                    "UPDATE users_view SET whatsapp_code_sent_at = $2, whatsapp_code_expires_at = $3, \
+                     whatsapp_code_tries = $4 WHERE user_id = $1",
+                    args![id, sent_at.to_rfc3339(), expires_at.to_rfc3339(), i64::from(domain::user::CODE_TRIES)],
+                )
+                .await?;
+            }
+            UserEvent::WhatsappCodeRejected { tries_left } => {
+                tx.execute(
+                    "UPDATE users_view SET whatsapp_code_tries = $2 WHERE user_id = $1",
+                    args![id, i64::from(tries_left)],
+                )
+                .await?;
+            }
+            UserEvent::WhatsappVerified { number } => {
+                tx.execute(
+                    "UPDATE users_view SET whatsapp_verified = $2, whatsapp_code_sent_at = NULL, \
+                     whatsapp_code_expires_at = NULL, whatsapp_code_tries = NULL WHERE user_id = $1",
+                    args![id, number],
+                )
+                .await?;
             }
             UserEvent::PlanAssigned { plan } => {
                 tx.execute("UPDATE users_view SET plan = $2 WHERE user_id = $1", args![id, plan]).await?;

@@ -17,6 +17,9 @@ pub enum Purpose {
     Access,
     /// A shared link's key.
     Public,
+    /// A WhatsApp verification code's digest (of the user id and the code), so the event that
+    /// records the code holds nothing a reader could try codes against without the secret.
+    WhatsappCode,
 }
 
 impl AccessKeys {
@@ -27,10 +30,11 @@ impl AccessKeys {
     fn mac(&self, purpose: Purpose, deeplink: &str) -> Hmac<Sha256> {
         let mut mac = Hmac::<Sha256>::new_from_slice(&self.secret).expect("HMAC takes keys of any length");
         let label = match purpose {
-            Purpose::Access => "access",
-            Purpose::Public => "public",
+            Purpose::Access => "document-access",
+            Purpose::Public => "document-public",
+            Purpose::WhatsappCode => "whatsapp-code",
         };
-        mac.update(format!("document-{label}\n{deeplink}").as_bytes());
+        mac.update(format!("{label}\n{deeplink}").as_bytes());
         mac
     }
 

@@ -81,6 +81,8 @@ pub struct Context {
     pub billing: Arc<dyn crate::plans::Billing>,
     /// The organisation's identity provider, when one is configured (`oidc`).
     pub oidc: Option<Arc<crate::oidc::Oidc>>,
+    /// How short messages (WhatsApp codes) reach people; offline, the outbox.
+    pub messenger: Arc<dyn crate::whatsapp::Messenger>,
 }
 
 /// How long a command's answer waits for the read models to include its events, so the next

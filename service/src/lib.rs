@@ -19,7 +19,9 @@
 //!   onboarding, organisation, debug logs), [`portfolios`] (holdings by ISIN), [`reports`]
 //!   (research reports, and their generation as leased jobs).
 //! - [`sessions`]: sign-up, sign-in, refresh and sign-out, password changes, and whether a
-//!   session is honoured; [`oidc`]: sign-in with the organisation's identity provider; [`passwords`]: the policy a new password meets, and hashing;
+//!   session is honoured; [`oidc`]: sign-in with the organisation's identity provider;
+//!   [`passwords`]: the policy a new password meets, and hashing; [`whatsapp`]: WhatsApp number
+//!   verification by code, sent through a messenger (offline, an outbox administrators read);
 //!   [`password_reset`]: one-time reset links, mailed through [`mail`] or issued by an
 //!   administrator; [`clock`]: the time those rules judge by (a test's manual one).
 //! - [`live`]: what a live socket may see, the pages it missed, and when its session ends it.
@@ -81,6 +83,7 @@ pub mod tags;
 pub mod uploads;
 pub mod viewer;
 pub mod websites;
+pub mod whatsapp;
 
 pub use context::{Context, Settings};
 pub use error::{Error, Kind, Result};

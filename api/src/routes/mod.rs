@@ -28,3 +28,4 @@ pub mod sources;
 pub mod tags;
 pub mod uploads;
 pub mod websites;
+pub mod whatsapp;

@@ -44,3 +44,4 @@ mod search;
 mod sources;
 mod tags;
 mod uploads;
+mod whatsapp;
