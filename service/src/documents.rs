@@ -93,6 +93,9 @@ pub struct DocumentCard {
     pub access_key: String,
     /// With `share=true`: the key of a link that lets any signed-in person read this document.
     pub public_access_key: Option<String>,
+    /// The title and summary's tone by the finance lexicon (`sentiment`), for the card's badge.
+    #[serde(default)]
+    pub sentiment: crate::sentiment::Sentiment,
 }
 
 impl DocumentCard {
@@ -102,7 +105,9 @@ impl DocumentCard {
                 .unwrap_or_default()
                 .into_iter()
                 .partition(|(key, _)| INTERNAL_METADATA.contains(&key.as_str()));
+        let sentiment = crate::sentiment::judge(&format!("{}. {}", row.title, row.summary.as_deref().unwrap_or("")));
         DocumentCard {
+            sentiment,
             access_key: keys.key(Purpose::Access, &row.deeplink),
             public_access_key: None,
             deeplink: row.deeplink,

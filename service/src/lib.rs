@@ -25,6 +25,7 @@
 //!   [`password_reset`]: one-time reset links, mailed through [`mail`] or issued by an
 //!   administrator; [`clock`]: the time those rules judge by (a test's manual one).
 //! - [`live`]: what a live socket may see, the pages it missed, and when its session ends it.
+//! - [`sentiment`]: the tone of finance headlines by a lexicon, for cards' badges.
 //! - [`input`]: checks several features share; [`sql`]: `IN (...)` placeholders and view times.
 //! - [`plans`]: plans and pricing gates: the eligibility map, the server's checks before gated
 //!   writes, usage against limits, plan assignment, and billing behind an interface.
@@ -75,6 +76,7 @@ pub mod portfolios;
 pub mod reports;
 pub mod search;
 pub mod semantic;
+pub mod sentiment;
 pub mod sessions;
 pub mod sources;
 pub mod sql;

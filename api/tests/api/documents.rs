@@ -103,3 +103,20 @@ api_test!(a_shared_link_opens_one_document_for_others_and_access_keys_must_match
     let (_, audit) = app.get("/api/audit/aggregates/document/memo-1", &owner.token).await;
     assert!(audit.to_string().contains("DocumentShared"), "sharing is on the record: {audit}");
 });
+
+api_test!(cards_carry_the_tone_of_their_headline, |app: TestApp| async move {
+    let app = &app;
+    let reader = app.sign_up("tone").await;
+    let owner = Some(reader.id());
+    ingest(app, "up-1", "needldrive", "Acme beats estimates as revenue surges to a record", owner).await;
+    ingest(app, "down-1", "needldrive", "Acme misses forecasts; shares plunge on weak guidance", owner).await;
+    ingest(app, "flat-1", "needldrive", "Acme files its annual report", owner).await;
+    let (_, page) = app.get("/api/documents", &reader.token).await;
+    let tone = |deeplink: &str| {
+        let card = page["results"].as_array().unwrap().iter().find(|d| d["deeplink"] == deeplink).unwrap().clone();
+        card["sentiment"]["label"].as_str().unwrap().to_string()
+    };
+    assert_eq!(tone("up-1"), "positive", "{page}");
+    assert_eq!(tone("down-1"), "negative");
+    assert_eq!(tone("flat-1"), "neutral");
+});
