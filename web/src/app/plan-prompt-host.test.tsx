@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { api } from '../lib/api';
 import { MOBILE_QUERY } from '../lib/media';
+import { PLATFORM_STORAGE_KEY, setNativePlatform } from '../lib/native-bridge';
 import { showPlanPrompt } from '../lib/plan-prompts';
 import type { PlanPrompt } from '../lib/pricing';
 import { json, renderWithProviders, stubApi } from '../test/render';
@@ -90,6 +91,17 @@ describe('the pricing prompt', () => {
     act(() => showPlanPrompt(FEED_LIMIT));
     expect(await screen.findByText('Your Free plan includes up to 2 feeds.')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('is a toast, not a modal, inside the native app', async () => {
+    onPhone(false);
+    setNativePlatform('ios');
+    stubApi({});
+    renderWithProviders(<Where />, { route: '/feeds/home' });
+    act(() => showPlanPrompt(FEED_LIMIT));
+    expect(await screen.findByText('Your Free plan includes up to 2 feeds.')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    sessionStorage.removeItem(PLATFORM_STORAGE_KEY);
   });
 
   it('opens when the server refuses a write for the plan, with the eligibility map’s words and no error toast', async () => {

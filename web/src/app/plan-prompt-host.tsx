@@ -1,13 +1,15 @@
 import { useEffect, useState } from 'react';
 import { PlanPromptDialog } from '../components/plan-prompt';
 import { matches, MOBILE_QUERY } from '../lib/media';
+import { isNative } from '../lib/native-bridge';
 import { onPlanPrompt } from '../lib/plan-prompts';
 import type { PlanPrompt } from '../lib/pricing';
 import { useToast } from './toast-context';
 
 /**
  * Shows the pricing prompts that gated actions and refused writes ask for (src/lib/plan-prompts):
- * a modal, or on a phone, where the spec shows no modal, a toast with the message.
+ * a modal, or on a phone or inside the native app, where the spec shows no modal, a toast with
+ * the message.
  */
 export function PlanPromptHost() {
   const toast = useToast();
@@ -16,7 +18,7 @@ export function PlanPromptHost() {
   useEffect(
     () =>
       onPlanPrompt((prompt) => {
-        if (matches(MOBILE_QUERY)) toast.error(prompt.message);
+        if (matches(MOBILE_QUERY) || isNative()) toast.error(prompt.message);
         else setShown((before) => ({ prompt, n: (before?.n ?? 0) + 1 }));
       }),
     [toast],

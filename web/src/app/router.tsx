@@ -5,6 +5,8 @@ import { lazyPage } from './lazy-page';
 import { ComingSoonPage } from './pages/coming-soon-page';
 import { LandingRedirect } from './pages/landing-redirect';
 import { UnknownPage } from './pages/unknown-page';
+import { PulseIndex } from './pulse/pulse-index';
+import { PulseLayout } from './pulse/pulse-layout';
 import { PublicOnly, RequireAuth } from './session/require-auth';
 import { AppShell } from './shell/app-shell';
 
@@ -50,6 +52,17 @@ const PortfoliosPage = lazyPage('Loading portfolios', () =>
 const PortfolioEditorPage = lazyPage('Loading the portfolio', () =>
   import('../features/settings/portfolios/pages').then((m) => m.PortfolioEditorPage),
 );
+/** The pulse variant's pages: its profile (with the WhatsApp number), verifying that number, its portfolio. */
+const PulseProfilePage = lazyPage('Loading your profile', () =>
+  import('../features/settings/whatsapp/pages').then((m) => m.PulseProfilePage),
+);
+const WhatsappVerificationPage = lazyPage('Loading WhatsApp verification', () =>
+  import('../features/settings/whatsapp/pages').then((m) => m.WhatsappVerificationPage),
+);
+const UpdatePortfolioPage = lazyPage('Loading your portfolio', () =>
+  import('../features/settings/portfolios/pages').then((m) => m.UpdatePortfolioPage),
+);
+const OutboxPage = lazyPage('Loading the outbox', () => import('../features/settings/pages').then((m) => m.OutboxPage));
 const StorageFilesPage = lazyPage('Loading your files', () =>
   import('../features/settings/storage/pages').then((m) => m.StorageFilesPage),
 );
@@ -84,6 +97,13 @@ const AppsPage = lazyPage('Loading apps', () => import('./pages/apps-page').then
 const AppSourcePage = lazyPage('Loading the app', () => import('./pages/app-source-page').then((m) => m.AppSourcePage));
 /** The drive brings the upload panel. */
 const DrivePage = lazyPage('Loading Needl Drive', () => import('./pages/drive-page').then((m) => m.DrivePage));
+/** The spec's full-page routes: one document, one image, a document link, the extension's landing. */
+const FullDocumentPage = lazyPage('Loading the document', () => import('./pages/document-pages').then((m) => m.FullDocumentPage));
+const RedirectDocumentPage = lazyPage('Opening the document', () =>
+  import('./pages/document-pages').then((m) => m.RedirectDocumentPage),
+);
+const ImagePage = lazyPage('Loading the image', () => import('./pages/image-page').then((m) => m.ImagePage));
+const ExtensionPage = lazyPage('Loading', () => import('./pages/extension-page').then((m) => m.ExtensionPage));
 
 /**
  * Pages the spec names that are not built yet: each says it is coming soon. Any other unknown
@@ -110,6 +130,8 @@ export function AppRoutes() {
         <Route path="/pulse/auth/signin" element={<SignInPage />} />
         <Route path="/auth/forgot-password" element={<ForgotPasswordPage />} />
       </Route>
+      {/* The pulse variant's entry: its profile when signed in, else its sign-in. */}
+      <Route path="/pulse" element={<PulseIndex />} />
       {/* A reset link opens whether or not this browser is signed in (it signs it out). */}
       <Route path="/reset-password" element={<ResetPasswordPage />} />
       {/* Where the organisation's sign-in comes back, signed in or not (its token replaces any session here). */}
@@ -118,8 +140,18 @@ export function AppRoutes() {
       <Route element={<RequireAuth />}>
         {/* The attributes form as a page, outside the shell; it goes on to `?redirect=` or home. */}
         <Route path="/onboarding" element={<OnboardingPage />} />
+        {/* The browser extension's landing: signed in, it says the tab may be closed (or goes on to `?redirect=`). */}
+        <Route path="/extension" element={<ExtensionPage />} />
+        {/* The pulse variant: its own phone-first layout, no side navigation. */}
+        <Route element={<PulseLayout />}>
+          <Route path="/pulse/settings/user-settings" element={<PulseProfilePage />} />
+          <Route path="/pulse/whatsapp-verification" element={<WhatsappVerificationPage />} />
+          <Route path="/pulse/update-portfolio" element={<UpdatePortfolioPage />} />
+        </Route>
         <Route element={<AppShell />}>
           <Route index element={<LandingRedirect />} />
+          {/* The landing route by name: where the user's first enabled feature lands. */}
+          <Route path="/home" element={<LandingRedirect />} />
           <Route path="/settings" element={<Navigate to="/settings/user-settings" replace />} />
           <Route path="/settings/user-settings" element={<UserSettingsPage />} />
           <Route path="/settings/storage" element={<StoragePage />} />
@@ -131,6 +163,8 @@ export function AppRoutes() {
           <Route path="/settings/plan" element={<PlanPage />} />
           <Route path="/settings/users" element={<UsersPage />} />
           <Route path="/settings/assistant" element={<AssistantSettingsPage />} />
+          {/* Messages kept for an administrator to pass on while no messaging provider is set up. */}
+          <Route path="/settings/outbox" element={<OutboxPage />} />
           {/* The user's portfolios; `?id=` on the create page edits one. */}
           <Route path="/settings/portfolios" element={<PortfoliosPage />} />
           <Route path="/settings/portfolios/create-portfolio" element={<PortfolioEditorPage />} />
@@ -163,10 +197,18 @@ export function AppRoutes() {
           <Route path="/notebooks" element={<NotebooksPage />} />
           <Route path="/preview/needl_notebooks/:noteId" element={<NotePreviewPage />} />
           <Route path="/preview/:category/:deeplink" element={<PreviewPage />} />
+          {/* Full pages the shell shows bare (nav-routes.ts): one document (`?deeplink=&source=`, or the
+              app's own address as `?url=`) and one image (`?src=`). */}
+          <Route path="/document" element={<FullDocumentPage />} />
+          <Route path="/image" element={<ImagePage />} />
+          {/* A document link (`?deeplink=&source=`) on to its preview. */}
+          <Route path="/redirect/document" element={<RedirectDocumentPage />} />
           <Route path="/ask-needl/full" element={<AskNeedlFullPage />} />
           <Route path="/ask-needl/history" element={<AskNeedlHistory />} />
           {/* /search/{subCategory}, /search/today (the current feed) and /search/{source}: one page reads the scope. */}
           <Route path="/search" element={<SearchPage />} />
+          {/* The search on its own, bare of the navigation (nav-routes.ts). */}
+          <Route path="/search/full" element={<SearchPage />} />
           <Route path="/search/:scope" element={<SearchPage />} />
           <Route path="/connect" element={<ConnectPage />} />
           <Route path="/connect/rss" element={<ConnectRssPage />} />

@@ -1,4 +1,4 @@
-import { ApiError, createApiClient, fileNameOf } from './api-client';
+import { ApiError, createApiClient, fileNameOf, retryAfterOf } from './api-client';
 import { createSessionStore } from './session-store';
 
 const user = { id: 'u1', email_id: 'a@b.co', username: 'ann', is_admin: false };
@@ -89,6 +89,15 @@ describe('api client', () => {
     });
   });
 
+  it("keeps a throttled answer's Retry-After seconds", async () => {
+    const { client } = setup([
+      () => json(429, { code: 'too_many_codes', message: 'too many codes asked for' }, { 'retry-after': '42' }),
+      () => json(422, { code: 'wrong_code', message: 'that code is not right' }),
+    ]);
+    await expect(client.post('/user/whatsapp/otp', { body: {} })).rejects.toMatchObject({ status: 429, retryAfter: 42 });
+    await expect(client.post('/user/whatsapp/verify', { body: {} })).rejects.toMatchObject({ status: 422, retryAfter: null });
+  });
+
   it('does not expire the session for a wrong password on sign-in', async () => {
     const { client, session } = setup([() => json(401, { code: 'unauthorized', message: 'invalid email or password' })]);
     await expect(client.post('/auth/signin', { body: {} })).rejects.toMatchObject({ status: 401 });
@@ -113,6 +122,16 @@ describe('api client', () => {
   it('throws the JSON error of a file call like any other', async () => {
     const { client } = setup([() => json(404, { code: 'not_found', message: 'document not found' })]);
     await expect(client.getFile('/doc/x/file?deeplink=y')).rejects.toMatchObject({ status: 404, message: 'document not found' });
+  });
+});
+
+describe('retryAfterOf', () => {
+  it('reads delay seconds and nothing else', () => {
+    expect(retryAfterOf('60')).toBe(60);
+    expect(retryAfterOf(' 7 ')).toBe(7);
+    expect(retryAfterOf(null)).toBeNull();
+    expect(retryAfterOf('Wed, 21 Oct 2015 07:28:00 GMT')).toBeNull();
+    expect(retryAfterOf('-3')).toBeNull();
   });
 });
 

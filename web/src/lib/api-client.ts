@@ -14,12 +14,15 @@ export const MAX_FORBIDDEN_RETRIES = 2;
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
+  /** Seconds to wait before trying again, from a throttled answer's `Retry-After` (429). */
+  readonly retryAfter: number | null;
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, retryAfter: number | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -93,7 +96,13 @@ async function toApiError(response: Response): Promise<ApiError> {
   } catch {
     // A body that is not our JSON error shape keeps the status-based message.
   }
-  return new ApiError(response.status, code, message);
+  return new ApiError(response.status, code, message, retryAfterOf(response.headers.get('retry-after')));
+}
+
+/** Returns a `Retry-After` header's seconds (the delay form; an HTTP date is not sent by this server). */
+export function retryAfterOf(header: string | null): number | null {
+  if (!header || !/^\s*\d+\s*$/.test(header)) return null;
+  return Number(header.trim());
 }
 
 export function createApiClient(config: ApiClientConfig): ApiClient {

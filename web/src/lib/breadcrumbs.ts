@@ -74,6 +74,7 @@ const TITLES: Array<[RegExp, string]> = [
   [/^\/settings\/user-settings/, 'User Settings'],
   [/^\/settings\/storage/, 'Storage'],
   [/^\/settings\/users/, 'Users'],
+  [/^\/settings\/outbox/, 'Outbox'],
   [/^\/apps\/needldrive/, 'Needl Drive'],
   [/^\/needlbox\/needldrive/, 'Needl Drive'],
   [/^\/needlbox\/bookmarks/, 'Bookmarks'],

@@ -54,3 +54,47 @@ export function passageParams(page: number | null | undefined, box: PageBox | nu
   if (!page || page < 1) return {};
   return box ? { page: String(page), bbox: box.map(roundPoint).join(',') } : { page: String(page) };
 }
+
+/** A document named from outside a card (a deeplink in an address): the pieces of its preview address. */
+export interface DocumentAddress {
+  deeplink: string;
+  source: string;
+  /** The preview's category (`feeds`, `apps`...); feeds when none or not a plain key. */
+  category?: string;
+  access_key?: string;
+  public_access_key?: string;
+}
+
+/** Returns the keys in `params` that open a document (a card's, a shared link's). */
+export function documentKeysOf(params: URLSearchParams): Pick<DocumentAddress, 'access_key' | 'public_access_key'> {
+  const access = params.get('access_key');
+  const shared = params.get('public_access_key');
+  return { ...(access ? { access_key: access } : {}), ...(shared ? { public_access_key: shared } : {}) };
+}
+
+/**
+ * Returns the document the parameters of an address name (`deeplink`, `source`, optional
+ * `category` and keys), or null without a deeplink and a source: the server opens a document
+ * only by both.
+ */
+export function documentFromParams(params: URLSearchParams): DocumentAddress | null {
+  const deeplink = params.get('deeplink')?.trim();
+  const source = params.get('source')?.trim();
+  if (!deeplink || !source) return null;
+  const category = params.get('category');
+  return { deeplink, source, ...(category ? { category } : {}), ...documentKeysOf(params) };
+}
+
+/** A category a preview address may carry: a plain key. */
+const PLAIN_KEY = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+/**
+ * Returns the preview address of a document named from outside a card: a note's own preview, or
+ * /preview/{category}/{deeplink} with its source and keys (and `extra`, a passage to show).
+ */
+export function previewPathOf(doc: DocumentAddress, extra: Record<string, string> = {}): string {
+  if (doc.source === NOTES_SOURCE) return notePreviewPath(doc.deeplink);
+  const category = doc.category && PLAIN_KEY.test(doc.category) ? doc.category : 'feeds';
+  const shared: Record<string, string> = doc.public_access_key ? { public_access_key: doc.public_access_key } : {};
+  return previewPath({ deeplink: doc.deeplink, source: doc.source, access_key: doc.access_key }, category, { ...shared, ...extra });
+}

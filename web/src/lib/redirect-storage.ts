@@ -2,19 +2,16 @@
  * Where a signed-out visitor was going, kept in session storage so sign-in can return there,
  * and the marker of the first authenticated load of this browser session.
  */
+import { afterLogoutTarget, APP_TYPE_KEY, signInPath, storedVariant, variantOf } from './variant';
 
 export const REDIRECT_URI_KEY = 'redirectUri';
 export const FIRST_LOAD_KEY = 'isFirstAuthenticatedAppLoadDone';
-/** Set in local storage for non-default app types, to pick the page shown after logout. */
-export const APP_TYPE_KEY = 'appType';
 /** A leftover of an identity-provider sign-in; cleared once signed in. */
 export const OAUTH_SIGNIN_KEY = 'oauth-signin';
 
-const AFTER_LOGOUT_TARGETS: Record<string, string> = { pulse: '/pulse/auth/signin' };
-
-/** Saves the address a signed-out visitor asked for, unless it is an /auth page. */
+/** Saves the address a signed-out visitor asked for, unless it is a sign-in page (`/auth`, `/pulse/auth`). */
 export function saveRedirect(address: string, storage: Storage = sessionStorage): void {
-  if (address === '/auth' || address.startsWith('/auth/')) return;
+  if (/^(\/pulse)?\/auth(\/|$|\?|#)/.test(address)) return;
   storage.setItem(REDIRECT_URI_KEY, address);
 }
 
@@ -34,13 +31,16 @@ export function resetFirstLoad(storage: Storage = sessionStorage): void {
   storage.removeItem(FIRST_LOAD_KEY);
 }
 
-/** Returns where a signed-out visitor is sent: the stored app type's target (then forgotten) or sign-in. */
-export function signedOutTarget(storage: Storage = localStorage): string {
-  const appType = storage.getItem(APP_TYPE_KEY);
-  const target = appType ? AFTER_LOGOUT_TARGETS[appType] : undefined;
-  if (target) {
+/**
+ * Returns where a signed-out visitor at `pathname` is sent: a pulse address to the pulse sign-in;
+ * any other to the stored app type's after-logout target (the type then forgotten), else sign-in.
+ */
+export function signedOutTarget(storage: Storage = localStorage, pathname = ''): string {
+  if (variantOf(pathname) === 'pulse') return signInPath('pulse');
+  const variant = storedVariant(storage);
+  if (variant !== 'default') {
     storage.removeItem(APP_TYPE_KEY);
-    return target;
+    return afterLogoutTarget(variant);
   }
-  return '/auth/signin';
+  return signInPath('default');
 }

@@ -11,9 +11,10 @@ const NO_SCOPE: CardScope = {};
  * /preview/{category}/{deeplink}: the documents feature's preview, read in the group the address
  * names (`channel_id`, a notification's link) when the user sees that group: its comments show,
  * the thread opens with `comments=true` and the comment `comment_id` names is highlighted. The
- * two features meet here, through the card scope, as they do on a group's page.
+ * two features meet here, through the card scope, as they do on a group's page. `at` names the
+ * document where the path does not (the full-page /document).
  */
-export function DocumentPreviewPage() {
+export function DocumentPreviewPage({ at }: { at?: { category?: string; deeplink: string } } = {}) {
   const [params] = useSearchParams();
   const channelId = params.get('channel_id');
   const commentId = params.get('comment_id');
@@ -27,7 +28,7 @@ export function DocumentPreviewPage() {
   return (
     <CardScopeProvider value={scope}>
       {/* Another comment of the same document opens its thread afresh. */}
-      <PreviewPage key={commentId ?? ''} />
+      <PreviewPage key={commentId ?? ''} at={at} />
     </CardScopeProvider>
   );
 }

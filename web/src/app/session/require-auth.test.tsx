@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { sessionStore } from '../../lib/session-store';
-import { RequireAuth } from './require-auth';
+import { PublicOnly, RequireAuth } from './require-auth';
 
 const user = { id: 'u1', email_id: 'ann@example.com', username: 'ann', is_admin: false };
 
@@ -13,6 +13,7 @@ const renderAt = (route: string) =>
           <Route path="*" element={<p>protected page</p>} />
         </Route>
         <Route path="/auth/signin" element={<p>sign-in page</p>} />
+        <Route path="/pulse/auth/signin" element={<p>pulse sign-in page</p>} />
       </Routes>
     </MemoryRouter>,
   );
@@ -51,5 +52,41 @@ describe('after a deliberate sign-out', () => {
     renderAt('/settings/user-settings');
     expect(screen.getByText('sign-in page')).toBeInTheDocument();
     expect(sessionStorage.getItem('redirectUri')).toBeNull();
+  });
+});
+
+describe('the pulse variant', () => {
+  afterEach(() => sessionStore.signOut());
+
+  it('sends a signed-out visitor at a pulse address to the pulse sign-in, even on a first visit', () => {
+    sessionStore.forget();
+    renderAt('/pulse/update-portfolio');
+    expect(screen.getByText('pulse sign-in page')).toBeInTheDocument();
+    expect(sessionStorage.getItem('redirectUri')).toBe('/pulse/update-portfolio');
+  });
+
+  it('sends a signed-out pulse user at a default address to the pulse sign-in once, as appType says', () => {
+    sessionStore.forget();
+    localStorage.setItem('appType', 'pulse');
+    renderAt('/notebooks');
+    expect(screen.getByText('pulse sign-in page')).toBeInTheDocument();
+    expect(localStorage.getItem('appType')).toBeNull();
+  });
+
+  it('keeps a signed-in user off the pulse sign-in: they go to the pulse profile page', () => {
+    sessionStore.signIn('tok', user);
+    render(
+      <MemoryRouter initialEntries={['/pulse/auth/signin']}>
+        <Routes>
+          <Route element={<PublicOnly />}>
+            <Route path="/pulse/auth/signin" element={<p>pulse sign-in page</p>} />
+            <Route path="/auth/signin" element={<p>sign-in page</p>} />
+          </Route>
+          <Route path="/pulse/settings/user-settings" element={<p>pulse profile</p>} />
+          <Route path="/" element={<p>home</p>} />
+        </Routes>
+      </MemoryRouter>,
+    );
+    expect(screen.getByText('pulse profile')).toBeInTheDocument();
   });
 });

@@ -4,6 +4,7 @@ import { FullPageSpinner } from '../../components/ui/spinner';
 import { SignInRequiredModal } from '../../features/auth';
 import { consumeFirstLoadRedirect, isFirstLoadDone, saveRedirect, signedOutTarget } from '../../lib/redirect-storage';
 import { useSession } from '../../lib/use-session';
+import { afterLoginTarget, variantOf } from '../../lib/variant';
 
 /**
  * Guards the protected routes. The auth check is undefined while a stored token is being verified
@@ -24,7 +25,7 @@ function RedirectToSignIn({ saveAddress }: { saveAddress: boolean }) {
   const location = useLocation();
   const [target] = useState(() => {
     if (saveAddress) saveRedirect(`${location.pathname}${location.search}${location.hash}`);
-    return signedOutTarget();
+    return signedOutTarget(localStorage, location.pathname);
   });
   return <Navigate to={target} replace state={{ from: location }} />;
 }
@@ -47,9 +48,10 @@ function FirstLoadRedirect() {
   return checked ? <Outlet /> : <FullPageSpinner />;
 }
 
-/** Keeps signed-in users away from the sign-in and sign-up pages. */
+/** Keeps signed-in users away from the sign-in and sign-up pages: they go where their variant goes after login. */
 export function PublicOnly() {
   const session = useSession();
-  if (session.token) return <Navigate to="/" replace />;
+  const { pathname } = useLocation();
+  if (session.token) return <Navigate to={afterLoginTarget(variantOf(pathname))} replace />;
   return <Outlet />;
 }

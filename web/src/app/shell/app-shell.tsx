@@ -15,9 +15,11 @@ import { userQueries } from '../../lib/queries/user-queries';
 import { LAPTOP_QUERY, useMediaQuery } from '../../lib/media';
 import { ErrorBoundary } from '../error-screen';
 import { isNavOpen, NavContext } from '../nav-context';
+import { isFullPage } from '../nav-routes';
 import { OverlayHost } from '../overlays/overlay-host';
 import { PlanPromptHost } from '../plan-prompt-host';
 import { useLiveUpdates } from '../session/use-live-updates';
+import { FullPageBar } from './full-page-bar';
 import { Header } from './header';
 import { NavProvider } from './nav-provider';
 import { SideNav } from './side-nav';
@@ -30,7 +32,9 @@ const CARD_DETAILS: readonly CardDetail[] = [CardTags, CardContact];
 
 /**
  * The signed-in layout: side navigation, header, the page, and the overlay. Uploads are held
- * here, above the pages, so they go on (and show in the header) wherever the user goes.
+ * here, above the pages, so they go on (and show in the header) wherever the user goes. The
+ * bare full pages (nav-routes.ts) keep all of it but the navigation, the header and the Ask
+ * button: a bar with the way back stands over the page instead.
  */
 export function AppShell() {
   return (
@@ -44,6 +48,7 @@ function ShellLayout() {
   const { pathname } = useLocation();
   const withNav = useShowsSideNav();
   const live = useLiveUpdates();
+  const fullPage = isFullPage(pathname);
   const queryClient = useQueryClient();
 
   useEffect(() => {
@@ -61,7 +66,7 @@ function ShellLayout() {
           <div className="shell">
             {withNav && <SideNav />}
             <ShellMain>
-              <Header liveStatus={live} />
+              {fullPage ? <FullPageBar /> : <Header liveStatus={live} />}
               <main id="main" className="content" tabIndex={-1}>
                 <ErrorBoundary key={pathname}>
                   <CardActionsProvider value={CARD_ACTIONS}>
@@ -73,7 +78,7 @@ function ShellLayout() {
               </main>
             </ShellMain>
             <OverlayHost />
-            <AskButton />
+            {!fullPage && <AskButton />}
             <PlanPromptHost />
           </div>
         </NavProvider>

@@ -17,4 +17,6 @@ export { default as SearchIcon } from 'lucide-react/icons/search';
 export { default as StarIcon } from 'lucide-react/icons/star';
 export { default as ThumbsDownIcon } from 'lucide-react/icons/thumbs-down';
 export { default as ThumbsUpIcon } from 'lucide-react/icons/thumbs-up';
+export { default as TrendingDownIcon } from 'lucide-react/icons/trending-down';
+export { default as TrendingUpIcon } from 'lucide-react/icons/trending-up';
 export { default as XIcon } from 'lucide-react/icons/x';

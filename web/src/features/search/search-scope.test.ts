@@ -3,6 +3,7 @@ import {
   currentScopeChoice,
   headerSearchTarget,
   isSearchPath,
+  keepFullPage,
   locationLabel,
   MY_DATA,
   NEEDL_WEB,
@@ -53,6 +54,13 @@ describe('search paths', () => {
     expect(scopeFromPath(undefined)).toBeNull();
     expect(scopeFromPath('full')).toBeNull();
     expect(scopeFromPath('rss_news')).toBe('rss_news');
+  });
+
+  it('keep a new search of all My Data on the full-page search', () => {
+    expect(keepFullPage('/search?q=rates', '/search/full')).toBe('/search/full?q=rates');
+    expect(keepFullPage('/search?q=rates&search_type=needl_web', '/search/full/')).toBe('/search/full?q=rates&search_type=needl_web');
+    expect(keepFullPage('/search/rss_news?q=rates', '/search/full')).toBe('/search/rss_news?q=rates');
+    expect(keepFullPage('/search?q=rates', '/search')).toBe('/search?q=rates');
   });
 });
 

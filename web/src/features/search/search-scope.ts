@@ -44,10 +44,22 @@ export const currentFeed = (feed: { boardId?: string | null; channelId?: string 
 /** Returns whether a path is a search page (whose header is the search's own). */
 export const isSearchPath = (pathname: string): boolean => pathname === '/search' || pathname.startsWith('/search/');
 
+/** The full-page search (the spec's /search/full): all of My Data, without the app's navigation. */
+export const FULL_SEARCH_PATH = '/search/full';
+
 /** Returns the scope a /search path names (`/search/full` is the full-page search: no scope). */
 export function scopeFromPath(segment: string | undefined): string | null {
   if (!segment || segment === 'full') return null;
   return segment;
+}
+
+/**
+ * Returns `href`, the address of a new search, kept on the full-page search when the search
+ * starts there and looks at no narrower scope (a feed's or a source's search has its own page).
+ */
+export function keepFullPage(href: string, pathname: string): string {
+  if (pathname.replace(/(.)\/+$/, '$1') !== FULL_SEARCH_PATH || !/^\/search(\?|$)/.test(href)) return href;
+  return `${FULL_SEARCH_PATH}${href.slice('/search'.length)}`;
 }
 
 /** A page of an app's or the needlbox's source: /apps/{source}/..., /needlbox/{source}/... */

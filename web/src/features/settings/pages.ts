@@ -4,3 +4,4 @@ export { StoragePage } from './components/storage-page';
 export { PlanPage } from './components/plan-page';
 export { UsersPage } from './components/users-page';
 export { AssistantSettingsPage } from './components/assistant-settings-page';
+export { OutboxPage } from './components/outbox-page';

@@ -31,6 +31,12 @@ describe('organisation sign-in', () => {
     expect(beginOrganisationSignIn()).toBe('/api/auth/oidc/start?redirect=%2F');
   });
 
+  it("comes back to the sign-in page's home (the pulse profile) when no address was saved", () => {
+    expect(beginOrganisationSignIn(localStorage, sessionStorage, '/pulse/settings/user-settings')).toBe(
+      '/api/auth/oidc/start?redirect=%2Fpulse%2Fsettings%2Fuser-settings',
+    );
+  });
+
   it('reads the form-encoded fragment the server sends', () => {
     expect(readHandoff('#token=a.b%2Bc&expires_at=2030-01-01T00%3A00%3A00%2B00%3A00&redirect=%2Fsearch%3Fq%3Da+b')).toEqual({
       token: 'a.b+c',

@@ -39,11 +39,12 @@ export function safeRedirect(path: string | null | undefined): string {
 /**
  * Returns where the browser goes to sign in at the provider, and notes (the spec's `oauth-signin`
  * marker) that a provider sign-in is under way. The page to come back to is the address saved
- * before sign-in, if any; it stays saved, and the first authenticated load consumes it as usual.
+ * before sign-in, if any (it stays saved, and the first authenticated load consumes it as usual),
+ * else `home`, where the sign-in page's variant goes after login.
  */
-export function beginOrganisationSignIn(storage: Storage = localStorage, saved: Storage = sessionStorage): string {
+export function beginOrganisationSignIn(storage: Storage = localStorage, saved: Storage = sessionStorage, home = '/'): string {
   storage.setItem(OAUTH_SIGNIN_KEY, 'true');
-  const redirect = safeRedirect(saved.getItem(REDIRECT_URI_KEY));
+  const redirect = safeRedirect(saved.getItem(REDIRECT_URI_KEY) ?? home);
   return `/api/auth/oidc/start?redirect=${encodeURIComponent(redirect)}`;
 }
 

@@ -6,9 +6,10 @@ const leavePage = (url: string) => window.location.assign(url);
 
 /**
  * "Sign in with {label}", below the email form, when the server has an identity provider set
- * up; nothing otherwise (or while the server has not said). `leave` is replaced in tests.
+ * up; nothing otherwise (or while the server has not said). `home` is where it comes back to when
+ * no address was saved before sign-in; `leave` is replaced in tests.
  */
-export function OrganisationSignIn({ leave = leavePage }: { leave?: (url: string) => void }) {
+export function OrganisationSignIn({ home = '/', leave = leavePage }: { home?: string; leave?: (url: string) => void }) {
   const config = useQuery(oidcQueries.config());
   if (!config.data?.enabled) return null;
   const label = config.data.label?.trim() || 'your organisation';
@@ -18,7 +19,7 @@ export function OrganisationSignIn({ leave = leavePage }: { leave?: (url: string
       <p className="auth-divider" aria-hidden="true">
         <span>or</span>
       </p>
-      <button type="button" className="button auth-sso-button" onClick={() => leave(beginOrganisationSignIn())}>
+      <button type="button" className="button auth-sso-button" onClick={() => leave(beginOrganisationSignIn(localStorage, sessionStorage, home))}>
         Sign in with {label}
       </button>
     </div>

@@ -60,6 +60,22 @@ describe('sign-in page', () => {
     expect(JSON.parse(localStorage.getItem('needl.session') ?? '{}').token).toBe('tok-1');
   });
 
+  it('on the pulse sign-in, goes to the pulse profile page after signing in', async () => {
+    stubApi({ 'POST /api/auth/signin': () => json(200, { token: 'tok-1', user }) });
+    renderWithProviders(
+      <>
+        <SignInPage />
+        <Address />
+      </>,
+      { route: '/pulse/auth/signin' },
+    );
+    expect(screen.getByText('Sign in to Needl Pulse.')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Email'), 'ann@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), 'correct-horse');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await vi.waitFor(() => expect(screen.getByTestId('address')).toHaveTextContent(/^\/pulse\/settings\/user-settings$/));
+  });
+
   it('says the account was erased when the page that erased it left that notice, once', async () => {
     stubApi({});
     leaveSignInNotice('account_erased');

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { TextField } from '../../../components/ui/text-field';
 import { signIn } from '../../../lib/auth';
 import { clearSignInNotice, readSignInNotice, type SignInNotice } from '../../../lib/sign-in-notice';
+import { afterLoginTarget, variantOf } from '../../../lib/variant';
 import { signInSchema } from '../auth-schemas';
 import { useAuthForm } from '../hooks/use-auth-form';
 import { useSsoError } from '../hooks/use-sso-error';
@@ -15,19 +16,31 @@ const NOTICE_TEXT: Record<SignInNotice, string> = {
     'Your account was erased: its name, email, password and comment texts are gone for good, and every session of it has ended.',
 };
 
+/** What the sign-in page says under its title, per variant (the pulse variant has its own page). */
+const SUBTITLES = {
+  default: 'Welcome back to your research workspace.',
+  pulse: 'Sign in to Needl Pulse.',
+} as const;
+
+/**
+ * The sign-in page of both variants (`/auth/signin`, `/pulse/auth/signin`); once signed in, it goes
+ * where the address's variant goes after login.
+ */
 export function SignInPage() {
   const navigate = useNavigate();
+  const variant = variantOf(useLocation().pathname);
+  const home = afterLoginTarget(variant);
   // Shown while the page is open, forgotten at once, so a later visit does not say it again.
   const [notice] = useState(readSignInNotice);
   useEffect(() => clearSignInNotice(), []);
   const ssoError = useSsoError();
   const form = useAuthForm(signInSchema, async (values) => {
     await signIn(values);
-    navigate('/', { replace: true });
+    navigate(home, { replace: true });
   });
 
   return (
-    <AuthLayout title="Sign in" subtitle="Welcome back to your research workspace.">
+    <AuthLayout title="Sign in" subtitle={SUBTITLES[variant]}>
       {notice && (
         <p className="form-success auth-notice" role="status">
           {NOTICE_TEXT[notice]}
@@ -55,7 +68,7 @@ export function SignInPage() {
           {form.pending ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
-      <OrganisationSignIn />
+      <OrganisationSignIn home={home} />
       <p className="auth-switch">
         New to Needl? <Link to="/auth/platform-access">Create an account</Link>
       </p>

@@ -5,6 +5,7 @@
 import { infiniteQueryOptions, queryOptions, type QueryKey } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../../../lib/api';
+import type { Sentiment } from '../../../lib/sentiment';
 import { documentKeys, type DocumentKeys } from '../../../lib/queries/document-keys';
 
 export type { DocumentKeys };
@@ -28,6 +29,8 @@ export interface DocumentCard {
   public_access_key?: string | null;
   /** Near-duplicates from other sources folded into this card (a custom feed's story cluster). */
   story?: { size: number; sources: string[] } | null;
+  /** The tone of its title and summary; older servers leave it out. */
+  sentiment?: Sentiment | null;
 }
 
 export interface DocumentPage {

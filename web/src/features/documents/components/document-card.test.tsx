@@ -122,4 +122,49 @@ describe('DocumentCard', () => {
     await userEvent.click(screen.getByRole('button', { name: /^Read/ }));
     expect(onToggleRead).toHaveBeenCalledOnce();
   });
+
+  describe('tone', () => {
+    const toned = (label: 'positive' | 'negative' | 'neutral', score: number) => doc({ sentiment: { label, score } });
+    const on = { share: false, openInSource: true, sentiment: true };
+
+    it('shows a positive tone in the details line when the flag is on', () => {
+      renderWithProviders(
+        <DocumentCard doc={toned('positive', 0.7)} read={false} onToggleRead={() => {}} flags={on} now={now} />,
+        { route: '/feeds/home' },
+      );
+      const badge = screen.getByRole('img', { name: 'Tone: positive' });
+      expect(badge).toHaveTextContent('Positive');
+      expect(badge).toHaveAttribute('title', "From the headline's wording");
+      expect(badge.closest('.doc-card-meta')).not.toBeNull();
+    });
+
+    it('shows a negative tone when the flag is on', () => {
+      renderWithProviders(
+        <DocumentCard doc={toned('negative', -0.3)} read={false} onToggleRead={() => {}} flags={on} now={now} />,
+        { route: '/feeds/home' },
+      );
+      expect(screen.getByRole('img', { name: 'Tone: negative' })).toHaveTextContent('Negative');
+    });
+
+    it('shows nothing for a neutral tone or a card without one', () => {
+      const { unmount } = renderWithProviders(<DocumentCard doc={toned('neutral', 0)} read={false} onToggleRead={() => {}} flags={on} now={now} />, {
+        route: '/feeds/home',
+      });
+      expect(screen.queryByTestId('sentiment-badge')).not.toBeInTheDocument();
+      unmount();
+      renderWithProviders(<DocumentCard doc={doc()} read={false} onToggleRead={() => {}} flags={on} now={now} />, { route: '/feeds/home' });
+      expect(screen.queryByTestId('sentiment-badge')).not.toBeInTheDocument();
+    });
+
+    it('is hidden while the flag is off or unknown', () => {
+      const { unmount } = renderWithProviders(
+        <DocumentCard doc={toned('positive', 0.7)} read={false} onToggleRead={() => {}} flags={{ ...on, sentiment: false }} now={now} />,
+        { route: '/feeds/home' },
+      );
+      expect(screen.queryByTestId('sentiment-badge')).not.toBeInTheDocument();
+      unmount();
+      renderWithProviders(<DocumentCard doc={toned('negative', -0.7)} read={false} onToggleRead={() => {}} now={now} />, { route: '/feeds/home' });
+      expect(screen.queryByTestId('sentiment-badge')).not.toBeInTheDocument();
+    });
+  });
 });

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
+import { SentimentBadge } from '../../../components/ui/sentiment-badge';
 import type { DocumentCard as Doc } from '../api/document-api';
 import { dateLine, documentDate, fileInfo, isWebsiteOrRss, previewPath, sourceLabel } from '../document-display';
 import type { DocumentFlags } from '../hooks/use-document-flags';
@@ -23,7 +24,8 @@ export interface DocumentCardProps {
 
 /**
  * One document in a list: title (to the preview, with the card's access key), source, author,
- * date, a preview of its text and actions; an uploaded file also shows its name and size.
+ * date, its tone (when the flag is on), a preview of its text and actions; an uploaded file also
+ * shows its name and size.
  */
 export function DocumentCard({ doc, read, onToggleRead, sourceLabels, category, flags, now }: DocumentCardProps) {
   const titleId = useId();
@@ -52,6 +54,7 @@ export function DocumentCard({ doc, read, onToggleRead, sourceLabels, category, 
             +{doc.story.size - 1} {doc.story.size - 1 === 1 ? 'source' : 'sources'}
           </span>
         )}
+        {flags?.sentiment && <SentimentBadge sentiment={doc.sentiment} />}
       </p>
       {file && <FileFacts file={file} />}
       {doc.summary && (

@@ -86,4 +86,18 @@ describe('DocumentList', () => {
     renderWithProviders(<DocumentList source={null} />, { route: '/feeds/home' });
     expect(await screen.findByRole('heading', { name: 'Documents could not be loaded' })).toBeInTheDocument();
   });
+
+  it("shows cards' tones when the user's flag turns them on", async () => {
+    const toned = (n: number, label: 'positive' | 'negative' | 'neutral'): DocumentCard => ({ ...doc(n), sentiment: { label, score: 0 } });
+    stubApi({
+      'GET /api/documents?page=0&limit=20': () => page([toned(1, 'positive'), toned(2, 'negative'), toned(3, 'neutral')]),
+      'GET /api/doc/read_status': () => json(200, { results: [] }),
+      'GET /api/source/rss': () => json(200, { results: [followed] }),
+      'GET /api/feature/config': () => json(200, { features: { doc_sentiment_analysis: true } }),
+    });
+    renderWithProviders(<DocumentList source={null} />, { route: '/feeds/home' });
+    expect(await within(await screen.findByRole('article', { name: /Item 1/ })).findByRole('img', { name: 'Tone: positive' })).toBeInTheDocument();
+    expect(within(screen.getByRole('article', { name: /Item 2/ })).getByRole('img', { name: 'Tone: negative' })).toBeInTheDocument();
+    expect(within(screen.getByRole('article', { name: /Item 3/ })).queryByTestId('sentiment-badge')).not.toBeInTheDocument();
+  });
 });

@@ -23,9 +23,12 @@ const PdfPreview = lazy(() => import('./pdf-preview').then((m) => ({ default: m.
  * grants it, the document "cannot be found". The card that linked here is shown at once
  * (navigation state) while the document itself loads. An uploaded PDF shows its pages (and the
  * passage the address names); other documents, or a PDF that cannot be drawn, show their text.
+ * `at` names the document where the path does not (the full-page /document?deeplink=…).
  */
-export function PreviewPage() {
-  const { category, deeplink = '' } = useParams();
+export function PreviewPage({ at }: { at?: { category?: string; deeplink: string } } = {}) {
+  const path = useParams();
+  const category = at ? at.category : path.category;
+  const deeplink = (at ? at.deeplink : path.deeplink) ?? '';
   const [params] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();

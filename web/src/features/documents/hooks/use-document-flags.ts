@@ -9,6 +9,8 @@ export interface DocumentFlags {
   openInSource: boolean;
   /** `doc_delete`: delete the user's own uploads; shown unless false (hidden on the tags and bookmarks views). */
   delete?: boolean;
+  /** `doc_sentiment_analysis`: show a positive or negative tone on the card. */
+  sentiment?: boolean;
 }
 
 /** Actions shown before the flags are known: those every card always had, not Share. */
@@ -22,5 +24,6 @@ export function useDocumentFlags(): DocumentFlags {
     share: features.doc_share === true,
     openInSource: features.doc_open_in_source !== false,
     delete: features.doc_delete !== false,
+    sentiment: features.doc_sentiment_analysis === true,
   };
 }

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { api } from '../../../lib/api';
 import { DATE_RANGE_SHORTHANDS } from '../../../lib/format';
 import { boardKeys } from '../../../lib/queries/board-keys';
+import { sentimentField } from '../../../lib/sentiment';
 
 // ---------------------------------------------------------------------------------------------
 // The definition, as the builder sends it (the server refuses unknown fields).
@@ -201,6 +202,7 @@ const feedDocumentSchema = z.looseObject({
   source_label: z.string().nullish(),
   category_tab: z.string().nullish(),
   story: storySchema.nullish().transform((s) => s ?? null),
+  sentiment: sentimentField,
 });
 
 export type FeedDocument = z.infer<typeof feedDocumentSchema> & { read: boolean };

@@ -1,3 +1,5 @@
+import { QueryClient } from '@tanstack/react-query';
+import { json, stubApi } from '../../../test/render';
 import { DEFAULT_SEARCH_STATE } from '../search-state';
 import { searchQueries, searchRequest, visibleTabs, type CategoryTab } from './search-api';
 
@@ -56,5 +58,29 @@ describe('category tabs', () => {
       'drives',
       'exchanges',
     ]);
+  });
+});
+
+describe('search results', () => {
+  const answer = (sentiment?: unknown) => ({
+    results: [{ deeplink: 'd1', source: 'rss_1', title: 'Profit beats', metadata: {}, ...(sentiment === undefined ? {} : { sentiment }) }],
+    count: 1,
+    start_from: 0,
+    num_docs: 10,
+    query_params: { q: 'profit' },
+  });
+  const fetchHit = async (sentiment?: unknown) => {
+    stubApi({ 'POST /api/search': () => json(200, answer(sentiment)) });
+    const page = await new QueryClient().fetchQuery(searchQueries.results(null, { ...DEFAULT_SEARCH_STATE, q: 'profit' }));
+    return page.results[0];
+  };
+
+  it("keep each card's tone", async () => {
+    expect((await fetchHit({ label: 'positive', score: 0.4 }))?.sentiment).toEqual({ label: 'positive', score: 0.4 });
+  });
+
+  it('read an older answer without tones, and drop a malformed one rather than fail', async () => {
+    expect((await fetchHit())?.sentiment).toBeUndefined();
+    expect((await fetchHit({ label: 'upbeat' }))?.title).toBe('Profit beats');
   });
 });

@@ -12,6 +12,7 @@ import { api } from '../../../lib/api';
 import { isApiError } from '../../../lib/api-client';
 import { shouldRetry } from '../../../lib/query-client';
 import { searchKeys } from '../../../lib/queries/search-keys';
+import { sentimentField } from '../../../lib/sentiment';
 import { SEARCH_PAGE_SIZE, startFrom } from '../pagination';
 import { sortForRequest, type SearchState, type SearchType, type SortOrder } from '../search-state';
 
@@ -89,6 +90,7 @@ const hitSchema = z.object({
   access_key: z.string().nullish(),
   score: z.number().optional(),
   highlights: z.array(highlightSchema).nullish().transform((list) => list ?? []),
+  sentiment: sentimentField,
 });
 
 const resultsAnswerSchema = z.object({

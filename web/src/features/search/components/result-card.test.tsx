@@ -1,7 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
-import { renderWithProviders } from '../../../test/render';
+import { json, renderWithProviders, stubApi } from '../../../test/render';
 import type { SearchHit } from '../api/search-api';
 import { ResultCard } from './result-card';
 import { ResultList } from './result-list';
@@ -12,6 +12,11 @@ function Where() {
 }
 
 const now = new Date('2026-11-22T10:00:00Z');
+
+// Cards read the user's flags (the tone badge); tests that care stub their own.
+beforeEach(() => {
+  stubApi({ 'GET /api/feature/config': () => json(200, { features: {} }) });
+});
 
 const hit = (change: Partial<SearchHit> = {}): SearchHit => ({
   deeplink: 'needldrive/u1:f1',
@@ -130,6 +135,46 @@ describe('ResultCard', () => {
     expect(screen.getByRole('link', { name: 'Visit to the Pune plant' })).toHaveAttribute('href', '/preview/needl_notebooks/note%207');
     await userEvent.click(screen.getByTestId('search-highlight'));
     expect(screen.getByTestId('where')).toHaveTextContent(/^\/preview\/needl_notebooks\/note%207$/);
+  });
+});
+
+describe('ResultCard tone', () => {
+  const flags = (on: boolean) => stubApi({ 'GET /api/feature/config': () => json(200, { features: { doc_sentiment_analysis: on } }) });
+
+  it('shows a positive or negative tone once the flag is known to be on', async () => {
+    flags(true);
+    renderWithProviders(
+      <>
+        <ResultCard hit={hit({ deeplink: 'a', title: 'Profit beats', sentiment: { label: 'positive', score: 0.8 } })} now={now} />
+        <ResultCard hit={hit({ deeplink: 'b', title: 'Loss widens', sentiment: { label: 'negative', score: -0.6 } })} now={now} />
+      </>,
+      { route: '/search?q=profit' },
+    );
+    const up = await within(screen.getByRole('article', { name: 'Profit beats' })).findByRole('img', { name: 'Tone: positive' });
+    expect(up).toHaveTextContent('Positive');
+    expect(up).toHaveAttribute('title', "From the headline's wording");
+    expect(within(screen.getByRole('article', { name: 'Loss widens' })).getByRole('img', { name: 'Tone: negative' })).toHaveTextContent('Negative');
+  });
+
+  it('shows nothing for a neutral tone or a hit without one', async () => {
+    const calls = flags(true);
+    renderWithProviders(
+      <>
+        <ResultCard hit={hit({ deeplink: 'a', sentiment: { label: 'neutral', score: 0.05 } })} now={now} />
+        <ResultCard hit={hit({ deeplink: 'b' })} now={now} />
+      </>,
+      { route: '/search' },
+    );
+    await waitFor(() => expect(calls.map((c) => c.key)).toContain('GET /api/feature/config'));
+    await screen.findAllByRole('article');
+    expect(screen.queryByTestId('sentiment-badge')).not.toBeInTheDocument();
+  });
+
+  it('is hidden when the flag is off', async () => {
+    const calls = flags(false);
+    renderWithProviders(<ResultCard hit={hit({ sentiment: { label: 'negative', score: -0.9 } })} now={now} />, { route: '/search' });
+    await waitFor(() => expect(calls.map((c) => c.key)).toContain('GET /api/feature/config'));
+    expect(screen.queryByTestId('sentiment-badge')).not.toBeInTheDocument();
   });
 });
 

@@ -1,8 +1,10 @@
 import { useId, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { SentimentBadge } from '../../../components/ui/sentiment-badge';
 import { useCardActions, type CardActionTarget } from '../../../lib/card-actions';
 import { useCardDetails } from '../../../lib/card-details';
 import { dateLine } from '../../../lib/format';
+import { useSentimentShown } from '../../../lib/sentiment';
 import type { SearchHit } from '../api/search-api';
 import { stepHighlight } from '../pagination';
 import { hitDate, hitSourceLabel, resultHref } from '../result-links';
@@ -21,8 +23,9 @@ const shortSummary = (text: string) => {
 const onControl = (event: MouseEvent) => (event.target as HTMLElement).closest('a, button, input, select, textarea') !== null;
 
 /**
- * One search result: title (to the preview), source, date, and a highlight with its matches
- * marked; when there are several, a pager moves between them (← and → do too, from the title).
+ * One search result: title (to the preview), source, date, tone (when the flag is on), and a
+ * highlight with its matches marked; when there are several, a pager moves between them (← and →
+ * do too, from the title).
  * Clicking anywhere on the card opens the preview, at the shown highlight's page for a PDF.
  * Below, what other features add to cards (src/lib/card-actions, src/lib/card-details).
  */
@@ -37,6 +40,7 @@ export function ResultCard({ hit, now }: { hit: SearchHit; now?: Date }) {
   const step = (delta: number) => setIndex((i) => stepHighlight(i, delta, count));
   const actions = useCardActions();
   const details = useCardDetails();
+  const showTone = useSentimentShown();
   const target: CardActionTarget = {
     deeplink: hit.deeplink,
     source: hit.source,
@@ -67,6 +71,7 @@ export function ResultCard({ hit, now }: { hit: SearchHit; now?: Date }) {
         <span className="doc-card-source">{hitSourceLabel(hit)}</span>
         {hit.author && <span>{hit.author}</span>}
         {date && <time dateTime={date}>{dateLine(date, now)}</time>}
+        {showTone && <SentimentBadge sentiment={hit.sentiment} />}
       </p>
       {highlight ? (
         <p className="search-highlight" data-testid="search-highlight">

@@ -132,6 +132,18 @@ describe('the search page', () => {
     expect(typeof bodies('results')[0].timezone).toBe('string');
   });
 
+  it('searches all of My Data on the full page, and a new search stays there', async () => {
+    const { bodies } = stubSearch(['/search']);
+    renderSearch('/search/full?q=tariffs');
+    expect(await screen.findByRole('article', { name: 'Tariff story 1' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('"tariffs" in My Data');
+    const box = screen.getByRole('searchbox', { name: 'Search for' });
+    await userEvent.clear(box);
+    await userEvent.type(box, 'rates{Enter}');
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/search/full?q=rates'));
+    await waitFor(() => expect(bodies('results').at(-1)).toMatchObject({ q: 'rates', category_tab: null }));
+  });
+
   it('pages through the results, and keeps each page in the address', async () => {
     const { bodies } = stubSearch(['/search']);
     renderSearch('/search?q=tariffs');

@@ -22,4 +22,14 @@ describe('the settings tabs', () => {
     renderWithProviders(<SettingsNav />, { route: '/settings/storage' });
     expect(screen.getByRole('link', { name: 'Plan' })).toHaveAttribute('href', '/settings/plan');
   });
+
+  it.each([
+    ['an administrator', { ...user, is_admin: true }, true],
+    ['a member', user, false],
+  ])('lead %s to the outbox: %s', (_, who, shown) => {
+    sessionStore.signIn('tok', who);
+    renderWithProviders(<SettingsNav />, { route: '/settings/storage' });
+    expect(screen.queryAllByRole('link', { name: 'Outbox' })).toHaveLength(shown ? 1 : 0);
+    if (shown) expect(screen.getByRole('link', { name: 'Outbox' })).toHaveAttribute('href', '/settings/outbox');
+  });
 });

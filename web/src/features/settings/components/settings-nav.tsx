@@ -16,6 +16,7 @@ const PAGES = [
 const ADMIN_PAGES = [
   { to: '/settings/users', label: 'Users' },
   { to: '/settings/assistant', label: 'Assistant' },
+  { to: '/settings/outbox', label: 'Outbox' },
 ] as const;
 
 /** The audit log (the audit feature's page), for administrators and auditors. */

@@ -1,18 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Spinner } from '../../../components/ui/spinner';
 import { Switch } from '../../../components/ui/switch';
 import { signOut } from '../../../lib/auth';
 import { userQueries } from '../../../lib/queries/user-queries';
 import { useUpdatePreferences } from '../../../lib/queries/use-update-preferences';
-import { ProfileDetailsForm } from '../profile/components/profile-details-form';
+import { afterLogoutTarget } from '../../../lib/variant';
+import { ProfileDetails } from '../profile/components/profile-details';
 import { ChangePasswordSection } from './change-password-section';
 import { EraseAccountSection } from './erase-account-section';
 import { SettingsNav } from './settings-nav';
 
 export function UserSettingsPage() {
-  const profile = useQuery(userQueries.profile());
   const preferences = useQuery(userQueries.preferences());
   const update = useUpdatePreferences();
   const navigate = useNavigate();
@@ -21,7 +20,7 @@ export function UserSettingsPage() {
   const handleSignOut = async () => {
     setSigningOut(true);
     await signOut();
-    navigate('/', { replace: true });
+    navigate(afterLogoutTarget('default'), { replace: true });
   };
 
   return (
@@ -31,26 +30,7 @@ export function UserSettingsPage() {
         <h2 id="profile-heading" className="card-title">
           Profile
         </h2>
-        {profile.isPending ? (
-          <Spinner label="Loading profile" />
-        ) : profile.data ? (
-          <div className="stack">
-            <dl className="facts">
-              <dt>Username</dt>
-              <dd data-testid="profile-username">{profile.data.username}</dd>
-              <dt>Email</dt>
-              <dd data-testid="profile-email">{profile.data.email_id}</dd>
-            </dl>
-            <ProfileDetailsForm key={profile.data.id} profile={profile.data} />
-          </div>
-        ) : (
-          <p className="form-error" role="alert">
-            Your profile could not be loaded.{' '}
-            <button type="button" className="button button-quiet" onClick={() => void profile.refetch()}>
-              Try again
-            </button>
-          </p>
-        )}
+        <ProfileDetails />
       </section>
 
       <section className="card" aria-labelledby="preferences-heading">

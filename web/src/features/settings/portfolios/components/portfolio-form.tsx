@@ -10,13 +10,22 @@ import { readRefusal } from '../server-refusal';
 import { HoldingsPasteBox } from './holdings-paste-box';
 import { HoldingsTable } from './holdings-table';
 
+export interface PortfolioFormProps {
+  /** The saved portfolio to edit; none makes a new one. */
+  portfolio?: Portfolio;
+  /** What happens once saved; by default the list of portfolios opens. */
+  onSaved?: (saved: Portfolio) => void;
+  /** Where Cancel goes (the list by default); null leaves Cancel out. */
+  cancelTo?: string | null;
+}
+
 /**
  * A portfolio's name and holdings, new or saved. It checks what the server checks before
  * sending; a problem found then, or the server's refusal, is written beside the field it is
  * about and summed up by the Save button, and focus goes to the first field to fix. Saved, it
- * goes back to the list (a toast says so).
+ * goes back to the list (a toast says so), or does what `onSaved` says.
  */
-export function PortfolioForm({ portfolio }: { portfolio?: Portfolio }) {
+export function PortfolioForm({ portfolio, onSaved, cancelTo = PORTFOLIOS_PATH }: PortfolioFormProps) {
   const navigate = useNavigate();
   const form = useRef<HTMLFormElement>(null);
   const save = useSavePortfolio(portfolio?.id);
@@ -40,7 +49,7 @@ export function PortfolioForm({ portfolio }: { portfolio?: Portfolio }) {
       return;
     }
     save.mutate(toChange(ready), {
-      onSuccess: () => void navigate(PORTFOLIOS_PATH),
+      onSuccess: (saved) => (onSaved ? onSaved(saved) : void navigate(PORTFOLIOS_PATH)),
       onError: (error) => {
         state.refuse(readRefusal(error));
         setAttempts((n) => n + 1);
@@ -98,9 +107,11 @@ export function PortfolioForm({ portfolio }: { portfolio?: Portfolio }) {
         )}
       </div>
       <p className="form-actions">
-        <Link to={PORTFOLIOS_PATH} className="button">
-          Cancel
-        </Link>
+        {cancelTo !== null && (
+          <Link to={cancelTo} className="button">
+            Cancel
+          </Link>
+        )}
         <button type="submit" className="button button-primary" disabled={save.isPending}>
           {save.isPending ? 'Saving…' : portfolio ? 'Save changes' : 'Create portfolio'}
         </button>

@@ -4,6 +4,7 @@ import { TextField } from '../../../../components/ui/text-field';
 import { isApiError, serverMessage } from '../../../../lib/api-client';
 import { onboardingQueries } from '../../../../lib/queries/organization-queries';
 import { userQueries, type UserProfile } from '../../../../lib/queries/user-queries';
+import { whatsappQueries } from '../../whatsapp/api/whatsapp-api';
 import { updateProfile, type ProfileChanges } from '../api/profile-api';
 import { INVALID_WHATSAPP_NUMBER, isValidWhatsappNumber, WHATSAPP_NUMBER_HINT } from '../whatsapp-number';
 
@@ -56,8 +57,12 @@ export function ProfileDetailsForm({ profile }: { profile: UserProfile }) {
     onSuccess: (saved) => {
       queryClient.setQueryData(userQueries.profile().queryKey, saved);
       setDraft(valuesOf(saved));
-      // Industry and profession decide whether onboarding still asks for them.
-      return queryClient.invalidateQueries({ queryKey: onboardingQueries.all() });
+      // Industry and profession decide whether onboarding still asks for them; a new WhatsApp
+      // number is unverified.
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: onboardingQueries.all() }),
+        queryClient.invalidateQueries({ queryKey: whatsappQueries.all() }),
+      ]);
     },
     onError: (error) => {
       if (isApiError(error) && error.code === INVALID_WHATSAPP_NUMBER) numberRef.current?.focus();
