@@ -284,10 +284,34 @@ impl Oidc {
     }
 }
 
+/// Finishes a sign-in the provider sent back (`state` and `code` as it gave them) and starts
+/// session `session_id` for the person: their account, made on first sign-in when their domain
+/// allows; the provider's refresh token kept beside the session. Answers the signed-in user.
+pub async fn complete(
+    ctx: &Context,
+    origin: &Origin,
+    oidc: &Oidc,
+    pending: &Pending,
+    state: &str,
+    code: String,
+    session_id: &str,
+) -> Result<sessions::AuthUserBody> {
+    let identity = oidc.finish(pending, state, code).await?;
+    let user_id = account_for(ctx, origin, oidc, &identity).await?;
+    let user = sessions::start(ctx, session_id, &user_id, origin, None).await.map_err(|e| {
+        tracing::warn!(error = %e, "a session could not start after organisation sign-in");
+        Error::new(Kind::Internal, "oidc_session_failed", "Your session could not start; sign in again.")
+    })?;
+    if let Err(e) = remember(ctx, session_id, &identity).await {
+        tracing::warn!(error = %e, "the provider's refresh token could not be kept");
+    }
+    Ok(user)
+}
+
 /// The account `identity` signs in to: the one with its email address, else a new one when the
 /// address is in one of the organisation's domains. A new account's password is random and
 /// never shown; its owner may set one with a reset link to sign in without the provider too.
-pub async fn account_for(ctx: &Context, origin: &Origin, oidc: &Oidc, identity: &Identity) -> Result<String> {
+async fn account_for(ctx: &Context, origin: &Origin, oidc: &Oidc, identity: &Identity) -> Result<String> {
     if let Some(user) = projections::queries::user_by_email(&ctx.db, &identity.email).await? {
         return Ok(user.user_id);
     }
@@ -305,9 +329,7 @@ pub async fn account_for(ctx: &Context, origin: &Origin, oidc: &Oidc, identity: 
         .and_then(|n| domain::user::clean_username(n).ok())
         .or_else(|| domain::user::clean_username(&local).ok())
         .unwrap_or_else(|| "Member".to_string());
-    let mut bytes = [0u8; 32];
-    rand::RngCore::fill_bytes(&mut rand::rng(), &mut bytes);
-    let password = format!("{}-Aa1", hex::encode(bytes));
+    let password = crate::password_reset::new_token();
     let checked = SignUp { email: identity.email.clone(), password, username }.check()?;
     match sessions::sign_up(ctx, origin, checked).await {
         Ok(user_id) => Ok(user_id),
@@ -321,7 +343,7 @@ pub async fn account_for(ctx: &Context, origin: &Origin, oidc: &Oidc, identity: 
 
 /// Keeps the provider's refresh token beside session `session_id` (outside the events: it is a
 /// credential).
-pub async fn remember(ctx: &Context, session_id: &str, identity: &Identity) -> Result<()> {
+async fn remember(ctx: &Context, session_id: &str, identity: &Identity) -> Result<()> {
     let Some(token) = &identity.refresh_token else {
         return Ok(());
     };

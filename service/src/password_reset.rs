@@ -33,7 +33,7 @@ pub fn token_hash(token: &str) -> String {
 }
 
 /// A fresh token: 32 random bytes, hex-encoded (URL-safe as it is).
-fn new_token() -> String {
+pub(crate) fn new_token() -> String {
     let mut bytes = [0u8; 32];
     rand::rng().fill_bytes(&mut bytes);
     hex::encode(bytes)

@@ -47,31 +47,27 @@ pub struct TokenResponse {
 }
 
 /// A session started: its id and the answer that carries its token.
-pub(crate) struct Started {
-    pub session_id: String,
-    pub response: TokenResponse,
-}
-
 /// Starts a session for `user_id` and returns its token, once the session is readable.
-pub(crate) async fn start_session(
+async fn start_session(
     state: &AppState,
     user_id: &str,
     meta: &service::Origin,
     rotated_from: Option<String>,
-) -> ApiResult<Started> {
+) -> ApiResult<TokenResponse> {
     start_session_as(state, sessions::new_session_id(), user_id, meta, rotated_from).await
 }
 
+/// As [`start_session`], with the session's id chosen by the caller.
 async fn start_session_as(
     state: &AppState,
     session_id: String,
     user_id: &str,
     meta: &service::Origin,
     rotated_from: Option<String>,
-) -> ApiResult<Started> {
+) -> ApiResult<TokenResponse> {
     let (token, token_expires_at) = state.tokens.issue(user_id, &session_id)?;
     let user = sessions::start(state, &session_id, user_id, meta, rotated_from).await?;
-    Ok(Started { session_id, response: TokenResponse { token, expires_at: token_expires_at.to_rfc3339(), user } })
+    Ok(TokenResponse { token, expires_at: token_expires_at.to_rfc3339(), user })
 }
 
 /// Creates an account and signs it in. The first account of an instance is its administrator.
@@ -91,7 +87,7 @@ async fn sign_up(
     let sign_up = SignUp { email, password, username }.check()?;
     state.limiter.sign_up(client).map_err(|t| t.sign_up())?;
     let user_id = sessions::sign_up(&state, &meta, sign_up).await?;
-    Ok(ApiJson(start_session(&state, &user_id, &meta, None).await?.response))
+    Ok(ApiJson(start_session(&state, &user_id, &meta, None).await?))
 }
 
 /// Signs in with email and password. A failure never tells whether the email has an account.
@@ -112,7 +108,7 @@ async fn sign_in(
         return Err(sessions::invalid_credentials().into());
     };
     state.limiter.succeeded(attempt);
-    Ok(ApiJson(start_session(&state, &user_id, &meta, None).await?.response))
+    Ok(ApiJson(start_session(&state, &user_id, &meta, None).await?))
 }
 
 /// Swaps a token for a fresh one. An expired token is taken while its session lasts
@@ -136,7 +132,7 @@ async fn refresh(
     }
     sessions::rotate(&state, &user).await?;
     let rotated_from = Some(user.session_id.clone());
-    Ok(ApiJson(start_session_as(&state, session_id, &user.user_id, &user.origin, rotated_from).await?.response))
+    Ok(ApiJson(start_session_as(&state, session_id, &user.user_id, &user.origin, rotated_from).await?))
 }
 
 /// Ends the session: its token stops working at once, and so do the tokens it was refreshed

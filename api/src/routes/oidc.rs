@@ -12,7 +12,7 @@ use axum::http::header::{CACHE_CONTROL, COOKIE, LOCATION, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
-use service::oidc;
+use service::{oidc, sessions};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -20,7 +20,6 @@ use utoipa_axum::routes;
 use crate::app::AppState;
 use crate::auth::{RequestMeta, PENDING_SIGN_IN_SECONDS};
 use crate::error::{ApiJson, ApiResult};
-use crate::routes::auth::start_session;
 
 const COOKIE_NAME: &str = "needl_oidc";
 const COOKIE_PATH: &str = "/api/auth/oidc";
@@ -142,18 +141,16 @@ async fn finish(
     let (Some(code), Some(returned_state)) = (params.code, params.state) else {
         return Err("oidc_code_missing".into());
     };
-    let identity = provider.finish(&pending, &returned_state, code).await.map_err(fail)?;
-    let user_id = oidc::account_for(state, meta, &provider, &identity).await.map_err(fail)?;
-    let session = start_session(state, &user_id, meta, None).await.map_err(|e| {
-        tracing::warn!(error = ?e, "a session could not start after organisation sign-in");
+    let session_id = sessions::new_session_id();
+    let user =
+        oidc::complete(state, meta, &provider, &pending, &returned_state, code, &session_id).await.map_err(fail)?;
+    let (token, expires_at) = state.tokens.issue(&user.id, &session_id).map_err(|e| {
+        tracing::warn!(error = %e, "no token could be issued after organisation sign-in");
         "oidc_session_failed".to_string()
     })?;
-    if let Err(e) = oidc::remember(state, &session.session_id, &identity).await {
-        tracing::warn!(error = %e, "the provider's refresh token could not be kept");
-    }
     let fragment = url::form_urlencoded::Serializer::new(String::new())
-        .append_pair("token", &session.response.token)
-        .append_pair("expires_at", &session.response.expires_at)
+        .append_pair("token", &token)
+        .append_pair("expires_at", &expires_at.to_rfc3339())
         .append_pair("redirect", &pending.redirect)
         .finish();
     Ok(format!("/oauth/redirect#{fragment}"))
