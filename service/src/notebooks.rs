@@ -244,7 +244,7 @@ pub struct NewNotebook {
 pub async fn create_notebook(ctx: &Context, viewer: &Viewer, new: NewNotebook) -> Result<Notebook> {
     require_flag(ctx, viewer, "notebooks", FLAG_OFF).await?;
     if !new.bot {
-        crate::plans::require(ctx, viewer, PricingKey::AddNotebook).await?;
+        crate::plans::require(ctx, viewer, &[PricingKey::AddNotebook]).await?;
     }
     let notebook_id = uuid::Uuid::now_v7().to_string();
     let command = if new.bot {

@@ -285,19 +285,24 @@ pub async fn eligibility(ctx: &Context, viewer: &Viewer) -> Result<EligibilityMa
     Ok(EligibilityMap { results })
 }
 
-/// Refuses a gated action the viewer's plan does not allow, with `plan_required` and the prompt's
-/// message. Does nothing when plans do not apply to the viewer.
-pub async fn require(ctx: &Context, viewer: &Viewer, key: PricingKey) -> Result<()> {
+/// Whether the plan limits how much of `key`'s thing a user has (so judging it needs the usage).
+fn counted(key: PricingKey) -> bool {
+    matches!(key, PricingKey::AddFeed | PricingKey::EnableFeed | PricingKey::AddNotebook | PricingKey::AddToNeedldrive)
+}
+
+/// Refuses a gated action the viewer's plan does not allow (the first of `keys` it does not),
+/// with `plan_required` and the prompt's message. Does nothing when plans do not apply to the
+/// viewer; the usage is counted only when one of `keys` is limited by it.
+pub async fn require(ctx: &Context, viewer: &Viewer, keys: &[PricingKey]) -> Result<()> {
     if !applies(ctx, &viewer.user_id).await? {
         return Ok(());
     }
     let plan = plan_of(ctx, &viewer.user_id).await?;
-    let usage = usage(ctx, &viewer.user_id).await?;
-    let answer = judge(plan, key, &usage, storage_bytes(ctx, plan));
-    if answer.is_eligible {
-        Ok(())
-    } else {
-        Err(Error::new(Kind::Forbidden, "plan_required", answer.message.unwrap_or_default()))
+    let usage = if keys.iter().any(|k| counted(*k)) { usage(ctx, &viewer.user_id).await? } else { Usage::default() };
+    let limit = storage_bytes(ctx, plan);
+    match keys.iter().map(|k| judge(plan, *k, &usage, limit)).find(|answer| !answer.is_eligible) {
+        None => Ok(()),
+        Some(answer) => Err(Error::new(Kind::Forbidden, "plan_required", answer.message.unwrap_or_default())),
     }
 }
 

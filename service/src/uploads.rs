@@ -263,7 +263,7 @@ pub async fn init(
         check_file(&limits, &file.name, &file.mime_type, file.size)?;
     }
     if source == DRIVE_SOURCE && !for_report {
-        crate::plans::require(ctx, viewer, PricingKey::AddToNeedldrive).await?;
+        crate::plans::require(ctx, viewer, &[PricingKey::AddToNeedldrive]).await?;
     }
     let quota = crate::plans::storage_quota(ctx, &viewer.user_id).await?;
     let used = used_bytes(ctx, &viewer.user_id).await?;

@@ -157,7 +157,7 @@ fn today(ctx: &Context) -> String {
 
 /// The viewer's feeds, newest first; with `is_pricing` on, only the enabled ones.
 pub async fn list(ctx: &Context, viewer: &Viewer) -> Result<BoardList> {
-    plans::require(ctx, viewer, PricingKey::ViewMyfeeds).await?;
+    plans::require(ctx, viewer, &[PricingKey::ViewMyfeeds]).await?;
     let only_enabled = flag_on(ctx, &viewer.user_id, "is_pricing").await?;
     let rows: Vec<BoardRow> = ctx
         .db
@@ -234,10 +234,9 @@ pub(crate) async fn create_board(
     enabled: bool,
     duplicated_from: Option<String>,
 ) -> Result<Board> {
-    plans::require(ctx, viewer, PricingKey::AddFeed).await?;
-    if enabled {
-        plans::require(ctx, viewer, PricingKey::EnableFeed).await?;
-    }
+    let gated: &[PricingKey] =
+        if enabled { &[PricingKey::AddFeed, PricingKey::EnableFeed] } else { &[PricingKey::AddFeed] };
+    plans::require(ctx, viewer, gated).await?;
     let count: (i64,) = ctx
         .db
         .fetch_optional("SELECT COUNT(*) FROM boards_view WHERE user_id = $1", args![viewer.user_id.as_str()])
@@ -288,7 +287,7 @@ pub async fn undo(ctx: &Context, viewer: &Viewer, board_id: &str) -> Result<Boar
 /// Turns a feed on or off.
 pub async fn enable(ctx: &Context, viewer: &Viewer, board_id: &str, enabled: bool) -> Result<BoardResult> {
     if enabled && !get(ctx, viewer, board_id).await?.enabled {
-        plans::require(ctx, viewer, PricingKey::EnableFeed).await?;
+        plans::require(ctx, viewer, &[PricingKey::EnableFeed]).await?;
     }
     let command = BoardCommand::Enable { actor: viewer.user_id.clone(), enabled };
     ctx.command(&ctx.bus.boards, board_id, command, &viewer.metadata()).await?;
