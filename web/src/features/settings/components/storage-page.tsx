@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ProgressBar } from '../../../components/ui/progress-bar';
@@ -35,14 +36,23 @@ function StorageSummary({ usage }: { usage: StorageUsage }) {
   );
 }
 
-/** /settings/storage: how much of the quota the user's uploads take, and by which file types. */
-export function StoragePage() {
+/**
+ * A settings page's card about the user's storage: the loading and error states, and `children`
+ * given the usage once it is loaded.
+ */
+export function StorageCard({
+  headingId,
+  children,
+}: {
+  headingId: string;
+  children: (usage: StorageUsage) => ReactNode;
+}) {
   const usage = useQuery(storageQueries.usage());
   return (
     <div className="page-narrow stack-lg">
       <SettingsNav />
-      <section className="card stack" aria-labelledby="storage-heading">
-        <h2 id="storage-heading" className="card-title">
+      <section className="card stack" aria-labelledby={headingId}>
+        <h2 id={headingId} className="card-title">
           Storage
         </h2>
         {usage.isPending ? (
@@ -54,9 +64,22 @@ export function StoragePage() {
               Try again
             </button>
           </div>
-        ) : usage.data.file_count === 0 ? (
+        ) : (
+          children(usage.data)
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** /settings/storage: how much of the quota the user's uploads take, and by which file types. */
+export function StoragePage() {
+  return (
+    <StorageCard headingId="storage-heading">
+      {(usage) =>
+        usage.file_count === 0 ? (
           <>
-            <StorageSummary usage={usage.data} />
+            <StorageSummary usage={usage} />
             <EmptyState title="No files yet">
               <p>
                 Files you upload count here. <Link to="/apps/needldrive">Upload to Needl Drive</Link>
@@ -65,11 +88,11 @@ export function StoragePage() {
           </>
         ) : (
           <>
-            <StorageSummary usage={usage.data} />
-            <StorageByType rows={usage.data.by_type} />
+            <StorageSummary usage={usage} />
+            <StorageByType rows={usage.by_type} />
           </>
-        )}
-      </section>
-    </div>
+        )
+      }
+    </StorageCard>
   );
 }

@@ -1,10 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../../components/ui/empty-state';
-import { Spinner } from '../../../../components/ui/spinner';
 import { formatFileSize } from '../../../../lib/format';
-import { storageQueries } from '../../api/storage-api';
-import { SettingsNav } from '../../components/settings-nav';
+import { StorageCard } from '../../components/storage-page';
 import { DRIVE_PATH, STORAGE_PATH } from '../paths';
 import '../storage.css';
 
@@ -14,28 +11,14 @@ import '../storage.css';
  * the storage page instead.
  */
 export function EmptyStoragePage() {
-  const usage = useQuery(storageQueries.usage());
   return (
-    <div className="page-narrow stack-lg">
-      <SettingsNav />
-      <section className="card stack" aria-labelledby="empty-storage-heading">
-        <h2 id="empty-storage-heading" className="card-title">
-          Storage
-        </h2>
-        {usage.isPending ? (
-          <Spinner label="Loading storage" />
-        ) : usage.isError ? (
-          <div className="form-error" role="alert">
-            Your storage could not be loaded.{' '}
-            <button type="button" className="button button-quiet" onClick={() => void usage.refetch()}>
-              Try again
-            </button>
-          </div>
-        ) : usage.data.file_count === 0 ? (
+    <StorageCard headingId="empty-storage-heading">
+      {(usage) =>
+        usage.file_count === 0 ? (
           <EmptyState title="Your storage is empty">
             <p>
               Files you upload to Needl Drive are kept here
-              {usage.data.quota_bytes !== null ? `, up to ${formatFileSize(usage.data.quota_bytes)} in all` : ''}. Each becomes a
+              {usage.quota_bytes !== null ? `, up to ${formatFileSize(usage.quota_bytes)} in all` : ''}. Each becomes a
               document you can read, search and ask AskNeedl about.
             </p>
             <p className="storage-links">
@@ -47,7 +30,7 @@ export function EmptyStoragePage() {
         ) : (
           <EmptyState title="Your storage is not empty">
             <p>
-              {usage.data.file_count} {usage.data.file_count === 1 ? 'file uses' : 'files use'} {formatFileSize(usage.data.used_bytes)}.
+              {usage.file_count} {usage.file_count === 1 ? 'file uses' : 'files use'} {formatFileSize(usage.used_bytes)}.
             </p>
             <p className="storage-links">
               <Link className="button button-primary" to={STORAGE_PATH}>
@@ -55,8 +38,8 @@ export function EmptyStoragePage() {
               </Link>
             </p>
           </EmptyState>
-        )}
-      </section>
-    </div>
+        )
+      }
+    </StorageCard>
   );
 }
