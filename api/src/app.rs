@@ -113,6 +113,8 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::model_server::router())
         .merge(routes::plans::router())
         .merge(routes::portfolios::router())
+        .merge(routes::apps::router())
+        .merge(routes::summaries::router())
         .merge(routes::whatsapp::router())
         .split_for_parts()
 }
@@ -303,6 +305,8 @@ impl Server {
             storage: Arc::new(service::storage::Storage::open(&config.storage, &data_dir.join("objects"), &secret)?),
             upload_wake: Arc::new(tokio::sync::Notify::new()),
             report_wake: Arc::new(tokio::sync::Notify::new()),
+            apps_wake: Arc::new(tokio::sync::Notify::new()),
+            summary_wake: Arc::new(tokio::sync::Notify::new()),
             data_dir: data_dir.to_path_buf(),
             access: Arc::new(service::access::AccessKeys::new(&secret)),
             assistant,
@@ -336,10 +340,18 @@ impl Server {
             state.bus.clone(),
             state.storage.clone(),
             data_dir,
-            extract::WorkerCommand::new(worker).arg("extract-worker"),
+            extract::WorkerCommand::new(worker.clone()).arg("extract-worker"),
             state.upload_wake.clone(),
         );
         runners.push(tokio::spawn(Arc::new(processor).run(state.shutdown.clone())));
+        let mail = service::apps::MailSync::new(
+            state.ctx.clone(),
+            extract::WorkerCommand::new(worker.clone()).arg("extract-worker"),
+            Duration::from_secs(state.config.mail_sync_minutes.max(1) * 60),
+        );
+        runners.push(tokio::spawn(Arc::new(mail).run(state.shutdown.clone())));
+        let summaries = service::summaries::SummaryWorker::new(state.ctx.clone());
+        runners.push(tokio::spawn(Arc::new(summaries).run(state.shutdown.clone())));
         runners.push(tokio::spawn(service::audit_chain::run_checkpoints(state.ctx.clone(), state.shutdown.clone())));
         if state.config.report_workers {
             let reports = service::reports::ReportWorker::new(state.ctx.clone());

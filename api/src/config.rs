@@ -243,6 +243,9 @@ pub struct ServeArgs {
     /// How often a healthy source is fetched again, in seconds (with jitter).
     #[arg(long, env = "NEEDL_FETCH_INTERVAL_SECONDS", default_value_t = 900)]
     pub fetch_interval_seconds: u64,
+    /// How often a connected mailbox is read for new mail, in minutes.
+    #[arg(long, env = "NEEDL_MAIL_SYNC_MINUTES", default_value_t = 5)]
+    pub mail_sync_minutes: u64,
     /// Addresses or networks sources may be fetched from although they are loopback or private
     /// (comma-separated, e.g. 127.0.0.1 or 10.0.0.0/8). Empty: only public addresses.
     #[arg(long, env = "NEEDL_FETCH_ALLOW", value_delimiter = ',')]
@@ -441,6 +444,7 @@ impl ServeArgs {
             report_workers: true,
             fetch_interval_seconds: 900,
             fetch_allow: vec![],
+            mail_sync_minutes: 5,
             storage: "local".into(),
             storage_quota_mb: 1024,
             upload_max_mb: 50,

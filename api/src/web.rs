@@ -147,6 +147,26 @@ pub fn user_file_headers(mime: &str, name: &str) -> [(HeaderName, String); 4] {
     ]
 }
 
+/// Headers of a file Needl wrote itself (an exported report, a summary, a table download): its
+/// type, its name as written (`filename*`) with an ASCII fallback, never sniffed nor cached.
+pub fn generated_file_headers(mime: &str, file_name: &str, inline: bool) -> [(HeaderName, String); 4] {
+    let ascii: String = file_name
+        .chars()
+        .map(|c| if (c.is_ascii_graphic() && c != '"' && c != '\\') || c == ' ' { c } else { '_' })
+        .collect();
+    let encoded: String = url::form_urlencoded::byte_serialize(file_name.as_bytes()).collect();
+    let disposition = if inline { "inline" } else { "attachment" };
+    [
+        (header::CONTENT_TYPE, mime.to_string()),
+        (
+            header::CONTENT_DISPOSITION,
+            format!("{disposition}; filename=\"{ascii}\"; filename*=UTF-8''{}", encoded.replace('+', "%20")),
+        ),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_string()),
+        (header::CACHE_CONTROL, "no-store".to_string()),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

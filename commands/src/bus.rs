@@ -15,6 +15,7 @@ use domain::ask::AskSession;
 use domain::board::{Board, MatchDay};
 use domain::channel::{Channel, ChannelDirectory, ChannelReader};
 use domain::channel_document::ChannelDocument;
+use domain::connection::Connection;
 use domain::document::{Document, ReadMark};
 use domain::email::EmailReservation;
 use domain::feed_template::FeedTemplates;
@@ -26,6 +27,7 @@ use domain::portfolio::Portfolio;
 use domain::report::Report;
 use domain::session::Session;
 use domain::source::{Source, Subscription};
+use domain::summary::Summary;
 use domain::tag::{DocumentTags, TagBook};
 use domain::upcast::Upcaster;
 use domain::upload::Upload;
@@ -122,6 +124,8 @@ pub struct CommandBus {
     pub channel_documents: Framework<ChannelDocument>,
     pub contact_books: Framework<ContactBook>,
     pub portfolios: Framework<Portfolio>,
+    pub connections: Framework<Connection>,
+    pub summaries: Framework<Summary>,
     pub notification_inboxes: Framework<NotificationInbox>,
     pub ask_sessions: Framework<AskSession>,
     pub boards: Framework<Board>,
@@ -153,6 +157,8 @@ impl CommandBus {
             channel_documents: Framework::new(&db),
             contact_books: Framework::new(&db),
             portfolios: Framework::new(&db),
+            connections: Framework::new(&db),
+            summaries: Framework::new(&db),
             notification_inboxes: Framework::new(&db),
             ask_sessions: Framework::new(&db),
             boards: Framework::new(&db),

@@ -11,6 +11,7 @@ use domain::ask::AskSession;
 use domain::board::{Board, MatchDay};
 use domain::channel::{Channel, ChannelDirectory, ChannelReader};
 use domain::channel_document::ChannelDocument;
+use domain::connection::Connection;
 use domain::document::{Document, ReadMark};
 use domain::email::EmailReservation;
 use domain::feed_template::FeedTemplates;
@@ -22,6 +23,7 @@ use domain::portfolio::Portfolio;
 use domain::report::Report;
 use domain::session::Session;
 use domain::source::{Source, Subscription};
+use domain::summary::Summary;
 use domain::tag::{DocumentTags, TagBook};
 use domain::upload::Upload;
 use domain::user::User;
@@ -60,6 +62,8 @@ const FOLDS: &[(&str, Fold)] = &[
     (NotificationInbox::TYPE, fold::<NotificationInbox>),
     (ContactBook::TYPE, fold::<ContactBook>),
     (Portfolio::TYPE, fold::<Portfolio>),
+    (Connection::TYPE, fold::<Connection>),
+    (Summary::TYPE, fold::<Summary>),
     (Report::TYPE, fold::<Report>),
     (Session::TYPE, fold::<Session>),
     (Source::TYPE, fold::<Source>),

@@ -165,6 +165,12 @@ impl Unit {
     }
 }
 
+/// The current state of aggregate `id`, rebuilt from its events with personal fields opened: for
+/// a reader that needs what no read model keeps (a connected mailbox's password).
+pub async fn current<A: Aggregate>(db: &Db, id: &str) -> Result<A, String> {
+    load::<A>(db, id).await.map(|(aggregate, _)| aggregate)
+}
+
 /// Rebuilds aggregate `id` from its stored events, each upcast to its current version first;
 /// returns it and its last sequence number.
 async fn load<A: Aggregate>(db: &Db, id: &str) -> Result<(A, i64), String> {

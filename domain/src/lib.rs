@@ -43,6 +43,10 @@
 //!   and how many feeds, notebooks and bytes.
 //! - [`portfolio`]: each user's portfolios of holdings (company, ISIN with its check digit,
 //!   quantity).
+//! - [`connection`]: connected apps: a user's mailbox read over IMAP (server, sealed
+//!   credentials, folders, how far each folder was read, whether the last sync failed).
+//! - [`summary`]: a person's summary of one document: asked for, written in the background into a
+//!   PDF, or failed with the reason.
 //! - [`report`]: research reports: requested over files and a feed, generated section by section,
 //!   ended once (completed, failed or cancelled), rated.
 //!
@@ -73,6 +77,7 @@ pub mod ask;
 pub mod board;
 pub mod channel;
 pub mod channel_document;
+pub mod connection;
 pub mod date_range;
 pub mod document;
 pub mod email;
@@ -94,6 +99,7 @@ pub mod report;
 pub mod schema;
 pub mod session;
 pub mod source;
+pub mod summary;
 pub mod tag;
 pub mod upcast;
 pub mod upload;

@@ -30,7 +30,7 @@ pub enum NotificationKind {
     FeedMatch,
     /// The day's new stories of one of the recipient's feeds that alerts by a daily digest.
     FeedDigest,
-    /// Reserved: a document summary the recipient asked for is ready (summaries come later).
+    /// A document summary the recipient asked for is ready.
     SummaryReady,
     /// Reserved: a report the recipient asked for is ready (reports come later).
     ReportReady,

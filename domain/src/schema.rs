@@ -30,7 +30,10 @@ pub struct EventSchema {
 /// The schemas of every event type of every aggregate, in aggregate then table order.
 pub fn catalogue() -> Vec<EventSchema> {
     use crate::{analytics, ask, board, channel, channel_document, document, email, feed_template};
-    use crate::{instance, notebook, notification, person, portfolio, report, session, source, tag, upload, user};
+    use crate::{
+        connection, instance, notebook, notification, person, portfolio, report, session, source, summary, tag, upload,
+        user,
+    };
     [
         of::<user::User>(),
         of::<session::Session>(),
@@ -58,6 +61,8 @@ pub fn catalogue() -> Vec<EventSchema> {
         of::<report::Report>(),
         of::<analytics::AnalyticsConsumer>(),
         of::<portfolio::Portfolio>(),
+        of::<connection::Connection>(),
+        of::<summary::Summary>(),
     ]
     .into_iter()
     .flatten()

@@ -386,6 +386,52 @@ fn portfolio_events_keep_their_stored_types_and_versions() {
 }
 
 #[test]
+fn connection_events_keep_their_stored_types_and_versions() {
+    use domain::connection::{ConnectionEvent, FolderCursor, MailSecurity};
+    let cursor = FolderCursor { uid_validity: 1, last_uid: 2 };
+    assert_stored_as(
+        ConnectionEvent::EVENT_TYPES,
+        vec![
+            ConnectionEvent::MailConnected {
+                user_id: s(),
+                host: s(),
+                port: 993,
+                security: MailSecurity::Tls,
+                username: s(),
+                password: s(),
+                folders: vec![],
+            },
+            ConnectionEvent::FoldersChosen { user_id: s(), folders: vec![] },
+            ConnectionEvent::MailFolderSynced { user_id: s(), folder: s(), cursor, imported: 0 },
+            ConnectionEvent::SyncFailed { user_id: s(), reason: s(), credentials_refused: false },
+            ConnectionEvent::AppDisconnected { user_id: s(), app: s() },
+        ],
+        &[
+            ("MailConnected", "1"),
+            ("FoldersChosen", "1"),
+            ("MailFolderSynced", "1"),
+            ("SyncFailed", "1"),
+            ("AppDisconnected", "1"),
+        ],
+    );
+}
+
+#[test]
+fn summary_events_keep_their_stored_types_and_versions() {
+    use domain::summary::SummaryEvent;
+    assert_stored_as(
+        SummaryEvent::EVENT_TYPES,
+        vec![
+            SummaryEvent::SummaryRequested { user_id: s(), deeplink: s(), title: s() },
+            SummaryEvent::SummaryStarted { user_id: s() },
+            SummaryEvent::SummaryCompleted { user_id: s(), deeplink: s(), title: s(), pdf_key: s(), points: 1 },
+            SummaryEvent::SummaryFailed { user_id: s(), reason: s() },
+        ],
+        &[("SummaryRequested", "1"), ("SummaryStarted", "1"), ("SummaryCompleted", "1"), ("SummaryFailed", "1")],
+    );
+}
+
+#[test]
 fn session_events_keep_their_stored_types_and_versions() {
     assert_stored_as(
         SessionEvent::EVENT_TYPES,

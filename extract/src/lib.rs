@@ -17,6 +17,8 @@
 //! - [`clean`]: text cleaning and the garbage-text detector shared by all formats.
 //! - [`tags`]: detail tags (ISIN, CIN, quarter, report date, report type, company, ...) read
 //!   from an [`Extracted`] document's first pages; pure, called by the server after extraction.
+//! - [`tables`]: tables read back from a PDF page's positioned lines (cells side by side in
+//!   rows, lined up in columns); pure, for the table download.
 //!
 //! Dependencies point one way: this crate knows nothing of the event store, HTTP or the index.
 
@@ -25,6 +27,7 @@ pub mod isolate;
 pub mod ooxml;
 pub mod pdf;
 pub mod sniff;
+pub mod tables;
 pub mod tags;
 pub mod text;
 pub mod worker;

@@ -79,6 +79,7 @@ impl EntryKind {
 /// are not seeded (Outlook, OneDrive, X, LinkedIn); an operator who adds one gets an app too.
 const APP_KEYS: &[&str] = &[
     "clipped_reports",
+    "email",
     "gmail",
     "googledrive",
     "linkedin",

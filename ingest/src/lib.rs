@@ -12,6 +12,9 @@
 //!   per-host concurrency), plus pure backoff and scheduling helpers.
 //! - [`web`] follows a website: feed discovery through `<link rel="alternate">`, a bounded
 //!   same-site crawl, and readable-text extraction from HTML.
+//! - [`mail`] reads a mailbox over IMAP (TLS, STARTTLS, or plain towards allowed networks only):
+//!   its folders, and the messages a folder received since the last read, parsed into sender,
+//!   recipients, subject, date, text and attachments.
 //! - [`catalogue`] is the public source catalogue (key, title, group, whether a source or an app,
 //!   feed URLs), seeded from the spec and extended by operators through a TOML or JSON file.
 //!
@@ -22,6 +25,7 @@ pub mod catalogue;
 pub mod connector;
 pub mod feeds;
 pub mod fetch;
+pub mod mail;
 pub mod web;
 
 pub use catalogue::{

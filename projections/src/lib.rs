@@ -22,6 +22,8 @@
 //!   reports to generate.
 //! - [`analytics`]: the named analytics consumers and how far each has read.
 //! - [`portfolios`]: each user's portfolios and their holdings.
+//! - [`connections`]: each user's connected apps, and when each is synced next.
+//! - [`summaries`]: each person's document summaries, and those waiting for a worker.
 //! - [`instance`]: the settings administrators keep for the whole instance (the model server).
 //! - [`live`]: follows the feed behind the projections and fans events out to WebSocket
 //!   connections, each seeing only what its user may see.
@@ -35,6 +37,7 @@ pub mod analytics;
 pub mod ask;
 pub mod boards;
 pub mod channels;
+pub mod connections;
 pub mod instance;
 pub mod library;
 pub mod live;
@@ -46,6 +49,7 @@ pub mod queries;
 pub mod reports;
 pub mod runner;
 pub mod sessions;
+pub mod summaries;
 pub mod tags;
 pub mod uploads;
 
@@ -72,5 +76,7 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(instance::InstanceSettings),
         Arc::new(analytics::AnalyticsConsumers),
         Arc::new(portfolios::Portfolios),
+        Arc::new(connections::Connections),
+        Arc::new(summaries::Summaries),
     ]
 }

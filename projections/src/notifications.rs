@@ -6,6 +6,7 @@
 //!   shared it into the channel, and who commented on it before), unless the comment mentions
 //!   them (they have the mention) or they wrote it.
 //! - A new item in a source: a `source_item` for everyone who set the source to priority HIGH.
+//! - A document summary written: a `summary_ready` for whoever asked for it.
 //!
 //! Only members of a channel are notified of it (everyone who follows an item, for a channel
 //! published to the organisation); a removed member stops following its items. Who is a member,
@@ -30,6 +31,7 @@ use domain::channel_document::{ChannelDocument, ChannelDocumentEvent};
 use domain::document::{Document, DocumentEvent};
 use domain::notification::{notification_id, InboxEvent, NotificationInbox, NotificationKind};
 use domain::source::{Priority, Subscription, SubscriptionEvent};
+use domain::summary::{Summary, SummaryEvent};
 use domain::user::User;
 
 use crate::runner::Projection;
@@ -47,6 +49,7 @@ pub fn may_notify(event: &StoredEvent) -> bool {
         ("channel_document", "CommentAdded" | "CommentEdited")
             | ("document", "DocumentIngested")
             | ("board_match_day", "BoardMatched" | "BoardDigestSent")
+            | ("document_summary", "SummaryCompleted")
     )
 }
 
@@ -221,6 +224,24 @@ impl Projection for Notifications {
                 Ok(())
             }
             MatchDay::TYPE => apply_matches(tx, serde_json::from_value(event.payload.clone())?, position, &time).await,
+            Summary::TYPE => match serde_json::from_value::<SummaryEvent>(event.payload.clone())? {
+                SummaryEvent::SummaryCompleted { user_id, deeplink, title, .. } => {
+                    let note = Note {
+                        kind: NotificationKind::SummaryReady,
+                        position,
+                        channel_id: None,
+                        deeplink: Some(&deeplink),
+                        comment_id: None,
+                        source_id: None,
+                        actor: None,
+                        title: Some("Your summary is ready".to_string()),
+                        excerpt: Some(excerpt(&title)),
+                        time: &time,
+                    };
+                    notify(tx, &note, [&user_id]).await
+                }
+                _ => Ok(()),
+            },
             NotificationInbox::TYPE => {
                 match serde_json::from_value::<InboxEvent>(event.payload.clone())? {
                     InboxEvent::NotificationRead { user_id, notification_id } => {

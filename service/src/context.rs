@@ -56,6 +56,10 @@ pub struct Context {
     pub storage: Arc<Storage>,
     /// Wakes the upload processor when a transfer completes.
     pub upload_wake: Arc<tokio::sync::Notify>,
+    /// Wakes the mail sync worker when a mailbox is connected or a sync is asked for.
+    pub apps_wake: Arc<tokio::sync::Notify>,
+    /// Wakes the summary worker when a summary is asked for.
+    pub summary_wake: Arc<tokio::sync::Notify>,
     /// Wakes the report worker when generation is asked for.
     pub report_wake: Arc<tokio::sync::Notify>,
     /// The search index (a projection of the feed, on disk in the data directory).

@@ -127,7 +127,7 @@ impl DocumentCard {
 }
 
 /// Metadata keys that locate the stored file and layout: the server's business, not the reader's.
-const INTERNAL_METADATA: &[&str] = &["bucket", "object_key", "layout_blob"];
+const INTERNAL_METADATA: &[&str] = &["bucket", "object_key", "layout_blob", "attached_to"];
 
 /// A document card's columns and joins, for user `$1`.
 macro_rules! card_select {

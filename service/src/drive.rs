@@ -28,6 +28,8 @@ pub struct FileDocument<'a> {
     pub file_name: &'a str,
     pub extracted: &'a Extracted,
     pub original: Option<StoredFile<'a>>,
+    /// The deeplink of the document this file came with (a mail message's attachment).
+    pub attached_to: Option<&'a str>,
 }
 
 /// Detail tags and file metadata as the document keeps them.
@@ -43,6 +45,9 @@ fn metadata_of(file: &FileDocument<'_>, layout_hash: &str) -> BTreeMap<String, S
     if let Some(original) = &file.original {
         out.insert("bucket".to_string(), original.bucket.to_string());
         out.insert("object_key".to_string(), original.key.to_string());
+    }
+    if let Some(parent) = file.attached_to {
+        out.insert("attached_to".to_string(), parent.to_string());
     }
     let optional = [
         ("author", &m.author),
@@ -154,8 +159,14 @@ mod tests {
     #[test]
     fn a_garbled_document_gets_no_garbled_tag() {
         let doc = extracted(None, true);
-        let file =
-            FileDocument { user_id: "u", source: DRIVE_SOURCE, file_name: "scan.pdf", extracted: &doc, original: None };
+        let file = FileDocument {
+            user_id: "u",
+            source: DRIVE_SOURCE,
+            file_name: "scan.pdf",
+            extracted: &doc,
+            original: None,
+            attached_to: None,
+        };
         let tags = metadata_of(&file, "hash");
         assert!(!tags.contains_key("garbled"), "{tags:?}");
         assert_eq!(tags.get("original_file_name").map(String::as_str), Some("scan.pdf"));

@@ -135,6 +135,7 @@ async fn record(
             file_name: &file_name,
             extracted,
             original: Some(StoredFile { bucket: storage.bucket(), key: &key }),
+            attached_to: None,
         },
         &EventMetadata::system("cli", uuid::Uuid::new_v4().to_string()),
     )

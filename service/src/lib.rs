@@ -17,7 +17,10 @@
 //!   [`people`], [`notifications`], [`search`] (with the spelling retry), [`ask`] (scope,
 //!   question, turn, citations, sessions), [`platform`] (profile, preferences, flags,
 //!   onboarding, organisation, debug logs), [`portfolios`] (holdings by ISIN), [`reports`]
-//!   (research reports, and their generation as leased jobs).
+//!   (research reports, and their generation as leased jobs), [`apps`] (connected apps: mail
+//!   over IMAP connected and synced into documents, vendor apps offline), [`summaries`] (document
+//!   summaries: asked for, written offline into a PDF by a leased worker), [`tables`] (a PDF's
+//!   tables as CSV or XLSX).
 //! - [`sessions`]: sign-up, sign-in, refresh and sign-out, password changes, and whether a
 //!   session is honoured; [`oidc`]: sign-in with the organisation's identity provider;
 //!   [`passwords`]: the policy a new password meets, and hashing; [`whatsapp`]: WhatsApp number
@@ -43,6 +46,7 @@
 pub mod access;
 pub mod admin;
 pub mod analytics;
+pub mod apps;
 pub mod ask;
 pub mod audit;
 pub mod audit_chain;
@@ -81,6 +85,8 @@ pub mod sessions;
 pub mod sources;
 pub mod sql;
 pub mod storage;
+pub mod summaries;
+pub mod tables;
 pub mod tags;
 pub mod uploads;
 pub mod viewer;

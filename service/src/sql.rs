@@ -12,6 +12,48 @@ pub fn placeholders(start: usize, n: usize) -> String {
     (start..start + n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
 }
 
+/// A row leased off a job queue: its key, and how many times it has been leased so far.
+#[derive(Debug, sqlx::FromRow)]
+pub struct Leased {
+    pub key: String,
+    pub attempts: i64,
+}
+
+/// Leases up to `max` rows of the queue `table` that nobody holds or whose lease ran out, for
+/// `lease` from `now`, counting the attempt. The queue has a text key column `key` and the columns
+/// `attempts`, `lease_owner` and `lease_until`; on Postgres rows another node is leasing are
+/// skipped (`FOR UPDATE SKIP LOCKED`), on SQLite the one writer serialises the update. `table`
+/// and `key` are this crate's own names, never input.
+pub async fn lease_jobs(
+    db: &commands::Db,
+    table: &str,
+    key: &str,
+    node: &str,
+    now: chrono::DateTime<chrono::Utc>,
+    lease: std::time::Duration,
+    max: i64,
+) -> anyhow::Result<Vec<Leased>> {
+    let stamp = |t: chrono::DateTime<chrono::Utc>| t.to_rfc3339_opts(SecondsFormat::Millis, true);
+    let lock = match db.backend() {
+        commands::store::Backend::Postgres => "FOR UPDATE SKIP LOCKED",
+        commands::store::Backend::Sqlite => "",
+    };
+    let mut tx = db.begin().await?;
+    let leased: Vec<Leased> = tx
+        .fetch_all(
+            &format!(
+                "UPDATE {table} SET lease_owner = $1, lease_until = $2, attempts = attempts + 1 \
+                 WHERE {key} IN (SELECT {key} FROM {table} \
+                  WHERE lease_until IS NULL OR lease_until < $3 ORDER BY {key} LIMIT $4 {lock}) \
+                 RETURNING {key} AS key, attempts"
+            ),
+            commands::args![node, stamp(now + chrono::Duration::from_std(lease)?), stamp(now), max],
+        )
+        .await?;
+    tx.commit().await?;
+    Ok(leased)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -5,6 +5,7 @@
 //! - [`search`] (feature `search`): documents for the search index and an in-memory index
 //!   holding them.
 //! - [`s3`]: a local S3-compatible server (moto) on a free port, for the upload tests.
+//! - [`imap`]: a real IMAP server (Dovecot) on a free port, with its own accounts and maildirs.
 //! - [`http`]: reading a request and framing replies, for stand-ins of outside HTTP services.
 //!
 //! A dev-dependency only. It depends on `commands` (and `search` with its feature), never on
@@ -12,6 +13,7 @@
 
 pub mod db;
 pub mod http;
+pub mod imap;
 pub mod s3;
 #[cfg(feature = "search")]
 pub mod search;

@@ -13,6 +13,7 @@ use crate::auth::AuthUser;
 use crate::error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody};
 use crate::paging::Paging;
 use service::documents::{self, DocumentCard, DocumentPage, Layout, Opening, ReadList, ReadStatus};
+use service::tables::{self, TableList};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -22,6 +23,48 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_document, delete_document))
         .routes(routes!(document_file))
         .routes(routes!(document_layout))
+        .routes(routes!(document_tables))
+        .routes(routes!(download_tables))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct TablesQuery {
+    pub deeplink: String,
+    /// `csv` (every table, one after another) or `xlsx` (a sheet per table).
+    pub format: String,
+}
+
+/// The tables found on a PDF document's pages (flag `doc_table_extraction`); 422 `not_a_pdf`
+/// for any other document.
+#[utoipa::path(get, path = "/doc/{source}/tables", tag = "documents", security(("token" = [])),
+    params(("source" = String, Path), DocQuery),
+    responses((status = 200, body = TableList), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+async fn document_tables(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(source): Path<String>,
+    ApiQuery(query): ApiQuery<DocQuery>,
+) -> ApiResult<ApiJson<TableList>> {
+    Ok(ApiJson(tables::list(&state, &user, &source, &query.deeplink).await?))
+}
+
+/// A PDF document's tables as one CSV or XLSX file; 404 `no_tables_found` when it has none.
+#[utoipa::path(get, path = "/doc/{source}/tables/download", tag = "documents", security(("token" = [])),
+    params(("source" = String, Path), TablesQuery),
+    responses((status = 200, description = "the tables", content_type = "application/octet-stream"),
+        (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn download_tables(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(source): Path<String>,
+    ApiQuery(query): ApiQuery<TablesQuery>,
+) -> ApiResult<axum::response::Response> {
+    use axum::response::IntoResponse;
+    let file = tables::download(&state, &user, &source, &query.deeplink, &query.format).await?;
+    Ok((crate::web::generated_file_headers(file.format.mime_type(), &file.file_name, false), file.bytes)
+        .into_response())
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -2,6 +2,7 @@
 
 pub mod admin;
 pub mod analytics;
+pub mod apps;
 pub mod ask;
 pub mod audit;
 pub mod audit_chain;
@@ -25,6 +26,7 @@ pub mod portfolios;
 pub mod reports;
 pub mod search;
 pub mod sources;
+pub mod summaries;
 pub mod tags;
 pub mod uploads;
 pub mod websites;

@@ -5,7 +5,6 @@
 //! A report is its owner's alone: anyone else's report id is not found (404).
 
 use axum::extract::{Path, State};
-use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -51,21 +50,8 @@ async fn export_report(
     ApiQuery(query): ApiQuery<ExportQuery>,
 ) -> ApiResult<Response> {
     let exported = reports::export::export(&state, &user, &id, &query.format).await?;
-    // The stem keeps only letters, digits, spaces, '-' and '_'; the quoted name is ASCII and
-    // `filename*` carries the title as written.
-    let ascii: String = exported.file_name.chars().map(|c| if c.is_ascii() { c } else { '_' }).collect();
-    let encoded: String = url::form_urlencoded::byte_serialize(exported.file_name.as_bytes()).collect();
-    let disposition = format!("attachment; filename=\"{ascii}\"; filename*=UTF-8''{}", encoded.replace('+', "%20"));
-    Ok((
-        [
-            (header::CONTENT_TYPE, exported.format.mime_type().to_string()),
-            (header::CONTENT_DISPOSITION, disposition),
-            (header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_string()),
-            (header::CACHE_CONTROL, "no-store".to_string()),
-        ],
-        exported.bytes,
-    )
-        .into_response())
+    let headers = crate::web::generated_file_headers(exported.format.mime_type(), &exported.file_name, false);
+    Ok((headers, exported.bytes).into_response())
 }
 
 /// Every report type: its upload limits and its outline.

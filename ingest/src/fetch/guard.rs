@@ -50,6 +50,15 @@ impl AddressGuard {
         Self { allow }
     }
 
+    /// Whether the operator allowed `ip`'s network by name (as opposed to it being public).
+    pub fn allows_explicitly(&self, ip: IpAddr) -> bool {
+        let mapped = match ip {
+            IpAddr::V6(v6) => v6.to_ipv4_mapped().map(IpAddr::V4),
+            IpAddr::V4(_) => None,
+        };
+        self.allow.iter().any(|net| net.contains(&ip) || mapped.is_some_and(|v4| net.contains(&v4)))
+    }
+
     /// Returns why `ip` is refused, or `None` when the fetcher may connect to it.
     pub fn check(&self, ip: IpAddr) -> Option<BlockReason> {
         if self.allow.iter().any(|net| net.contains(&ip)) {

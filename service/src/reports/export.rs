@@ -116,6 +116,11 @@ pub async fn export(ctx: &Context, viewer: &Viewer, report_id: &str, format: &st
     Ok(Exported { file_name: format!("{}.{}", file_stem(&title), format.extension()), format, bytes })
 }
 
+/// Renders a document as PDF (the summaries' writer too). CPU work: call from a blocking thread.
+pub fn render_pdf(doc: &Doc) -> Result<Vec<u8>> {
+    pdf::render(doc)
+}
+
 /// A file name from the title: letters, digits, spaces, `-` and `_`, at most 100 characters.
 pub fn file_stem(title: &str) -> String {
     let cleaned: String =

@@ -22,7 +22,6 @@ use std::time::Duration;
 use assistant::{Scope, Settings};
 use chrono::{SecondsFormat, Utc};
 use commands::args;
-use commands::store::Backend;
 use commands::CommandError;
 use domain::report::{ReportCommand, ReportError, ReportType};
 use domain::EventMetadata;
@@ -135,26 +134,10 @@ impl ReportWorker {
 
     /// Leases up to `max` jobs nobody holds (or whose lease ran out).
     pub async fn claim(&self, max: i64) -> anyhow::Result<Vec<Job>> {
-        let now = Utc::now();
-        let ts = |t: chrono::DateTime<Utc>| t.to_rfc3339_opts(SecondsFormat::Millis, true);
-        let lock = match self.ctx.db.backend() {
-            Backend::Postgres => "FOR UPDATE SKIP LOCKED",
-            Backend::Sqlite => "",
-        };
-        let mut tx = self.ctx.db.begin().await?;
-        let jobs: Vec<Job> = tx
-            .fetch_all(
-                &format!(
-                    "UPDATE report_jobs SET lease_owner = $1, lease_until = $2, attempts = attempts + 1 \
-                     WHERE report_id IN (SELECT report_id FROM report_jobs \
-                      WHERE lease_until IS NULL OR lease_until < $3 ORDER BY report_id LIMIT $4 {lock}) \
-                     RETURNING report_id, attempts"
-                ),
-                args![self.node.as_str(), ts(now + chrono::Duration::from_std(self.lease)?), ts(now), max],
-            )
-            .await?;
-        tx.commit().await?;
-        Ok(jobs)
+        let leased =
+            crate::sql::lease_jobs(&self.ctx.db, "report_jobs", "report_id", &self.node, Utc::now(), self.lease, max)
+                .await?;
+        Ok(leased.into_iter().map(|l| Job { report_id: l.key, attempts: l.attempts }).collect())
     }
 
     /// Leases one job and works on it to its end (or, for a worker [dying](Self::dying_after),

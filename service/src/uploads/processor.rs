@@ -11,7 +11,6 @@ use std::time::Duration;
 
 use chrono::{SecondsFormat, Utc};
 use commands::args;
-use commands::store::Backend;
 use commands::{CommandBus, Db};
 use domain::upload::{UploadCommand, UploadError};
 use domain::EventMetadata;
@@ -154,29 +153,9 @@ impl UploadProcessor {
     }
 
     async fn claim(&self, max: i64) -> anyhow::Result<Vec<Job>> {
-        let now = Utc::now();
-        let ts = |t: chrono::DateTime<Utc>| t.to_rfc3339_opts(SecondsFormat::Millis, true);
-        let lock = match self.db.backend() {
-            Backend::Postgres => "FOR UPDATE SKIP LOCKED",
-            Backend::Sqlite => "",
-        };
-        let mut tx = self.db.begin().await?;
-        #[derive(sqlx::FromRow)]
-        struct Leased {
-            upload_id: String,
-        }
-        let leased: Vec<Leased> = tx
-            .fetch_all(
-                &format!(
-                    "UPDATE upload_jobs SET lease_owner = $1, lease_until = $2, attempts = attempts + 1 \
-                     WHERE upload_id IN (SELECT upload_id FROM upload_jobs \
-                      WHERE lease_until IS NULL OR lease_until < $3 ORDER BY upload_id LIMIT $4 {lock}) \
-                     RETURNING upload_id"
-                ),
-                args![self.node.as_str(), ts(now + chrono::Duration::from_std(self.lease)?), ts(now), max],
-            )
-            .await?;
-        tx.commit().await?;
+        let leased =
+            crate::sql::lease_jobs(&self.db, "upload_jobs", "upload_id", &self.node, Utc::now(), self.lease, max)
+                .await?;
         let mut jobs = Vec::new();
         for l in leased {
             let job: Option<Job> = self
@@ -184,7 +163,7 @@ impl UploadProcessor {
                 .fetch_optional(
                     "SELECT j.upload_id, j.attempts, u.user_id, u.source, u.name, u.mime_type, u.bucket, u.key, u.status \
                      FROM upload_jobs j JOIN uploads_view u ON u.upload_id = j.upload_id WHERE j.upload_id = $1",
-                    args![l.upload_id],
+                    args![l.key],
                 )
                 .await?;
             jobs.extend(job);
@@ -250,6 +229,7 @@ impl UploadProcessor {
                 file_name: &job.name,
                 extracted: &extracted,
                 original: Some(StoredFile { bucket: &job.bucket, key: &job.key }),
+                attached_to: None,
             },
             metadata,
         )

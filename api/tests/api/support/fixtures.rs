@@ -89,7 +89,12 @@ pub async fn poll_documents(app: &TestApp, token: &str, want: usize) -> Value {
 
 /// A one-page PDF with `text` on it, with a correct cross-reference table.
 pub fn tiny_pdf(text: &str) -> Vec<u8> {
-    let content = format!("BT /F1 18 Tf 72 720 Td ({text}) Tj ET");
+    pdf_page(&format!("BT /F1 18 Tf 72 720 Td ({text}) Tj ET"))
+}
+
+/// A one-page US Letter PDF drawing `content` (a content stream in Helvetica as `/F1`), with a
+/// correct cross-reference table.
+pub fn pdf_page(content: &str) -> Vec<u8> {
     let objects = [
         "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
         "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
