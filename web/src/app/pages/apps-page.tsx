@@ -1,20 +1,24 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ASK_UPLOAD_SOURCE } from '../../features/ask-needl';
+import { connectedAppQueries, MAIL_APP, MailAppCard } from '../../features/connected-apps';
 import { DRIVE_SOURCE } from '../../features/uploads';
 import { libraryQueries } from '../../lib/queries/library-queries';
-import { UNCONNECTED_APPS, type UnconnectedApp } from './apps-catalogue';
+import { unconnectedApps, type UnconnectedApp } from './apps-catalogue';
 
 const documents = (count: number | undefined) =>
   count === undefined ? null : count === 1 ? '1 document' : `${count.toLocaleString()} documents`;
 
 /**
- * /apps: the apps of this instance. Needl Drive and AskNeedl attachments work (with how many
- * documents each holds, when the library says); the others the spec names cannot be connected
- * here, and each says so with the way its documents get in today.
+ * /apps: the apps of this instance. Needl Drive, AskNeedl attachments and Email (IMAP) work (with
+ * how many documents each holds, and whether the mailbox is connected); the others cannot be
+ * connected here, and each says so, with what the server lacks and the way its documents get in
+ * today.
  */
 export function AppsPage() {
   const sources = useQuery(libraryQueries.privateSources()).data?.results;
+  const apps = useQuery(connectedAppQueries.list());
+  const mail = apps.data?.find((app) => app.key === MAIL_APP);
   const count = (key: string) => (sources ? (sources.find((s) => s.key === key)?.count ?? 0) : undefined);
   const driveCount = documents(count(DRIVE_SOURCE));
   const attachmentCount = documents(count(ASK_UPLOAD_SOURCE));
@@ -39,6 +43,7 @@ export function AppsPage() {
               See attachments
             </Link>
           </li>
+          {!mail?.disabled && <MailAppCard app={mail} failed={apps.isError} />}
         </ul>
       </section>
       <section className="stack" aria-labelledby="apps-unconnected">
@@ -47,7 +52,7 @@ export function AppsPage() {
           Needl cannot connect to these apps here. Their documents can still come in: each says how.
         </p>
         <ul className="connect-grid" aria-label="Apps that cannot be connected">
-          {UNCONNECTED_APPS.map((app) => (
+          {unconnectedApps(apps.data).map((app) => (
             <UnconnectedAppCard key={app.key} app={app} />
           ))}
         </ul>
@@ -61,6 +66,7 @@ function UnconnectedAppCard({ app }: { app: UnconnectedApp }) {
     <li className="card" data-testid="unconnected-app">
       <h3 className="card-title">{app.name}</h3>
       <p className="small muted">{app.kind}: not connected</p>
+      {app.missing && <p className="small muted">{app.missing}</p>}
       <p>{app.instead}</p>
       <p className="app-ways">
         {app.ways.map((way) => (
