@@ -24,7 +24,15 @@ const escape = (text: string) => text.replace(/([\\()])/g, '\\$1');
  */
 export function writePdf(title: string, lines: string[]): Buffer {
   const text = lines.map((line, i) => `${i === 0 ? '' : 'T* '}(${escape(line)}) Tj`).join('\n');
-  const content = `BT\n/F1 16 Tf\n22 TL\n72 700 Td\n${text}\nET`;
+  return pdfPage(title, `BT\n/F1 16 Tf\n22 TL\n72 700 Td\n${text}\nET`);
+}
+
+/**
+ * Returns a one-page PDF (US Letter, Helvetica as `/F1`) drawing `content`, a content stream, with
+ * `title` in its info dictionary and a correct cross-reference table. ASCII only, so string
+ * lengths are byte offsets.
+ */
+export function pdfPage(title: string, content: string): Buffer {
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',

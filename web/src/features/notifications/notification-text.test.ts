@@ -75,4 +75,18 @@ describe('notificationText and notificationLink', () => {
     expect(notificationText(digest)).toBe('Today in Inflation: Rates held and 2 more');
     expect(notificationLink(digest)).toBe('/feeds/b1');
   });
+
+  it('tells that a summary of a document is ready, and leads to the document', () => {
+    const ready: Notification = {
+      ...mention,
+      type: 'summary_ready',
+      actor: null,
+      channel: null,
+      comment_id: null,
+      excerpt: 'Harbour memo',
+    };
+    expect(notificationText(ready)).toBe('Your summary of Harbour memo is ready');
+    expect(notificationLink(ready)).toBe('/preview/feeds/memo-1?source=needldrive&access_key=k1');
+    expect(notificationText({ ...ready, document: null })).toBe('Your summary is ready');
+  });
 });

@@ -28,7 +28,7 @@ export function notificationText(n: Notification): string {
     case 'feed_digest':
       return `Today in ${n.feed?.label ?? 'your feed'}: ${n.excerpt ?? ''}`;
     case 'summary_ready':
-      return 'Your summary is ready';
+      return n.document ? `Your summary of ${n.document.title} is ready` : 'Your summary is ready';
     case 'report_ready':
       return 'Your report is ready';
     default:

@@ -23,9 +23,9 @@ export interface DocumentCardProps {
 }
 
 /**
- * One document in a list: title (to the preview, with the card's access key), source, author,
- * date, its tone (when the flag is on), a preview of its text and actions; an uploaded file also
- * shows its name and size.
+ * One document in a list: title (to the preview, with the card's access key), source (unless the
+ * flag hides it), author, date, its tone (when the flag is on), a preview of its text and actions;
+ * an uploaded file also shows its name and size.
  */
 export function DocumentCard({ doc, read, onToggleRead, sourceLabels, category, flags, now }: DocumentCardProps) {
   const titleId = useId();
@@ -46,7 +46,7 @@ export function DocumentCard({ doc, read, onToggleRead, sourceLabels, category, 
         </Link>
       </h3>
       <p className="doc-card-meta small muted">
-        <span className="doc-card-source">{sourceLabel(doc, sourceLabels)}</span>
+        {!flags?.hideSource && <span className="doc-card-source">{sourceLabel(doc, sourceLabels)}</span>}
         {doc.author && <span>{doc.author}</span>}
         <time dateTime={date}>{dateLine(date, now)}</time>
         {doc.story && doc.story.size > 1 && (

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ListState } from '../../../components/ui/list-state';
 import { Spinner } from '../../../components/ui/spinner';
+import { NO_DELETE_SUB_CATEGORIES } from '../action-rules';
 import { documentQueries, type DocumentListing } from '../api/document-api';
 import { useDocumentFlags } from '../hooks/use-document-flags';
 import { useInfiniteSentinel } from '../hooks/use-infinite-sentinel';
@@ -33,7 +34,10 @@ export interface DocumentListProps {
 export function DocumentList({ source, subCategory = null, category, empty, listing, hideDelete = false }: DocumentListProps) {
   const docs = useInfiniteQuery(listing ? documentQueries.listing(listing) : documentQueries.list(source, subCategory));
   const userFlags = useDocumentFlags();
-  const flags = hideDelete ? { ...userFlags, delete: false } : userFlags;
+  // Delete never shows on these views (spec §6): the tags and bookmarks views say so, and My Data's
+  // website and RSS and exchanges tabs hold only their sources' documents.
+  const noDelete = hideDelete || (subCategory !== null && NO_DELETE_SUB_CATEGORIES.has(subCategory));
+  const flags = noDelete ? { ...userFlags, delete: false } : userFlags;
   const isRead = useIsRead();
   const toggleRead = useToggleRead();
   const sourceLabels = useSourceLabels();

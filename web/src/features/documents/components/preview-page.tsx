@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useRef } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
-import { documentQueries, type DocumentCard } from '../api/document-api';
+import { documentQueries, type DocumentCard, type DocumentKeys } from '../api/document-api';
 import { dateLine, documentDate, fileInfo, isPdf, keysFromParams, sourceLabel } from '../document-display';
 import { useDocumentFlags } from '../hooks/use-document-flags';
 import { useIsRead, useToggleRead } from '../hooks/use-read-state';
@@ -44,6 +44,7 @@ export function PreviewPage({ at }: { at?: { category?: string; deeplink: string
   const toggleRead = useToggleRead();
   const sourceLabels = useSourceLabels();
   const flags = useDocumentFlags();
+  const region = useRef<HTMLElement>(null);
 
   if (!source) return <NotFound />;
   if (query.isPending) return <Spinner label="Loading document" />;
@@ -71,12 +72,17 @@ export function PreviewPage({ at }: { at?: { category?: string; deeplink: string
   const leave = () => (location.key === 'default' ? navigate('/feeds/home', { replace: true }) : navigate(-1));
 
   return (
-    <article className={`card stack preview${file && isPdf(doc) ? ' preview-wide' : ' page-narrow'}`} aria-labelledby="preview-title" data-read={read}>
+    <article
+      ref={region}
+      className={`card stack preview${file && isPdf(doc) ? ' preview-wide' : ' page-narrow'}`}
+      aria-labelledby="preview-title"
+      data-read={read}
+    >
       <h2 id="preview-title" className="preview-title">
         {doc.title}
       </h2>
       <p className="small muted doc-card-meta">
-        <span>{sourceLabel(doc, sourceLabels)}</span>
+        {!flags.hideSource && <span>{sourceLabel(doc, sourceLabels)}</span>}
         {doc.author && <span>{doc.author}</span>}
         <time dateTime={date}>{dateLine(date)}</time>
       </p>
@@ -92,6 +98,8 @@ export function PreviewPage({ at }: { at?: { category?: string; deeplink: string
         flags={flags}
         keys={keys}
         onDeleted={leave}
+        // The full page (/document) is the fallback, unless this is it.
+        fullScreen={{ target: region, fallbackPath: at ? null : fullPagePath(doc, category, keys) }}
       />
       {file && isPdf(doc) ? (
         <Suspense fallback={<Spinner label="Loading PDF" />}>
@@ -102,6 +110,15 @@ export function PreviewPage({ at }: { at?: { category?: string; deeplink: string
       )}
     </article>
   );
+}
+
+/** Returns the document's full page, bare of the app's navigation, opened with the same keys. */
+function fullPagePath(doc: DocumentCard, category: string | undefined, keys: DocumentKeys): string {
+  const params = new URLSearchParams({ deeplink: doc.deeplink, source: doc.source });
+  if (category) params.set('category', category);
+  if (keys.access_key) params.set('access_key', keys.access_key);
+  if (keys.public_access_key) params.set('public_access_key', keys.public_access_key);
+  return `/document?${params}`;
 }
 
 /** No such document, or none this address may open. */
