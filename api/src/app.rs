@@ -344,12 +344,12 @@ impl Server {
             state.upload_wake.clone(),
         );
         runners.push(tokio::spawn(Arc::new(processor).run(state.shutdown.clone())));
-        let mail = service::apps::MailSync::new(
+        let apps = service::apps::AppSync::new(
             state.ctx.clone(),
             extract::WorkerCommand::new(worker.clone()).arg("extract-worker"),
             Duration::from_secs(state.config.mail_sync_minutes.max(1) * 60),
         );
-        runners.push(tokio::spawn(Arc::new(mail).run(state.shutdown.clone())));
+        runners.push(tokio::spawn(Arc::new(apps).run(state.shutdown.clone())));
         let summaries = service::summaries::SummaryWorker::new(state.ctx.clone());
         runners.push(tokio::spawn(Arc::new(summaries).run(state.shutdown.clone())));
         runners.push(tokio::spawn(service::audit_chain::run_checkpoints(state.ctx.clone(), state.shutdown.clone())));

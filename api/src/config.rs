@@ -243,7 +243,7 @@ pub struct ServeArgs {
     /// How often a healthy source is fetched again, in seconds (with jitter).
     #[arg(long, env = "NEEDL_FETCH_INTERVAL_SECONDS", default_value_t = 900)]
     pub fetch_interval_seconds: u64,
-    /// How often a connected mailbox is read for new mail, in minutes.
+    /// How often a connected mailbox or WebDAV folder is read for what is new, in minutes.
     #[arg(long, env = "NEEDL_MAIL_SYNC_MINUTES", default_value_t = 5)]
     pub mail_sync_minutes: u64,
     /// Addresses or networks sources may be fetched from although they are loopback or private

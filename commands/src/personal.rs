@@ -9,8 +9,8 @@
 //! and auditors read, and everything built on those.
 //!
 //! Which fields are personal, and whose they are, is [`FIELDS`]: an email, a name, a password
-//! hash and profile fields of the account (theirs), a connected mailbox's account name and
-//! password (its user's), a comment's text (its author's). A sealed
+//! hash and profile fields of the account (theirs), a connected mailbox's or drive's account
+//! name and password (its user's), a comment's text (its author's). A sealed
 //! field is a JSON string `sealed:v1:<owner>:<base64url(nonce ‖ ciphertext)>`, XChaCha20-Poly1305
 //! with a random 192-bit nonce, authenticated with the owner, the aggregate and the field's name,
 //! so a sealed value copied into another event or field does not open. Writing always seals
@@ -100,6 +100,8 @@ const FIELDS: &[Field] = &[
     field("user", "WhatsappVerified", "number", Owner::Aggregate, Erased::Text("")),
     field("app_connection", "MailConnected", "username", Owner::Field("user_id"), Erased::Text("")),
     field("app_connection", "MailConnected", "password", Owner::Field("user_id"), Erased::Text("")),
+    field("app_connection", "DriveConnected", "username", Owner::Field("user_id"), Erased::Text("")),
+    field("app_connection", "DriveConnected", "password", Owner::Field("user_id"), Erased::Text("")),
     field("channel_document", "CommentAdded", "text", Owner::Field("author"), Erased::Text(ERASED_TEXT)),
     field("channel_document", "CommentEdited", "text", Owner::Field("author"), Erased::Text(ERASED_TEXT)),
 ];

@@ -1,6 +1,7 @@
-//! Connected apps: one user's connection to an app that brings their own documents in. The app
-//! connected here is mail over IMAP ([`MAIL_APP`]); the aggregate id is [`connection_id`] of the
-//! user and the app, so each person has at most one connection per app.
+//! Connected apps: one user's connection to an app that brings their own documents in. The apps
+//! connected here are mail over IMAP ([`MAIL_APP`]) and a WebDAV drive's folder ([`DRIVE_APP`]);
+//! the aggregate id is [`connection_id`] of the user and the app, so each person has at most one
+//! connection per app.
 //!
 //! Connecting records the server, the account and the folders to read. The service signs in to
 //! the server before it asks, so a refused password records nothing. The password and the account
@@ -22,6 +23,10 @@ use crate::error::{DomainError, ErrorKind};
 
 /// The app key of mail read over IMAP.
 pub const MAIL_APP: &str = "email";
+/// The app key of a WebDAV drive's folder.
+pub const DRIVE_APP: &str = "webdav";
+/// The longest folder address, in characters.
+pub const MAX_URL_CHARS: usize = 2000;
 /// How many folders one connection reads.
 pub const MAX_FOLDERS: usize = 20;
 /// The longest folder name, in characters.
@@ -95,6 +100,16 @@ pub enum ConnectionCommand {
         cursor: FolderCursor,
         imported: u32,
     },
+    /// Connects (or reconnects) a WebDAV folder whose server accepted the credentials.
+    ConnectDrive {
+        user_id: String,
+        folder: DriveFolder,
+        password: String,
+    },
+    /// A sync of the drive's folder brought `imported` new or changed documents.
+    RecordDriveSync {
+        imported: u32,
+    },
     /// A sync failed; `credentials_refused` when the server said no to the account.
     RecordFailure {
         reason: String,
@@ -127,6 +142,18 @@ pub enum ConnectionEvent {
         cursor: FolderCursor,
         imported: u32,
     },
+    DriveConnected {
+        user_id: String,
+        url: String,
+        /// Personal: sealed under the user's key.
+        username: String,
+        /// Personal: sealed under the user's key.
+        password: String,
+    },
+    DriveSynced {
+        user_id: String,
+        imported: u32,
+    },
     SyncFailed {
         user_id: String,
         reason: String,
@@ -143,6 +170,8 @@ crate::impl_domain_event! {
         MailConnected: "1",
         FoldersChosen: "1",
         MailFolderSynced: "1",
+        DriveConnected: "1",
+        DriveSynced: "1",
         SyncFailed: "1",
         AppDisconnected: "1",
     }
@@ -164,6 +193,8 @@ pub enum ConnectionError {
     TooManyFolders,
     #[error("{0:?} is not a folder name")]
     InvalidFolder(String),
+    #[error("give the folder's address, starting with https:// (or http:// for a server on your network)")]
+    InvalidUrl,
     #[error("this app is not connected")]
     NotConnected,
 }
@@ -185,6 +216,7 @@ impl DomainError for ConnectionError {
             ConnectionError::FoldersRequired => "mail_folders_required",
             ConnectionError::TooManyFolders => "too_many_mail_folders",
             ConnectionError::InvalidFolder(_) => "invalid_mail_folder",
+            ConnectionError::InvalidUrl => "invalid_webdav_url",
             ConnectionError::NotConnected => "app_not_connected",
         }
     }
@@ -246,6 +278,40 @@ pub fn clean_folders(folders: Vec<String>) -> Result<Vec<String>, ConnectionErro
     Ok(kept)
 }
 
+/// A WebDAV folder and the account that reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct DriveFolder {
+    /// The folder's address: `https://` (or `http://`), a host, a path ending with `/`.
+    pub url: String,
+    pub username: String,
+}
+
+/// Returns the folder as it is kept (trimmed, its path ending with `/`, no credentials, query or
+/// fragment in the address), or why it cannot be.
+pub fn clean_drive(folder: DriveFolder) -> Result<DriveFolder, ConnectionError> {
+    let url = url::Url::parse(folder.url.trim()).map_err(|_| ConnectionError::InvalidUrl)?;
+    let fine = matches!(url.scheme(), "https" | "http")
+        && url.host_str().is_some_and(|h| !h.is_empty())
+        && url.username().is_empty()
+        && url.password().is_none()
+        && url.query().is_none()
+        && url.fragment().is_none();
+    if !fine || folder.url.len() > MAX_URL_CHARS {
+        return Err(ConnectionError::InvalidUrl);
+    }
+    let mut url = url;
+    if !url.path().ends_with('/') {
+        let path = format!("{}/", url.path());
+        url.set_path(&path);
+    }
+    let username = folder.username.trim().to_string();
+    if username.is_empty() || username.chars().count() > 320 || username.chars().any(char::is_control) {
+        return Err(ConnectionError::CredentialsRequired);
+    }
+    Ok(DriveFolder { url: url.to_string(), username })
+}
+
 /// A failure reason as it is kept: one line, bounded.
 fn clean_reason(reason: &str) -> String {
     let line = reason.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -262,10 +328,18 @@ pub struct Mailbox {
     pub cursors: BTreeMap<String, FolderCursor>,
 }
 
+/// The WebDAV folder a connection reads, as loaded to sign in again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Drive {
+    pub folder: DriveFolder,
+    pub password: String,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Connection {
     user_id: Option<String>,
     mailbox: Option<Mailbox>,
+    drive: Option<Drive>,
     /// The reason the last sync failed, and whether the credentials were refused; `None` when
     /// the last sync worked.
     failing: Option<(String, bool)>,
@@ -280,6 +354,11 @@ impl Connection {
     /// The connected mailbox, when the app is connected.
     pub fn mailbox(&self) -> Option<&Mailbox> {
         self.mailbox.as_ref()
+    }
+
+    /// The connected WebDAV folder, when the app is connected.
+    pub fn drive(&self) -> Option<&Drive> {
+        self.drive.as_ref()
     }
 
     pub fn decide(&self, command: ConnectionCommand) -> Result<Vec<ConnectionEvent>, ConnectionError> {
@@ -300,8 +379,30 @@ impl Connection {
                     folders,
                 }])
             }
+            ConnectionCommand::ConnectDrive { user_id, folder, password } => {
+                let folder = clean_drive(folder)?;
+                if password.is_empty() || password.len() > 1024 {
+                    return Err(ConnectionError::CredentialsRequired);
+                }
+                Ok(vec![ConnectionEvent::DriveConnected {
+                    user_id,
+                    url: folder.url,
+                    username: folder.username,
+                    password,
+                }])
+            }
+            ConnectionCommand::RecordDriveSync { imported } => {
+                let (user_id, _) = self.connected()?;
+                if self.drive.is_none() {
+                    return Err(ConnectionError::NotConnected);
+                }
+                if imported == 0 && self.failing.is_none() {
+                    return Ok(vec![]);
+                }
+                Ok(vec![ConnectionEvent::DriveSynced { user_id, imported }])
+            }
             ConnectionCommand::ChooseFolders { folders } => {
-                let (user_id, mailbox) = self.connected()?;
+                let (user_id, mailbox) = self.connected_mailbox()?;
                 let folders = clean_folders(folders)?;
                 if folders == mailbox.folders {
                     return Ok(vec![]);
@@ -309,7 +410,7 @@ impl Connection {
                 Ok(vec![ConnectionEvent::FoldersChosen { user_id, folders }])
             }
             ConnectionCommand::RecordSync { folder, cursor, imported } => {
-                let (user_id, mailbox) = self.connected()?;
+                let (user_id, mailbox) = self.connected_mailbox()?;
                 let moved = mailbox.cursors.get(&folder) != Some(&cursor);
                 if !mailbox.folders.contains(&folder) || (!moved && imported == 0 && self.failing.is_none()) {
                     return Ok(vec![]);
@@ -325,13 +426,22 @@ impl Connection {
                 Ok(vec![ConnectionEvent::SyncFailed { user_id, reason, credentials_refused }])
             }
             ConnectionCommand::Disconnect => {
-                let (user_id, _) = self.connected()?;
-                Ok(vec![ConnectionEvent::AppDisconnected { user_id, app: MAIL_APP.to_string() }])
+                let (user_id, app) = self.connected()?;
+                Ok(vec![ConnectionEvent::AppDisconnected { user_id, app: app.to_string() }])
             }
         }
     }
 
-    fn connected(&self) -> Result<(String, &Mailbox), ConnectionError> {
+    /// Whose connection it is and to which app, while connected.
+    fn connected(&self) -> Result<(String, &'static str), ConnectionError> {
+        match (&self.user_id, &self.mailbox, &self.drive) {
+            (Some(user_id), Some(_), _) => Ok((user_id.clone(), MAIL_APP)),
+            (Some(user_id), None, Some(_)) => Ok((user_id.clone(), DRIVE_APP)),
+            _ => Err(ConnectionError::NotConnected),
+        }
+    }
+
+    fn connected_mailbox(&self) -> Result<(String, &Mailbox), ConnectionError> {
         match (&self.user_id, &self.mailbox) {
             (Some(user_id), Some(mailbox)) => Ok((user_id.clone(), mailbox)),
             _ => Err(ConnectionError::NotConnected),
@@ -375,11 +485,18 @@ impl Aggregate for Connection {
                 }
                 self.failing = None;
             }
+            ConnectionEvent::DriveConnected { user_id, url, username, password } => {
+                self.user_id = Some(user_id);
+                self.drive = Some(Drive { folder: DriveFolder { url, username }, password });
+                self.failing = None;
+            }
+            ConnectionEvent::DriveSynced { .. } => self.failing = None,
             ConnectionEvent::SyncFailed { reason, credentials_refused, .. } => {
                 self.failing = Some((reason, credentials_refused));
             }
             ConnectionEvent::AppDisconnected { .. } => {
                 self.mailbox = None;
+                self.drive = None;
                 self.failing = None;
             }
         }
@@ -487,6 +604,35 @@ mod tests {
         let cursor = FolderCursor { uid_validity: 1, last_uid: 0 };
         let synced = connection.decide(ConnectionCommand::RecordSync { folder: "INBOX".into(), cursor, imported: 0 });
         assert_eq!(synced.unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_drive_folder_is_cleaned_connected_and_disconnected_as_the_drive() {
+        let folder = |url: &str| DriveFolder { url: url.into(), username: " ann ".into() };
+        let kept = clean_drive(folder(" https://cloud.example.com/remote.php/dav/files/ann/Reports ")).unwrap();
+        assert_eq!(kept.url, "https://cloud.example.com/remote.php/dav/files/ann/Reports/");
+        assert_eq!(kept.username, "ann");
+        for bad in ["ftp://x.org/a/", "https://ann:pw@x.org/a/", "https://x.org/a/?q=1", "not a url", "https://"] {
+            assert_eq!(clean_drive(folder(bad)), Err(ConnectionError::InvalidUrl), "{bad}");
+        }
+        let mut drive = Connection::default();
+        let connect = ConnectionCommand::ConnectDrive {
+            user_id: "ann".into(),
+            folder: folder("http://127.0.0.1:8080/dav/"),
+            password: "secret".into(),
+        };
+        for event in drive.decide(connect).unwrap() {
+            drive.apply(event);
+        }
+        assert_eq!(drive.drive().unwrap().folder.url, "http://127.0.0.1:8080/dav/");
+        assert_eq!(drive.decide(ConnectionCommand::RecordDriveSync { imported: 0 }), Ok(vec![]));
+        assert_eq!(
+            drive.decide(ConnectionCommand::ChooseFolders { folders: vec!["INBOX".into()] }),
+            Err(ConnectionError::NotConnected),
+            "a drive has no mail folders"
+        );
+        let events = drive.decide(ConnectionCommand::Disconnect).unwrap();
+        assert!(matches!(&events[..], [ConnectionEvent::AppDisconnected { app, .. }] if app == DRIVE_APP));
     }
 
     #[test]

@@ -88,6 +88,7 @@ const APP_KEYS: &[&str] = &[
     "outlook",
     "telegram",
     "twitter",
+    "webdav",
     "websitecrawl",
     "whatsapp",
 ];

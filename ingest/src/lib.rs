@@ -15,6 +15,8 @@
 //! - [`mail`] reads a mailbox over IMAP (TLS, STARTTLS, or plain towards allowed networks only):
 //!   its folders, and the messages a folder received since the last read, parsed into sender,
 //!   recipients, subject, date, text and attachments.
+//! - [`webdav`] lists a WebDAV folder's files (PROPFIND, depth 1) and fetches them, behind the
+//!   same address guard, https only towards networks the operator did not allow.
 //! - [`catalogue`] is the public source catalogue (key, title, group, whether a source or an app,
 //!   feed URLs), seeded from the spec and extended by operators through a TOML or JSON file.
 //!
@@ -27,6 +29,7 @@ pub mod feeds;
 pub mod fetch;
 pub mod mail;
 pub mod web;
+pub mod webdav;
 
 pub use catalogue::{
     title_for_key, Catalogue, CatalogueEntry, CatalogueError, EntryKind, SourceGroup, Topic, TopicFeed,

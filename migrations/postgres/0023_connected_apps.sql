@@ -1,5 +1,5 @@
--- Connected apps (domain::connection): each user's mailbox read over IMAP, as the apps page
--- shows it. The password is never here: it stays sealed in the connection's events.
+-- Connected apps (domain::connection): each user's mailbox read over IMAP and WebDAV folder, as
+-- the apps page shows them. The password is never here: it stays sealed in the connection's events.
 CREATE TABLE app_connections_view
 (
     connection_id       TEXT    NOT NULL PRIMARY KEY,
@@ -9,6 +9,8 @@ CREATE TABLE app_connections_view
     port                BIGINT NOT NULL,
     security            TEXT    NOT NULL,
     username            TEXT    NOT NULL,
+    -- A WebDAV folder's address; NULL for a mailbox.
+    url                 TEXT,
     -- JSON array of the folder names read.
     folders             TEXT    NOT NULL,
     imported            BIGINT NOT NULL DEFAULT 0,
@@ -28,6 +30,18 @@ CREATE TABLE app_sync_jobs
     connection_id TEXT NOT NULL PRIMARY KEY,
     next_at       TEXT NOT NULL,
     lease_owner   TEXT,
-    lease_until   TEXT
+    lease_until   TEXT,
+    -- When a node last finished reading it, whether or not anything came in.
+    checked_at    TEXT
 );
 CREATE INDEX app_sync_jobs_next ON app_sync_jobs (next_at);
+
+-- Which version (ETag, else time and size) of each file of a WebDAV folder was last taken, so a
+-- sync fetches only what is new or changed. Bookkeeping, not events: the documents are the record.
+CREATE TABLE drive_files
+(
+    connection_id TEXT NOT NULL,
+    href          TEXT NOT NULL,
+    version       TEXT NOT NULL,
+    PRIMARY KEY (connection_id, href)
+);

@@ -1,14 +1,15 @@
-//! `app_connections_view`: each user's connected apps as the apps page shows them (server,
-//! account, folders, how many documents came in, whether the last sync failed and why), and
-//! `app_sync_jobs`: a row per connection for the sync worker, due at once when it is connected.
-//! An erased person's connections go.
+//! `app_connections_view`: each user's connected apps as the apps page shows them (server or
+//! folder address, account, mail folders, how many documents came in, whether the last sync
+//! failed and why); `app_sync_jobs`: a row per connection for the sync worker, due at once when
+//! it is connected; `drive_files`, the worker's note of the folder's files, goes with its
+//! connection. An erased person's connections go.
 
 use async_trait::async_trait;
 use commands::args;
 use commands::feed::StoredEvent;
 use commands::store::Tx;
 use cqrs_es::Aggregate;
-use domain::connection::{Connection, ConnectionEvent, MailSecurity, MAIL_APP};
+use domain::connection::{Connection, ConnectionEvent, MailSecurity, DRIVE_APP, MAIL_APP};
 use domain::user::User;
 
 use crate::runner::Projection;
@@ -30,7 +31,7 @@ impl Projection for Connections {
     }
 
     fn tables(&self) -> &'static [&'static str] {
-        &["app_connections_view", "app_sync_jobs"]
+        &["app_connections_view", "app_sync_jobs", "drive_files"]
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
@@ -80,6 +81,34 @@ impl Projection for Connections {
                 )
                 .await?;
             }
+            ConnectionEvent::DriveConnected { user_id, url, username, .. } => {
+                let parsed = url::Url::parse(&url).ok();
+                let host = parsed.as_ref().and_then(|u| u.host_str().map(str::to_string)).unwrap_or_default();
+                let port = parsed.as_ref().and_then(url::Url::port_or_known_default).unwrap_or(0);
+                let kind = if parsed.as_ref().is_some_and(|u| u.scheme() == "https") { "tls" } else { "plain" };
+                tx.execute(
+                    "INSERT INTO app_connections_view (connection_id, user_id, app, host, port, security, username, \
+                     url, folders, connected_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '[]', $9, $9) \
+                     ON CONFLICT (connection_id) DO UPDATE SET host = $4, port = $5, security = $6, username = $7, \
+                     url = $8, last_error = NULL, credentials_refused = 0, updated_at = $9",
+                    args![id, user_id, DRIVE_APP, host, i64::from(port), kind, username, url, at.as_str()],
+                )
+                .await?;
+                tx.execute(
+                    "INSERT INTO app_sync_jobs (connection_id, next_at) VALUES ($1, $2) \
+                     ON CONFLICT (connection_id) DO UPDATE SET next_at = $2",
+                    args![id, at.as_str()],
+                )
+                .await?;
+            }
+            ConnectionEvent::DriveSynced { imported, .. } => {
+                tx.execute(
+                    "UPDATE app_connections_view SET imported = imported + $2, last_error = NULL, \
+                     credentials_refused = 0, last_synced_at = $3, updated_at = $3 WHERE connection_id = $1",
+                    args![id, i64::from(imported), at.as_str()],
+                )
+                .await?;
+            }
             ConnectionEvent::FoldersChosen { folders, .. } => {
                 tx.execute(
                     "UPDATE app_connections_view SET folders = $2, updated_at = $3 WHERE connection_id = $1",
@@ -108,6 +137,7 @@ impl Projection for Connections {
             ConnectionEvent::AppDisconnected { .. } => {
                 tx.execute("DELETE FROM app_connections_view WHERE connection_id = $1", args![id]).await?;
                 tx.execute("DELETE FROM app_sync_jobs WHERE connection_id = $1", args![id]).await?;
+                tx.execute("DELETE FROM drive_files WHERE connection_id = $1", args![id]).await?;
             }
         }
         Ok(())

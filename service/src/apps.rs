@@ -1,9 +1,9 @@
 //! Connected apps below HTTP. The apps a person can bring their own documents in from, each with
 //! its integration state (label, category, whether it is disabled here and why, whether it is
-//! private to the person, whether its credentials still work); and mail over IMAP, the app
-//! connected here: checking an account and listing its folders, connecting it, choosing folders,
-//! syncing now, disconnecting; and [`MailSync`], the worker that reads connected mailboxes into
-//! documents.
+//! private to the person, whether its credentials still work); the two connected here, mail over
+//! IMAP (checking an account and listing its folders, connecting it, choosing folders) and a
+//! WebDAV drive's folder (checking it and listing its files, connecting it), each synced now or
+//! disconnected; and [`AppSync`] ([`sync`]), the worker that reads them into documents.
 //!
 //! Apps that need a vendor's API this server cannot reach (Gmail's and Google Drive's APIs,
 //! WhatsApp and Telegram) are [`VendorApp`]s behind the same [`AppProvider`] interface: offline they
@@ -11,34 +11,26 @@
 //!
 //! A message becomes a document of the `email` source owned by its reader: its subject is the
 //! title, its sender the author, its date the publication date, and the text the sender, the
-//! recipients and the body. Each attachment is extracted like an upload (in a capped worker
-//! process) into a document of its own that names the message it came with.
+//! recipients and the body. Each attachment, and each file of a WebDAV folder (source `webdav`),
+//! is extracted like an upload (in a capped worker process) into a document of its own.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Duration;
+mod sync;
 
 use chrono::{SecondsFormat, Utc};
 use commands::args;
-use commands::store::Backend;
 use domain::connection::{
-    connection_id, Connection, ConnectionCommand, FolderCursor, MailSecurity, MailServer, MAIL_APP,
+    connection_id, ConnectionCommand, ConnectionError, DriveFolder, MailSecurity, MailServer, DRIVE_APP, MAIL_APP,
 };
-use domain::document::{DocumentCommand, DocumentFields};
 use domain::plan::PricingKey;
-use domain::EventMetadata;
-use ingest::mail::{parse_message, MailAccount, MailError, MailLimits, MailMessage, MailSession, Security};
+use ingest::mail::{MailAccount, MailError, MailLimits, MailSession, Security};
+use ingest::webdav::{DavAccount, DavError, DavFolder, DavLimits};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
-use tokio::sync::watch;
 
 use crate::context::Context;
-use crate::drive::{self, FileDocument};
-use crate::error::{Error, Result};
-use crate::ingestion::{deeplink, preview, BlobStore};
-use crate::storage::safe_name;
+use crate::error::{from_domain, Error, Result};
 use crate::viewer::Viewer;
+
+pub use sync::{AppSync, SyncReport};
 
 /// What an app holds, as My Data's tabs name it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -90,6 +82,24 @@ impl AppProvider for ImapMail {
     }
 }
 
+/// A WebDAV drive's folder (Nextcloud, ownCloud, a NAS): connected here.
+pub struct WebDavDrive;
+
+impl AppProvider for WebDavDrive {
+    fn key(&self) -> &'static str {
+        DRIVE_APP
+    }
+    fn label(&self) -> &'static str {
+        "WebDAV drive"
+    }
+    fn category(&self) -> AppCategory {
+        AppCategory::Drives
+    }
+    fn availability(&self) -> Availability {
+        Availability::Available
+    }
+}
+
 /// An app whose documents come through a vendor's API: listed, and disabled with the reason while
 /// no provider for it is configured (none can be reached from this server).
 pub struct VendorApp {
@@ -123,6 +133,7 @@ impl AppProvider for VendorApp {
 pub fn providers() -> Vec<Box<dyn AppProvider>> {
     vec![
         Box::new(ImapMail),
+        Box::new(WebDavDrive),
         Box::new(VendorApp {
             key: "gmail",
             label: "Gmail",
@@ -188,9 +199,27 @@ pub struct MailConnectionView {
     pub last_synced_at: Option<String>,
     /// Why the last sync failed; `None` when it worked.
     pub last_error: Option<String>,
+    /// When a node last finished reading it, whether or not anything came in.
+    pub last_checked_at: Option<String>,
     /// A node is reading the mailbox now.
     pub syncing: bool,
     /// When it is read next.
+    pub next_sync_at: Option<String>,
+}
+
+/// A connected WebDAV folder as its owner sees it (never the password).
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DriveConnectionView {
+    pub url: String,
+    pub username: String,
+    /// Documents brought in so far.
+    pub imported: i64,
+    pub connected_at: String,
+    pub last_synced_at: Option<String>,
+    pub last_checked_at: Option<String>,
+    pub last_error: Option<String>,
+    pub syncing: bool,
     pub next_sync_at: Option<String>,
 }
 
@@ -214,7 +243,10 @@ pub struct AppView {
     pub missing: Option<String>,
     /// What works instead, for a disabled app.
     pub instead: Option<String>,
+    /// The mailbox, for `email`.
     pub mail: Option<MailConnectionView>,
+    /// The folder, for `webdav`.
+    pub drive: Option<DriveConnectionView>,
 }
 
 #[derive(Debug, Serialize)]
@@ -262,8 +294,35 @@ pub struct FolderList {
     pub folders: Vec<String>,
 }
 
+/// A WebDAV folder and its account as the form sends them.
+#[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct DriveAccountBody {
+    /// The folder's address, e.g. `https://cloud.example.com/remote.php/dav/files/ann/Reports/`.
+    pub url: String,
+    pub username: String,
+    pub password: String,
+}
+
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DriveFileView {
+    pub name: String,
+    pub size: u64,
+}
+
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DriveFileList {
+    /// The folder's files (not its subfolders), by name.
+    pub files: Vec<DriveFileView>,
+}
+
 #[derive(sqlx::FromRow)]
 struct Row {
+    url: Option<String>,
+    checked_at: Option<String>,
     host: String,
     port: i64,
     security: String,
@@ -286,15 +345,18 @@ fn security_of(stored: &str) -> MailSecurity {
     }
 }
 
-async fn mail_row(ctx: &Context, user_id: &str) -> Result<Option<Row>> {
+async fn connection_row(ctx: &Context, user_id: &str, app: &str) -> Result<Option<Row>> {
+    if app != MAIL_APP && app != DRIVE_APP {
+        return Ok(None);
+    }
     Ok(ctx
         .db
         .fetch_optional(
-            "SELECT c.host, c.port, c.security, c.username, c.folders, c.imported, c.last_error, \
-             c.credentials_refused, c.connected_at, c.last_synced_at, j.lease_until, j.next_at \
+            "SELECT c.url, j.checked_at, c.host, c.port, c.security, c.username, c.folders, c.imported, \
+             c.last_error, c.credentials_refused, c.connected_at, c.last_synced_at, j.lease_until, j.next_at \
              FROM app_connections_view c LEFT JOIN app_sync_jobs j ON j.connection_id = c.connection_id \
              WHERE c.connection_id = $1",
-            args![connection_id(user_id, MAIL_APP)],
+            args![connection_id(user_id, app)],
         )
         .await?)
 }
@@ -305,8 +367,26 @@ fn view_of(provider: &dyn AppProvider, row: Option<Row>, now: &str) -> Result<Ap
         Availability::Unavailable { missing, instead } => (Some(missing.to_string()), Some(instead.to_string())),
     };
     let token_valid = row.as_ref().map(|r| r.credentials_refused == 0);
+    // Times are kept as RFC 3339 UTC with milliseconds: they compare as text.
+    let syncing = |row: &Row| row.lease_until.as_deref().is_some_and(|until| until > now);
+    let drive = match &row {
+        Some(row) if provider.key() == DRIVE_APP => Some(DriveConnectionView {
+            url: row.url.clone().unwrap_or_default(),
+            username: row.username.clone(),
+            imported: row.imported,
+            connected_at: row.connected_at.clone(),
+            last_synced_at: row.last_synced_at.clone(),
+            last_checked_at: row.checked_at.clone(),
+            last_error: row.last_error.clone(),
+            syncing: syncing(row),
+            next_sync_at: row.next_at.clone(),
+        }),
+        _ => None,
+    };
     let mail = match row {
-        Some(row) => Some(MailConnectionView {
+        Some(row) if provider.key() == MAIL_APP => Some(MailConnectionView {
+            syncing: syncing(&row),
+            last_checked_at: row.checked_at,
             host: row.host,
             port: u16::try_from(row.port).unwrap_or(0),
             security: security_of(&row.security),
@@ -316,11 +396,9 @@ fn view_of(provider: &dyn AppProvider, row: Option<Row>, now: &str) -> Result<Ap
             connected_at: row.connected_at,
             last_synced_at: row.last_synced_at,
             last_error: row.last_error,
-            // Times are kept as RFC 3339 UTC with milliseconds: they compare as text.
-            syncing: row.lease_until.as_deref().is_some_and(|until| until > now),
             next_sync_at: row.next_at,
         }),
-        None => None,
+        _ => None,
     };
     Ok(AppView {
         key: provider.key().to_string(),
@@ -330,21 +408,21 @@ fn view_of(provider: &dyn AppProvider, row: Option<Row>, now: &str) -> Result<Ap
         flag: provider.flag().map(str::to_string),
         private: true,
         token_valid,
-        connected: mail.is_some(),
+        connected: mail.is_some() || drive.is_some(),
         missing,
         instead,
         mail,
+        drive,
     })
 }
 
 /// Every app with its state for the viewer.
 pub async fn list(ctx: &Context, viewer: &Viewer) -> Result<AppList> {
-    let mut row = mail_row(ctx, &viewer.user_id).await?;
     let now = stamp(ctx.clock.now());
     let mut apps = Vec::new();
     for provider in providers() {
-        let own = if provider.key() == MAIL_APP { row.take() } else { None };
-        apps.push(view_of(provider.as_ref(), own, &now)?);
+        let row = connection_row(ctx, &viewer.user_id, provider.key()).await?;
+        apps.push(view_of(provider.as_ref(), row, &now)?);
     }
     Ok(AppList { apps })
 }
@@ -355,7 +433,7 @@ pub async fn get(ctx: &Context, viewer: &Viewer, key: &str) -> Result<AppView> {
         .into_iter()
         .find(|p| p.key() == key)
         .ok_or_else(|| Error::not_found(format!("there is no app called {key:?}")))?;
-    let row = if key == MAIL_APP { mail_row(ctx, &viewer.user_id).await? } else { None };
+    let row = connection_row(ctx, &viewer.user_id, key).await?;
     view_of(provider.as_ref(), row, &stamp(ctx.clock.now()))
 }
 
@@ -367,9 +445,9 @@ fn account_of(body: &MailAccountBody) -> Result<MailAccount> {
         security: body.security,
         username: body.username.clone(),
     })
-    .map_err(|e| crate::error::from_domain(&e))?;
+    .map_err(|e| from_domain(&e))?;
     if body.password.is_empty() {
-        return Err(crate::error::from_domain(&domain::connection::ConnectionError::CredentialsRequired));
+        return Err(from_domain(&ConnectionError::CredentialsRequired));
     }
     Ok(mail_account(&server, &body.password))
 }
@@ -388,7 +466,16 @@ fn mail_account(server: &MailServer, password: &str) -> MailAccount {
     }
 }
 
-/// A mail server's refusal as the person who typed the details reads it.
+/// A refusal as the person who typed the details reads it: a sentence of its own.
+fn sentence(code: &str, error: &dyn std::fmt::Display) -> Error {
+    let mut text = error.to_string();
+    if let Some(first) = text.get_mut(0..1) {
+        first.make_ascii_uppercase();
+    }
+    Error::invalid(code, format!("{text}."))
+}
+
+/// A mail server's refusal.
 fn refusal(error: MailError) -> Error {
     let code = match &error {
         MailError::CredentialsRefused => "mail_credentials_refused",
@@ -396,11 +483,57 @@ fn refusal(error: MailError) -> Error {
         MailError::Blocked { .. } | MailError::PlainRefused => "mail_server_not_allowed",
         _ => "mail_server_unreachable",
     };
-    let mut text = error.to_string();
-    if let Some(first) = text.get_mut(0..1) {
-        first.make_ascii_uppercase();
+    sentence(code, &error)
+}
+
+/// A WebDAV server's refusal.
+fn drive_refusal(error: DavError) -> Error {
+    let code = match &error {
+        DavError::CredentialsRefused => "webdav_credentials_refused",
+        DavError::NotAFolder(_) => "webdav_not_a_folder",
+        DavError::Blocked { .. } | DavError::PlainRefused => "webdav_not_allowed",
+        _ => "webdav_unreachable",
+    };
+    sentence(code, &error)
+}
+
+/// The client's account for a folder as it is kept.
+fn drive_account(folder: &DriveFolder, password: &str) -> std::result::Result<DavAccount, DavError> {
+    let url = url::Url::parse(&folder.url).map_err(|e| DavError::Protocol(e.to_string()))?;
+    Ok(DavAccount { url, username: folder.username.clone(), password: password.to_string() })
+}
+
+/// Checks the form's folder and account and lists the folder's files.
+async fn drive_files(ctx: &Context, body: &DriveAccountBody) -> Result<(DriveFolder, Vec<ingest::webdav::DavFile>)> {
+    let folder =
+        domain::connection::clean_drive(DriveFolder { url: body.url.clone(), username: body.username.clone() })
+            .map_err(|e| from_domain(&e))?;
+    if body.password.is_empty() {
+        return Err(from_domain(&ConnectionError::CredentialsRequired));
     }
-    Error::invalid(code, format!("{text}."))
+    let account = drive_account(&folder, &body.password).map_err(drive_refusal)?;
+    let dav = DavFolder::open(account, &ctx.fetch_guard, DavLimits::default()).await.map_err(drive_refusal)?;
+    let files = dav.list().await.map_err(drive_refusal)?;
+    Ok((folder, files))
+}
+
+/// Signs in to a WebDAV folder and lists its files; records nothing.
+pub async fn check_drive(ctx: &Context, viewer: &Viewer, body: DriveAccountBody) -> Result<DriveFileList> {
+    crate::plans::require(ctx, viewer, &[PricingKey::ConnectApp]).await?;
+    let (_, files) = drive_files(ctx, &body).await?;
+    Ok(DriveFileList { files: files.into_iter().map(|f| DriveFileView { name: f.name, size: f.size }).collect() })
+}
+
+/// Connects the viewer's WebDAV folder once the server accepted the account; the first sync
+/// starts at once.
+pub async fn connect_drive(ctx: &Context, viewer: &Viewer, body: DriveAccountBody) -> Result<AppView> {
+    crate::plans::require(ctx, viewer, &[PricingKey::ConnectApp]).await?;
+    let (folder, _) = drive_files(ctx, &body).await?;
+    let command = ConnectionCommand::ConnectDrive { user_id: viewer.user_id.clone(), folder, password: body.password };
+    let id = connection_id(&viewer.user_id, DRIVE_APP);
+    ctx.command(&ctx.bus.connections, &id, command, &viewer.metadata()).await?;
+    ctx.apps_wake.notify_one();
+    get(ctx, viewer, DRIVE_APP).await
 }
 
 /// Signs in with the account the form gives and lists its folders; records nothing.
@@ -418,7 +551,7 @@ pub async fn mail_folders(ctx: &Context, viewer: &Viewer, body: MailAccountBody)
 pub async fn connect_mail(ctx: &Context, viewer: &Viewer, body: ConnectMailBody) -> Result<AppView> {
     crate::plans::require(ctx, viewer, &[PricingKey::ConnectApp]).await?;
     let account = account_of(&body.account)?;
-    let folders = domain::connection::clean_folders(body.folders).map_err(|e| crate::error::from_domain(&e))?;
+    let folders = domain::connection::clean_folders(body.folders).map_err(|e| from_domain(&e))?;
     let mut session = MailSession::open(&account, &ctx.fetch_guard, MailLimits::default()).await.map_err(refusal)?;
     let offered = session.folders().await.map_err(refusal);
     session.close().await;
@@ -452,339 +585,24 @@ pub async fn choose_folders(ctx: &Context, viewer: &Viewer, body: FoldersBody) -
     get(ctx, viewer, MAIL_APP).await
 }
 
-/// Asks for the connected mailbox to be read now rather than at its next turn.
-pub async fn sync_now(ctx: &Context, viewer: &Viewer) -> Result<AppView> {
-    let id = connection_id(&viewer.user_id, MAIL_APP);
+/// Asks for a connected app (`email`, `webdav`) to be read now rather than at its next turn.
+pub async fn sync_now(ctx: &Context, viewer: &Viewer, app: &str) -> Result<AppView> {
+    let id = connection_id(&viewer.user_id, app);
     let now = stamp(ctx.clock.now());
     let changed =
         ctx.db.execute("UPDATE app_sync_jobs SET next_at = $2 WHERE connection_id = $1", args![id, now]).await?;
     if changed == 0 {
-        return Err(crate::error::from_domain(&domain::connection::ConnectionError::NotConnected));
+        return Err(from_domain(&ConnectionError::NotConnected));
     }
     ctx.apps_wake.notify_one();
-    get(ctx, viewer, MAIL_APP).await
+    get(ctx, viewer, app).await
 }
 
-/// Disconnects the mailbox. What it brought in stays, the viewer's as before.
-pub async fn disconnect(ctx: &Context, viewer: &Viewer) -> Result<()> {
-    let id = connection_id(&viewer.user_id, MAIL_APP);
+/// Disconnects a connected app. What it brought in stays, the viewer's as before.
+pub async fn disconnect(ctx: &Context, viewer: &Viewer, app: &str) -> Result<()> {
+    let id = connection_id(&viewer.user_id, app);
     ctx.command(&ctx.bus.connections, &id, ConnectionCommand::Disconnect, &viewer.metadata()).await?;
     Ok(())
-}
-
-/// What one sync of one connection did.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct SyncReport {
-    /// Documents recorded (messages and attachments) that were not there before.
-    pub imported: u32,
-    pub skipped_large: u32,
-    pub failed_attachments: u32,
-    pub error: Option<String>,
-}
-
-/// Reads connected mailboxes into documents: every node on one database takes due connections
-/// by lease, so each mailbox is read by one node at a time.
-pub struct MailSync {
-    ctx: Context,
-    worker: extract::WorkerCommand,
-    blobs: BlobStore,
-    scratch: PathBuf,
-    node: String,
-    lease: Duration,
-    /// How long after a sync a mailbox is read again.
-    pub interval: Duration,
-    pub limits: MailLimits,
-    /// Batches of [`MailLimits::max_messages`] read from one folder in one sync.
-    pub max_batches: usize,
-}
-
-impl MailSync {
-    pub fn new(ctx: Context, worker: extract::WorkerCommand, interval: Duration) -> Self {
-        Self {
-            blobs: BlobStore::new(ctx.data_dir.join("blobs")),
-            scratch: ctx.data_dir.join("scratch"),
-            ctx,
-            worker,
-            node: format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple()),
-            lease: Duration::from_secs(900),
-            interval,
-            limits: MailLimits::default(),
-            max_batches: 5,
-        }
-    }
-
-    /// Syncs due mailboxes until shutdown; woken at once by a connection or "sync now" on this
-    /// node, and every five seconds for the rest.
-    pub async fn run(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) {
-        loop {
-            match self.claim(4).await {
-                Ok(due) => {
-                    for (id, claimed_at) in due {
-                        if *shutdown.borrow() {
-                            return;
-                        }
-                        let report = self.sync(&id).await;
-                        if let Err(error) = self.release(&id, &claimed_at).await {
-                            tracing::warn!(connection = %id, error = %format!("{error:#}"), "could not release a mail sync");
-                        }
-                        match report {
-                            Ok(report) if report.imported > 0 || report.error.is_some() => {
-                                tracing::info!(connection = %id, imported = report.imported, error = ?report.error, "mailbox synced")
-                            }
-                            Ok(_) => {}
-                            Err(error) => {
-                                tracing::warn!(connection = %id, error = %format!("{error:#}"), "mail sync interrupted")
-                            }
-                        }
-                    }
-                }
-                Err(error) => tracing::warn!(error = %format!("{error:#}"), "could not lease mail syncs"),
-            }
-            tokio::select! {
-                _ = self.ctx.apps_wake.notified() => {}
-                _ = tokio::time::sleep(Duration::from_secs(5)) => {}
-                _ = shutdown.wait_for(|s| *s) => return,
-            }
-        }
-    }
-
-    /// Leases up to `max` due connections; returns each with the time it was claimed.
-    async fn claim(&self, max: i64) -> anyhow::Result<Vec<(String, String)>> {
-        let now = stamp(self.ctx.clock.now());
-        let until = stamp(self.ctx.clock.now() + chrono::Duration::from_std(self.lease)?);
-        let lock = match self.ctx.db.backend() {
-            Backend::Postgres => "FOR UPDATE SKIP LOCKED",
-            Backend::Sqlite => "",
-        };
-        let mut tx = self.ctx.db.begin().await?;
-        let leased: Vec<(String,)> = tx
-            .fetch_all(
-                &format!(
-                    "UPDATE app_sync_jobs SET lease_owner = $1, lease_until = $2 \
-                     WHERE connection_id IN (SELECT connection_id FROM app_sync_jobs \
-                      WHERE next_at <= $3 AND (lease_until IS NULL OR lease_until < $3) \
-                      ORDER BY next_at LIMIT $4 {lock}) RETURNING connection_id"
-                ),
-                args![self.node.as_str(), until, now.as_str(), max],
-            )
-            .await?;
-        tx.commit().await?;
-        Ok(leased.into_iter().map(|(id,)| (id, now.clone())).collect())
-    }
-
-    /// Frees the lease and sets the next turn, unless a "sync now" came in meanwhile.
-    async fn release(&self, id: &str, claimed_at: &str) -> anyhow::Result<()> {
-        let next = stamp(self.ctx.clock.now() + chrono::Duration::from_std(self.interval)?);
-        self.ctx
-            .db
-            .execute(
-                "UPDATE app_sync_jobs SET lease_owner = NULL, lease_until = NULL, \
-                 next_at = CASE WHEN next_at > $3 THEN next_at ELSE $2 END \
-                 WHERE connection_id = $1 AND lease_owner = $4",
-                args![id, next, claimed_at, self.node.as_str()],
-            )
-            .await?;
-        Ok(())
-    }
-
-    /// Reads every chosen folder of one connection and records what is new. A mailbox that
-    /// cannot be read records why (once per reason); storage trouble returns an error and the
-    /// connection is tried again at its next turn.
-    pub async fn sync(&self, id: &str) -> anyhow::Result<SyncReport> {
-        let connection: Connection = commands::unit::current(&self.ctx.db, id).await.map_err(anyhow::Error::msg)?;
-        let (Some(user_id), Some(mailbox)) = (connection.user_id(), connection.mailbox()) else {
-            return Ok(SyncReport::default());
-        };
-        let metadata = EventMetadata::system("mail", uuid::Uuid::new_v4().to_string());
-        let account = mail_account(&mailbox.server, &mailbox.password);
-        let mut report = SyncReport::default();
-        let mut session = match MailSession::open(&account, &self.ctx.fetch_guard, self.limits.clone()).await {
-            Ok(session) => session,
-            Err(error) => {
-                self.failed(id, &error, &metadata).await?;
-                report.error = Some(error.to_string());
-                return Ok(report);
-            }
-        };
-        let mut failure: Option<MailError> = None;
-        for folder in &mailbox.folders {
-            let mut since = mailbox.cursors.get(folder).map(|c| (c.uid_validity, c.last_uid));
-            for _ in 0..self.max_batches {
-                let batch = match session.read_since(folder, since).await {
-                    Ok(batch) => batch,
-                    Err(error) => {
-                        failure = Some(error);
-                        break;
-                    }
-                };
-                let mut imported = 0;
-                for message in &batch.messages {
-                    imported +=
-                        self.record(user_id, folder, message.uid, &message.bytes, &metadata, &mut report).await?;
-                }
-                report.skipped_large += batch.too_large.len() as u32;
-                let cursor = FolderCursor { uid_validity: batch.uid_validity, last_uid: batch.last_uid };
-                let command = ConnectionCommand::RecordSync { folder: folder.clone(), cursor, imported };
-                self.ctx
-                    .bus
-                    .execute(&self.ctx.bus.connections, id, command, &metadata)
-                    .await
-                    .map_err(|e| anyhow::anyhow!("{e}"))?;
-                report.imported += imported;
-                since = Some((batch.uid_validity, batch.last_uid));
-                if !batch.more {
-                    break;
-                }
-            }
-            if failure.as_ref().is_some_and(|e| !matches!(e, MailError::NoSuchFolder(_))) {
-                break;
-            }
-        }
-        session.close().await;
-        if let Some(error) = failure {
-            self.failed(id, &error, &metadata).await?;
-            report.error = Some(error.to_string());
-        }
-        Ok(report)
-    }
-
-    async fn failed(&self, id: &str, error: &MailError, metadata: &EventMetadata) -> anyhow::Result<()> {
-        let command = ConnectionCommand::RecordFailure {
-            reason: error.to_string(),
-            credentials_refused: error.credentials_refused(),
-        };
-        match self.ctx.bus.execute(&self.ctx.bus.connections, id, command, metadata).await {
-            Ok(_) | Err(commands::CommandError::Domain(_)) => Ok(()),
-            Err(error) => Err(anyhow::anyhow!("{error}")),
-        }
-    }
-
-    /// Records one message and its attachments; returns how many documents were new.
-    async fn record(
-        &self,
-        user_id: &str,
-        folder: &str,
-        uid: u32,
-        bytes: &[u8],
-        metadata: &EventMetadata,
-        report: &mut SyncReport,
-    ) -> anyhow::Result<u32> {
-        let Some(message) = parse_message(bytes) else {
-            tracing::info!(%folder, uid, "a message could not be parsed; skipped");
-            return Ok(0);
-        };
-        // The message id is the same in every folder and after a server renumbers its folders:
-        // one message, one document. A message without one is known by its bytes.
-        let guid =
-            message.message_id.clone().unwrap_or_else(|| format!("sha256:{}", hex::encode(Sha256::digest(bytes))));
-        let text = message_text(&message);
-        let content_hash = hex::encode(Sha256::digest(text.as_bytes()));
-        self.blobs.put(&content_hash, &text).await?;
-        let mut tags = BTreeMap::new();
-        tags.insert("mime_type".to_string(), "message/rfc822".to_string());
-        tags.insert("folder".to_string(), folder.to_string());
-        tags.insert("attachments".to_string(), message.attachments.len().to_string());
-        if let Some(from) = &message.from {
-            tags.insert("sender".to_string(), from.clone());
-        }
-        if !message.to.is_empty() {
-            tags.insert("recipients".to_string(), message.to.join(", "));
-        }
-        let fields = DocumentFields {
-            source_id: MAIL_APP.to_string(),
-            guid: guid.clone(),
-            link: None,
-            title: message.subject.clone().unwrap_or_else(|| "(no subject)".to_string()),
-            author: message.from.clone(),
-            published_at: message.date,
-            summary: Some(preview(&message.text, 60)).filter(|s| !s.is_empty()),
-            content_hash,
-            owner: Some(user_id.to_string()),
-            metadata: tags,
-        };
-        let document = deeplink(&format!("{MAIL_APP}/{user_id}"), &guid);
-        let before = commands::feed::last_of_aggregate(&self.ctx.db, "document", &document).await?;
-        let after = self
-            .ctx
-            .bus
-            .execute(&self.ctx.bus.documents, &document, DocumentCommand::Ingest(fields), metadata)
-            .await
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
-        let mut new = u32::from(before != after);
-        for attachment in &message.attachments {
-            match self.record_attachment(user_id, &document, attachment, metadata).await? {
-                Some(true) => new += 1,
-                Some(false) => {}
-                None => report.failed_attachments += 1,
-            }
-        }
-        Ok(new)
-    }
-
-    /// Extracts one attachment into a document; `None` when it cannot be read (an image, an
-    /// archive, a broken file), which the message's document still names.
-    async fn record_attachment(
-        &self,
-        user_id: &str,
-        message: &str,
-        attachment: &ingest::mail::Attachment,
-        metadata: &EventMetadata,
-    ) -> anyhow::Result<Option<bool>> {
-        commands::private::create_dir_async(&self.scratch).await?;
-        let local = self.scratch.join(format!("{}-{}", uuid::Uuid::new_v4().simple(), safe_name(&attachment.name)));
-        let (path, bytes) = (local.clone(), attachment.bytes.clone());
-        tokio::task::spawn_blocking(move || commands::private::write_file(&path, &bytes)).await??;
-        let input = extract::Input {
-            path: local.clone(),
-            file_name: Some(attachment.name.clone()),
-            declared_mime: Some(attachment.mime.clone()),
-        };
-        let extracted = extract::extract_isolated(&self.worker, &input, &extract::Limits::default()).await;
-        let _ = tokio::fs::remove_file(&local).await;
-        let extracted = match extracted {
-            Ok(extracted) => extracted,
-            Err(error @ extract::ExtractError::Worker(_)) => return Err(error.into()),
-            Err(error) => {
-                tracing::info!(attachment = %attachment.name, %error, "attachment not extracted");
-                return Ok(None);
-            }
-        };
-        let file = FileDocument {
-            user_id,
-            source: MAIL_APP,
-            file_name: &attachment.name,
-            extracted: &extracted,
-            original: None,
-            attached_to: Some(message),
-        };
-        Ok(Some(drive::record(&self.ctx.bus, &self.blobs, file, metadata).await?.new))
-    }
-}
-
-/// A message's text as it is searched and read: who wrote to whom, then the body and the names
-/// of its attachments.
-fn message_text(message: &MailMessage) -> String {
-    let mut text = String::new();
-    if let Some(subject) = &message.subject {
-        text.push_str(subject);
-        text.push_str("\n\n");
-    }
-    if let Some(from) = &message.from {
-        text.push_str(&format!("From: {from}\n"));
-    }
-    if !message.to.is_empty() {
-        text.push_str(&format!("To: {}\n", message.to.join(", ")));
-    }
-    if let Some(date) = message.date {
-        text.push_str(&format!("Date: {}\n", date.format("%-d %B %Y, %H:%M UTC")));
-    }
-    text.push('\n');
-    text.push_str(&message.text);
-    if !message.attachments.is_empty() {
-        let names: Vec<&str> = message.attachments.iter().map(|a| a.name.as_str()).collect();
-        text.push_str(&format!("\n\nAttachments: {}", names.join(", ")));
-    }
-    text
 }
 
 #[cfg(test)]
@@ -799,26 +617,6 @@ mod tests {
                 assert!(missing.ends_with('.') && instead.ends_with('.'), "{}", provider.key());
             }
         }
-        assert_eq!(providers().iter().filter(|p| p.availability() == Availability::Available).count(), 1);
-    }
-
-    #[test]
-    fn a_message_reads_as_its_people_then_its_body() {
-        let message = MailMessage {
-            message_id: None,
-            from: Some("Bea <bea@example.com>".into()),
-            to: vec!["ann@example.com".into()],
-            subject: Some("Q3".into()),
-            date: chrono::DateTime::from_timestamp(1_790_000_000, 0),
-            text: "Revenue grew.".into(),
-            attachments: vec![ingest::mail::Attachment {
-                name: "q3.pdf".into(),
-                mime: "application/pdf".into(),
-                bytes: vec![1],
-            }],
-        };
-        let text = message_text(&message);
-        assert!(text.starts_with("Q3\n\nFrom: Bea <bea@example.com>\nTo: ann@example.com\nDate: "), "{text}");
-        assert!(text.ends_with("Revenue grew.\n\nAttachments: q3.pdf"), "{text}");
+        assert_eq!(providers().iter().filter(|p| p.availability() == Availability::Available).count(), 2);
     }
 }

@@ -30,6 +30,9 @@ pub struct FileDocument<'a> {
     pub original: Option<StoredFile<'a>>,
     /// The deeplink of the document this file came with (a mail message's attachment).
     pub attached_to: Option<&'a str>,
+    /// The file's own id in its source (a WebDAV path), so a changed file updates its document;
+    /// `None`: the name and text are the id, and a changed file is a new document.
+    pub stable_id: Option<&'a str>,
 }
 
 /// Detail tags and file metadata as the document keeps them.
@@ -112,8 +115,12 @@ pub async fn record(
     let layout_hash = hex::encode(Sha256::digest(layout.as_bytes()));
     blobs.put(&content_hash, &text).await?;
     blobs.put(&layout_hash, &layout).await?;
-    // The same name with the same text is the same document, however often it is sent.
-    let guid = format!("{}:{content_hash}", file.file_name);
+    // The same name with the same text is the same document, however often it is sent; a file
+    // with an id of its own is that document whatever its text.
+    let guid = match file.stable_id {
+        Some(id) => id.to_string(),
+        None => format!("{}:{content_hash}", file.file_name),
+    };
     let tags = metadata_of(&file, &layout_hash);
     let fields = DocumentFields {
         source_id: file.source.to_string(),
@@ -166,6 +173,7 @@ mod tests {
             extracted: &doc,
             original: None,
             attached_to: None,
+            stable_id: None,
         };
         let tags = metadata_of(&file, "hash");
         assert!(!tags.contains_key("garbled"), "{tags:?}");

@@ -136,6 +136,7 @@ async fn record(
             extracted,
             original: Some(StoredFile { bucket: storage.bucket(), key: &key }),
             attached_to: None,
+            stable_id: None,
         },
         &EventMetadata::system("cli", uuid::Uuid::new_v4().to_string()),
     )

@@ -6,6 +6,7 @@
 //!   holding them.
 //! - [`s3`]: a local S3-compatible server (moto) on a free port, for the upload tests.
 //! - [`imap`]: a real IMAP server (Dovecot) on a free port, with its own accounts and maildirs.
+//! - [`webdav`]: a real WebDAV server (WsgiDAV) serving a temporary directory to one account.
 //! - [`http`]: reading a request and framing replies, for stand-ins of outside HTTP services.
 //!
 //! A dev-dependency only. It depends on `commands` (and `search` with its feature), never on
@@ -17,5 +18,6 @@ pub mod imap;
 pub mod s3;
 #[cfg(feature = "search")]
 pub mod search;
+pub mod webdav;
 
 pub use db::Backend;

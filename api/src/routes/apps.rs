@@ -1,9 +1,12 @@
-//! Connected apps: the apps people bring their own documents in from, and mail over IMAP, the
-//! one connected here. The rules are [`service::apps`] and the connection aggregate.
+//! Connected apps: the apps people bring their own documents in from, and the two connected
+//! here, mail over IMAP and a WebDAV drive's folder. The rules are [`service::apps`] and the connection aggregate.
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use service::apps::{self, AppList, AppView, ConnectMailBody, FolderList, FoldersBody, MailAccountBody};
+use domain::connection::{DRIVE_APP, MAIL_APP};
+use service::apps::{
+    self, AppList, AppView, ConnectMailBody, DriveAccountBody, DriveFileList, FolderList, FoldersBody, MailAccountBody,
+};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -19,6 +22,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(connect_mail, disconnect_mail))
         .routes(routes!(choose_mail_folders))
         .routes(routes!(sync_mail))
+        .routes(routes!(check_drive))
+        .routes(routes!(connect_drive, disconnect_drive))
+        .routes(routes!(sync_drive))
 }
 
 /// Every app with its integration state for the signed-in user: label, category, whether it is
@@ -70,7 +76,7 @@ async fn connect_mail(
 #[utoipa::path(delete, path = "/connect/mail", tag = "apps", security(("token" = [])),
     responses((status = 204), (status = 404, body = ErrorBody)))]
 async fn disconnect_mail(State(state): State<AppState>, user: AuthUser) -> ApiResult<StatusCode> {
-    apps::disconnect(&state, &user).await?;
+    apps::disconnect(&state, &user, MAIL_APP).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -90,5 +96,45 @@ async fn choose_mail_folders(
 #[utoipa::path(post, path = "/connect/mail/sync", tag = "apps", security(("token" = [])),
     responses((status = 202, body = AppView), (status = 404, body = ErrorBody)))]
 async fn sync_mail(State(state): State<AppState>, user: AuthUser) -> ApiResult<(StatusCode, ApiJson<AppView>)> {
-    Ok((StatusCode::ACCEPTED, ApiJson(apps::sync_now(&state, &user).await?)))
+    Ok((StatusCode::ACCEPTED, ApiJson(apps::sync_now(&state, &user, MAIL_APP).await?)))
+}
+
+/// Signs in to a WebDAV folder with the details given and lists its files. Nothing is kept.
+#[utoipa::path(post, path = "/connect/webdav/check", tag = "apps", security(("token" = [])),
+    request_body = DriveAccountBody,
+    responses((status = 200, body = DriveFileList), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn check_drive(
+    State(state): State<AppState>,
+    user: AuthUser,
+    ApiJson(body): ApiJson<DriveAccountBody>,
+) -> ApiResult<ApiJson<DriveFileList>> {
+    Ok(ApiJson(apps::check_drive(&state, &user, body).await?))
+}
+
+/// Connects the user's WebDAV folder (or replaces its details) once the server accepted the
+/// account; a refusal records nothing. Its files are read at once and then every few minutes.
+#[utoipa::path(put, path = "/connect/webdav", tag = "apps", security(("token" = [])),
+    request_body = DriveAccountBody,
+    responses((status = 200, body = AppView), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn connect_drive(
+    State(state): State<AppState>,
+    user: AuthUser,
+    ApiJson(body): ApiJson<DriveAccountBody>,
+) -> ApiResult<ApiJson<AppView>> {
+    Ok(ApiJson(apps::connect_drive(&state, &user, body).await?))
+}
+
+/// Disconnects the WebDAV folder; the documents it brought stay.
+#[utoipa::path(delete, path = "/connect/webdav", tag = "apps", security(("token" = [])),
+    responses((status = 204), (status = 404, body = ErrorBody)))]
+async fn disconnect_drive(State(state): State<AppState>, user: AuthUser) -> ApiResult<StatusCode> {
+    apps::disconnect(&state, &user, DRIVE_APP).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Reads the connected WebDAV folder now instead of at its next turn.
+#[utoipa::path(post, path = "/connect/webdav/sync", tag = "apps", security(("token" = [])),
+    responses((status = 202, body = AppView), (status = 404, body = ErrorBody)))]
+async fn sync_drive(State(state): State<AppState>, user: AuthUser) -> ApiResult<(StatusCode, ApiJson<AppView>)> {
+    Ok((StatusCode::ACCEPTED, ApiJson(apps::sync_now(&state, &user, DRIVE_APP).await?)))
 }

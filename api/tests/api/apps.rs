@@ -2,9 +2,10 @@
 //! checked before anything is kept, a mailbox connected and read into its owner's documents
 //! (messages with sender and subject, attachments extracted), new mail brought by "sync now",
 //! credentials that stop working reported without losing what came in, and the vendor apps
-//! listed with what they lack.
+//! listed with what they lack; and a WebDAV folder (WsgiDAV) whose new and changed files come in.
 
 use testkit::imap::Dovecot;
+use testkit::webdav::WsgiDav;
 
 use crate::support::*;
 
@@ -34,17 +35,22 @@ fn account(port: u16, password: &str) -> Value {
     json!({"host": "127.0.0.1", "port": port, "security": "plain", "username": "ann", "password": password})
 }
 
-async fn mail_documents(app: &TestApp, token: &str, want: usize) -> Vec<Value> {
+/// Polls the user's documents of `source` until there are `want` (or 30 s pass).
+async fn documents_of(app: &TestApp, token: &str, source: &str, want: usize) -> Vec<Value> {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     loop {
         let (_, page) = app.get("/api/documents?limit=100", token).await;
-        let mail: Vec<Value> =
-            page["results"].as_array().unwrap().iter().filter(|d| d["source"] == "email").cloned().collect();
-        if mail.len() >= want || tokio::time::Instant::now() > deadline {
-            return mail;
+        let found: Vec<Value> =
+            page["results"].as_array().unwrap().iter().filter(|d| d["source"] == source).cloned().collect();
+        if found.len() >= want || tokio::time::Instant::now() > deadline {
+            return found;
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+}
+
+async fn mail_documents(app: &TestApp, token: &str, want: usize) -> Vec<Value> {
+    documents_of(app, token, "email", want).await
 }
 
 async fn mail_app(app: &TestApp, token: &str) -> Value {
@@ -172,4 +178,88 @@ api_test!(plain_imap_to_a_network_not_allowed_is_refused_before_the_password_is_
     let (status, body) = app.post("/api/connect/mail/check", &ann.token, bad).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("invalid_mail_host")));
     assert!(!imap.log().contains("user=<ann>"), "no sign-in reached the server: {}", imap.log());
+});
+
+api_test_with!(
+    a_webdav_folder_is_checked_connected_and_its_new_and_changed_files_imported,
+    |config: &mut ServeArgs| config.fetch_allow = vec!["127.0.0.1".into()],
+    |app: TestApp| async move {
+        let Some(dav) = WsgiDav::start("ann", "cloud-seven-7").await else { return };
+        let folder = dav.root().join("Reports");
+        std::fs::create_dir_all(folder.join("Archive")).unwrap();
+        std::fs::write(folder.join("q3.pdf"), tiny_pdf("Quarterly dividend raised to 40 cents")).unwrap();
+        std::fs::write(folder.join("board notes.txt"), "The board met on Tuesday and approved the budget.").unwrap();
+        std::fs::write(folder.join("photo.png"), [0x89, b'P', b'N', b'G', 0, 1, 2, 3]).unwrap();
+        std::fs::write(folder.join("Archive").join("old.txt"), "An old note in a subfolder.").unwrap();
+        let app = &app;
+        let ann = app.sign_up("ann").await;
+        let account = |password: &str| json!({"url": dav.url("Reports"), "username": "ann", "password": password});
+
+        let (status, body) = app.post("/api/connect/webdav/check", &ann.token, account("wrong")).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some("webdav_credentials_refused"))
+        );
+        let (status, listed) = app.post("/api/connect/webdav/check", &ann.token, account("cloud-seven-7")).await;
+        assert_eq!(status, StatusCode::OK, "{listed}");
+        let names: Vec<&str> =
+            listed["files"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["board notes.txt", "photo.png", "q3.pdf"], "the folder's files, not its subfolder's");
+        assert!(event_types(app, "app_connection", &format!("{}/webdav", ann.id())).await.is_empty());
+
+        let (status, view) = app.put("/api/connect/webdav", &ann.token, account("cloud-seven-7")).await;
+        assert_eq!(status, StatusCode::OK, "{view}");
+        assert_eq!(view["drive"]["url"], dav.url("Reports/"));
+        assert!(view["drive"].get("password").is_none());
+        let found = documents_of(app, &ann.token, "webdav", 2).await;
+        assert_eq!(found.len(), 2, "the PDF and the text file; the image is no document: {found:?}");
+        let pdf = found.iter().find(|d| d["metadata"]["original_file_name"] == "q3.pdf").expect("the PDF");
+        assert!(pdf["summary"].as_str().unwrap().contains("dividend raised"), "{pdf}");
+
+        // A changed file updates its document; nothing is fetched twice.
+        std::fs::write(folder.join("board notes.txt"), "The board met again and approved a new plant in Spain.")
+            .unwrap();
+        let (status, _) = app.post("/api/connect/webdav/sync", &ann.token, json!({})).await;
+        assert_eq!(status, StatusCode::ACCEPTED);
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        let notes = loop {
+            let found = documents_of(app, &ann.token, "webdav", 2).await;
+            let notes = found.iter().find(|d| d["metadata"]["original_file_name"] == "board notes.txt").cloned();
+            let updated = notes.as_ref().is_some_and(|n| n["summary"].as_str().unwrap_or("").contains("Spain"));
+            if updated || tokio::time::Instant::now() > deadline {
+                assert_eq!(found.len(), 2, "{found:?}");
+                break notes.unwrap();
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        assert!(notes["summary"].as_str().unwrap().contains("Spain"), "{notes}");
+
+        let stored: Vec<(String,)> = app
+            .server
+            .state
+            .db
+            .fetch_all(
+                "SELECT CAST(payload AS TEXT) FROM events WHERE aggregate_type = 'app_connection' \
+                 AND event_type = 'DriveConnected'",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert!(stored.iter().all(|(p,)| !p.contains("cloud-seven-7") && p.contains("sealed:v1:")), "{stored:?}");
+
+        assert_eq!(app.delete("/api/connect/webdav", &ann.token).await.0, StatusCode::NO_CONTENT);
+        assert_eq!(documents_of(app, &ann.token, "webdav", 2).await.len(), 2, "disconnecting keeps the documents");
+        let (_, view) = app.get("/api/connect/apps/webdav", &ann.token).await;
+        assert_eq!(view["connected"], false);
+    }
+);
+
+api_test!(plain_http_webdav_to_a_network_not_allowed_is_refused, |app: TestApp| async move {
+    let ann = app.sign_up("ann").await;
+    let body = json!({"url": "http://127.0.0.1:9/dav/", "username": "ann", "password": "x"});
+    let (status, body) = app.post("/api/connect/webdav/check", &ann.token, body).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("webdav_not_allowed")));
+    let bad = json!({"url": "ftp://files.example.com/", "username": "ann", "password": "x"});
+    let (status, body) = app.post("/api/connect/webdav/check", &ann.token, bad).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("invalid_webdav_url")));
 });

@@ -230,6 +230,7 @@ impl UploadProcessor {
                 extracted: &extracted,
                 original: Some(StoredFile { bucket: &job.bucket, key: &job.key }),
                 attached_to: None,
+                stable_id: None,
             },
             metadata,
         )
