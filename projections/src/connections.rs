@@ -74,12 +74,7 @@ impl Projection for Connections {
                     ],
                 )
                 .await?;
-                tx.execute(
-                    "INSERT INTO app_sync_jobs (connection_id, next_at) VALUES ($1, $2) \
-                     ON CONFLICT (connection_id) DO UPDATE SET next_at = $2",
-                    args![id, at.as_str()],
-                )
-                .await?;
+                due_now(tx, id, &at).await?;
             }
             ConnectionEvent::DriveConnected { user_id, url, username, .. } => {
                 let parsed = url::Url::parse(&url).ok();
@@ -94,21 +89,9 @@ impl Projection for Connections {
                     args![id, user_id, DRIVE_APP, host, i64::from(port), kind, username, url, at.as_str()],
                 )
                 .await?;
-                tx.execute(
-                    "INSERT INTO app_sync_jobs (connection_id, next_at) VALUES ($1, $2) \
-                     ON CONFLICT (connection_id) DO UPDATE SET next_at = $2",
-                    args![id, at.as_str()],
-                )
-                .await?;
+                due_now(tx, id, &at).await?;
             }
-            ConnectionEvent::DriveSynced { imported, .. } => {
-                tx.execute(
-                    "UPDATE app_connections_view SET imported = imported + $2, last_error = NULL, \
-                     credentials_refused = 0, last_synced_at = $3, updated_at = $3 WHERE connection_id = $1",
-                    args![id, i64::from(imported), at.as_str()],
-                )
-                .await?;
-            }
+
             ConnectionEvent::FoldersChosen { folders, .. } => {
                 tx.execute(
                     "UPDATE app_connections_view SET folders = $2, updated_at = $3 WHERE connection_id = $1",
@@ -118,7 +101,7 @@ impl Projection for Connections {
                 tx.execute("UPDATE app_sync_jobs SET next_at = $2 WHERE connection_id = $1", args![id, at.as_str()])
                     .await?;
             }
-            ConnectionEvent::MailFolderSynced { imported, .. } => {
+            ConnectionEvent::MailFolderSynced { imported, .. } | ConnectionEvent::DriveSynced { imported, .. } => {
                 tx.execute(
                     "UPDATE app_connections_view SET imported = imported + $2, last_error = NULL, \
                      credentials_refused = 0, last_synced_at = $3, updated_at = $3 WHERE connection_id = $1",
@@ -142,4 +125,15 @@ impl Projection for Connections {
         }
         Ok(())
     }
+}
+
+/// Makes the connection due for a sync at `at` (its connection or a change of what it reads).
+async fn due_now(tx: &mut Tx, id: &str, at: &str) -> anyhow::Result<()> {
+    tx.execute(
+        "INSERT INTO app_sync_jobs (connection_id, next_at) VALUES ($1, $2) \
+         ON CONFLICT (connection_id) DO UPDATE SET next_at = $2",
+        args![id, at],
+    )
+    .await?;
+    Ok(())
 }
