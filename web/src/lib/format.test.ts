@@ -1,4 +1,5 @@
 import {
+  asSentence,
   formatCount,
   formatDate,
   formatDuration,
@@ -79,6 +80,13 @@ describe('megabytes', () => {
   it('divides by 1048576 and keeps at most two decimals', () => {
     expect(megabytes(52_428_800)).toBe('50');
     expect(megabytes(1_572_864)).toBe('1.5');
+  });
+});
+
+describe('asSentence', () => {
+  it('capitalises the first letter and ends with a full stop unless it already ends a sentence', () => {
+    expect(asSentence(' the drive refused the password ')).toBe('The drive refused the password.');
+    expect(asSentence('Is it there?')).toBe('Is it there?');
   });
 });
 

@@ -90,6 +90,13 @@ export function megabytes(bytes: number): string {
   return trimDecimals(bytes / 1_048_576, 2);
 }
 
+/** Returns `text` as a sentence: a capital first and a full stop at the end (server messages are lowercase). */
+export function asSentence(text: string): string {
+  const trimmed = text.trim();
+  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
 /** Returns a title for a source key not in the catalogue: `_` and `.` become spaces, first letter capitalised. */
 export function titleFromSourceKey(key: string): string {
   const spaced = key.replace(/[_.]/g, ' ');

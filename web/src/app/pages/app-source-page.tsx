@@ -1,21 +1,49 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { EmptyState } from '../../components/ui/empty-state';
 import { ASK_UPLOAD_SOURCE } from '../../features/ask-needl';
-import { CONNECT_MAIL_PATH, connectedAppQueries, ConnectMailPage, MAIL_APP } from '../../features/connected-apps';
+import {
+  connectedAppQueries,
+  ConnectMailPage,
+  ConnectWebdavPage,
+  MAIL,
+  MAIL_APP,
+  WEBDAV,
+  WEBDAV_APP,
+  type Connection,
+} from '../../features/connected-apps';
 import { DocumentList } from '../../features/documents';
 import { titleFromSourceKey } from '../../lib/format';
 import { ADD_RSS, CONNECT_MAIL, FOLLOW_WEBSITE, unconnectedApp, UPLOAD } from './apps-catalogue';
 
 /**
- * /apps/{source} (and /connect/app/{source}): AskNeedl attachments and mail list their documents,
- * and mail is connected at /connect/app/email; an app that cannot be connected here says so,
- * with the way its documents get in today. (The drive has its own routes.)
+ * /apps/{source} (and /connect/app/{source}): AskNeedl attachments, mail and the WebDAV drive list
+ * their documents, and mail and the WebDAV drive are connected at /connect/app/email and
+ * /connect/app/webdav; an app that cannot be connected here says so, with the way its documents
+ * get in today. (Needl Drive has its own routes.)
  */
 export function AppSourcePage() {
   const { source, app: connectKey } = useParams();
   const key = source ?? connectKey ?? '';
-  if (key === MAIL_APP) return connectKey ? <ConnectMailPage /> : <MailDocuments />;
+  if (key === MAIL_APP) {
+    return connectKey ? (
+      <ConnectMailPage />
+    ) : (
+      <ConnectionDocuments connection={MAIL} emptyTitle="No mail yet" connectLabel="Connect a mailbox">
+        Messages and attachments from the mailbox you connect show up here.
+      </ConnectionDocuments>
+    );
+  }
+  if (key === WEBDAV_APP) {
+    return connectKey ? (
+      <ConnectWebdavPage />
+    ) : (
+      <ConnectionDocuments connection={WEBDAV} emptyTitle="No drive documents yet" connectLabel="Connect a drive">
+        Files from the WebDAV folder you connect show up here.
+      </ConnectionDocuments>
+    );
+  }
   if (key === ASK_UPLOAD_SOURCE) {
     return (
       <div className="page-narrow">
@@ -34,21 +62,29 @@ export function AppSourcePage() {
   return <UnconnectedAppPage appKey={key} />;
 }
 
-/** /apps/email: the messages and attachments the connected mailbox brought in, newest first. */
-function MailDocuments() {
+interface ConnectionDocumentsProps {
+  connection: Connection;
+  emptyTitle: string;
+  /** The empty list's link to the connection's page. */
+  connectLabel: string;
+  /** What fills the list, said while it is empty. */
+  children: ReactNode;
+}
+
+/** /apps/email, /apps/webdav: the documents a connection brought in, newest first. */
+function ConnectionDocuments({ connection, emptyTitle, connectLabel, children }: ConnectionDocumentsProps) {
   return (
     <div className="page-narrow stack">
       <p>
-        <Link to={CONNECT_MAIL_PATH}>Manage the mail connection</Link>
+        <Link to={connection.connectPath}>Manage the {connection.noun} connection</Link>
       </p>
       <DocumentList
-        source={MAIL_APP}
+        source={connection.key}
         category="apps"
         empty={
-          <EmptyState title="No mail yet">
+          <EmptyState title={emptyTitle}>
             <p>
-              Messages and attachments from the mailbox you connect show up here.{' '}
-              <Link to={CONNECT_MAIL_PATH}>Connect a mailbox</Link>
+              {children} <Link to={connection.connectPath}>{connectLabel}</Link>
             </p>
           </EmptyState>
         }

@@ -26,10 +26,27 @@ const app = (key: string, label: string, category: string, more: Partial<Connect
   missing: `${label}'s API needs credentials this server does not have.`,
   instead: `Do this instead of ${label}.`,
   mail: null,
+  drive: null,
   ...more,
 });
 
 const MAIL_APP = app('email', 'Email (IMAP)', 'Emails', { disabled: false, missing: null, instead: null });
+const WEBDAV_APP = app('webdav', 'WebDAV drive', 'Drives', { disabled: false, missing: null, instead: null });
+
+const CONNECTED_WEBDAV: ConnectedApp = {
+  ...WEBDAV_APP,
+  connected: true,
+  tokenValid: true,
+  drive: {
+    url: 'https://cloud.example.com/remote.php/dav/files/ann/Reports/',
+    username: 'ann',
+    imported: 1,
+    connected_at: '2026-01-01T00:00:00Z',
+    last_synced_at: '2026-01-02T00:00:00Z',
+    last_error: null,
+    syncing: false,
+  },
+};
 
 const CONNECTED_MAIL = {
   ...MAIL_APP,
@@ -49,11 +66,12 @@ const CONNECTED_MAIL = {
   },
 };
 
-/** The apps the server lists today, with the mail app as given. */
-const serverApps = (mail: ConnectedApp) => () =>
+/** The apps the server lists today, with the mail and WebDAV apps as given. */
+const serverApps = (mail: ConnectedApp, webdav: ConnectedApp = WEBDAV_APP) => () =>
   json(200, {
     apps: [
       mail,
+      webdav,
       app('gmail', 'Gmail', 'Emails', { instead: 'Connect Gmail as Email (IMAP): server imap.gmail.com, port 993, TLS.' }),
       app('outlook', 'Outlook', 'Emails'),
       app('whatsapp', 'WhatsApp', 'Chats', { flag: 'is_pulse_whatsapp_verification_enabled' }),
@@ -109,6 +127,43 @@ describe('the apps page', () => {
     const mail = await screen.findByTestId('mail-app');
     expect(await within(mail).findByText('Not connected')).toBeInTheDocument();
     expect(within(mail).getByRole('link', { name: 'Connect email' })).toHaveAttribute('href', '/connect/app/email');
+  });
+
+  it('shows the WebDAV drive beside the mailbox: not connected, then connected as whom and with how many documents', async () => {
+    stubApi({ 'GET /api/source/private': privateSources, 'GET /api/connect/apps': serverApps(MAIL_APP) });
+    const { unmount } = renderWithProviders(<AppsPage />, { route: '/apps' });
+    const working = screen.getByRole('list', { name: 'Apps you can use' });
+    const drive = await within(working).findByTestId('webdav-app');
+    expect(within(drive).getByRole('heading', { name: 'WebDAV drive' })).toBeInTheDocument();
+    expect(drive).toHaveTextContent('Nextcloud, ownCloud or NAS');
+    expect(await within(drive).findByText('Not connected')).toBeInTheDocument();
+    expect(within(drive).getByRole('link', { name: 'Connect a drive' })).toHaveAttribute('href', '/connect/app/webdav');
+    // The cards follow the server's order: mail, then the drive.
+    const cards = within(working).getAllByRole('listitem');
+    expect(cards.indexOf(screen.getByTestId('mail-app'))).toBe(cards.indexOf(drive) - 1);
+    unmount();
+
+    stubApi({
+      'GET /api/source/private': privateSources,
+      'GET /api/connect/apps': serverApps(MAIL_APP, { ...CONNECTED_WEBDAV, tokenValid: false }),
+    });
+    renderWithProviders(<AppsPage />, { route: '/apps' });
+    const connected = await screen.findByTestId('webdav-app');
+    expect(await within(connected).findByText('Connected as ann · 1 document')).toBeInTheDocument();
+    expect(within(connected).getByText('The drive no longer accepts the password — reconnect')).toBeInTheDocument();
+    expect(within(connected).getByRole('link', { name: 'Manage the drive' })).toHaveAttribute('href', '/connect/app/webdav');
+    expect(screen.getByTestId('mail-app')).toHaveTextContent('Not connected');
+    expect(screen.getByTestId('mail-app')).not.toHaveTextContent('no longer accepts');
+  });
+
+  it('leaves the WebDAV card out when the server says it cannot be connected here', async () => {
+    const disabled = { ...WEBDAV_APP, disabled: true, missing: 'WebDAV is turned off here.', instead: 'Upload the files instead.' };
+    stubApi({ 'GET /api/source/private': privateSources, 'GET /api/connect/apps': serverApps(MAIL_APP, disabled) });
+    renderWithProviders(<AppsPage />, { route: '/apps' });
+    const list = screen.getByRole('list', { name: 'Apps that cannot be connected' });
+    expect(await within(list).findByText('WebDAV is turned off here.')).toBeInTheDocument();
+    expect(screen.queryByTestId('webdav-app')).not.toBeInTheDocument();
+    expect(screen.getByTestId('mail-app')).toBeInTheDocument();
   });
 
   it('lists the apps the server cannot connect in its words, then the others it does not know of', async () => {
@@ -176,6 +231,31 @@ describe('an app’s own address', () => {
     renderApp('/connect/app/email');
     expect(await screen.findByRole('heading', { name: 'Connect a mailbox' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'See your mail documents' })).toHaveAttribute('href', '/apps/email');
+  });
+
+  it('connects a WebDAV drive at its connect address', async () => {
+    stubApi({
+      'GET /api/feature/config': () => json(200, { features: {} }),
+      'GET /api/connect/apps/webdav': () => json(200, WEBDAV_APP),
+    });
+    renderApp('/connect/app/webdav');
+    expect(await screen.findByRole('heading', { name: 'Connect a drive' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'WebDAV drive', level: 2 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'See your drive documents' })).toHaveAttribute('href', '/apps/webdav');
+  });
+
+  it('lists the drive’s documents, with the way to manage the connection, or says none came yet', async () => {
+    stubApi({
+      'GET /api/doc/read_status': () => json(200, { results: [] }),
+      'GET /api/feature/config': () => json(200, { features: {} }),
+      'GET /api/source/rss': () => json(200, { results: [] }),
+      'GET /api/documents?page=0&limit=20&source_id=webdav': () => json(200, { results: [], page: 0, has_more: false }),
+    });
+    renderApp('/apps/webdav');
+    const empty = await screen.findByRole('heading', { name: 'No drive documents yet' });
+    expect(empty.parentElement).toHaveTextContent('Files from the WebDAV folder you connect show up here.');
+    expect(screen.getByRole('link', { name: 'Connect a drive' })).toHaveAttribute('href', '/connect/app/webdav');
+    expect(screen.getByRole('link', { name: 'Manage the drive connection' })).toHaveAttribute('href', '/connect/app/webdav');
   });
 
   it('lists the mail documents, with the way to manage the connection', async () => {

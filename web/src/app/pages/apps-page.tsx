@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ASK_UPLOAD_SOURCE } from '../../features/ask-needl';
-import { connectedAppQueries, MAIL_APP, MailAppCard } from '../../features/connected-apps';
+import { ConnectedAppCard, connectedAppQueries, CONNECTIONS } from '../../features/connected-apps';
 import { DRIVE_SOURCE } from '../../features/uploads';
 import { libraryQueries } from '../../lib/queries/library-queries';
 import { unconnectedApps, type UnconnectedApp } from './apps-catalogue';
@@ -10,15 +10,15 @@ const documents = (count: number | undefined) =>
   count === undefined ? null : count === 1 ? '1 document' : `${count.toLocaleString()} documents`;
 
 /**
- * /apps: the apps of this instance. Needl Drive, AskNeedl attachments and Email (IMAP) work (with
- * how many documents each holds, and whether the mailbox is connected); the others cannot be
- * connected here, and each says so, with what the server lacks and the way its documents get in
- * today.
+ * /apps: the apps of this instance. Needl Drive, AskNeedl attachments, Email (IMAP) and a WebDAV
+ * drive work (with how many documents each holds, and whether the mailbox and the drive are
+ * connected); the others cannot be connected here, and each says so, with what the server lacks
+ * and the way its documents get in today.
  */
 export function AppsPage() {
   const sources = useQuery(libraryQueries.privateSources()).data?.results;
   const apps = useQuery(connectedAppQueries.list());
-  const mail = apps.data?.find((app) => app.key === MAIL_APP);
+  const listed = (key: string) => apps.data?.find((app) => app.key === key);
   const count = (key: string) => (sources ? (sources.find((s) => s.key === key)?.count ?? 0) : undefined);
   const driveCount = documents(count(DRIVE_SOURCE));
   const attachmentCount = documents(count(ASK_UPLOAD_SOURCE));
@@ -43,7 +43,12 @@ export function AppsPage() {
               See attachments
             </Link>
           </li>
-          {!mail?.disabled && <MailAppCard app={mail} failed={apps.isError} />}
+          {CONNECTIONS.map((connection) => {
+            const app = listed(connection.key);
+            return app?.disabled ? null : (
+              <ConnectedAppCard key={connection.key} connection={connection} app={app} failed={apps.isError} />
+            );
+          })}
         </ul>
       </section>
       <section className="stack" aria-labelledby="apps-unconnected">

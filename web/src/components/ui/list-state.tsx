@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { serverMessage } from '../../lib/api-client';
+import { asSentence } from '../../lib/format';
 import { EmptyState } from './empty-state';
 import { Spinner } from './spinner';
 
@@ -36,13 +37,6 @@ export interface ListStateProps<T> {
   children: (data: T) => ReactNode;
 }
 
-/** Returns `text` as a sentence: a capital first and a full stop at the end. */
-const sentence = (text: string) => {
-  const trimmed = text.trim();
-  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
-  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
-};
-
 /**
  * A list's three states before it has rows to show, the same on every list: loading (a status
  * with a written label), failed (an alert with the server's own words when it gave some, and
@@ -68,7 +62,7 @@ export function ListState<T>(props: ListStateProps<T>) {
 
 function ListError<T>({ query, errorTitle, errorHint, compact }: ListStateProps<T>) {
   const message = serverMessage(query.error);
-  const detail = message ? sentence(message) : errorHint;
+  const detail = message ? asSentence(message) : errorHint;
   const retry = (
     <button
       type="button"
@@ -81,7 +75,7 @@ function ListError<T>({ query, errorTitle, errorHint, compact }: ListStateProps<
   if (compact) {
     return (
       <p className="form-error" role="alert">
-        {sentence(errorTitle)} {detail && `${detail} `}
+        {asSentence(errorTitle)} {detail && `${detail} `}
         {retry}
       </p>
     );

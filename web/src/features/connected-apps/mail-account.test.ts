@@ -1,5 +1,4 @@
-import { ApiError } from '../../lib/api-client';
-import { accountOf, checkDraft, checkFolders, draftOf, EMPTY_DRAFT, MAIL_FAILED, refusalText } from './mail-account';
+import { accountOf, checkDraft, checkFolders, draftOf, EMPTY_DRAFT } from './mail-account';
 import type { MailConnection } from './api/apps-api';
 
 const MAILBOX: MailConnection = {
@@ -38,17 +37,5 @@ describe('the mail form’s rules', () => {
     expect(checkFolders([])).toMatch(/at least one/);
     expect(checkFolders(Array.from({ length: 21 }, (_, i) => `F${i}`))).toMatch(/at most 20/);
     expect(checkFolders(['INBOX'])).toBeNull();
-  });
-
-  it('shows the server’s words as a sentence, a failure without words plainly, and nothing for the plan', () => {
-    expect(refusalText(new ApiError(422, 'invalid_mail_host', '"a b" is not a host name or address'))).toBe(
-      '"a b" is not a host name or address.',
-    );
-    expect(refusalText(new ApiError(422, 'mail_credentials_required', 'give the account name and password the mail server signs in'))).toBe(
-      'Give the account name and password the mail server signs in.',
-    );
-    expect(refusalText(new ApiError(500, 'internal', 'internal error'))).toBe(MAIL_FAILED);
-    expect(refusalText(new ApiError(403, 'plan_required', 'Not in your plan.'))).toBeNull();
-    expect(refusalText(null)).toBeNull();
   });
 });

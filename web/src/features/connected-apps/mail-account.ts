@@ -1,9 +1,9 @@
 /**
- * The mail form's rules, without React: the security choices and their usual ports, what the
- * form checks before it asks the server, and the words it shows for a refusal.
+ * The mail form's rules, without React: the security choices and their usual ports, and what the
+ * form checks before it asks the server.
  */
-import { isPlanRefusal, serverMessage } from '../../lib/api-client';
 import type { MailAccount, MailConnection, MailSecurity } from './api/apps-api';
+import { checkCredentials, type FieldErrors } from './credentials';
 
 export interface SecurityChoice {
   value: MailSecurity;
@@ -47,19 +47,15 @@ export function draftOf(mail: MailConnection): MailDraft {
   };
 }
 
-export type DraftErrors = Partial<Record<'host' | 'port' | 'username' | 'password', string>>;
-
 /** Returns the first problem with each field, found before anything is sent. */
-export function checkDraft(draft: MailDraft): DraftErrors {
-  const errors: DraftErrors = {};
+export function checkDraft(draft: MailDraft): FieldErrors<MailDraft> {
+  const errors: FieldErrors<MailDraft> = {};
   if (!draft.host.trim()) errors.host = 'Server is a required field';
   const port = draft.port.trim();
   if (port && !(/^\d+$/.test(port) && Number(port) >= 1 && Number(port) <= 65535)) {
     errors.port = 'Port must be a number from 1 to 65535';
   }
-  if (!draft.username.trim()) errors.username = 'Account name is a required field';
-  if (!draft.password) errors.password = 'Password is a required field';
-  return errors;
+  return { ...errors, ...checkCredentials(draft) };
 }
 
 /** Returns what is sent for a draft that passed `checkDraft`. */
@@ -82,24 +78,4 @@ export function checkFolders(folders: readonly string[]): string | null {
   if (folders.length === 0) return 'Choose at least one folder to read.';
   if (folders.length > MAX_FOLDERS) return `Choose at most ${MAX_FOLDERS} folders.`;
   return null;
-}
-
-export const MAIL_FAILED = 'That did not work just now. Please try again in a moment.';
-
-/** Returns `text` as a sentence: a capital first and a full stop at the end (server messages are lowercase). */
-const sentence = (text: string) => {
-  const trimmed = text.trim();
-  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
-  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
-};
-
-/**
- * Returns what the form says about a refused call: the server's own words (a refused password,
- * an unreachable server, a folder that is not there), or a plain failure when it gave none; null
- * for a refusal of the plan, which the pricing prompt shows instead.
- */
-export function refusalText(error: unknown): string | null {
-  if (!error || isPlanRefusal(error)) return null;
-  const message = serverMessage(error);
-  return message ? sentence(message) : MAIL_FAILED;
 }

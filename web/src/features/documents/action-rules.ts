@@ -3,11 +3,13 @@ import type { DocumentCard, DocumentKeys } from './api/document-api';
 import { isWebsiteOrRss } from './document-display';
 
 /**
- * Source keys of connected apps: mail (`email`, the one connected here) and the apps the catalogue
- * names. Their documents mirror another service's, which stays where they are deleted.
+ * Source keys of connected apps: mail (`email`) and a WebDAV drive (`webdav`), the ones connected
+ * here, and the apps the catalogue names. Their documents mirror another service's, which stays
+ * where they are deleted.
  */
 export const APP_SOURCES: ReadonlySet<string> = new Set([
   'email',
+  'webdav',
   'gmail',
   'outlook',
   'whatsapp',

@@ -7,7 +7,7 @@ export { dateLine } from '../../lib/format';
 export { previewPath } from '../../lib/document-links';
 
 /** Names of the sources every user has. */
-const BUILT_IN_SOURCES: Record<string, string> = { needldrive: 'Needl Drive', ask_needl: 'AskNeedl' };
+const BUILT_IN_SOURCES: Record<string, string> = { needldrive: 'Needl Drive', ask_needl: 'AskNeedl', webdav: 'WebDAV drive' };
 
 /**
  * Returns the source's name: the followed source's label when known, else the one the server put

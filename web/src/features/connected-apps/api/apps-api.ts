@@ -1,8 +1,9 @@
 /**
- * The apps people bring their own documents in from (`GET /connect/apps`), and mail over IMAP,
- * the one connected here: checking an account (it lists the folders and records nothing),
- * connecting it, choosing folders, syncing now and disconnecting. Answers are parsed, so a server
- * that drifts from docs/api.md fails here rather than in a component.
+ * The apps people bring their own documents in from (`GET /connect/apps`), and the two connected
+ * here: mail over IMAP and a WebDAV drive. For each, checking an account (the server signs in and
+ * lists what it found, and records nothing), connecting it, syncing now and disconnecting; mail
+ * also chooses its folders. Answers are parsed, so a server that drifts from docs/api.md fails
+ * here rather than in a component.
  */
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -10,27 +11,43 @@ import { api } from '../../../lib/api';
 
 /** The key of mail over IMAP, as in /connect/app/email and the `email` source of its documents. */
 export const MAIL_APP = 'email';
+/** The key of a WebDAV drive, as in /connect/app/webdav and the `webdav` source of its documents. */
+export const WEBDAV_APP = 'webdav';
+
+/** Where each connection's own calls live, by app key. */
+const CONNECTION_PATHS = { [MAIL_APP]: '/connect/mail', [WEBDAV_APP]: '/connect/webdav' } as const;
+/** The apps connected on this instance. */
+export type ConnectionKey = keyof typeof CONNECTION_PATHS;
 
 export const MAIL_SECURITIES = ['tls', 'start_tls', 'plain'] as const;
 export type MailSecurity = (typeof MAIL_SECURITIES)[number];
 
-// The mailbox is written as the server writes it (snake_case), unlike the app around it.
-const mailConnectionSchema = z.object({
-  host: z.string(),
-  port: z.number().int(),
-  security: z.enum(MAIL_SECURITIES),
+// Connections are written as the server writes them (snake_case), unlike the app around them.
+/** What every connection says of itself: whose it is, and how its syncs went. */
+const connectionStateSchema = z.object({
   username: z.string(),
-  folders: z.array(z.string()),
-  /** Documents brought in so far (messages and attachments). */
+  /** Documents brought in so far. */
   imported: z.number().int().nonnegative(),
   connected_at: z.string(),
   last_synced_at: z.string().nullable(),
   /** Why the last sync failed; null when it worked. */
   last_error: z.string().nullable(),
-  /** A server is reading the mailbox now. */
+  /** A server is reading it now. */
   syncing: z.boolean().default(false),
   /** When it is read next. */
   next_sync_at: z.string().nullish(),
+});
+
+const mailConnectionSchema = connectionStateSchema.extend({
+  host: z.string(),
+  port: z.number().int(),
+  security: z.enum(MAIL_SECURITIES),
+  folders: z.array(z.string()),
+});
+
+const driveConnectionSchema = connectionStateSchema.extend({
+  /** The folder watched. */
+  url: z.string(),
 });
 
 const appSchema = z.object({
@@ -48,11 +65,19 @@ const appSchema = z.object({
   missing: z.string().nullable(),
   /** What works instead, for a disabled app. */
   instead: z.string().nullable(),
+  /** The connected mailbox, for the email app. */
   mail: mailConnectionSchema.nullable(),
+  /** The connected folder, for the webdav app (a server from before drives sends none). */
+  drive: driveConnectionSchema.nullable().default(null),
 });
 
+export type ConnectionState = z.infer<typeof connectionStateSchema>;
 export type MailConnection = z.infer<typeof mailConnectionSchema>;
+export type DriveConnection = z.infer<typeof driveConnectionSchema>;
 export type ConnectedApp = z.infer<typeof appSchema>;
+
+/** Returns the app's connection, whichever kind it is, or null when it has none. */
+export const connectionOf = (app: ConnectedApp | undefined): ConnectionState | null => app?.mail ?? app?.drive ?? null;
 
 /** A mail account as the form sends it; without a port the server takes the security's usual one. */
 export interface MailAccount {
@@ -62,6 +87,17 @@ export interface MailAccount {
   username: string;
   password: string;
 }
+
+/** A WebDAV folder and the account that reads it, as the form sends them. */
+export interface WebdavAccount {
+  url: string;
+  username: string;
+  password: string;
+}
+
+const webdavFileSchema = z.object({ name: z.string(), size: z.number().nonnegative() });
+/** A file of the folder that Needl will import. */
+export type WebdavFile = z.infer<typeof webdavFileSchema>;
 
 export const connectedAppQueries = {
   all: () => ['connected-apps'] as const,
@@ -89,18 +125,31 @@ export const connectedAppQueries = {
 
 /** Signs in to the mail server and returns its folders, INBOX first; nothing is recorded. */
 export const checkMailAccount = async (account: MailAccount) =>
-  z.object({ folders: z.array(z.string()) }).parse(await api.post<unknown>('/connect/mail/check', { body: account })).folders;
+  z
+    .object({ folders: z.array(z.string()) })
+    .parse(await api.post<unknown>(`${CONNECTION_PATHS.email}/check`, { body: account })).folders;
 
 /** Connects the mailbox (or replaces its details) to read `folders`; the first sync starts at once. */
 export const connectMail = async (account: MailAccount, folders: string[]) =>
-  appSchema.parse(await api.put<unknown>('/connect/mail', { body: { account, folders } }));
+  appSchema.parse(await api.put<unknown>(CONNECTION_PATHS.email, { body: { account, folders } }));
 
 /** Reads these folders of the connected mailbox from now on. */
 export const chooseMailFolders = async (folders: string[]) =>
-  appSchema.parse(await api.put<unknown>('/connect/mail/folders', { body: { folders } }));
+  appSchema.parse(await api.put<unknown>(`${CONNECTION_PATHS.email}/folders`, { body: { folders } }));
 
-/** Asks for the mailbox to be read now (202); the sync itself runs in the background. */
-export const syncMail = async () => appSchema.parse(await api.post<unknown>('/connect/mail/sync', { body: {} }));
+/** Signs in to the drive and returns the folder's files that Needl would import; nothing is recorded. */
+export const checkWebdav = async (account: WebdavAccount) =>
+  z
+    .object({ files: z.array(webdavFileSchema) })
+    .parse(await api.post<unknown>(`${CONNECTION_PATHS.webdav}/check`, { body: account })).files;
 
-/** Disconnects the mailbox (204); the documents it brought in stay. */
-export const disconnectMail = () => api.delete<void>('/connect/mail');
+/** Connects the folder (or replaces its details); the first sync starts at once. */
+export const connectWebdav = async (account: WebdavAccount) =>
+  appSchema.parse(await api.put<unknown>(CONNECTION_PATHS.webdav, { body: account }));
+
+/** Asks for the connection to be read now (202); the sync itself runs in the background. */
+export const syncConnection = async (key: ConnectionKey) =>
+  appSchema.parse(await api.post<unknown>(`${CONNECTION_PATHS[key]}/sync`, { body: {} }));
+
+/** Disconnects the connection (204); the documents it brought in stay. */
+export const disconnectConnection = (key: ConnectionKey) => api.delete<void>(CONNECTION_PATHS[key]);

@@ -1,50 +1,13 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { json, renderWithProviders, stubApi as stubRoutes } from '../../../test/render';
-import type { ConnectedApp, MailConnection } from '../api/apps-api';
-import { SYNC_POLL_MS } from '../hooks/use-mail-app';
+import { json, renderWithProviders } from '../../../test/render';
+import {
+  bodiesOf,
+  connectedMail as connected,
+  MAIL_NOT_CONNECTED as NOT_CONNECTED,
+  stubConnectionApi as stubApi,
+} from '../test-fixtures';
 import { ConnectMailPage } from './connect-mail-page';
-
-const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
-
-const NOT_CONNECTED: ConnectedApp = {
-  key: 'email',
-  label: 'Email (IMAP)',
-  category: 'Emails',
-  disabled: false,
-  flag: null,
-  private: true,
-  tokenValid: null,
-  connected: false,
-  missing: null,
-  instead: null,
-  mail: null,
-};
-
-const MAILBOX: MailConnection = {
-  host: 'imap.example.org',
-  port: 993,
-  security: 'tls',
-  username: 'ada@example.org',
-  folders: ['INBOX', 'Reports'],
-  imported: 1234,
-  connected_at: minutesAgo(60 * 24 * 3),
-  last_synced_at: minutesAgo(5),
-  last_error: null,
-  syncing: false,
-};
-
-const connected = (mail: Partial<MailConnection> = {}, app: Partial<ConnectedApp> = {}): ConnectedApp => ({
-  ...NOT_CONNECTED,
-  tokenValid: true,
-  connected: true,
-  mail: { ...MAILBOX, ...mail },
-  ...app,
-});
-
-/** Stubs the API with the feature flags every page asks for (pricing off, as on a self-hosted instance). */
-const stubApi = (routes: Parameters<typeof stubRoutes>[0]) =>
-  stubRoutes({ 'GET /api/feature/config': () => json(200, { features: {} }), ...routes });
 
 const render = () => renderWithProviders(<ConnectMailPage />, { route: '/connect/app/email' });
 
@@ -54,9 +17,6 @@ async function fillAccount({ host = 'imap.example.org', username = 'ada@example.
   await userEvent.type(screen.getByLabelText('Account name'), username);
   await userEvent.type(screen.getByLabelText('Password'), password);
 }
-
-/** Returns the body each call to `key` sent, in order. */
-const bodiesOf = (calls: Array<{ key: string; body: unknown }>, key: string) => calls.filter((c) => c.key === key).map((c) => c.body);
 
 describe('connecting a mailbox', () => {
   it('checks the account, lists its folders with INBOX ticked, and connects the folders chosen', async () => {
@@ -184,20 +144,6 @@ describe('connecting a mailbox', () => {
     expect(screen.getByRole('heading', { name: 'Connect a mailbox' })).toBeInTheDocument();
   });
 
-  it('brings the pricing prompt, not an inline error, when the plan does not include connecting apps', async () => {
-    stubApi({
-      'GET /api/connect/apps/email': () => json(200, NOT_CONNECTED),
-      'POST /api/connect/mail/check': () => json(403, { code: 'plan_required', message: 'Connecting apps is not part of your plan.' }),
-    });
-    render();
-    await screen.findByLabelText('Server');
-    await fillAccount();
-    await userEvent.click(screen.getByRole('button', { name: 'Check and list folders' }));
-    const prompt = await screen.findByRole('dialog', { name: 'Upgrade your plan' });
-    expect(prompt).toHaveTextContent('Connecting apps is not part of your plan.');
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-  });
-
   it('brings the pricing prompt without asking the mail server when the plan is known not to include it', async () => {
     const calls = stubApi({
       'GET /api/feature/config': () => json(200, { features: { is_pricing: true } }),
@@ -228,65 +174,6 @@ describe('the connected mailbox', () => {
     expect(summary).toHaveTextContent('Last synced5 mins ago');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'See your mail documents' })).toHaveAttribute('href', '/apps/email');
-  });
-
-  it('asks for a sync, says so, and asks again until the server recorded it', async () => {
-    let app = connected();
-    let readsSinceSync: number | null = null;
-    const calls = stubApi({
-      'GET /api/connect/apps/email': () => {
-        // The background sync is recorded after the first read that follows the request.
-        if (readsSinceSync !== null && ++readsSinceSync === 2) {
-          app = connected({ imported: 1236, last_synced_at: new Date().toISOString() });
-        }
-        return json(200, app);
-      },
-      'POST /api/connect/mail/sync': () => {
-        readsSinceSync = 0;
-        return json(202, app);
-      },
-    });
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-    try {
-      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
-      render();
-      await user.click(await screen.findByRole('button', { name: 'Sync now' }));
-      expect(await screen.findByText('Checking for new mail…')).toBeInTheDocument();
-      expect(bodiesOf(calls, 'POST /api/connect/mail/sync')).toEqual([{}]);
-      const summary = screen.getByRole('region', { name: 'Your mailbox' });
-      await waitFor(() => expect(readsSinceSync).toBe(1));
-      expect(summary).toHaveTextContent('Last synced5 mins ago');
-      await act(() => vi.advanceTimersByTimeAsync(SYNC_POLL_MS));
-      await waitFor(() => expect(summary).toHaveTextContent('Last syncedjust now'));
-      expect(summary).toHaveTextContent(`Documents imported${(1236).toLocaleString()}`);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
-  it('disconnects after saying that the documents stay, and offers the form again', async () => {
-    let app = connected();
-    const calls = stubApi({
-      'GET /api/connect/apps/email': () => json(200, app),
-      'DELETE /api/connect/mail': () => {
-        app = NOT_CONNECTED;
-        return new Response(null, { status: 204 });
-      },
-    });
-    render();
-    await userEvent.click(await screen.findByRole('button', { name: 'Disconnect' }));
-    const dialog = screen.getByRole('dialog', { name: 'Disconnect your mailbox?' });
-    expect(dialog).toHaveTextContent('The documents it brought in stay in your documents');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    expect(calls.filter((c) => c.key === 'DELETE /api/connect/mail')).toHaveLength(0);
-
-    await userEvent.click(screen.getByRole('button', { name: 'Disconnect' }));
-    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Disconnect' }));
-    expect(await screen.findByRole('heading', { name: 'Connect a mailbox' })).toBeInTheDocument();
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(calls.filter((c) => c.key === 'DELETE /api/connect/mail')).toHaveLength(1);
-    expect(await screen.findByText('Mailbox disconnected. Its documents stay.')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: 'Email (IMAP)' })).toHaveFocus();
   });
 
   it('shows the last failure with Reconnect, which opens the form filled in but the password', async () => {
@@ -340,22 +227,5 @@ describe('the connected mailbox', () => {
     expect(screen.getByRole('region', { name: 'Your mailbox' })).toHaveTextContent('FoldersINBOX, Archive/2026');
     expect(await screen.findByText('Folders saved')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Choose folders' })).toHaveFocus());
-  });
-});
-
-describe('the mail connection page', () => {
-  it('says it is loading, then says when it cannot load, and tries again', async () => {
-    let calls = 0;
-    let answer: (response: Response) => void = () => {};
-    stubApi({
-      'GET /api/connect/apps/email': () =>
-        ++calls === 1 ? new Promise<Response>((resolve) => (answer = resolve)) : json(200, NOT_CONNECTED),
-    });
-    render();
-    expect(await screen.findByRole('status', { name: 'Loading your mail connection' })).toBeInTheDocument();
-    answer(json(500, { code: 'internal', message: 'internal error' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Your mail connection could not be loaded');
-    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByRole('heading', { name: 'Connect a mailbox' })).toBeInTheDocument();
   });
 });

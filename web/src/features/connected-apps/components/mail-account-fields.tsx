@@ -1,10 +1,12 @@
 import { useId } from 'react';
 import { TextField } from '../../../components/ui/text-field';
-import { defaultPort, SECURITY_CHOICES, type DraftErrors, type MailDraft } from '../mail-account';
+import type { FieldErrors } from '../credentials';
+import { defaultPort, SECURITY_CHOICES, type MailDraft } from '../mail-account';
+import { CredentialFields } from './credential-fields';
 
 export interface MailAccountFieldsProps {
   draft: MailDraft;
-  errors: DraftErrors;
+  errors: FieldErrors<MailDraft>;
   onChange: <K extends keyof MailDraft>(field: K, value: MailDraft[K]) => void;
 }
 
@@ -24,7 +26,7 @@ export function MailAccountFields({ draft, errors, onChange }: MailAccountFields
         spellCheck={false}
         error={errors.host}
       />
-      <fieldset className="mail-fieldset" aria-describedby={plainHint}>
+      <fieldset className="connection-fieldset" aria-describedby={plainHint}>
         <legend className="field-label">Security</legend>
         {SECURITY_CHOICES.map((choice) => (
           <label key={choice.value} className="checkbox-label">
@@ -53,27 +55,12 @@ export function MailAccountFields({ draft, errors, onChange }: MailAccountFields
         autoComplete="off"
         error={errors.port}
       />
-      <TextField
-        label="Account name"
-        name="username"
-        value={draft.username}
-        onChange={(e) => onChange('username', e.target.value)}
-        autoComplete="off"
-        autoCapitalize="none"
-        spellCheck={false}
-        hint="Usually your whole email address."
-        error={errors.username}
-      />
-      {/* new-password: the browser must not fill in the password of Needl itself. */}
-      <TextField
-        label="Password"
-        name="password"
-        type="password"
-        value={draft.password}
-        onChange={(e) => onChange('password', e.target.value)}
-        autoComplete="new-password"
-        hint="Gmail, iCloud, Yahoo and others want an app password here, made in your account’s security settings. It is kept sealed on this server and never shown again."
-        error={errors.password}
+      <CredentialFields
+        credentials={draft}
+        errors={errors}
+        onChange={onChange}
+        usernameHint="Usually your whole email address."
+        passwordHint="Gmail, iCloud, Yahoo and others want an app password here, made in your account’s security settings."
       />
     </>
   );

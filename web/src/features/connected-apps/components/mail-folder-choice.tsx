@@ -13,7 +13,7 @@ export interface MailFolderChoiceProps {
 /** A mailbox's folders as checkboxes, one a line, named as the mail server names them. */
 export function MailFolderChoice({ folders, chosen, onToggle, legend, hint, autoFocus = false }: MailFolderChoiceProps) {
   return (
-    <fieldset className="mail-fieldset">
+    <fieldset className="connection-fieldset">
       <legend className="field-label">{legend}</legend>
       {hint && <p className="small muted">{hint}</p>}
       <ul className="mail-folder-list">

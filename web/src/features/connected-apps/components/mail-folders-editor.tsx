@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { checkFolders, MAX_FOLDERS, refusalText } from '../mail-account';
+import { checkFolders, MAX_FOLDERS } from '../mail-account';
+import { refusalText } from '../refusal';
 import { useChooseMailFolders } from '../hooks/use-mail-mutations';
 import { MailFolderChoice, toggled } from './mail-folder-choice';
 
@@ -48,7 +49,7 @@ export function MailFoldersEditor({ folders, onDone }: MailFoldersEditorProps) {
 
   const refusal = refusalText(choose.error);
   return (
-    <form className="stack mail-form" noValidate onSubmit={save} aria-label="Folders to read">
+    <form className="stack connection-form" noValidate onSubmit={save} aria-label="Folders to read">
       <MailFolderChoice
         legend="Folders to read"
         hint={`Untick a folder to stop reading it, or add another by its name on the mail server (at most ${MAX_FOLDERS}).`}
@@ -82,7 +83,7 @@ export function MailFoldersEditor({ folders, onDone }: MailFoldersEditorProps) {
           {problem ?? refusal}
         </p>
       )}
-      <div className="mail-actions">
+      <div className="connection-actions">
         <button className="button button-primary" type="submit" disabled={choose.isPending}>
           {choose.isPending ? 'Saving…' : 'Save folders'}
         </button>

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { connectedAppQueries, MAIL_APP, type ConnectedApp } from '../api/apps-api';
+import { connectedAppQueries, connectionOf, type ConnectedApp, type ConnectionKey } from '../api/apps-api';
 
-/** How often the mailbox's state is asked again while a sync it asked for runs. */
+/** How often a connection's state is asked again while a sync it asked for runs. */
 export const SYNC_POLL_MS = 3_000;
 /** How long a sync is waited for; past that the next visit shows what it did. */
 export const SYNC_WAIT_MS = 90_000;
 
-/** A sync asked for: what the mailbox said before it, and until when to wait. */
+/** A sync asked for: what the connection said before it, and until when to wait. */
 export interface SyncWatch {
   syncedAt: string | null;
   error: string | null;
@@ -19,32 +19,33 @@ export interface SyncWatch {
  * (the sync has not run yet: a reconnection has cleared the last failure, a sync has not).
  */
 export const watchFrom = (app: ConnectedApp | undefined, now = Date.now()): SyncWatch => ({
-  syncedAt: app?.mail?.last_synced_at ?? null,
-  error: app?.mail?.last_error ?? null,
+  syncedAt: connectionOf(app)?.last_synced_at ?? null,
+  error: connectionOf(app)?.last_error ?? null,
   until: now + SYNC_WAIT_MS,
 });
 
 /**
- * Whether a sync asked for is not over yet: the mailbox is still connected, the wait is not over,
+ * Whether a sync asked for is not over yet: the app is still connected, the wait is not over,
  * and a server is reading it now (a mailbox of several folders records each as it goes) or it
  * was not synced since and no new failure was recorded.
  */
 export function awaitingSync(app: ConnectedApp | undefined, watch: SyncWatch | null, now = Date.now()): boolean {
-  if (!watch || !app?.mail || now >= watch.until) return false;
-  if (app.mail.syncing) return true;
-  return app.mail.last_synced_at === watch.syncedAt && app.mail.last_error === watch.error;
+  const connection = connectionOf(app);
+  if (!watch || !connection || now >= watch.until) return false;
+  if (connection.syncing) return true;
+  return connection.last_synced_at === watch.syncedAt && connection.last_error === watch.error;
 }
 
 /**
- * The mail app's state. A sync runs in the background and is no event on the live socket, so
+ * A connected app's state. A sync runs in the background and is no event on the live socket, so
  * after one is asked for (`watchSync`, with the write's answer) the state is asked again every
  * few seconds until the sync is recorded, and the page shows its documents and time without a
  * reload.
  */
-export function useMailApp() {
+export function useConnectedApp(key: ConnectionKey) {
   const [watch, setWatch] = useState<SyncWatch | null>(null);
   const query = useQuery({
-    ...connectedAppQueries.detail(MAIL_APP),
+    ...connectedAppQueries.detail(key),
     refetchInterval: (q) => (awaitingSync(q.state.data, watch) ? SYNC_POLL_MS : false),
   });
   const watchSync = useCallback((asked: ConnectedApp) => setWatch(watchFrom(asked)), []);
