@@ -74,7 +74,7 @@ describe('the flag-gated document actions', () => {
     expect(await screen.findByRole('heading', { name: 'Quarterly results' })).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: 'Summarize Quarterly results' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Extract tables from Quarterly results' })).toBeInTheDocument();
-    const newTab = screen.getByRole('link', { name: 'Open in new tab: Quarterly results' });
+    const newTab = screen.getByRole('link', { name: 'Open in new tab' });
     expect(newTab).toHaveAttribute('href', '/preview/apps/doc_1?source=needldrive');
     expect(newTab).toHaveAttribute('target', '_blank');
     expect(newTab).toHaveAttribute('rel', 'noopener');

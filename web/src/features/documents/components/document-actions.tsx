@@ -75,7 +75,7 @@ export function DocumentActions(props: DocumentActionsProps) {
       )}
       {flags.openInNewTab && (
         <a className="button button-quiet" href={previewHref(doc, category, keys)} target="_blank" rel="noopener">
-          Open in new tab<span className="visually-hidden">: {doc.title}</span>
+          Open in new tab
         </a>
       )}
       {flags.fullScreen && fullScreen && <FullScreenButton target={fullScreen.target} fallbackPath={fullScreen.fallbackPath} />}
