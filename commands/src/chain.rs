@@ -308,11 +308,16 @@ pub async fn verify(db: &Db, from: Option<i64>, anchors: &BTreeMap<i64, String>)
             verified_through: through,
             first_break: Some(Break { position, reason }),
         };
+    // The walk stops at the head read above: events appended while it runs belong to a later
+    // walk, not to this one's end (where they would read as a head left behind).
+    let last = head.as_ref().map_or(i64::MAX, |h| h.position);
     loop {
         let rows: Vec<ChainRow> = db
             .fetch_all(
-                &format!("SELECT {columns} FROM events WHERE {order} >= $1 ORDER BY {order} LIMIT $2"),
-                vec![Arg::Int(expected), Arg::Int(PAGE)],
+                &format!(
+                    "SELECT {columns} FROM events WHERE {order} >= $1 AND {order} <= $3 ORDER BY {order} LIMIT $2"
+                ),
+                vec![Arg::Int(expected), Arg::Int(PAGE), Arg::Int(last)],
             )
             .await?;
         let last_page = (rows.len() as i64) < PAGE;
