@@ -16,7 +16,6 @@
 
 mod sync;
 
-use chrono::{SecondsFormat, Utc};
 use commands::args;
 use domain::connection::{
     connection_id, ConnectionCommand, ConnectionError, DriveFolder, MailSecurity, MailServer, DRIVE_APP, MAIL_APP,
@@ -28,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::context::Context;
 use crate::error::{from_domain, Error, Result};
+use crate::sql::stamp;
 use crate::viewer::Viewer;
 
 pub use sync::{AppSync, SyncReport};
@@ -175,11 +175,6 @@ pub fn providers() -> Vec<Box<dyn AppProvider>> {
             instead: "Download the files (Google Docs as Word or PDF) and upload them to Needl Drive.",
         }),
     ]
-}
-
-/// A time as the sync queue keeps it (RFC 3339 UTC with milliseconds, so times compare as text).
-fn stamp(t: chrono::DateTime<Utc>) -> String {
-    t.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
 /// A connected mailbox as its owner sees it (never the password).

@@ -4,7 +4,13 @@ use chrono::SecondsFormat;
 
 /// Returns the current time as the views keep times (RFC 3339, milliseconds, UTC).
 pub fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true)
+    stamp(chrono::Utc::now())
+}
+
+/// Returns `t` as the views and job queues keep times (RFC 3339, milliseconds, UTC), which
+/// compare correctly as text.
+pub fn stamp(t: chrono::DateTime<chrono::Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
 /// Returns `$start, $start+1, ...` for `n` parameters, for an `IN (...)` list.
@@ -33,7 +39,6 @@ pub async fn lease_jobs(
     lease: std::time::Duration,
     max: i64,
 ) -> anyhow::Result<Vec<Leased>> {
-    let stamp = |t: chrono::DateTime<chrono::Utc>| t.to_rfc3339_opts(SecondsFormat::Millis, true);
     let lock = match db.backend() {
         commands::store::Backend::Postgres => "FOR UPDATE SKIP LOCKED",
         commands::store::Backend::Sqlite => "",

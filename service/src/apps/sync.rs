@@ -19,10 +19,11 @@ use ingest::webdav::{DavFolder, DavLimits};
 use sha2::{Digest, Sha256};
 use tokio::sync::watch;
 
-use super::{drive_account, mail_account, stamp};
+use super::{drive_account, mail_account};
 use crate::context::Context;
 use crate::drive::{self, FileDocument};
 use crate::ingestion::{deeplink, preview, BlobStore};
+use crate::sql::stamp;
 use crate::storage::safe_name;
 
 /// What one sync of one connection did.
