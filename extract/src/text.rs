@@ -1,4 +1,5 @@
-//! Plain text, Markdown and HTML. Each is one page: they have no fixed layout.
+//! Plain text, Markdown and HTML. They have no fixed layout: text and Markdown are one page, HTML
+//! is cut into pages where its author asked for page breaks (as SEC filings do), else one page.
 
 use crate::clean::{clean_text, drop_replacements, metadata_value, title_value};
 use crate::sniff::{MIME_HTML, MIME_MARKDOWN, MIME_TEXT};
@@ -162,19 +163,73 @@ pub fn extract_html(bytes: &[u8]) -> TextOutput {
         }
     }
     visible_text(document.tree.root(), &mut text);
-    let text = drop_replacements(&clean_text(&text));
+    let pages = html_pages(&text);
     TextOutput {
-        pages: single_page(text),
         metadata: DocMetadata {
             mime: MIME_HTML.into(),
-            page_count: 1,
+            page_count: pages.len() as u32,
             title,
             author,
             subject,
             ..DocMetadata::default()
         },
+        pages,
         warnings,
     }
+}
+
+/// Most pages one HTML document is cut into; the rest of the text stays on the last page.
+const MAX_HTML_PAGES: usize = 2000;
+
+/// Cuts visible text at its page-break marks into cleaned pages, dropping pages left empty (a
+/// break right after a break, a cover with nothing but an image). Always at least one page.
+fn html_pages(text: &str) -> Vec<Page> {
+    let mut texts: Vec<String> = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(PAGE_BREAK) {
+        if texts.len() + 1 >= MAX_HTML_PAGES {
+            break;
+        }
+        texts.push(rest[..at].to_string());
+        rest = &rest[at + PAGE_BREAK.len_utf8()..];
+    }
+    texts.push(rest.replace(PAGE_BREAK, "\n"));
+    let cleaned: Vec<String> =
+        texts.iter().map(|t| drop_replacements(&clean_text(t))).filter(|t| !t.trim().is_empty()).collect();
+    if cleaned.is_empty() {
+        return single_page(String::new());
+    }
+    cleaned
+        .into_iter()
+        .enumerate()
+        .map(|(n, text)| Page { number: n as u32 + 1, text, blocks: vec![], width: 0.0, height: 0.0, garbled: false })
+        .collect()
+}
+
+/// Marks a page break in the visible text: a form feed (any in the text itself are made spaces).
+const PAGE_BREAK: char = '\u{c}';
+
+/// Where an element asks for a page break: before it, after it.
+fn page_breaks(e: &scraper::node::Element) -> (bool, bool) {
+    let Some(style) = e.attr("style") else {
+        return (false, false);
+    };
+    let style: String = style.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+    let before = style.contains("page-break-before:always") || style.contains("break-before:page");
+    let after = style.contains("page-break-after:always") || style.contains("break-after:page");
+    (before, after)
+}
+
+/// Whether an element is never shown: `display:none` (inline XBRL keeps its thousands of hidden
+/// facts and contexts so), the `hidden` attribute, or an inline XBRL header.
+fn is_hidden(e: &scraper::node::Element) -> bool {
+    if e.name() == "ix:header" || e.attr("hidden").is_some() {
+        return true;
+    }
+    e.attr("style").is_some_and(|style| {
+        let style: String = style.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+        style.contains("display:none")
+    })
 }
 
 /// Depth-first text of a subtree, skipping [`SKIPPED`] elements. Iterative, so a page nested
@@ -184,22 +239,30 @@ fn visible_text(root: ego_tree::NodeRef<'_, Node>, out: &mut String) {
     let mut stack = vec![(root, true)];
     while let Some((node, entering)) = stack.pop() {
         match node.value() {
-            Node::Text(t) if entering => out.push_str(t),
+            // A form feed in the text itself is only whitespace: page breaks are the styles'.
+            Node::Text(t) if entering => out.extend(t.chars().map(|c| if c == PAGE_BREAK { ' ' } else { c })),
             Node::Element(e) => {
                 let name = e.name();
+                let (break_before, break_after) = page_breaks(e);
                 if !entering {
                     out.push('\n');
+                    if break_after {
+                        out.push(PAGE_BREAK);
+                    }
                     continue;
                 }
-                if SKIPPED.contains(&name) {
+                if SKIPPED.contains(&name) || is_hidden(e) {
                     continue;
+                }
+                if break_before {
+                    out.push(PAGE_BREAK);
                 }
                 if name == "br" {
                     out.push('\n');
                     continue;
                 }
                 let block = BLOCKS.contains(&name);
-                if block {
+                if block || break_after {
                     out.push('\n');
                     stack.push((node, false));
                 } else if matches!(name, "td" | "th") {
@@ -244,5 +307,30 @@ mod tests {
         let out = extract_html(html);
         assert_eq!((out.metadata.title, out.metadata.author), (None, None));
         assert_eq!(out.pages[0].text, "Body");
+    }
+
+    #[test]
+    fn html_page_breaks_cut_pages_and_hidden_parts_are_not_text() {
+        let html = br#"<html><body>
+            <div style="display: none"><ix:header><ix:resources>c-1 2023-10-01 2024-09-28</ix:resources></ix:header></div>
+            <p>Cover page</p>
+            <hr style="page-break-after: always"/>
+            <p>Part I</p><p hidden>draft note</p>
+            <div style="break-before: page"><p>Part II</p></div>
+            <hr style="page-break-after:always"/><hr style="page-break-after:always"/>
+            <p>Signatures</p>
+        </body></html>"#;
+        let out = extract_html(html);
+        let texts: Vec<&str> = out.pages.iter().map(|p| p.text.as_str()).collect();
+        assert_eq!(texts, ["Cover page", "Part I", "Part II", "Signatures"]);
+        assert_eq!(out.pages.iter().map(|p| p.number).collect::<Vec<_>>(), [1, 2, 3, 4]);
+        assert_eq!(out.metadata.page_count, 4);
+    }
+
+    #[test]
+    fn html_without_page_breaks_is_one_page_even_when_empty() {
+        assert_eq!(extract_html(b"<p>One</p><p>Two</p>").pages.len(), 1);
+        let empty = extract_html(b"<html><body></body></html>");
+        assert_eq!((empty.pages.len(), empty.pages[0].text.as_str()), (1, ""));
     }
 }
