@@ -261,11 +261,21 @@ fn strip_xml_declaration(text: &str) -> &str {
     text
 }
 
-struct Prolog {
-    declares_entities: bool,
-    root: Option<String>,
+/// What comes before an XML document's root element.
+#[derive(Debug, Default)]
+pub(crate) struct Prolog {
+    /// The document type declares entities.
+    pub declares_entities: bool,
+    /// The document type has an internal subset (`[...]`), entities or not.
+    pub internal_subset: bool,
+    /// There is a document type.
+    pub doctype: bool,
+    /// A `<!DOCTYPE html ...>`.
+    pub html_doctype: bool,
+    /// The root element's local name.
+    pub root: Option<String>,
     /// Byte offset of the root element's `<`.
-    root_at: usize,
+    pub root_at: usize,
 }
 
 /// Rewrites root elements feed-rs would not recognise but that are readable: `<rss>` without a
@@ -311,29 +321,35 @@ fn normalise_root(text: &str, root_at: usize) -> String {
 }
 
 /// Walks the XML prolog (declaration, comments, processing instructions, DOCTYPE) to the root
-/// element, noting whether the DOCTYPE declares entities.
-fn scan_prolog(text: &str) -> Prolog {
+/// element, noting what the DOCTYPE declares.
+pub(crate) fn scan_prolog(text: &str) -> Prolog {
     let mut rest = text;
-    let mut declares_entities = false;
+    let mut prolog = Prolog::default();
     loop {
         rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
         if let Some(after) = rest.strip_prefix("<?") {
             rest = after.find("?>").map_or("", |i| &after[i + 2..]);
         } else if let Some(after) = rest.strip_prefix("<!--") {
             rest = after.find("-->").map_or("", |i| &after[i + 3..]);
-        } else if rest.len() >= 9 && rest[..9].eq_ignore_ascii_case("<!DOCTYPE") {
+        } else if rest.get(..9).is_some_and(|head| head.eq_ignore_ascii_case("<!DOCTYPE")) {
             let (doctype, after) = split_doctype(rest);
-            if doctype.contains("<!ENTITY") || doctype.contains("<!entity") {
-                declares_entities = true;
-            }
+            prolog.doctype = true;
+            prolog.html_doctype = doctype[9..]
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| w.trim_end_matches('>').eq_ignore_ascii_case("html"));
+            prolog.internal_subset |= doctype.contains('[');
+            prolog.declares_entities |= doctype.contains("<!ENTITY") || doctype.contains("<!entity");
             rest = after;
         } else if let Some(after) = rest.strip_prefix('<') {
-            let name: String = after.chars().take_while(|c| !c.is_whitespace() && *c != '>' && *c != '/').collect();
+            let name: String =
+                after.chars().take_while(|c| !c.is_whitespace() && *c != '>' && *c != '/').take(200).collect();
             let local = name.rsplit(':').next().unwrap_or("").to_owned();
-            let root_at = text.len() - rest.len();
-            return Prolog { declares_entities, root: (!local.is_empty()).then_some(local), root_at };
+            prolog.root = (!local.is_empty()).then_some(local);
+            prolog.root_at = text.len() - rest.len();
+            return prolog;
         } else {
-            return Prolog { declares_entities, root: None, root_at: 0 };
+            return prolog;
         }
     }
 }

@@ -4,6 +4,7 @@
 
 mod catalogue;
 mod connector;
+mod edgar;
 mod feeds;
 mod fetch;
 mod support;
