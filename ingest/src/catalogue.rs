@@ -2,9 +2,10 @@
 //! they belong to and where their feeds are.
 //!
 //! The seed holds the spec's keys, the apps it names among them marked as such ([`EntryKind`]).
-//! Feed URLs are left empty where we know of no public feed (an entry without a URL simply cannot
-//! be fetched yet); operators add or override entries with a TOML or JSON file, merged over the
-//! seed by [`Catalogue::load`].
+//! Exchange sources name a connector ([`crate::exchanges`]) and have their listing's address as
+//! their first feed URL; other feed URLs are left empty where we know of no public feed (an entry
+//! without a URL simply cannot be fetched yet). Operators add or override entries with a TOML or
+//! JSON file, merged over the seed by [`Catalogue::load`].
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -13,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 use crate::connector::{SourceDef, SourceKind};
+use crate::exchanges::{self, Exchange};
 
 /// The spec's source groups; a source may also have none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -101,17 +103,44 @@ pub struct CatalogueEntry {
     pub group: Option<SourceGroup>,
     /// Whether users follow it here or connect it under Apps.
     pub kind: EntryKind,
-    /// Feeds to fetch for this source; empty when none is known yet.
+    /// Feeds to fetch for this source; empty when none is known yet. With a connector, the first
+    /// is the exchange listing's address.
     pub feed_urls: Vec<Url>,
+    /// The exchange connector ([`crate::exchanges::keys`]) that reads this source's listing,
+    /// which is no feed; none for feeds.
+    #[serde(default)]
+    pub connector: Option<String>,
+    /// Announcement categories this entry keeps (see [`crate::exchanges::in_categories`]); empty
+    /// keeps all. Several entries can share one listing and keep different parts of it.
+    #[serde(default)]
+    pub categories: Vec<String>,
+    /// Where the exchange's bare attachment names resolve, when not in the exchange's usual
+    /// place (a mirror, or the exchange moving its files); always ends in `/`.
+    #[serde(default)]
+    pub attachment_base: Option<Url>,
 }
 
 impl CatalogueEntry {
-    /// Returns the feed sources to fetch for this entry.
+    /// Returns the feed sources to fetch for this entry: none for an entry read by a connector,
+    /// whose listing is no feed (see [`CatalogueEntry::exchange`]).
     pub fn sources(&self) -> Vec<SourceDef> {
+        if self.connector.is_some() {
+            return Vec::new();
+        }
         self.feed_urls
             .iter()
             .map(|url| SourceDef { key: self.key.clone(), kind: SourceKind::Feed, url: url.clone() })
             .collect()
+    }
+
+    /// Returns the exchange that reads this entry's listing (`feed_urls[0]`), when it has one.
+    pub fn exchange(&self) -> Option<&'static dyn Exchange> {
+        self.connector.as_deref().and_then(exchanges::exchange)
+    }
+
+    /// Returns the address of the listing a connector reads.
+    pub fn listing_url(&self) -> Option<&Url> {
+        self.connector.as_ref().and(self.feed_urls.first())
     }
 }
 
@@ -174,24 +203,72 @@ const SEED_TOPICS: &[SeedTopic] = &[
     ),
 ];
 
+/// A built-in entry. Exchange sources name their connector, listing and kept categories.
+struct SeedEntry {
+    key: &'static str,
+    title: &'static str,
+    group: Option<SourceGroup>,
+    connector: Option<&'static str>,
+    listing: Option<&'static str>,
+    categories: &'static [&'static str],
+}
+
+/// A built-in entry with no feed and no connector.
+const fn plain(key: &'static str, title: &'static str, group: Option<SourceGroup>) -> SeedEntry {
+    SeedEntry { key, title, group, connector: None, listing: None, categories: &[] }
+}
+
+/// A built-in entry read from an exchange's listing.
+const fn exchange_source(
+    key: &'static str,
+    title: &'static str,
+    group: Option<SourceGroup>,
+    connector: &'static str,
+    listing: &'static str,
+    categories: &'static [&'static str],
+) -> SeedEntry {
+    SeedEntry { key, title, group, connector: Some(connector), listing: Some(listing), categories }
+}
+
+/// BSE's listing of all announcements, newest first; the BSE entries keep their parts of it.
+const BSE_LISTING: &str = "https://api.bseindia.com/BseIndiaAPI/api/AnnSubCategoryGetData/w?pageno=1&strCat=-1\
+                           &strPrevDate=&strScrip=&strSearch=P&strToDate=&strType=C&subcategory=-1";
+const NSE_LISTING: &str = "https://www.nseindia.com/api/corporate-announcements?index=equities";
+const NZX_LISTING: &str = "https://www.nzx.com/markets/NZSX/announcements";
+
+const INDIA: Option<SourceGroup> = Some(SourceGroup::IndianCapitalMarkets);
+
 /// The spec's keys with our titles (the spec fixes only "Custom URL") and groups. `nzx_filings`
 /// has no group: the spec's groups are Indian and US capital markets only.
-const SEED: &[(&str, &str, Option<SourceGroup>)] = &[
-    ("bse_annual_reports", "BSE Annual Reports", Some(SourceGroup::IndianCapitalMarkets)),
-    ("bse_conf_calls", "BSE Conference Calls", Some(SourceGroup::IndianCapitalMarkets)),
-    ("bse_filings", "BSE Filings", Some(SourceGroup::IndianCapitalMarkets)),
-    ("bse_presentations", "BSE Presentations", Some(SourceGroup::IndianCapitalMarkets)),
-    ("bse_sdd_sast", "BSE SDD SAST", Some(SourceGroup::IndianCapitalMarkets)),
-    ("earnings_conf_calls", "Earnings Conference Calls", Some(SourceGroup::UsCapitalMarkets)),
-    ("nzx_filings", "NZX Filings", None),
-    ("clipped_reports", "Clipped Reports", None),
-    ("whatsapp", "WhatsApp", None),
-    ("telegram", "Telegram", None),
-    ("gmail", "Gmail", None),
-    ("googledrive", "Google Drive", None),
-    ("websitecrawl", "Custom URL", None),
-    ("needl_notebooks", "Needl Notebooks", None),
+/// `earnings_conf_calls` has no public listing we know of, so it stays unfetched.
+const SEED: &[SeedEntry] = &[
+    exchange_source("bse_annual_reports", "BSE Annual Reports", INDIA, "bse", BSE_LISTING, &["Annual Report"]),
+    exchange_source(
+        "bse_conf_calls",
+        "BSE Conference Calls",
+        INDIA,
+        "bse",
+        BSE_LISTING,
+        &["Earnings Call", "Analyst / Investor Meet", "Conference Call"],
+    ),
+    exchange_source("bse_filings", "BSE Filings", INDIA, "bse", BSE_LISTING, &[]),
+    exchange_source("bse_presentations", "BSE Presentations", INDIA, "bse", BSE_LISTING, &["Investor Presentation"]),
+    exchange_source("bse_sdd_sast", "BSE SDD SAST", INDIA, "bse", BSE_LISTING, &["Insider Trading", "SAST"]),
+    plain("earnings_conf_calls", "Earnings Conference Calls", Some(SourceGroup::UsCapitalMarkets)),
+    exchange_source("nse_filings", "NSE Filings", INDIA, "nse", NSE_LISTING, &[]),
+    exchange_source("nzx_filings", "NZX Filings", None, "nzx", NZX_LISTING, &[]),
+    plain("clipped_reports", "Clipped Reports", None),
+    plain("whatsapp", "WhatsApp", None),
+    plain("telegram", "Telegram", None),
+    plain("gmail", "Gmail", None),
+    plain("googledrive", "Google Drive", None),
+    plain("websitecrawl", "Custom URL", None),
+    plain("needl_notebooks", "Needl Notebooks", None),
 ];
+
+/// Most categories one entry may keep, and the longest one.
+const MAX_CATEGORIES: usize = 50;
+const MAX_CATEGORY_BYTES: usize = 200;
 
 impl Default for Catalogue {
     fn default() -> Self {
@@ -204,15 +281,22 @@ impl Catalogue {
     pub fn seed() -> Self {
         let entries = SEED
             .iter()
-            .map(|(key, title, group)| {
+            .map(|seed| {
                 let entry = CatalogueEntry {
-                    key: (*key).into(),
-                    title: (*title).into(),
-                    group: *group,
-                    kind: EntryKind::of_key(key),
-                    feed_urls: vec![],
+                    key: seed.key.into(),
+                    title: seed.title.into(),
+                    group: seed.group,
+                    kind: EntryKind::of_key(seed.key),
+                    feed_urls: seed
+                        .listing
+                        .map(|url| Url::parse(url).expect("built-in listings are valid URLs"))
+                        .into_iter()
+                        .collect(),
+                    connector: seed.connector.map(Into::into),
+                    categories: seed.categories.iter().map(|c| (*c).to_owned()).collect(),
+                    attachment_base: None,
                 };
-                ((*key).to_owned(), entry)
+                (seed.key.to_owned(), entry)
             })
             .collect();
         let topics = SEED_TOPICS
@@ -296,12 +380,46 @@ impl Catalogue {
                         .ok_or_else(|| invalid("kind", format!("{label:?} is not \"source\" or \"app\"")))?,
                 ),
             };
+            let connector = match raw.connector.as_deref().map(str::trim) {
+                None => None,
+                Some("") => Some(None),
+                Some(name) => {
+                    let lower = name.to_ascii_lowercase();
+                    if exchanges::exchange(&lower).is_none() {
+                        return Err(invalid(
+                            "connector",
+                            format!("{name:?} is not a known connector: use {} (or \"\" for none)", known_connectors()),
+                        ));
+                    }
+                    Some(Some(lower))
+                }
+            };
+            let categories = match &raw.categories {
+                None => None,
+                Some(list) => Some(checked_categories(list).map_err(|m| invalid("categories", m))?),
+            };
+            let attachment_base = match raw.attachment_base.as_deref().map(str::trim) {
+                None => None,
+                Some("") => Some(None),
+                Some(raw_base) => {
+                    let mut base = http_url(raw_base).map_err(|m| invalid("attachment_base", m))?;
+                    // Names resolve inside the folder only when its path ends in a slash.
+                    if !base.path().ends_with('/') {
+                        let path = format!("{}/", base.path());
+                        base.set_path(&path);
+                    }
+                    Some(Some(base))
+                }
+            };
             let entry = merged.entry(key.to_owned()).or_insert_with(|| CatalogueEntry {
                 key: key.to_owned(),
                 title: title_for_key(key),
                 group: None,
                 kind: EntryKind::of_key(key),
                 feed_urls: vec![],
+                connector: None,
+                categories: vec![],
+                attachment_base: None,
             });
             if let Some(title) = raw.title {
                 entry.title = title.trim().to_owned();
@@ -314,6 +432,27 @@ impl Catalogue {
             }
             if let Some(urls) = feed_urls {
                 entry.feed_urls = urls;
+            }
+            if let Some(connector) = connector {
+                entry.connector = connector;
+            }
+            if let Some(categories) = categories {
+                entry.categories = categories;
+            }
+            if let Some(base) = attachment_base {
+                entry.attachment_base = base;
+            }
+            if let Some(connector) = &entry.connector {
+                if entry.feed_urls.is_empty() {
+                    return Err(invalid(
+                        "feed_urls",
+                        format!("a source read by the {connector:?} connector needs its listing's address here"),
+                    ));
+                }
+            } else if raw.categories.as_ref().is_some_and(|c| !c.is_empty()) {
+                return Err(invalid("categories", "only a source with a connector keeps categories".into()));
+            } else if raw.attachment_base.as_deref().is_some_and(|b| !b.trim().is_empty()) {
+                return Err(invalid("attachment_base", "only a source with a connector has attachments".into()));
             }
         }
         self.entries = merged;
@@ -379,6 +518,31 @@ fn invalid_in<'a>(origin: &'a str, n: usize, key: &'a str) -> impl Fn(&'static s
     }
 }
 
+/// Returns the known connector keys for a message: `"bse", "nse" or "nzx"`.
+fn known_connectors() -> String {
+    let quoted: Vec<String> = exchanges::keys().iter().map(|k| format!("{k:?}")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        Some((last, _)) => last.clone(),
+        None => "none".into(),
+    }
+}
+
+/// Checks an operator's categories: trimmed, none blank, at most [`MAX_CATEGORIES`] of at most
+/// [`MAX_CATEGORY_BYTES`] each.
+fn checked_categories(list: &[String]) -> Result<Vec<String>, String> {
+    if list.len() > MAX_CATEGORIES {
+        return Err(format!("at most {MAX_CATEGORIES} categories, not {}", list.len()));
+    }
+    list.iter()
+        .map(|c| match c.trim() {
+            "" => Err("a category must not be blank".to_owned()),
+            t if t.len() > MAX_CATEGORY_BYTES => Err(format!("a category must be at most {MAX_CATEGORY_BYTES} bytes")),
+            t => Ok(t.to_owned()),
+        })
+        .collect()
+}
+
 /// Parses an operator's feed address: http or https only.
 fn http_url(raw: &str) -> Result<Url, String> {
     match Url::parse(raw.trim()) {
@@ -433,6 +597,11 @@ struct RawEntry {
     /// `source` or `app`; by default an app for the keys of apps, a source for any other.
     kind: Option<String>,
     feed_urls: Option<Vec<String>>,
+    /// An exchange connector key, or `""` for none.
+    connector: Option<String>,
+    categories: Option<Vec<String>>,
+    /// Where bare attachment names resolve, or `""` for the exchange's usual place.
+    attachment_base: Option<String>,
 }
 
 /// Returns the spec's title for a key the catalogue does not know: underscores and dots turned
@@ -447,5 +616,35 @@ pub fn title_for_key(key: &str) -> String {
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_seeded_connector_is_a_known_exchange_with_a_listing() {
+        for seed in SEED {
+            if let Some(connector) = seed.connector {
+                assert!(exchanges::exchange(connector).is_some(), "{}", seed.key);
+                assert!(seed.listing.is_some_and(|l| http_url(l).is_ok()), "{}", seed.key);
+            } else {
+                assert!(seed.listing.is_none() && seed.categories.is_empty(), "{}", seed.key);
+            }
+        }
+    }
+
+    #[test]
+    fn the_known_connectors_read_as_a_list() {
+        assert_eq!(known_connectors(), r#""bse", "nse" or "nzx""#);
+    }
+
+    #[test]
+    fn categories_are_trimmed_and_bounded() {
+        assert_eq!(checked_categories(&[" SAST ".into()]), Ok(vec!["SAST".to_owned()]));
+        assert!(checked_categories(&["x".repeat(MAX_CATEGORY_BYTES + 1)]).is_err());
+        assert!(checked_categories(&[String::new()]).is_err());
+        assert_eq!(checked_categories(&[]), Ok(vec![]));
     }
 }

@@ -17,14 +17,22 @@
 //!   recipients, subject, date, text and attachments.
 //! - [`webdav`] lists a WebDAV folder's files (PROPFIND, depth 1) and fetches them, behind the
 //!   same address guard, https only towards networks the operator did not allow.
+//! - [`edgar`] follows companies' filings on SEC EDGAR: the company list, per-company Atom
+//!   feeds, filing indexes, inline XBRL statements, and a client that keeps EDGAR's fair-access
+//!   rules (declared User-Agent, 10 requests a second per node, back-off on 429/503).
+//! - [`exchanges`] reads exchange announcement listings that are not feeds (BSE and NSE JSON,
+//!   NZX HTML), one [`exchanges::Exchange`] per exchange behind one trait.
 //! - [`catalogue`] is the public source catalogue (key, title, group, whether a source or an app,
-//!   feed URLs), seeded from the spec and extended by operators through a TOML or JSON file.
+//!   feed URLs, or the exchange connector that reads its listing and the categories it keeps),
+//!   seeded from the spec and extended by operators through a TOML or JSON file.
 //!
 //! Dependencies: none of our crates. This is a pure library with no database and no server of
 //! its own; `api` wires it to the event store (it turns items into commands) and to HTTP.
 
 pub mod catalogue;
 pub mod connector;
+pub mod edgar;
+pub mod exchanges;
 pub mod feeds;
 pub mod fetch;
 pub mod mail;
