@@ -114,6 +114,7 @@ pub fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(routes::plans::router())
         .merge(routes::portfolios::router())
         .merge(routes::apps::router())
+        .merge(routes::edgar::router())
         .merge(routes::summaries::router())
         .merge(routes::whatsapp::router())
         .split_for_parts()
@@ -219,6 +220,21 @@ fn token_secret(config: &ServeArgs, data_dir: &Path) -> anyhow::Result<Vec<u8>> 
 }
 
 /// The fetcher's limits and the operator's allow-list.
+/// EDGAR as the operator set it up; `None` without a contact address (EDGAR is then off).
+fn edgar_config(config: &ServeArgs, allow: &[ipnet::IpNet]) -> anyhow::Result<Option<ingest::edgar::EdgarConfig>> {
+    let Some(contact) = config.edgar_contact.as_deref().map(str::trim).filter(|c| !c.is_empty()) else {
+        return Ok(None);
+    };
+    let base = url::Url::parse(config.edgar_url.trim())
+        .with_context(|| format!("NEEDL_EDGAR_URL {:?} is not a valid address", config.edgar_url))?;
+    Ok(Some(ingest::edgar::EdgarConfig {
+        base,
+        requests_per_second: config.edgar_requests_per_second,
+        allow: allow.to_vec(),
+        ..ingest::edgar::EdgarConfig::new(contact)
+    }))
+}
+
 fn fetch_policy(config: &ServeArgs) -> anyhow::Result<ingest::FetchPolicy> {
     let allow = crate::config::parse_networks(&config.fetch_allow, "NEEDL_FETCH_ALLOW")?;
     Ok(ingest::FetchPolicy { allow, ..Default::default() })
@@ -293,7 +309,9 @@ impl Server {
                 None
             }
         };
+        let filings = Arc::new(service::filings::Filings::new(data_dir, edgar_config(&config, &fetch_policy.allow)?));
         let ctx = service::Context {
+            filings: filings.clone(),
             fetch_guard: Arc::new(ingest::fetch::AddressGuard::new(fetch_policy.allow.clone())),
             bus: Arc::new(CommandBus::new(db.clone(), signal)),
             db,
@@ -374,13 +392,23 @@ impl Server {
             }));
         }
         if state.config.fetch_enabled {
+            let filing_sync = service::filings::sync::FilingSync::new(
+                state.db.clone(),
+                state.bus.clone(),
+                data_dir,
+                filings,
+                state.catalogue.clone(),
+                Arc::new(ingest::Fetcher::new(fetch_policy.clone()).map_err(|e| anyhow::anyhow!("{e}"))?),
+                extract::WorkerCommand::new(worker.clone()).arg("extract-worker"),
+            );
             let ingestion = service::ingestion::Ingestion::new(
                 state.db.clone(),
                 state.bus.clone(),
                 data_dir,
                 fetch_policy,
                 Duration::from_secs(state.config.fetch_interval_seconds.max(1)),
-            )?;
+            )?
+            .with_filings(Arc::new(filing_sync), Duration::from_secs(state.config.edgar_poll_seconds.max(1)));
             runners.push(tokio::spawn(Arc::new(ingestion).run(state.shutdown.clone())));
         }
         let listener = tokio::net::TcpListener::bind((state.config.host.as_str(), state.config.port))

@@ -106,6 +106,20 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             }
             Ok(())
         }
+        Command::EdgarCompanies { contact, url, fetch_allow } => {
+            let config = ingest::edgar::EdgarConfig {
+                base: url::Url::parse(url.trim()).with_context(|| format!("{url:?} is not a valid address"))?,
+                allow: crate::config::parse_networks(&fetch_allow, "NEEDL_FETCH_ALLOW")?,
+                ..ingest::edgar::EdgarConfig::new(contact)
+            };
+            let filings = service::filings::Filings::new(&cli.storage.data_dir, Some(config));
+            let count = filings.refresh_companies().await.map_err(|e| anyhow::anyhow!("{}", e.message))?;
+            eprintln!(
+                "{count} companies written to {}",
+                service::filings::companies_path(&cli.storage.data_dir).display()
+            );
+            Ok(())
+        }
     }
 }
 

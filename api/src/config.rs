@@ -62,6 +62,19 @@ pub enum Command {
         #[arg(long, env = "NEEDL_STORAGE", default_value = "local")]
         storage: String,
     },
+    /// Fetch SEC EDGAR's list of companies and tickers into the data directory (the server
+    /// fetches it once when missing; run this to bring it up to date).
+    EdgarCompanies {
+        /// Who to contact about this traffic, as the SEC asks ("Research Desk ops@example.com").
+        #[arg(long, env = "NEEDL_EDGAR_CONTACT")]
+        contact: String,
+        /// EDGAR's address.
+        #[arg(long, env = "NEEDL_EDGAR_URL", default_value = ingest::edgar::EdgarConfig::DEFAULT_BASE)]
+        url: String,
+        /// Addresses or networks EDGAR may be reached at although loopback or private (tests).
+        #[arg(long, env = "NEEDL_FETCH_ALLOW", value_delimiter = ',')]
+        fetch_allow: Vec<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -246,6 +259,20 @@ pub struct ServeArgs {
     /// How often a connected mailbox or WebDAV folder is read for what is new, in minutes.
     #[arg(long, env = "NEEDL_MAIL_SYNC_MINUTES", default_value_t = 5)]
     pub mail_sync_minutes: u64,
+    /// Who to contact about this server's traffic to SEC EDGAR, as the SEC asks of every client
+    /// ("Research Desk ops@example.com"). Unset: companies' filings cannot be followed.
+    #[arg(long, env = "NEEDL_EDGAR_CONTACT")]
+    pub edgar_contact: Option<String>,
+    /// EDGAR's address (a mirror, or a local server in tests).
+    #[arg(long, env = "NEEDL_EDGAR_URL", default_value = ingest::edgar::EdgarConfig::DEFAULT_BASE)]
+    pub edgar_url: String,
+    /// How often a followed company's filings are checked, in seconds (with jitter).
+    #[arg(long, env = "NEEDL_EDGAR_POLL_SECONDS", default_value_t = 30)]
+    pub edgar_poll_seconds: u64,
+    /// Requests a second this node sends EDGAR, all companies together (the SEC allows 10).
+    #[arg(long, env = "NEEDL_EDGAR_REQUESTS_PER_SECOND", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(1..=10))]
+    pub edgar_requests_per_second: u32,
     /// Addresses or networks sources may be fetched from although they are loopback or private
     /// (comma-separated, e.g. 127.0.0.1 or 10.0.0.0/8). Empty: only public addresses.
     #[arg(long, env = "NEEDL_FETCH_ALLOW", value_delimiter = ',')]
@@ -445,6 +472,10 @@ impl ServeArgs {
             fetch_interval_seconds: 900,
             fetch_allow: vec![],
             mail_sync_minutes: 5,
+            edgar_contact: None,
+            edgar_url: ingest::edgar::EdgarConfig::DEFAULT_BASE.to_string(),
+            edgar_poll_seconds: 30,
+            edgar_requests_per_second: 10,
             storage: "local".into(),
             storage_quota_mb: 1024,
             upload_max_mb: 50,

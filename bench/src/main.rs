@@ -31,6 +31,7 @@ mod audit;
 mod client;
 mod collab;
 mod feeds;
+mod filings;
 mod ingestion;
 mod reports;
 mod retrieval;
@@ -64,7 +65,8 @@ pub struct BenchArgs {
     #[arg(long, env = "NEEDL_TEST_DATABASE_URL", default_value = "postgres://postgres@127.0.0.1:5432/test")]
     pub postgres_url: String,
     /// Which figures to print: `store` (commands, projection lag, live delivery), `ingest` (feed
-    /// items, PDF pages, import memory), `search` (retrieval quality and query latency), `collab`
+    /// items, PDF pages, import memory), `filings` (companies followed on a local EDGAR: filings
+    /// ingested per minute under the request cap, filing to searchable), `search` (retrieval quality and query latency), `collab`
     /// (comment delivery to channel members over many sockets, tagging and commenting calls per
     /// second), `ask` (cited-answer quality on the QA set and answer latency through the HTTP API),
     /// `stories` (story-cluster signatures, insert latency, pair precision and recall), `feeds`
@@ -74,7 +76,7 @@ pub struct BenchArgs {
     /// integrity), `report-figures` (key figures on TAT-QA against the gold tables), `audit` (the
     /// event hash chain's cost on commands, `audit verify` over a long history, and that history
     /// exported as Parquet next to NDJSON) or `all`.
-    #[arg(long, default_value = "all", value_parser = ["all", "store", "audit", "ingest", "search", "collab", "ask", "stories", "feeds", "topics", "reports", "report-figures"])]
+    #[arg(long, default_value = "all", value_parser = ["all", "store", "audit", "ingest", "filings", "search", "collab", "ask", "stories", "feeds", "topics", "reports", "report-figures"])]
     pub only: String,
     /// The shared real-world data the ingest figures read (`feeds/`, `docs/`); synthetic files
     /// stand in when it is absent.
@@ -108,6 +110,9 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     let data_dir = &args.data_dir;
     if args.only == "all" || args.only == "ingest" {
         ingestion::run(data_dir, &args).await?;
+    }
+    if args.only == "all" || args.only == "filings" {
+        filings::run(data_dir, args.quick).await?;
     }
     if args.only == "all" || args.only == "search" {
         retrieval::run(data_dir, &args).await?;

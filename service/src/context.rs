@@ -48,6 +48,8 @@ pub struct Context {
     /// The addresses the fetcher refuses, with the operator's allow-list: read once at start, so
     /// an address can be judged when it is followed.
     pub fetch_guard: Arc<ingest::fetch::AddressGuard>,
+    /// SEC EDGAR's client and company list, shared by the use cases and the ingestion loop.
+    pub filings: Arc<crate::filings::Filings>,
     /// Document access keys and shared links' keys.
     pub access: Arc<AccessKeys>,
     /// The data directory (blobs, objects, scratch files).

@@ -39,12 +39,7 @@ pub struct FileDocument<'a> {
 fn metadata_of(file: &FileDocument<'_>, layout_hash: &str) -> BTreeMap<String, String> {
     let extracted = file.extracted;
     let m = &extracted.metadata;
-    let mut out = BTreeMap::new();
-    out.insert("mime_type".to_string(), m.mime.clone());
-    out.insert("size".to_string(), m.size_bytes.to_string());
-    out.insert("pages".to_string(), m.page_count.to_string());
-    out.insert("original_file_name".to_string(), file.file_name.to_string());
-    out.insert("layout_blob".to_string(), layout_hash.to_string());
+    let mut out = file_facts(extracted, file.file_name, layout_hash);
     if let Some(original) = &file.original {
         out.insert("bucket".to_string(), original.bucket.to_string());
         out.insert("object_key".to_string(), original.key.to_string());
@@ -93,6 +88,38 @@ fn title_of(extracted: &Extracted, file_name: &str, tags: &BTreeMap<String, Stri
         .unwrap_or(from_name)
 }
 
+/// An extracted file's text and layout as the blob store keeps them.
+pub struct Stored {
+    /// Pages joined by form feeds.
+    pub text: String,
+    pub content_hash: String,
+    /// The blob of the whole [`Extracted`] document, with its page layout, for highlights.
+    pub layout_hash: String,
+}
+
+/// Stores an extracted file's text and layout blobs.
+pub async fn store(blobs: &BlobStore, extracted: &Extracted) -> anyhow::Result<Stored> {
+    let text: String = extracted.pages.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join("\n\u{c}\n");
+    let content_hash = hex::encode(Sha256::digest(text.as_bytes()));
+    let layout = serde_json::to_string(extracted)?;
+    let layout_hash = hex::encode(Sha256::digest(layout.as_bytes()));
+    blobs.put(&content_hash, &text).await?;
+    blobs.put(&layout_hash, &layout).await?;
+    Ok(Stored { text, content_hash, layout_hash })
+}
+
+/// The facts every extracted file's document keeps: type, size, pages, name, layout blob.
+pub fn file_facts(extracted: &Extracted, file_name: &str, layout_hash: &str) -> BTreeMap<String, String> {
+    let m = &extracted.metadata;
+    BTreeMap::from([
+        ("mime_type".to_string(), m.mime.clone()),
+        ("size".to_string(), m.size_bytes.to_string()),
+        ("pages".to_string(), m.page_count.max(extracted.pages.len() as u32).to_string()),
+        ("original_file_name".to_string(), file_name.to_string()),
+        ("layout_blob".to_string(), layout_hash.to_string()),
+    ])
+}
+
 /// What recording a file did.
 pub struct Recorded {
     pub deeplink: String,
@@ -109,12 +136,7 @@ pub async fn record(
     metadata: &EventMetadata,
 ) -> anyhow::Result<Recorded> {
     let extracted = file.extracted;
-    let text: String = extracted.pages.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join("\n\u{c}\n");
-    let content_hash = hex::encode(Sha256::digest(text.as_bytes()));
-    let layout = serde_json::to_string(extracted)?;
-    let layout_hash = hex::encode(Sha256::digest(layout.as_bytes()));
-    blobs.put(&content_hash, &text).await?;
-    blobs.put(&layout_hash, &layout).await?;
+    let Stored { text, content_hash, layout_hash } = store(blobs, extracted).await?;
     // The same name with the same text is the same document, however often it is sent; a file
     // with an id of its own is that document whatever its text.
     let guid = match file.stable_id {

@@ -15,7 +15,7 @@ use tokio::sync::watch;
 use crate::ingestion::BlobStore;
 
 /// Text from the blob store (with the page layout where extraction kept one), countries from the
-/// catalogue.
+/// catalogue (and the US for companies followed on EDGAR).
 pub struct BlobLibrary {
     blobs: BlobStore,
     catalogue: Arc<ingest::Catalogue>,
@@ -52,6 +52,9 @@ impl search::Library for BlobLibrary {
     }
 
     fn country_of(&self, key: &str) -> Option<String> {
+        if crate::filings::edgar::is_edgar_source(key) {
+            return Some("US".to_string());
+        }
         match self.catalogue.get(key)?.group? {
             SourceGroup::IndianCapitalMarkets => Some("IN".to_string()),
             SourceGroup::UsCapitalMarkets => Some("US".to_string()),

@@ -24,6 +24,8 @@ use ingest::{
 use sha2::{Digest, Sha256};
 use tokio::sync::watch;
 
+use crate::filings::sync::FilingSync;
+
 /// Formats a time the way every fetch-state column stores it (sorts as text).
 fn ts(time: DateTime<Utc>) -> String {
     time.to_rfc3339_opts(SecondsFormat::Millis, true)
@@ -101,6 +103,11 @@ pub struct Ingestion {
     node: String,
     /// How long a lease lasts: a node that dies mid-fetch frees its sources after this.
     lease: Duration,
+    /// Companies followed on EDGAR and exchange listings, when this node reads them.
+    filings: Option<Arc<FilingSync>>,
+    /// When a followed company is checked again: more often than feeds, as a filing is news
+    /// the minute it appears.
+    filings_scheduler: Scheduler,
 }
 
 impl Ingestion {
@@ -121,7 +128,16 @@ impl Ingestion {
             blobs: BlobStore::new(data_dir.join("blobs")),
             node: format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple()),
             lease: Duration::from_secs(300),
+            filings: None,
+            filings_scheduler: Scheduler { interval, ..Scheduler::default() },
         })
+    }
+
+    /// Reads filings sources through `sync`, checking companies on EDGAR every `interval`.
+    pub fn with_filings(mut self, sync: Arc<FilingSync>, interval: Duration) -> Self {
+        self.filings = Some(sync);
+        self.filings_scheduler = Scheduler { interval, ..Scheduler::default() };
+        self
     }
 
     /// Fetches due sources until shutdown. Each fetch runs on its own, at most
@@ -203,20 +219,33 @@ impl Ingestion {
         let now = Utc::now();
         let failures = source.failures + 1;
         // Both candidate times up front: the thread-local generator must not live across an await.
+        let scheduler = match &self.filings {
+            Some(_) if crate::filings::edgar::is_edgar_source(&source.source_id) => &self.filings_scheduler,
+            _ => &self.scheduler,
+        };
         let (after_success, after_failure) = {
             let mut rng = rand::rng();
-            (self.scheduler.after_success(now, &mut rng), self.scheduler.after_failure(failures as u32, now, &mut rng))
+            (scheduler.after_success(now, &mut rng), scheduler.after_failure(failures as u32, now, &mut rng))
         };
         let result = match outcome {
-            Ok(state) => self
-                .db
-                .execute(
-                    "UPDATE source_fetch_state SET etag = $2, last_modified = $3, failures = 0, last_error = NULL, \
+            // A source read, with the items it could not read (filings) shown as its error.
+            Ok((state, problems)) => {
+                self.db
+                    .execute(
+                        "UPDATE source_fetch_state SET etag = $2, last_modified = $3, failures = 0, last_error = $6, \
                          last_fetched_at = $4, last_attempt_at = $4, next_attempt_at = $5, lease_owner = NULL, \
                          lease_until = NULL WHERE source_id = $1",
-                    args![source.source_id.as_str(), state.etag, state.last_modified, ts(now), ts(after_success)],
-                )
-                .await,
+                        args![
+                            source.source_id.as_str(),
+                            state.etag,
+                            state.last_modified,
+                            ts(now),
+                            ts(after_success),
+                            problems
+                        ],
+                    )
+                    .await
+            }
             Err(error) => {
                 tracing::info!(source = %source.source_id, failures, error = %format!("{error:#}"), "source fetch failed");
                 self.db
@@ -233,15 +262,29 @@ impl Ingestion {
         }
     }
 
-    /// Fetches one source and records its items; returns the validators for the next fetch.
-    async fn fetch_and_record(&self, source: &DueSource) -> anyhow::Result<FetchState> {
+    /// Fetches one source and records its items; returns the validators for the next fetch, and
+    /// what could not be read of a source read in parts (a company's filings).
+    async fn fetch_and_record(&self, source: &DueSource) -> anyhow::Result<(FetchState, Option<String>)> {
+        let state = FetchState { etag: source.etag.clone(), last_modified: source.last_modified.clone() };
+        if let Some(filings) = self.filings.as_ref().filter(|f| f.handles(&source.source_id)) {
+            let report = filings.sync(&source.source_id, &state).await?;
+            if report.recorded > 0 {
+                tracing::info!(source = %source.source_id, documents = report.recorded, "filings recorded");
+            }
+            let problems = (!report.problems.is_empty()).then(|| report.problems.join("; "));
+            return Ok((report.state, problems));
+        }
         let url = source.url.as_deref().context("this source has no address to fetch")?;
+        self.fetch_feed(source, url, state).await.map(|state| (state, None))
+    }
+
+    /// Fetches a feed or website and records its items; returns the validators for the next fetch.
+    async fn fetch_feed(&self, source: &DueSource, url: &str, state: FetchState) -> anyhow::Result<FetchState> {
         let def = SourceDef {
             key: source.source_id.clone(),
             kind: if source.kind == "website" { ingest::SourceKind::Website } else { ingest::SourceKind::Feed },
             url: url.parse().context("the source's address is not a valid URL")?,
         };
-        let state = FetchState { etag: source.etag.clone(), last_modified: source.last_modified.clone() };
         let connector: &dyn Connector = match def.kind {
             ingest::SourceKind::Website => &self.web,
             ingest::SourceKind::Feed => &self.feeds,

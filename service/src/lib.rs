@@ -38,6 +38,8 @@
 //!   [`audit_chain`]: the hash chain's verification and signed checkpoints; [`analytics`]: named
 //!   consumers of the event history and event counts;
 //!   [`model_server`]: the model server AskNeedl writes with, as administrators set it.
+//! - [`filings`]: companies followed on SEC EDGAR and exchange announcement listings, read by
+//!   the ingestion loop into documents tagged with company, form and period.
 //! - Workers and what they share: [`ingestion`] (followed sources), [`uploads`] (transferred
 //!   files into documents, beside the upload use cases), [`import`] (local files into a drive),
 //!   [`drive`], [`indexing`] (the search index), [`storage`] (local disk or S3), [`access`]
@@ -59,6 +61,7 @@ pub mod drive;
 pub mod erasure;
 pub mod error;
 pub mod feeds;
+pub mod filings;
 pub mod import;
 pub mod indexing;
 pub mod ingestion;

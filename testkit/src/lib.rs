@@ -7,12 +7,16 @@
 //! - [`s3`]: a local S3-compatible server (moto) on a free port, for the upload tests.
 //! - [`imap`]: a real IMAP server (Dovecot) on a free port, with its own accounts and maildirs.
 //! - [`webdav`]: a real WebDAV server (WsgiDAV) serving a temporary directory to one account.
+//! - [`edgar`] (feature `edgar`): a local server answering as SEC EDGAR does, with filings to
+//!   publish while it runs.
 //! - [`http`]: reading a request and framing replies, for stand-ins of outside HTTP services.
 //!
-//! A dev-dependency only. It depends on `commands` (and `search` with its feature), never on
+//! A dev-dependency only (and the benchmark's, for the local EDGAR). It depends on `commands` (and `search` with its feature), never on
 //! `api`: the crates below `api` use it in their own tests.
 
 pub mod db;
+#[cfg(feature = "edgar")]
+pub mod edgar;
 pub mod http;
 pub mod imap;
 pub mod s3;

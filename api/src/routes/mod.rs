@@ -11,6 +11,7 @@ pub mod boards;
 pub mod channels;
 pub mod comments;
 pub mod documents;
+pub mod edgar;
 pub mod library;
 pub mod live;
 pub mod model_server;

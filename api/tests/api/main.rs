@@ -23,6 +23,7 @@ mod documents;
 mod edge;
 mod erasure;
 mod feed_health;
+mod filings;
 mod input_checks;
 mod live;
 mod model_server;

@@ -1,0 +1,224 @@
+//! Companies followed on SEC EDGAR, against a local EDGAR (`testkit::edgar`): found by ticker,
+//! name or CIK before anything is recorded; their filings brought in as documents titled and
+//! tagged as a reader expects, searchable, with the inline XBRL's statements; and what cannot be
+//! read said on the company, with the rest brought in.
+
+use testkit::edgar::{FakeCompany, FakeEdgar, FakeFiling};
+
+use crate::support::*;
+
+const APPLE: u64 = 320193;
+const ORCHARD: u64 = 1_234_567;
+const GLASSWORKS: u64 = 2_345_678;
+
+/// Apple (10-K, 10-Q, 8-K with a press release), a filer without a ticker, and a company whose
+/// 10-Q names a primary document EDGAR does not have.
+async fn edgar() -> FakeEdgar {
+    let apple = (0..3).map(|n| FakeFiling::numbered(APPLE, n)).collect();
+    let mut orchard =
+        FakeCompany::new(ORCHARD, "", "ORCHARD FIELDS HOLDINGS LLC", vec![FakeFiling::numbered(ORCHARD, 0)]);
+    orchard.listed = false;
+    let broken = FakeFiling { primary_missing: true, ..FakeFiling::numbered(GLASSWORKS, 1) };
+    FakeEdgar::start(vec![
+        FakeCompany::new(APPLE, "AAPL", "Apple Inc.", apple),
+        orchard,
+        FakeCompany::new(GLASSWORKS, "GLSW", "GLASSWORKS CORP", vec![broken, FakeFiling::numbered(GLASSWORKS, 0)]),
+    ])
+    .await
+}
+
+async fn spawn(backend: Backend, edgar: &FakeEdgar) -> TestApp {
+    let config = ServeArgs {
+        fetch_enabled: true,
+        fetch_interval_seconds: 1,
+        fetch_allow: vec!["127.0.0.1".into()],
+        edgar_contact: Some("Needl tests ops@example.com".into()),
+        edgar_url: edgar.url(),
+        edgar_poll_seconds: 1,
+        ..ServeArgs::for_tests()
+    };
+    spawn_app_with(backend, config).await
+}
+
+/// Polls the followed companies until `source_id`'s satisfies `done` (or 30 s pass).
+async fn poll_company(app: &TestApp, token: &str, source_id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let (_, overview) = app.get("/api/connect/edgar", token).await;
+        let company = overview["companies"].as_array().unwrap().iter().find(|c| c["source_id"] == source_id).cloned();
+        if let Some(company) = company.filter(|c| done(c)) {
+            return company;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the company never got there: {overview}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn search_count(app: &TestApp, token: &str, q: &str) -> u64 {
+    let (status, found) = app.post("/api/search", token, json!({"q": q, "num_docs": 10})).await;
+    assert_eq!(status, StatusCode::OK, "{found}");
+    found["count"].as_u64().unwrap()
+}
+
+async fn filings_by_ticker_become_documents(backend: Backend) {
+    let edgar = edgar().await;
+    let app = spawn(backend, &edgar).await;
+    let s = app.sign_up("analyst").await;
+    let (status, followed) = app.post("/api/connect/edgar", &s.token, json!({"company": "aapl"})).await;
+    assert_eq!(status, StatusCode::OK, "{followed}");
+    assert_eq!((followed["name"].as_str(), followed["ticker"].as_str()), (Some("Apple Inc."), Some("AAPL")));
+    assert_eq!(followed["cik"], "0000320193");
+    assert_eq!(followed["forms"], json!([]));
+    let id = followed["source_id"].as_str().unwrap().to_string();
+    let company = poll_company(&app, &s.token, &id, |c| c["filings"] == 3).await;
+    assert!(company["last_error"].is_null(), "{company}");
+    assert!(company["last_fetched_at"].is_string(), "{company}");
+
+    let (_, listed) = app.get("/api/documents?sub_category=exchanges", &s.token).await;
+    let docs = listed["results"].as_array().unwrap();
+    let titles: Vec<&str> = docs.iter().filter_map(|d| d["title"].as_str()).collect();
+    assert!(titles.contains(&"Apple Inc. — 10-K — FY2024"), "{titles:?}");
+    assert!(titles.contains(&"Apple Inc. — 8-K — 1 Nov 2024"), "{titles:?}");
+    assert!(titles.iter().any(|t| t.starts_with("Apple Inc. — 8-K — Exhibit 99.1")), "{titles:?}");
+    assert!(!titles.iter().any(|t| t.contains("0000320193-24")), "no accession number as a title: {titles:?}");
+    let annual = docs.iter().find(|d| d["title"] == "Apple Inc. — 10-K — FY2024").unwrap();
+    let tags = &annual["metadata"];
+    assert_eq!(tags["form_type"], "10-K");
+    assert_eq!(tags["cik"], "320193");
+    assert_eq!(tags["ticker"], "AAPL");
+    assert_eq!(tags["company_name"], "Apple Inc.");
+    assert_eq!(tags["accession_number"], "0000320193-24-000000");
+    assert_eq!(tags["period_of_report"], "2024-09-28");
+    assert_eq!(tags["filing_date"], "2024-11-01");
+    assert!(annual["link"].as_str().unwrap().ends_with("/primary.htm"), "{annual}");
+
+    // Searchable by what only one filing says, the statements page by its heading, and faceted
+    // under the US with the company's name.
+    assert_eq!(search_count(&app, &s.token, &format!("zq{APPLE}x0")).await, 1);
+    assert_eq!(search_count(&app, &s.token, "\"XBRL data\"").await, 2, "the 10-K and 10-Q carry statements");
+    let (_, facets) = app
+        .post(
+            "/api/search/exchanges",
+            &s.token,
+            json!({"type": "filter", "q": "", "filter": {"exchanges": {"Country": ["US"]}}}),
+        )
+        .await;
+    let companies = facets["facets"]["exchanges"]["Companies"].as_array().cloned().unwrap_or_default();
+    assert!(companies.iter().any(|c| c["key"] == "Apple Inc."), "{facets}");
+
+    // A new filing appears in the feed: brought in at the next check, nothing twice.
+    edgar.publish(APPLE, FakeFiling::numbered(APPLE, 9));
+    poll_company(&app, &s.token, &id, |c| c["filings"] == 4).await;
+    assert_eq!(search_count(&app, &s.token, &format!("zq{APPLE}x9")).await, 1);
+    let feeds = edgar.requested().iter().filter(|p| p.contains("browse-edgar")).count();
+    let indexes = edgar.requested().iter().filter(|p| p.ends_with("-index.htm")).count();
+    assert!(feeds >= 2 && indexes == 4, "each filing's index read once: {:?}", edgar.requested());
+    assert!(edgar.busiest_second() <= 10, "over EDGAR's rate: {}", edgar.busiest_second());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn filings_by_ticker_become_documents_on_sqlite() {
+    filings_by_ticker_become_documents(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn filings_by_ticker_become_documents_on_postgres() {
+    filings_by_ticker_become_documents(Backend::Postgres).await;
+}
+
+async fn companies_are_found_before_anything_is_recorded(backend: Backend) {
+    let edgar = edgar().await;
+    let app = spawn(backend, &edgar).await;
+    let s = app.sign_up("careful").await;
+    let refused = [
+        (json!({"company": "ZZZZQ"}), "unknown_company"),
+        (json!({"company": ""}), "invalid_company"),
+        (json!({"company": "9999999"}), "unknown_company"),
+        (json!({"company": "AAPL", "forms": ["10-K", "10-Z"]}), "unknown_form"),
+    ];
+    for (body, code) in refused {
+        let (status, answer) = app.post("/api/connect/edgar", &s.token, body.clone()).await;
+        assert_eq!(
+            (status, answer["code"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some(code)),
+            "{body}: {answer}"
+        );
+        assert!(!answer["message"].as_str().unwrap().is_empty());
+    }
+    let (_, overview) = app.get("/api/connect/edgar", &s.token).await;
+    assert_eq!(overview["companies"], json!([]), "nothing recorded for a refusal");
+    assert_eq!(overview["enabled"], true);
+
+    // A filer the company list lacks is found by its CIK through its own feed.
+    let (status, orchard) = app.post("/api/connect/edgar", &s.token, json!({"company": "1234567"})).await;
+    assert_eq!(status, StatusCode::OK, "{orchard}");
+    assert_eq!(orchard["name"], "Orchard Fields Holdings LLC");
+    assert!(orchard["ticker"].is_null());
+
+    // The type-ahead, and a follow narrowed to some forms.
+    let (_, found) = app.get("/api/connect/edgar/companies?q=app", &s.token).await;
+    assert_eq!(found["companies"][0]["ticker"], "AAPL", "{found}");
+    let (status, narrowed) =
+        app.post("/api/connect/edgar", &s.token, json!({"company": "Apple", "forms": ["8-K"]})).await;
+    assert_eq!(status, StatusCode::OK, "{narrowed}");
+    assert_eq!(narrowed["forms"], json!(["8-K"]));
+    let id = narrowed["source_id"].as_str().unwrap().to_string();
+    poll_company(&app, &s.token, &id, |c| c["filings"] == 1).await;
+    let (status, _) = app.delete(&format!("/api/connect/edgar/{id}"), &s.token).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, _) = app.delete(&format!("/api/connect/edgar/{id}"), &s.token).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn companies_are_found_before_anything_is_recorded_on_sqlite() {
+    companies_are_found_before_anything_is_recorded(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn companies_are_found_before_anything_is_recorded_on_postgres() {
+    companies_are_found_before_anything_is_recorded(Backend::Postgres).await;
+}
+
+async fn what_cannot_be_read_is_said_on_the_company(backend: Backend) {
+    let edgar = edgar().await;
+    let app = spawn(backend, &edgar).await;
+    let s = app.sign_up("auditor").await;
+    let (_, followed) = app.post("/api/connect/edgar", &s.token, json!({"company": "GLSW"})).await;
+    let id = followed["source_id"].as_str().unwrap().to_string();
+    let company = poll_company(&app, &s.token, &id, |c| c["filings"] == 1 && c["last_error"].is_string()).await;
+    let error = company["last_error"].as_str().unwrap();
+    assert!(error.contains("0002345678-24-000001") && error.contains("missing"), "{error}");
+    let (_, listed) = app.get("/api/documents?sub_category=exchanges", &s.token).await;
+    let titles: Vec<&str> = listed["results"].as_array().unwrap().iter().filter_map(|d| d["title"].as_str()).collect();
+    assert_eq!(titles, ["Glassworks Corp — 10-K — FY2024"], "nothing of the broken filing");
+
+    // A feed that stops being readable is said so, and what came in stays.
+    edgar.break_feed(GLASSWORKS);
+    let (status, _) = app.post(&format!("/api/connect/edgar/{id}/refresh"), &s.token, json!({})).await;
+    assert_eq!(status, StatusCode::OK);
+    let company = poll_company(&app, &s.token, &id, |c| {
+        c["last_error"].as_str().is_some_and(|e| e.contains("could not be read"))
+    })
+    .await;
+    assert_eq!(company["filings"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_cannot_be_read_is_said_on_the_company_on_sqlite() {
+    what_cannot_be_read_is_said_on_the_company(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_cannot_be_read_is_said_on_the_company_on_postgres() {
+    what_cannot_be_read_is_said_on_the_company(Backend::Postgres).await;
+}
+
+api_test!(without_a_contact_address_filings_are_off_and_say_why, |app: TestApp| async move {
+    let s = app.sign_up("nobody").await;
+    let (_, overview) = app.get("/api/connect/edgar", &s.token).await;
+    assert_eq!(overview["enabled"], false);
+    assert!(overview["reason"].as_str().unwrap().contains("contact"), "{overview}");
+    let (status, answer) = app.post("/api/connect/edgar", &s.token, json!({"company": "AAPL"})).await;
+    assert_eq!(answer["code"], "edgar_not_configured", "{status} {answer}");
+});
