@@ -2,7 +2,8 @@
  * End-to-end tests against the real `needl` binary serving the built app (`npm run build` first).
  * NEEDL_BIN picks the binary, E2E_PORT the port, and DATABASE_URL (when set) is passed through so
  * the same suite runs on Postgres. A test OpenID Connect provider (e2e/oidc/provider.mjs) starts
- * first, on E2E_OIDC_PORT, and the server signs people in with it as "Example Corp".
+ * first, on E2E_OIDC_PORT, and the server signs people in with it as "Example Corp"; a local SEC
+ * EDGAR (testkit's `fake-edgar`) runs on E2E_EDGAR_PORT.
  */
 import { defineConfig, devices } from '@playwright/test';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -18,6 +19,9 @@ const oidcIssuer = `http://127.0.0.1:${oidcPort}`;
  * The provider's accounts, 'sub:email:name': Alice is of the organisation's domain; Otto is not,
  * and has no account here, so his first sign-in is refused.
  */
+/** A local SEC EDGAR (testkit's `fake-edgar`, built with the workspace) the server follows companies on. */
+const edgarPort = Number(process.env.E2E_EDGAR_PORT ?? 18095);
+const fakeEdgar = process.env.FAKE_EDGAR_BIN ?? bin.replace(/needl$/, 'fake-edgar');
 const OIDC_USERS = ['alice:alice@example.com:Alice Analyst', 'otto:otto@elsewhere.example:Otto Outsider'];
 
 if (!existsSync(new URL('./dist/index.html', import.meta.url))) {
@@ -80,6 +84,14 @@ export default defineConfig({
       stderr: 'pipe',
     },
     {
+      command: `${fakeEdgar} --port ${edgarPort}`,
+      port: edgarPort,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+    {
       command: `${bin} serve --port ${port} --data-dir ${dataDir} --web-dir dist`,
       url: `${baseURL}/healthz`,
       reuseExistingServer: false,
@@ -101,6 +113,10 @@ export default defineConfig({
         NEEDL_OIDC_CLIENT_SECRET: 'needl-secret',
         NEEDL_OIDC_LABEL: 'Example Corp',
         NEEDL_OIDC_DOMAINS: 'example.com',
+        // SEC filings from the local EDGAR above, checked every 2 s.
+        NEEDL_EDGAR_CONTACT: 'Needl e2e ops@example.com',
+        NEEDL_EDGAR_URL: `http://127.0.0.1:${edgarPort}/`,
+        NEEDL_EDGAR_POLL_SECONDS: '2',
         ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
       },
     },

@@ -33,8 +33,8 @@ test('a new user finds the catalogue, searches it, follows an entry by keyboard 
   for (const text of await catalogue.entries().allTextContents()) expect(text).toMatch(/filings/i);
   await expect(page).toHaveURL(/\/connect\/public\?q=filings$/);
 
-  // Nothing is fetched for it on this instance, and the entry says so.
-  await expect(catalogue.entry('NZX Filings')).toContainText('Not fetched on this instance yet');
+  // NZX's announcement listing is read by its connector here, and the entry says so.
+  await expect(catalogue.entry('NZX Filings')).toContainText('Fetched here');
 
   // Follow with the keyboard: the focus stays on the button, which now unfollows.
   const followed = page.waitForResponse((r) => r.url().endsWith('/api/connect/public') && r.request().method() === 'POST' && r.ok());

@@ -76,6 +76,7 @@ const ConnectWebsitePage = lazyPage('Loading websites', () => import('../feature
 const FollowedWebsitesPage = lazyPage('Loading websites', () =>
   import('../features/sources').then((m) => m.FollowedWebsitesPage),
 );
+const EdgarPage = lazyPage('Loading SEC filings', () => import('../features/sources').then((m) => m.EdgarPage));
 const FeedSettingsPage = lazyPage('Loading feed settings', () => import('./pages/feed-settings-page').then((m) => m.FeedSettingsPage));
 const FeedSourcePage = lazyPage('Loading the feed', () => import('./pages/feed-page').then((m) => m.FeedSourcePage));
 const AskNeedlFullPage = lazyPage('Loading AskNeedl', () => import('./pages/ask-needl-pages').then((m) => m.AskNeedlFullPage));
@@ -216,6 +217,7 @@ export function AppRoutes() {
           <Route path="/connect/public" element={<CataloguePage />} />
           <Route path="/connect/website" element={<ConnectWebsitePage />} />
           <Route path="/connect/website/followed" element={<FollowedWebsitesPage />} />
+          <Route path="/connect/edgar" element={<EdgarPage />} />
           {/* The apps: the drive, AskNeedl attachments, and what cannot be connected here with the way in instead. */}
           <Route path="/connect/app" element={<Navigate to="/apps" replace />} />
           <Route path="/connect/app/:app" element={<AppSourcePage />} />

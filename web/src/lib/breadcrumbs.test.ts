@@ -47,6 +47,8 @@ describe('pageTitle', () => {
     expect(buildBreadcrumbs('/connect/rssTopics').at(-1)).toEqual({ label: 'Suggested feeds' });
     expect(pageTitle('/connect/public')).toBe('Public sources');
     expect(buildBreadcrumbs('/connect/public').map((c) => c.label)).toEqual(['Home', 'Connect', 'Public sources']);
+    expect(pageTitle('/connect/edgar')).toBe('SEC filings');
+    expect(buildBreadcrumbs('/connect/edgar').map((c) => c.label)).toEqual(['Home', 'Connect', 'SEC filings']);
     expect(pageTitle('/needlbox/needldrive')).toBe('Needl Drive');
     expect(pageTitle('/apps/needldrive/documents')).toBe('Needl Drive');
     expect(pageTitle('/feeds/home/rss_news')).toBe('My Data');

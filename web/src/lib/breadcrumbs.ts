@@ -30,6 +30,7 @@ const SEGMENT_LABELS: Record<string, string> = {
   clipped_reports: 'Web clipper',
   website: 'Websites',
   followed: 'Followed',
+  edgar: 'SEC filings',
   audit: 'Audit log',
 };
 
@@ -85,6 +86,7 @@ const TITLES: Array<[RegExp, string]> = [
   [/^\/settings\/channels\/[^/]+\/feeds$/, 'Feeds'],
   [/^\/connect\/rssTopics/, 'Suggested feeds'],
   [/^\/connect\/public/, 'Public sources'],
+  [/^\/connect\/edgar/, 'SEC filings'],
   [/^\/connect\/website\/followed/, 'Followed websites'],
   [/^\/connect\/website/, 'Follow a website'],
   [/^\/settings\/manage-tags/, 'Tags Manager'],

@@ -32,6 +32,9 @@ describe('query-key factories', () => {
     expect(sourceKeys.websites()).toEqual(['sources', 'websites']);
     expect(sourceKeys.topic('research')).toEqual(['sources', 'topics', 'research']);
     expect(sourceKeys.topic('research').slice(0, 2)).toEqual(sourceKeys.topics());
+    expect(sourceKeys.edgarFollowed()).toEqual(['sources', 'edgar', 'followed']);
+    expect(sourceKeys.edgarCompanies('app')).toEqual(['sources', 'edgar', 'companies', 'app']);
+    expect(sourceKeys.edgarCompanies('app').slice(0, 2)).toEqual(sourceKeys.edgar());
   });
 
   it('nest library keys under library', () => {

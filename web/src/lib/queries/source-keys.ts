@@ -13,4 +13,10 @@ export const sourceKeys = {
   topics: () => [...sourceKeys.all(), 'topics'] as const,
   /** The feeds suggested under one topic, with which the user follows. */
   topic: (key: string) => [...sourceKeys.topics(), key] as const,
+  /** Everything about SEC EDGAR: the companies followed there and the company search. */
+  edgar: () => [...sourceKeys.all(), 'edgar'] as const,
+  /** Whether EDGAR is on here, its forms, and the companies the user follows. */
+  edgarFollowed: () => [...sourceKeys.edgar(), 'followed'] as const,
+  /** The companies EDGAR's list has for what was typed (a ticker, CIK or part of a name). */
+  edgarCompanies: (q: string) => [...sourceKeys.edgar(), 'companies', q] as const,
 };

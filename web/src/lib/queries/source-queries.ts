@@ -41,10 +41,13 @@ export const unfollowFeed = (sourceId: string) =>
 const FETCH_WAIT_MS = 120_000;
 
 /**
- * Whether a feed is waiting for a try that is due now (just followed, or retried) and has not
- * been recorded yet.
+ * Whether a feed (or any source read on a schedule, such as a company followed on EDGAR) is
+ * waiting for a try that is due now (just followed, or retried) and has not been recorded yet.
  */
-export function fetchPending(source: RssSource, now: number = Date.now()): boolean {
+export function fetchPending(
+  source: Pick<RssSource, 'last_attempt_at' | 'next_attempt_at'>,
+  now: number = Date.now(),
+): boolean {
   if (!source.next_attempt_at) return false;
   const due = new Date(source.next_attempt_at).getTime();
   const tried = source.last_attempt_at ? new Date(source.last_attempt_at).getTime() : -Infinity;

@@ -138,6 +138,7 @@ describe('My Data', () => {
     ['webclips', 'Web Clips', 'The web clipper is not connected on this instance', 'Follow a website', '/connect/website'],
     ['socialmedia', 'Social Media', 'Social networks are not connected on this instance', 'Add an RSS feed', '/connect/rss'],
     ['exchanges', 'Exchanges', 'No exchange sources followed yet', 'Browse public sources', '/connect/public'],
+    ['exchanges', 'Exchanges', 'No exchange sources followed yet', "Follow a US company's SEC filings", '/connect/edgar'],
   ])('says plainly that nothing fills the %s tab here, and links the way in that works', async (key, label, title, way, to) => {
     stubApi({
       ...common,

@@ -11,6 +11,7 @@ const RSS: WayIn = { to: '/connect/rss', label: 'Add an RSS feed' };
 const WEBSITE: WayIn = { to: '/connect/website', label: 'Follow a website' };
 const APPS: WayIn = { to: '/apps', label: 'See which apps work here' };
 const PUBLIC: WayIn = { to: '/connect/public', label: 'Browse public sources' };
+const EDGAR: WayIn = { to: '/connect/edgar', label: "Follow a US company's SEC filings" };
 
 interface TabHelp {
   title: string;
@@ -26,8 +27,8 @@ interface TabHelp {
 const UNCONNECTED_TABS: Record<string, TabHelp> = {
   exchanges: {
     title: 'No exchange sources followed yet',
-    text: 'Exchange filings, annual reports and conference calls come in from the public sources this instance offers, once you follow them. You can also follow an exchange’s or a company’s announcements as an RSS feed, or upload the filings you have as PDFs to Needl Drive.',
-    ways: [PUBLIC, RSS, DRIVE],
+    text: 'Exchange filings, annual reports and conference calls come in from the public sources this instance offers, once you follow them; a US company’s SEC filings (10-K, 10-Q, 8-K, …) come in once you follow the company. You can also follow an exchange’s or a company’s announcements as an RSS feed, or upload the filings you have as PDFs to Needl Drive.',
+    ways: [PUBLIC, EDGAR, RSS, DRIVE],
   },
   webclips: {
     title: 'The web clipper is not connected on this instance',

@@ -3,7 +3,7 @@ import { ListState } from '../../../components/ui/list-state';
 import { dateLine, formatCount } from '../../../lib/format';
 import { boardQueries, type FeedDefinition } from '../api/feeds-api';
 import { hasSomethingToFollow } from '../builder-state';
-import { useDebounced } from '../hooks/use-debounced';
+import { useDebounced } from '../../../lib/use-debounced';
 import { NOTHING_TO_FOLLOW } from '../messages';
 
 /** How long the draft must stay unchanged before its matches are asked for. */

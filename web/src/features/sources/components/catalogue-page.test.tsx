@@ -236,9 +236,10 @@ describe('CataloguePage', () => {
     expect(screen.queryByRole('search')).not.toBeInTheDocument();
   });
 
-  it('links to the suggested news feeds', async () => {
+  it("links to the suggested news feeds and to following a US company's SEC filings", async () => {
     stubApi({ 'GET /api/source/public': () => catalogue(annual) });
     renderPage();
     expect(await screen.findByRole('link', { name: 'Browse suggested feeds' })).toHaveAttribute('href', '/connect/rssTopics');
+    expect(screen.getByRole('link', { name: "Follow a US company's SEC filings" })).toHaveAttribute('href', '/connect/edgar');
   });
 });

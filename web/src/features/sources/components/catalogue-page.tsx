@@ -23,7 +23,8 @@ export function CataloguePage() {
     <div className="page-narrow stack-lg">
       <p className="muted">
         Exchange filings, annual reports, conference calls and the other public sources this instance offers. Follow one
-        this instance fetches and its new items arrive in My Data under Exchanges. Reading news?{' '}
+        this instance fetches and its new items arrive in My Data under Exchanges. A US company’s 10-K, 10-Q and 8-K?{' '}
+        <Link to="/connect/edgar">Follow a US company's SEC filings</Link>. Reading news?{' '}
         <Link to="/connect/rssTopics">Browse suggested feeds</Link>.
       </p>
       <ListState

@@ -21,6 +21,9 @@ export function ConnectPage() {
           <Link className="button button-primary" to="/connect/public">
             Browse public sources
           </Link>
+          <Link className="small" to="/connect/edgar">
+            Follow a US company's SEC filings
+          </Link>
         </li>
         <li className="card">
           <h2 className="card-title">Websites</h2>
