@@ -222,3 +222,71 @@ api_test!(without_a_contact_address_filings_are_off_and_say_why, |app: TestApp| 
     let (status, answer) = app.post("/api/connect/edgar", &s.token, json!({"company": "AAPL"})).await;
     assert_eq!(answer["code"], "edgar_not_configured", "{status} {answer}");
 });
+
+/// A BSE listing of two announcements, one with a PDF, served with the PDF; and a catalogue entry
+/// reading it through the BSE connector.
+async fn bse_listing() -> (std::net::SocketAddr, tempfile::TempDir) {
+    let listing = json!({"Table": [
+        {"NEWSID": "n-1", "SCRIP_CD": 500325, "NEWSSUB": "Reliance Industries Ltd - 500325 - Investor Presentation",
+         "NEWS_DT": "2024-11-25T19:02:11.47", "ATTACHMENTNAME": "deck-1.pdf", "HEADLINE": "Please find the presentation.",
+         "CATEGORYNAME": "Company Update", "SUBCATNAME": "Investor Presentation", "SLONGNAME": "Reliance Industries Ltd"},
+        {"NEWSID": "n-2", "SCRIP_CD": 500209, "NEWSSUB": "Infosys Ltd - 500209 - Board Meeting Intimation",
+         "NEWS_DT": "2024-11-25T18:00:00", "ATTACHMENTNAME": "", "HEADLINE": "The board meets on 12 December.",
+         "CATEGORYNAME": "Board Meeting", "SUBCATNAME": "", "SLONGNAME": "Infosys Ltd"}
+    ], "Table1": [{"ROWCNT": 2}]});
+    let pdf = tiny_pdf("Jamnagar refinery throughput rose quintuplex");
+    let app =
+        axum::Router::new().route("/listing", axum::routing::get(move || async move { axum::Json(listing) })).route(
+            "/attach/deck-1.pdf",
+            axum::routing::get(move || async move { ([("content-type", "application/pdf")], pdf) }),
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("catalogue.toml"),
+        format!(
+            "[[source]]\nkey = \"bse_local\"\ntitle = \"BSE (local)\"\ngroup = \"Indian Capital Markets\"\n\
+             connector = \"bse\"\nfeed_urls = [\"http://{addr}/listing\"]\nattachment_base = \"http://{addr}/attach/\"\n"
+        ),
+    )
+    .unwrap();
+    (addr, dir)
+}
+
+async fn an_exchange_listing_brings_in_its_announcements(backend: Backend) {
+    let (_, dir) = bse_listing().await;
+    let config = ServeArgs {
+        fetch_enabled: true,
+        fetch_interval_seconds: 1,
+        fetch_allow: vec!["127.0.0.1".into()],
+        catalogue: Some(dir.path().join("catalogue.toml")),
+        ..ServeArgs::for_tests()
+    };
+    let app = spawn_app_with(backend, config).await;
+    let s = app.sign_up("markets").await;
+    let (status, _) = app.post("/api/connect/public", &s.token, json!({"key": "bse_local"})).await;
+    assert_eq!(status, StatusCode::OK);
+    let page = poll_documents(&app, &s.token, 2).await;
+    let docs = page["results"].as_array().unwrap();
+    let deck = docs.iter().find(|d| d["metadata"]["company_name"] == "Reliance Industries Ltd").expect("the deck");
+    assert_eq!(deck["title"], "Reliance Industries Ltd — Investor Presentation");
+    assert_eq!(deck["metadata"]["exchange"], "BSE");
+    assert_eq!(deck["metadata"]["symbol"], "500325");
+    assert_eq!(deck["metadata"]["mime_type"], "application/pdf");
+    let board = docs.iter().find(|d| d["metadata"]["company_name"] == "Infosys Ltd").expect("the notice");
+    assert!(board["title"].as_str().unwrap().contains("Board Meeting"), "{board}");
+    assert_eq!(search_count(&app, &s.token, "quintuplex").await, 1, "the PDF's text is searchable");
+    assert_eq!(search_count(&app, &s.token, "December").await, 1, "a notice without a PDF keeps its headline");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_exchange_listing_brings_in_its_announcements_on_sqlite() {
+    an_exchange_listing_brings_in_its_announcements(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_exchange_listing_brings_in_its_announcements_on_postgres() {
+    an_exchange_listing_brings_in_its_announcements(Backend::Postgres).await;
+}
