@@ -30,6 +30,7 @@ async fn overview(State(state): State<AppState>, user: AuthUser) -> ApiResult<Ap
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct CompanyQuery {
     /// The start of a ticker or of a company's name.
     #[serde(default)]

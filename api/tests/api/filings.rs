@@ -60,6 +60,19 @@ async fn search_count(app: &TestApp, token: &str, q: &str) -> u64 {
     found["count"].as_u64().unwrap()
 }
 
+/// Searches until `q` finds `want` documents (the index follows the store, a moment behind), or
+/// 20 s pass; returns what the last search counted.
+async fn search_until(app: &TestApp, token: &str, q: &str, want: u64) -> u64 {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let count = search_count(app, token, q).await;
+        if count == want || tokio::time::Instant::now() >= deadline {
+            return count;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 async fn filings_by_ticker_become_documents(backend: Backend) {
     let edgar = edgar().await;
     let app = spawn(backend, &edgar).await;
@@ -94,8 +107,8 @@ async fn filings_by_ticker_become_documents(backend: Backend) {
 
     // Searchable by what only one filing says, the statements page by its heading, and faceted
     // under the US with the company's name.
-    assert_eq!(search_count(&app, &s.token, &format!("zq{APPLE}x0")).await, 1);
-    assert_eq!(search_count(&app, &s.token, "\"XBRL data\"").await, 2, "the 10-K and 10-Q carry statements");
+    assert_eq!(search_until(&app, &s.token, &format!("zq{APPLE}x0"), 1).await, 1);
+    assert_eq!(search_until(&app, &s.token, "\"XBRL data\"", 2).await, 2, "the 10-K and 10-Q carry statements");
     let (_, facets) = app
         .post(
             "/api/search/exchanges",
@@ -109,7 +122,7 @@ async fn filings_by_ticker_become_documents(backend: Backend) {
     // A new filing appears in the feed: brought in at the next check, nothing twice.
     edgar.publish(APPLE, FakeFiling::numbered(APPLE, 9));
     poll_company(&app, &s.token, &id, |c| c["filings"] == 4).await;
-    assert_eq!(search_count(&app, &s.token, &format!("zq{APPLE}x9")).await, 1);
+    assert_eq!(search_until(&app, &s.token, &format!("zq{APPLE}x9"), 1).await, 1);
     let feeds = edgar.requested().iter().filter(|p| p.contains("browse-edgar")).count();
     let indexes = edgar.requested().iter().filter(|p| p.ends_with("-index.htm")).count();
     assert!(feeds >= 2 && indexes == 4, "each filing's index read once: {:?}", edgar.requested());
@@ -277,8 +290,8 @@ async fn an_exchange_listing_brings_in_its_announcements(backend: Backend) {
     assert_eq!(deck["metadata"]["mime_type"], "application/pdf");
     let board = docs.iter().find(|d| d["metadata"]["company_name"] == "Infosys Ltd").expect("the notice");
     assert!(board["title"].as_str().unwrap().contains("Board Meeting"), "{board}");
-    assert_eq!(search_count(&app, &s.token, "quintuplex").await, 1, "the PDF's text is searchable");
-    assert_eq!(search_count(&app, &s.token, "December").await, 1, "a notice without a PDF keeps its headline");
+    assert_eq!(search_until(&app, &s.token, "quintuplex", 1).await, 1, "the PDF's text is searchable");
+    assert_eq!(search_until(&app, &s.token, "December", 1).await, 1, "a notice without a PDF keeps its headline");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
