@@ -133,6 +133,14 @@ on_both_backends!(an_event_cut_from_the_end_is_found, |db: Db| async move {
     assert!(broken.reason.contains("removed from the end"), "{}", broken.reason);
 });
 
+on_both_backends!(a_removed_chain_head_is_found, |db: Db| async move {
+    history(&db).await;
+    db.execute("DELETE FROM event_chain_head", vec![]).await.unwrap();
+    let broken = verify(&db).await.first_break.expect("a history without its head is broken");
+    assert_eq!(broken.position, 6);
+    assert!(broken.reason.contains("head is missing"), "{}", broken.reason);
+});
+
 on_both_backends!(two_events_swapped_are_found_at_the_first, |db: Db| async move {
     history(&db).await;
     let col = position(&db);
