@@ -181,6 +181,8 @@ test('every main page has no serious or critical accessibility violation, and is
   await walk.check('connect-rss', shell.title());
   await page.goto('/connect/website');
   await walk.check('connect-website', shell.title());
+  await page.goto('/connect/edgar');
+  await walk.check('connect-edgar', page.getByRole('combobox', { name: 'Company' }));
   await page.goto('/connect/public');
   await walk.check('connect-public', page.getByRole('list', { name: 'Public sources' }));
 

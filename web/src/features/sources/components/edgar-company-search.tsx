@@ -90,7 +90,9 @@ export function EdgarCompanySearch({ search, error }: EdgarCompanySearchProps) {
       <p id={hintId} className="field-hint">
         A ticker (AAPL), a CIK (320193) or the start of a company’s name.
       </p>
-      <p role="status" className={note ? 'field-hint edgar-search-note' : 'visually-hidden'}>
+      {/* Always in the layout: a note that came and went on blur would move the Follow button
+          from under a pointer pressing it, and the press would miss. */}
+      <p role="status" className="field-hint edgar-search-note">
         {note}
       </p>
       {error && (

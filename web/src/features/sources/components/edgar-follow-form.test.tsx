@@ -58,6 +58,23 @@ describe('EdgarFollowForm', () => {
     expect(await within(screen.getByRole('region', { name: 'Notifications' })).findByText(COMPANY_FOLLOWED)).toBeInTheDocument();
   });
 
+  it('keeps the less common forms under More forms, and sends those ticked there', async () => {
+    const calls = stubApi({ 'POST /api/connect/edgar': () => json(200, followed({ forms: ['10-Q', '4'] })) });
+    renderForm();
+    const more = screen.getByText('More forms (1)').closest('details');
+    expect(more).not.toHaveAttribute('open');
+    expect(more).toContainElement(screen.getByRole('checkbox', { name: '4' }));
+    expect(more).not.toContainElement(screen.getByRole('checkbox', { name: '10-Q quarterly report' }));
+    await userEvent.click(screen.getByText('More forms (1)'));
+    expect(more).toHaveAttribute('open');
+    await userEvent.click(screen.getByRole('checkbox', { name: '4' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: '10-Q quarterly report' }));
+    await userEvent.type(box(), 'AAPL');
+    await userEvent.click(screen.getByRole('button', { name: 'Follow' }));
+    await waitFor(() => expect(calls.some((c) => c.key === 'POST /api/connect/edgar')).toBe(true));
+    expect(calls.find((c) => c.key === 'POST /api/connect/edgar')?.body).toEqual({ company: 'AAPL', forms: ['10-Q', '4'] });
+  });
+
   it('picks an option with the pointer', async () => {
     stubApi({ [SEARCH_APP]: () => json(200, { companies: [apple, amat] }) });
     renderForm();
