@@ -32,6 +32,8 @@ pub struct FakeFiling {
     pub exhibit: bool,
     /// The index lists a primary document the server does not have.
     pub primary_missing: bool,
+    /// The primary document is a PDF (as some filers send), not inline-XBRL HTML.
+    pub pdf_primary: bool,
 }
 
 impl FakeFiling {
@@ -47,6 +49,7 @@ impl FakeFiling {
             revenue: (form != "8-K").then_some((391_035 + n as u64, 383_285)),
             exhibit: form == "8-K",
             primary_missing: false,
+            pdf_primary: false,
         }
     }
 
@@ -232,7 +235,11 @@ async fn archive(State(inner): State<Arc<Inner>>, Path((cik, folder, name)): Pat
     let base = format!("/Archives/edgar/data/{cik}/{folder}");
     match name.as_str() {
         n if n.ends_with("-index.htm") => html(index_page(&company, &f, &base)),
-        "primary.htm" if !f.primary_missing => html(primary_document(&company, &f)),
+        "primary.htm" if !f.primary_missing && !f.pdf_primary => html(primary_document(&company, &f)),
+        "primary.pdf" if !f.primary_missing && f.pdf_primary => {
+            let text = format!("{} annual report on Form {}: {}", company.conformed_name, f.form, f.marker);
+            ([("content-type", "application/pdf")], crate::pdf::tiny_pdf(&text)).into_response()
+        }
         "ex99-1.htm" if f.exhibit => html(format!(
             "<html><body><p>{} announces results for the quarter.</p><p>Exhibit marker ex{}.</p></body></html>",
             company.conformed_name, f.marker
@@ -250,6 +257,8 @@ fn index_page(company: &FakeCompany, f: &FakeFiling, base: &str) -> String {
     } else {
         String::new()
     };
+    let primary = if f.pdf_primary { "primary.pdf" } else { "primary.htm" };
+    let viewer = if f.pdf_primary { String::new() } else { "/ix?doc=".to_string() };
     format!(
         "<html><body><div id=\"formDiv\"><div id=\"formHeader\"><div id=\"formName\"><strong>Form {form}</strong> - Report:</div>\
          <div id=\"secNum\"><strong>SEC Accession No.</strong> {acc}</div></div><div class=\"formContent\">\
@@ -260,7 +269,7 @@ fn index_page(company: &FakeCompany, f: &FakeFiling, base: &str) -> String {
          <tr><th scope=\"col\">Seq</th><th scope=\"col\">Description</th><th scope=\"col\">Document</th>\
          <th scope=\"col\">Type</th><th scope=\"col\">Size</th></tr>\
          <tr><td scope=\"row\">1</td><td scope=\"row\">{form}</td><td scope=\"row\">\
-         <a href=\"/ix?doc={base}/primary.htm\">primary.htm</a> <span>iXBRL</span></td>\
+         <a href=\"{viewer}{base}/{primary}\">{primary}</a></td>\
          <td scope=\"row\">{form}</td><td scope=\"row\">4000</td></tr>{exhibit}</table></div>\
          <div id=\"filerDiv\"><div class=\"companyInfo\"><span class=\"companyName\">{name} (Filer) CIK: \
          <a href=\"#\">{cik:010} (see all company filings)</a></span></div></div></body></html>",

@@ -9,6 +9,7 @@
 //! - [`webdav`]: a real WebDAV server (WsgiDAV) serving a temporary directory to one account.
 //! - [`edgar`] (feature `edgar`): a local server answering as SEC EDGAR does, with filings to
 //!   publish while it runs.
+//! - [`pdf`]: one-page PDFs with a line of text.
 //! - [`http`]: reading a request and framing replies, for stand-ins of outside HTTP services.
 //!
 //! A dev-dependency only (and the benchmark's, for the local EDGAR). It depends on `commands` (and `search` with its feature), never on
@@ -19,6 +20,7 @@ pub mod db;
 pub mod edgar;
 pub mod http;
 pub mod imap;
+pub mod pdf;
 pub mod s3;
 #[cfg(feature = "search")]
 pub mod search;

@@ -10,9 +10,10 @@ use crate::support::*;
 const APPLE: u64 = 320193;
 const ORCHARD: u64 = 1_234_567;
 const GLASSWORKS: u64 = 2_345_678;
+const PAPERLINE: u64 = 3_456_789;
 
-/// Apple (10-K, 10-Q, 8-K with a press release), a filer without a ticker, and a company whose
-/// 10-Q names a primary document EDGAR does not have.
+/// Apple (10-K, 10-Q, 8-K with a press release), a filer without a ticker, a company whose 10-Q
+/// names a primary document EDGAR does not have, and one that files its 10-K as a PDF.
 async fn edgar() -> FakeEdgar {
     let apple = (0..3).map(|n| FakeFiling::numbered(APPLE, n)).collect();
     let mut orchard =
@@ -23,6 +24,12 @@ async fn edgar() -> FakeEdgar {
         FakeCompany::new(APPLE, "AAPL", "Apple Inc.", apple),
         orchard,
         FakeCompany::new(GLASSWORKS, "GLSW", "GLASSWORKS CORP", vec![broken, FakeFiling::numbered(GLASSWORKS, 0)]),
+        FakeCompany::new(
+            PAPERLINE,
+            "PPRL",
+            "PAPERLINE INC",
+            vec![FakeFiling { pdf_primary: true, revenue: None, ..FakeFiling::numbered(PAPERLINE, 0) }],
+        ),
     ])
     .await
 }
@@ -225,6 +232,31 @@ async fn what_cannot_be_read_is_said_on_the_company_on_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn what_cannot_be_read_is_said_on_the_company_on_postgres() {
     what_cannot_be_read_is_said_on_the_company(Backend::Postgres).await;
+}
+
+async fn a_filing_in_pdf_is_read_like_any_other(backend: Backend) {
+    let edgar = edgar().await;
+    let app = spawn(backend, &edgar).await;
+    let s = app.sign_up("reader").await;
+    let (_, followed) = app.post("/api/connect/edgar", &s.token, json!({"company": "PPRL"})).await;
+    let id = followed["source_id"].as_str().unwrap().to_string();
+    poll_company(&app, &s.token, &id, |c| c["filings"] == 1).await;
+    let (_, listed) = app.get("/api/documents?sub_category=exchanges", &s.token).await;
+    let doc = &listed["results"][0];
+    assert_eq!(doc["title"], "Paperline Inc — 10-K — FY2024", "{listed}");
+    assert_eq!(doc["metadata"]["mime_type"], "application/pdf");
+    assert_eq!(doc["metadata"]["form_type"], "10-K");
+    assert_eq!(search_until(&app, &s.token, &format!("zq{PAPERLINE}x0"), 1).await, 1, "the PDF's text is searchable");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_filing_in_pdf_is_read_like_any_other_on_sqlite() {
+    a_filing_in_pdf_is_read_like_any_other(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_filing_in_pdf_is_read_like_any_other_on_postgres() {
+    a_filing_in_pdf_is_read_like_any_other(Backend::Postgres).await;
 }
 
 api_test!(without_a_contact_address_filings_are_off_and_say_why, |app: TestApp| async move {
