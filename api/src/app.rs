@@ -311,7 +311,7 @@ impl Server {
         };
         let filings = Arc::new(service::filings::Filings::new(data_dir, edgar_config(&config, &fetch_policy.allow)?));
         let ctx = service::Context {
-            filings: filings.clone(),
+            filings,
             fetch_guard: Arc::new(ingest::fetch::AddressGuard::new(fetch_policy.allow.clone())),
             bus: Arc::new(CommandBus::new(db.clone(), signal)),
             db,
@@ -396,7 +396,7 @@ impl Server {
                 state.db.clone(),
                 state.bus.clone(),
                 data_dir,
-                filings,
+                state.filings.clone(),
                 state.catalogue.clone(),
                 Arc::new(ingest::Fetcher::new(fetch_policy.clone()).map_err(|e| anyhow::anyhow!("{e}"))?),
                 extract::WorkerCommand::new(worker.clone()).arg("extract-worker"),
@@ -408,7 +408,13 @@ impl Server {
                 fetch_policy,
                 Duration::from_secs(state.config.fetch_interval_seconds.max(1)),
             )?
-            .with_filings(Arc::new(filing_sync), Duration::from_secs(state.config.edgar_poll_seconds.max(1)));
+            .with_filings(Arc::new(filing_sync));
+            runners.push(tokio::spawn(service::filings::watch::run(
+                state.db.clone(),
+                state.filings.clone(),
+                Duration::from_secs(state.config.edgar_poll_seconds.max(1)),
+                state.shutdown.clone(),
+            )));
             runners.push(tokio::spawn(Arc::new(ingestion).run(state.shutdown.clone())));
         }
         let listener = tokio::net::TcpListener::bind((state.config.host.as_str(), state.config.port))

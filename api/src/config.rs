@@ -266,7 +266,9 @@ pub struct ServeArgs {
     /// EDGAR's address (a mirror, or a local server in tests).
     #[arg(long, env = "NEEDL_EDGAR_URL", default_value = ingest::edgar::EdgarConfig::DEFAULT_BASE)]
     pub edgar_url: String,
-    /// How often a followed company's filings are checked, in seconds (with jitter).
+    /// How often EDGAR's latest filings are read for followed companies that filed, in seconds
+    /// (each such company is then read at once; every company's own feed is also read at the
+    /// ordinary fetch interval).
     #[arg(long, env = "NEEDL_EDGAR_POLL_SECONDS", default_value_t = 30)]
     pub edgar_poll_seconds: u64,
     /// Requests a second this node sends EDGAR, all companies together (the SEC allows 10).

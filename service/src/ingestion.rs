@@ -103,11 +103,9 @@ pub struct Ingestion {
     node: String,
     /// How long a lease lasts: a node that dies mid-fetch frees its sources after this.
     lease: Duration,
-    /// Companies followed on EDGAR and exchange listings, when this node reads them.
+    /// Companies followed on EDGAR and exchange listings, when this node reads them (a company
+    /// that files is made due at once by [`crate::filings::watch`]).
     filings: Option<Arc<FilingSync>>,
-    /// When a followed company is checked again: more often than feeds, as a filing is news
-    /// the minute it appears.
-    filings_scheduler: Scheduler,
 }
 
 impl Ingestion {
@@ -129,14 +127,12 @@ impl Ingestion {
             node: format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple()),
             lease: Duration::from_secs(300),
             filings: None,
-            filings_scheduler: Scheduler { interval, ..Scheduler::default() },
         })
     }
 
-    /// Reads filings sources through `sync`, checking companies on EDGAR every `interval`.
-    pub fn with_filings(mut self, sync: Arc<FilingSync>, interval: Duration) -> Self {
+    /// Reads filings sources through `sync`.
+    pub fn with_filings(mut self, sync: Arc<FilingSync>) -> Self {
         self.filings = Some(sync);
-        self.filings_scheduler = Scheduler { interval, ..Scheduler::default() };
         self
     }
 
@@ -219,13 +215,9 @@ impl Ingestion {
         let now = Utc::now();
         let failures = source.failures + 1;
         // Both candidate times up front: the thread-local generator must not live across an await.
-        let scheduler = match &self.filings {
-            Some(_) if crate::filings::edgar::is_edgar_source(&source.source_id) => &self.filings_scheduler,
-            _ => &self.scheduler,
-        };
         let (after_success, after_failure) = {
             let mut rng = rand::rng();
-            (scheduler.after_success(now, &mut rng), scheduler.after_failure(failures as u32, now, &mut rng))
+            (self.scheduler.after_success(now, &mut rng), self.scheduler.after_failure(failures as u32, now, &mut rng))
         };
         let result = match outcome {
             // A source read, with the items it could not read (filings) shown as its error.

@@ -1,6 +1,7 @@
 //! A local server that answers as SEC EDGAR does, for the filings tests and benchmark: the
 //! company list (`files/company_tickers.json`), companies' Atom feeds
-//! (`cgi-bin/browse-edgar?action=getcompany&CIK=...&output=atom`), filing index pages and the
+//! (`cgi-bin/browse-edgar?action=getcompany&CIK=...&output=atom`), the latest-filings feed
+//! (`action=getcurrent`: what was published while it runs), filing index pages and the
 //! documents they list (an inline-XBRL primary document, an exhibit). Filings can be published
 //! while it runs, a company's feed broken, a filing's primary document left missing, and the
 //! server made to answer 429 for a while; it keeps when each request arrived.
@@ -80,6 +81,8 @@ impl FakeCompany {
 struct Inner {
     companies: Mutex<Vec<FakeCompany>>,
     broken_feeds: Mutex<Vec<u64>>,
+    /// What the latest-filings feed lists: filings published while the server runs, newest first.
+    current: Mutex<Vec<(u64, String, FakeFiling)>>,
     requests: Mutex<Vec<(Instant, String)>>,
     refuse_until: Mutex<Option<Instant>>,
 }
@@ -121,6 +124,9 @@ impl FakeEdgar {
     pub fn publish(&self, cik: u64, filing: FakeFiling) {
         let mut companies = self.inner.companies.lock().unwrap();
         if let Some(company) = companies.iter_mut().find(|c| c.cik == cik) {
+            let mut current = self.inner.current.lock().unwrap();
+            current.insert(0, (cik, company.conformed_name.clone(), filing.clone()));
+            current.truncate(100);
             company.filings.insert(0, filing);
         }
     }
@@ -180,9 +186,10 @@ async fn company_list(State(inner): State<Arc<Inner>>) -> Response {
 }
 
 async fn company_feed(State(inner): State<Arc<Inner>>, Query(query): Query<HashMap<String, String>>) -> Response {
-    let Some(cik) = query.get("CIK").and_then(|c| c.parse::<u64>().ok()) else {
-        return (StatusCode::BAD_REQUEST, "no CIK").into_response();
-    };
+    let cik = query.get("CIK").and_then(|c| c.parse::<u64>().ok()).unwrap_or(0);
+    if query.get("action").is_some_and(|a| a == "getcurrent") {
+        return current_feed(&inner);
+    }
     if inner.broken_feeds.lock().unwrap().contains(&cik) {
         return ([("content-type", "application/atom+xml")], "<?xml version=\"1.0\"?><feed><entry><title>cut")
             .into_response();
@@ -212,6 +219,27 @@ async fn company_feed(State(inner): State<Arc<Inner>>, Query(query): Query<HashM
              <link href=\"{index}\" rel=\"alternate\" type=\"text/html\" /><title>{form}  - Report</title>\
              <updated>{date}T06:01:36-04:00</updated></entry>\n",
             form = f.form,
+            acc = f.accession,
+            date = f.filing_date,
+        ));
+    }
+    xml.push_str("</feed>\n");
+    ([("content-type", "application/atom+xml")], xml).into_response()
+}
+
+/// The latest-filings feed: what was published since the server started, newest first.
+fn current_feed(inner: &Inner) -> Response {
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"ISO-8859-1\" ?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n\
+         <title>Latest Filings</title>\n",
+    );
+    for (cik, name, f) in inner.current.lock().unwrap().iter() {
+        xml.push_str(&format!(
+            "<entry><title>{form} - {name} ({cik:010}) (Filer)</title>\
+             <link rel=\"alternate\" type=\"text/html\" href=\"/Archives/edgar/data/{cik}/{folder}/{acc}-index.htm\"/>\
+             <updated>{date}T16:01:58-05:00</updated><id>urn:tag:sec.gov,2008:accession-number={acc}</id></entry>\n",
+            form = f.form,
+            folder = f.folder(),
             acc = f.accession,
             date = f.filing_date,
         ));

@@ -35,9 +35,14 @@ async fn edgar() -> FakeEdgar {
 }
 
 async fn spawn(backend: Backend, edgar: &FakeEdgar) -> TestApp {
+    spawn_with(backend, edgar, 1).await
+}
+
+/// With each company's own feed read every `interval` seconds; EDGAR's latest filings every second.
+async fn spawn_with(backend: Backend, edgar: &FakeEdgar, interval: u64) -> TestApp {
     let config = ServeArgs {
         fetch_enabled: true,
-        fetch_interval_seconds: 1,
+        fetch_interval_seconds: interval,
         fetch_allow: vec!["127.0.0.1".into()],
         edgar_contact: Some("Needl tests ops@example.com".into()),
         edgar_url: edgar.url(),
@@ -257,6 +262,45 @@ async fn a_filing_in_pdf_is_read_like_any_other_on_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_filing_in_pdf_is_read_like_any_other_on_postgres() {
     a_filing_in_pdf_is_read_like_any_other(Backend::Postgres).await;
+}
+
+async fn a_company_that_files_is_read_at_once(backend: Backend) {
+    let edgar = edgar().await;
+    let app = spawn_with(backend, &edgar, 3600).await;
+    let s = app.sign_up("watcher").await;
+    let (_, followed) = app.post("/api/connect/edgar", &s.token, json!({"company": "GLSW"})).await;
+    let id = followed["source_id"].as_str().unwrap().to_string();
+    poll_company(&app, &s.token, &id, |c| c["filings"] == 1).await;
+    let own_feed = |edgar: &FakeEdgar| {
+        edgar.requested().iter().filter(|p| p.contains("action=getcompany") && p.contains("CIK=0002345678")).count()
+    };
+    assert_eq!(own_feed(&edgar), 1, "read once when followed: {:?}", edgar.requested());
+
+    // Another company files: the latest filings name it, not Glassworks, which stays unread.
+    edgar.publish(APPLE, FakeFiling::numbered(APPLE, 7));
+    let current = |edgar: &FakeEdgar| edgar.requested().iter().filter(|p| p.contains("action=getcurrent")).count();
+    let seen = current(&edgar);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while current(&edgar) < seen + 2 {
+        assert!(tokio::time::Instant::now() < deadline, "the latest filings were not read again");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(own_feed(&edgar), 1, "{:?}", edgar.requested());
+
+    // Glassworks files: read at once, although its own feed is next due in an hour.
+    edgar.publish(GLASSWORKS, FakeFiling::numbered(GLASSWORKS, 5));
+    poll_company(&app, &s.token, &id, |c| c["filings"] == 2).await;
+    assert_eq!(own_feed(&edgar), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_company_that_files_is_read_at_once_on_sqlite() {
+    a_company_that_files_is_read_at_once(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_company_that_files_is_read_at_once_on_postgres() {
+    a_company_that_files_is_read_at_once(Backend::Postgres).await;
 }
 
 api_test!(without_a_contact_address_filings_are_off_and_say_why, |app: TestApp| async move {

@@ -150,6 +150,13 @@ impl EdgarClient {
         ))
     }
 
+    /// The latest 100 filings of every company.
+    pub fn current_filings_url(&self) -> Url {
+        self.at(
+            "cgi-bin/browse-edgar?action=getcurrent&type=&company=&dateb=&owner=include&start=0&count=100&output=atom",
+        )
+    }
+
     /// EDGAR's list of companies with their tickers.
     pub fn company_list_url(&self) -> Url {
         self.at("files/company_tickers.json")

@@ -4,6 +4,7 @@
 //!   requests a second per node, a pause for everyone on 429/503).
 //! - [`companies`]: EDGAR's company list (`company_tickers.json`), kept as a file the operator
 //!   refreshes, and resolving what a person typed (ticker, CIK or name) to a company.
+//! - [`current`]: the latest filings of every company, to tell which followed ones filed.
 //! - [`feed`]: a company's Atom feed of filings (`browse-edgar ... output=atom`).
 //! - [`filing_index`]: a filing's index page (`...-index.htm`): period of report and documents.
 //! - [`xbrl`]: the primary statements of a filing's inline XBRL as tables of labels and periods.
@@ -11,6 +12,7 @@
 
 pub mod client;
 pub mod companies;
+pub mod current;
 pub mod feed;
 pub mod filing_index;
 pub mod title;

@@ -1,5 +1,6 @@
 //! Filings as sources: companies followed on SEC EDGAR ([`edgar`]) and the exchanges' announcement
-//! listings the catalogue points at, read by the ingestion loop into documents ([`sync`]).
+//! listings the catalogue points at, read by the ingestion loop into documents ([`sync`]), and
+//! EDGAR's latest filings, which make the followed companies that filed due at once ([`watch`]).
 //!
 //! [`Filings`] is what the use cases and the loop share: the one EDGAR client of this node (its
 //! rate is per node), and EDGAR's company list, kept as a file in the data directory that the
@@ -7,6 +8,7 @@
 
 pub mod edgar;
 pub mod sync;
+pub mod watch;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
