@@ -6,8 +6,9 @@
 //! - **Filings ingested per minute**: companies followed through the API, from the first follow
 //!   to every filing being a document, with the node's request cap (10 a second) and the busiest
 //!   second the local EDGAR saw.
-//! - **Filing to searchable**: a new filing added to a followed company's feed, until a search
-//!   finds a word only it holds; at the default check interval, printed beside it.
+//! - **Filing to searchable**: a new filing added to a followed company's feed (and to EDGAR's
+//!   latest filings) at a random moment of the check interval, until a search finds a word only it
+//!   holds; at the default check interval, printed beside it.
 //!
 //! ```sh
 //! cargo build --release -p bench && ./target/release/needl-bench --data-dir /tmp/b --only filings
@@ -31,7 +32,7 @@ fn cik_of(i: usize) -> u64 {
 }
 
 pub async fn run(data_dir: &Path, quick: bool) -> anyhow::Result<()> {
-    let (companies, per_company, samples) = if quick { (4, 5, 2) } else { (20, 15, 5) };
+    let (companies, per_company, samples) = if quick { (4, 5, 2) } else { (20, 15, 10) };
     let edgar = FakeEdgar::start(
         (0..companies)
             .map(|i| {
@@ -56,7 +57,7 @@ pub async fn run(data_dir: &Path, quick: bool) -> anyhow::Result<()> {
     let cap = config.edgar_requests_per_second;
     let db = Db::open_sqlite(&dir).await?;
     let server = Server::start_with(db, &dir, config).await?;
-    let result = measure(&server, &edgar, companies, per_company, samples).await;
+    let result = measure(&server, &edgar, companies, per_company, samples, interval).await;
     server.stop().await?;
     let _ = std::fs::remove_dir_all(&dir);
     let (per_minute, took, busiest, latencies) = result?;
@@ -88,6 +89,7 @@ async fn measure(
     companies: usize,
     per_company: usize,
     samples: usize,
+    interval: u64,
 ) -> anyhow::Result<Measured> {
     let api = Api::new(format!("http://{}", server.addr));
     let signed = api
@@ -121,6 +123,10 @@ async fn measure(
     let busiest = edgar.busiest_second();
     let mut latencies = Vec::new();
     for n in 0..samples {
+        // At a random moment of the check interval, as filings come: one published right after
+        // the last was found would always wait the whole interval.
+        let pause = rand::random::<f64>() * interval as f64;
+        tokio::time::sleep(Duration::from_secs_f64(pause)).await;
         let cik = cik_of(n % companies);
         let filing = FakeFiling::numbered(cik, 1000 + n);
         edgar.publish(cik, filing.clone());
