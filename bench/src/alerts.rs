@@ -47,15 +47,7 @@ pub async fn run(data_dir: &Path, quick: bool) -> anyhow::Result<()> {
 async fn measure(server: &Server, dir: &Path, n: usize) -> anyhow::Result<String> {
     use reqwest::Method;
     let api = Api::new(format!("http://{}", server.addr));
-    let signed = api
-        .call(
-            Method::POST,
-            "/auth/signup",
-            None,
-            json!({"email": "alerts@example.com", "password": "alert bench: plum kettle orbit 97", "username": "alerts"}),
-        )
-        .await?;
-    let token = signed["token"].as_str().unwrap_or_default().to_string();
+    let token = api.sign_up("alerts", "alert bench: plum kettle orbit 97").await?;
     let t = Some(token.as_str());
     let source = api.call(Method::POST, "/connect/rss", t, json!({"url": "https://example.com/rates.xml"})).await?;
     let source = source["source_id"].as_str().unwrap_or_default().to_string();

@@ -17,7 +17,6 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
 use api::app::Server;
 use api::config::ServeArgs;
 use commands::Db;
@@ -92,15 +91,7 @@ async fn measure(
     interval: u64,
 ) -> anyhow::Result<Measured> {
     let api = Api::new(format!("http://{}", server.addr));
-    let signed = api
-        .call(
-            Method::POST,
-            "/auth/signup",
-            None,
-            json!({"email": "filings@example.com", "password": "filings bench: amber lantern 42", "username": "filings"}),
-        )
-        .await?;
-    let token = signed["token"].as_str().context("no token")?.to_string();
+    let token = api.sign_up("filings", "filings bench: amber lantern 42").await?;
     let t = Some(token.as_str());
     let started = Instant::now();
     for i in 0..companies {
