@@ -118,7 +118,7 @@ export async function startDovecot(users: MailUser[]): Promise<Dovecot> {
     if (process.env.CI === 'true') throw new Error(why);
     // Skipped, not failed, only off CI: a developer's machine without Dovecot still runs the rest
     // of the suite; CI (above) installs it and fails when it is missing.
-    test.skip(true, why);
+    test.skip(true, why); // reason: no Dovecot on a developer's machine; skipped off CI only, CI throws above
   }
   const root = mkdtempSync(join(tmpdir(), 'needl-dovecot-'));
   const port = await freePort();
