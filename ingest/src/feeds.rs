@@ -213,7 +213,7 @@ pub(crate) fn cap(mut s: String, max: usize) -> String {
 /// declaration says (a declaration that lies is common, while legacy-encoded text with
 /// non-ASCII bytes is almost never valid UTF-8); then the declared encoding; then windows-1252,
 /// which maps every byte to a character.
-fn decode(bytes: &[u8]) -> Cow<'_, str> {
+pub(crate) fn decode(bytes: &[u8]) -> Cow<'_, str> {
     if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {
         let (text, _) = encoding.decode_without_bom_handling(&bytes[bom_len..]);
         return text;
@@ -236,7 +236,22 @@ fn decode(bytes: &[u8]) -> Cow<'_, str> {
     encoding.decode_without_bom_handling(bytes).0
 }
 
+/// The encoding a document names: in its XML declaration, else in an HTML `charset=` within its
+/// first kilobyte (EDGAR's index pages, exchanges' listing pages).
 fn declared_encoding(bytes: &[u8]) -> Option<String> {
+    xml_declared_encoding(bytes).or_else(|| html_charset(bytes))
+}
+
+fn html_charset(bytes: &[u8]) -> Option<String> {
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(1024)]).to_ascii_lowercase();
+    let at = head.find("charset=")? + "charset=".len();
+    let rest = head[at..].trim_start_matches(['"', '\'', ' ']);
+    let label: String =
+        rest.chars().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':')).collect();
+    (!label.is_empty()).then_some(label)
+}
+
+fn xml_declared_encoding(bytes: &[u8]) -> Option<String> {
     let head = &bytes[..bytes.len().min(256)];
     let head = String::from_utf8_lossy(head);
     let decl = head.trim_start().strip_prefix("<?xml")?;

@@ -11,11 +11,11 @@
 use std::borrow::Cow;
 
 use chrono::{DateTime, NaiveDate, Utc};
-use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, WINDOWS_1252};
 use quick_xml::events::{BytesRef, BytesStart, Event};
 use serde::{Deserialize, Serialize};
 use url::Url;
 
+pub(super) use crate::feeds::decode;
 use crate::feeds::{cap, scan_prolog};
 
 /// Entries read from one feed; EDGAR itself serves at most 100 per page.
@@ -330,39 +330,6 @@ pub(super) fn normalise_accession(text: &str) -> Option<String> {
 }
 
 // ---- Shared helpers for the EDGAR parsers ----
-
-/// Decodes EDGAR's bytes to text. A byte-order mark wins; then bytes that are valid UTF-8 are
-/// read as UTF-8 whatever the document declares (legacy-encoded text with accents is almost
-/// never valid UTF-8, while declarations are often wrong); then the encoding the XML declaration
-/// or an HTML `charset` names; then windows-1252, which every byte decodes in (and which is what
-/// "ISO-8859-1" means on the web).
-pub(super) fn decode(bytes: &[u8]) -> Cow<'_, str> {
-    if let Some((encoding, bom)) = Encoding::for_bom(bytes) {
-        return encoding.decode_without_bom_handling(&bytes[bom..]).0;
-    }
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        return Cow::Borrowed(text);
-    }
-    let encoding = declared_charset(bytes)
-        .and_then(|label| Encoding::for_label(label.as_bytes()))
-        .filter(|e| *e != encoding_rs::UTF_8 && *e != UTF_16LE && *e != UTF_16BE)
-        .unwrap_or(WINDOWS_1252);
-    encoding.decode_without_bom_handling(bytes).0
-}
-
-/// The encoding a document names in its first kilobyte: `encoding="…"` in an XML declaration
-/// or `charset=…` in an HTML `<meta>`.
-fn declared_charset(bytes: &[u8]) -> Option<String> {
-    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(1024)]).to_ascii_lowercase();
-    let at = head.find("encoding=").map(|i| i + "encoding=".len()).or_else(|| {
-        let i = head.find("charset=")?;
-        Some(i + "charset=".len())
-    })?;
-    let rest = head[at..].trim_start_matches(['"', '\'', ' ']);
-    let label: String =
-        rest.chars().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':')).collect();
-    (!label.is_empty()).then_some(label)
-}
 
 /// The text an entity reference in XML text stands for. Character references and the five XML
 /// entities are resolved, the common HTML ones that EDGAR documents use are too, and any other

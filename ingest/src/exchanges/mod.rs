@@ -12,11 +12,10 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, Utc, Weekday};
-use encoding_rs::{Encoding, WINDOWS_1252};
 use serde::{Deserialize, Serialize};
 use url::Url;
 
-use crate::feeds::cap;
+use crate::feeds::{cap, decode};
 
 pub mod bse;
 pub mod nse;
@@ -137,18 +136,6 @@ pub fn in_categories(a: &Announcement, wanted: &[String]) -> bool {
     let category = a.category.as_deref().unwrap_or_default().to_lowercase();
     let title = a.title.to_lowercase();
     wanted.any(|w| category.contains(&w) || title.contains(&w))
-}
-
-/// Decodes listing bytes: a BOM wins, then UTF-8, then windows-1252 (which maps every byte), so
-/// a listing in a legacy encoding still reads rather than failing whole.
-fn decode(bytes: &[u8]) -> Cow<'_, str> {
-    if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {
-        return encoding.decode_without_bom_handling(&bytes[bom_len..]).0;
-    }
-    match std::str::from_utf8(bytes) {
-        Ok(text) => Cow::Borrowed(text),
-        Err(_) => WINDOWS_1252.decode_without_bom_handling(bytes).0,
-    }
 }
 
 /// Returns the decoded text of a listing, refusing empty and oversized bodies.
