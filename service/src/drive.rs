@@ -120,6 +120,33 @@ pub fn file_facts(extracted: &Extracted, file_name: &str, layout_hash: &str) -> 
     ])
 }
 
+/// Extracts `bytes`, a file called `name`, in an isolated worker: written to a scratch file of
+/// its own in `scratch` and removed afterwards. `declared_mime` is a hint (a content type's
+/// parameters are dropped). The outer error is ours (the scratch folder); the inner one is the
+/// file's, or the worker's.
+pub async fn extract_bytes(
+    worker: &extract::WorkerCommand,
+    scratch: &std::path::Path,
+    name: &str,
+    declared_mime: Option<&str>,
+    bytes: Vec<u8>,
+) -> anyhow::Result<Result<Extracted, extract::ExtractError>> {
+    commands::private::create_dir_async(scratch).await?;
+    let local = scratch.join(format!("{}-{}", uuid::Uuid::new_v4().simple(), crate::storage::safe_name(name)));
+    let path = local.clone();
+    tokio::task::spawn_blocking(move || commands::private::write_file(&path, &bytes)).await??;
+    let input = extract::Input {
+        path: local.clone(),
+        file_name: Some(name.to_string()),
+        declared_mime: declared_mime
+            .map(|m| m.split(';').next().unwrap_or(m).trim().to_string())
+            .filter(|m| !m.is_empty()),
+    };
+    let extracted = extract::extract_isolated(worker, &input, &extract::Limits::default()).await;
+    let _ = tokio::fs::remove_file(&local).await;
+    Ok(extracted)
+}
+
 /// What recording a file did.
 pub struct Recorded {
     pub deeplink: String,

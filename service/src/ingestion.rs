@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::Utc;
 use commands::args;
 use commands::store::Backend;
 use commands::{CommandBus, Db};
@@ -25,11 +25,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::watch;
 
 use crate::filings::sync::FilingSync;
-
-/// Formats a time the way every fetch-state column stores it (sorts as text).
-fn ts(time: DateTime<Utc>) -> String {
-    time.to_rfc3339_opts(SecondsFormat::Millis, true)
-}
+use crate::sql::stamp as ts;
 
 /// Immutable text blobs, addressed by the SHA-256 of their content.
 #[derive(Clone)]

@@ -24,7 +24,6 @@ use crate::context::Context;
 use crate::drive::{self, FileDocument};
 use crate::ingestion::{deeplink, preview, BlobStore};
 use crate::sql::stamp;
-use crate::storage::safe_name;
 
 /// What one sync of one connection did.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -374,18 +373,7 @@ impl AppSync {
         ids: FileIds<'_>,
         metadata: &EventMetadata,
     ) -> anyhow::Result<Option<bool>> {
-        commands::private::create_dir_async(&self.scratch).await?;
-        let local = self.scratch.join(format!("{}-{}", uuid::Uuid::new_v4().simple(), safe_name(name)));
-        let path = local.clone();
-        tokio::task::spawn_blocking(move || commands::private::write_file(&path, &bytes)).await??;
-        let input = extract::Input {
-            path: local.clone(),
-            file_name: Some(name.to_string()),
-            declared_mime: Some(mime.to_string()).filter(|m| !m.is_empty()),
-        };
-        let extracted = extract::extract_isolated(&self.worker, &input, &extract::Limits::default()).await;
-        let _ = tokio::fs::remove_file(&local).await;
-        let extracted = match extracted {
+        let extracted = match drive::extract_bytes(&self.worker, &self.scratch, name, Some(mime), bytes).await? {
             Ok(extracted) => extracted,
             Err(error @ extract::ExtractError::Worker(_)) => return Err(error.into()),
             Err(error) => {

@@ -33,9 +33,8 @@ use url::Url;
 
 use super::edgar::{form_wanted, is_edgar_source, parse_source_id};
 use super::Filings;
-use crate::drive::{file_facts, store};
+use crate::drive::{self, file_facts, store};
 use crate::ingestion::{deeplink, preview, BlobStore};
-use crate::storage::safe_name;
 
 /// What one read of a filings source came to.
 #[derive(Debug, Default)]
@@ -270,24 +269,11 @@ impl FilingSync {
 
     /// Extracts a fetched file in an isolated worker.
     async fn extract(&self, name: &str, declared: Option<&str>, bytes: Vec<u8>) -> Result<Extracted, Problem> {
-        commands::private::create_dir_async(&self.scratch).await.map_err(|e| Problem::Passing(e.into()))?;
-        let local = self.scratch.join(format!("{}-{}", uuid::Uuid::new_v4().simple(), safe_name(name)));
-        let path = local.clone();
-        tokio::task::spawn_blocking(move || commands::private::write_file(&path, &bytes))
-            .await
-            .map_err(|e| Problem::Passing(e.into()))?
-            .map_err(Problem::Passing)?;
-        let input = extract::Input {
-            path: local.clone(),
-            file_name: Some(name.to_string()),
-            declared_mime: declared.map(|d| d.split(';').next().unwrap_or(d).trim().to_string()),
-        };
-        let extracted = extract::extract_isolated(&self.worker, &input, &extract::Limits::default()).await;
-        let _ = tokio::fs::remove_file(&local).await;
-        match extracted {
-            Ok(extracted) => Ok(extracted),
-            Err(error @ extract::ExtractError::Worker(_)) => Err(Problem::Passing(error.into())),
-            Err(error) => Err(Problem::Own(format!("{name} could not be read: {error}"))),
+        match drive::extract_bytes(&self.worker, &self.scratch, name, declared, bytes).await {
+            Err(error) => Err(Problem::Passing(error)),
+            Ok(Ok(extracted)) => Ok(extracted),
+            Ok(Err(error @ extract::ExtractError::Worker(_))) => Err(Problem::Passing(error.into())),
+            Ok(Err(error)) => Err(Problem::Own(format!("{name} could not be read: {error}"))),
         }
     }
 
