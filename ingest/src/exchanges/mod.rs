@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, Utc, Weekday};
+use chrono::{DateTime, Duration, LocalResult, NaiveDateTime, TimeZone, Utc};
 use serde::{Deserialize, Serialize};
 use url::Url;
 
@@ -226,34 +226,14 @@ fn india_time(local: NaiveDateTime) -> Option<DateTime<Utc>> {
     local.checked_sub_signed(Duration::minutes(5 * 60 + 30)).map(|t| t.and_utc())
 }
 
-/// Returns UTC for a New Zealand wall-clock time (none only at the ends of chrono's calendar). Daylight time (NZDT, UTC+13) runs from 02:00
-/// standard time on the last Sunday of September (clocks go to 03:00) to 03:00 daylight time on
-/// the first Sunday of April (clocks go back to 02:00); standard time (NZST, UTC+12) otherwise.
-/// A time in the repeated hour of April is taken as the earlier (daylight) one, a time in the
-/// skipped hour of September as standard time.
+/// Returns UTC for a New Zealand wall-clock time, by the time-zone database (Pacific/Auckland).
+/// A time in the repeated hour when clocks go back is taken as the earlier (daylight) one, a time
+/// in the hour skipped when they go forward as standard time (NZST, UTC+12).
 fn new_zealand_time(local: NaiveDateTime) -> Option<DateTime<Utc>> {
-    let year = local.year();
-    let three = |date: NaiveDate| date.and_hms_opt(3, 0, 0);
-    let ends = first_sunday(year, 4).and_then(three);
-    let starts = last_sunday(year, 9).and_then(three);
-    let daylight = ends.is_some_and(|end| local < end) || starts.is_some_and(|start| local >= start);
-    let offset_hours = if daylight { 13 } else { 12 };
-    local.checked_sub_signed(Duration::hours(offset_hours)).map(|t| t.and_utc())
-}
-
-fn first_sunday(year: i32, month: u32) -> Option<NaiveDate> {
-    NaiveDate::from_weekday_of_month_opt(year, month, Weekday::Sun, 1)
-}
-
-fn last_sunday(year: i32, month: u32) -> Option<NaiveDate> {
-    let next_month_first = if month == 12 {
-        NaiveDate::from_ymd_opt(year + 1, 1, 1)
-    } else {
-        NaiveDate::from_ymd_opt(year, month + 1, 1)
-    }?;
-    let last = next_month_first.pred_opt()?;
-    let back = last.weekday().num_days_from_sunday();
-    last.checked_sub_signed(Duration::days(back.into()))
+    match chrono_tz::Pacific::Auckland.from_local_datetime(&local) {
+        LocalResult::Single(t) | LocalResult::Ambiguous(t, _) => Some(t.with_timezone(&Utc)),
+        LocalResult::None => local.checked_sub_signed(Duration::hours(12)).map(|t| t.and_utc()),
+    }
 }
 
 /// Parses a wall-clock time in any of `formats`.
@@ -298,6 +278,8 @@ impl Gathered {
 
 #[cfg(test)]
 mod tests {
+    use chrono::NaiveDate;
+
     use super::*;
 
     fn at(y: i32, m: u32, d: u32, h: u32, min: u32) -> NaiveDateTime {
@@ -356,14 +338,6 @@ mod tests {
         assert_eq!(new_zealand_time(at(2025, 9, 27, 9, 0)), Some(at(2025, 9, 26, 21, 0).and_utc()));
         // New Year is summer.
         assert_eq!(new_zealand_time(at(2025, 1, 1, 0, 0)), Some(at(2024, 12, 31, 11, 0).and_utc()));
-    }
-
-    #[test]
-    fn sundays_are_found_at_both_ends_of_a_month() {
-        assert_eq!(first_sunday(2024, 4), NaiveDate::from_ymd_opt(2024, 4, 7));
-        assert_eq!(last_sunday(2024, 9), NaiveDate::from_ymd_opt(2024, 9, 29));
-        assert_eq!(last_sunday(2024, 12), NaiveDate::from_ymd_opt(2024, 12, 29));
-        assert_eq!(last_sunday(2023, 9), NaiveDate::from_ymd_opt(2023, 9, 24));
     }
 
     #[test]
