@@ -349,6 +349,16 @@ pub async fn retry(ctx: &Context, viewer: &Viewer, source_id: &str) -> Result<Rs
     if source.link_to_crawl.is_none() {
         return Err(Error::invalid("not_fetchable", "this source has no address to fetch"));
     }
+    request_fetch(ctx, viewer, source_id).await?;
+    rss_sources(ctx, &viewer.user_id, Some(source_id))
+        .await?
+        .pop()
+        .ok_or_else(|| Error::not_found("you do not follow this source"))
+}
+
+/// Makes a source the viewer follows due now rather than at its next attempt, and waits for the
+/// read models to say so.
+pub async fn request_fetch(ctx: &Context, viewer: &Viewer, source_id: &str) -> Result<()> {
     ctx.command(
         &ctx.bus.subscriptions,
         &subscription_id(&viewer.user_id, source_id),
@@ -356,10 +366,7 @@ pub async fn retry(ctx: &Context, viewer: &Viewer, source_id: &str) -> Result<Rs
         &viewer.metadata(),
     )
     .await?;
-    rss_sources(ctx, &viewer.user_id, Some(source_id))
-        .await?
-        .pop()
-        .ok_or_else(|| Error::not_found("you do not follow this source"))
+    Ok(())
 }
 
 /// Changes how prominently one followed source shows.

@@ -309,13 +309,7 @@ pub async fn unfollow(ctx: &Context, viewer: &Viewer, source_id: &str) -> Result
 /// Asks for the company to be checked now rather than at its next attempt.
 pub async fn refresh(ctx: &Context, viewer: &Viewer, source_id: &str) -> Result<FollowedCompany> {
     one(ctx, viewer, source_id).await?;
-    ctx.command(
-        &ctx.bus.subscriptions,
-        &domain::source::subscription_id(&viewer.user_id, source_id),
-        domain::source::SubscriptionCommand::RequestFetch,
-        &viewer.metadata(),
-    )
-    .await?;
+    crate::sources::request_fetch(ctx, viewer, source_id).await?;
     one(ctx, viewer, source_id).await
 }
 
