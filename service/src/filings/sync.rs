@@ -129,7 +129,7 @@ impl FilingSync {
             return self.sync_company(source_id, state).await;
         }
         let entry = self.catalogue.get(source_id).context("this source is not in the catalogue")?;
-        let url = entry.feed_urls.first().context("this catalogue entry has no listing address")?;
+        let url = entry.listing_url().context("this catalogue entry has no listing address")?;
         self.sync_listing(entry, source_id, url, state).await
     }
 
