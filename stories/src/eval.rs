@@ -2,8 +2,9 @@
 //!
 //! Two sets, described in `docs/stories.md`:
 //! - real syndicated pairs from the AG News test split (the same wire story as several outlets
-//!   carried it), hand-labelled; the labels ([`AG_NEWS_LABELS`]) hold row numbers only, the text
-//!   is read from the shared data;
+//!   carried it), hand-labelled in two files: candidates drawn by shared 3-word shingles
+//!   ([`AG_NEWS_LABELS`]) and by IDF-weighted word similarity ([`AG_NEWS_WORD_LABELS`]); the
+//!   labels hold row numbers only, the text is read from the shared data;
 //! - constructed pairs: real feed items and copies of them with the edits syndication makes
 //!   ([`Edit`]), with the other items of the same feed as same-topic negatives.
 //!
@@ -18,6 +19,10 @@ use crate::{Signature, StoryIndex, StoryParams};
 /// The hand labels of AG News test pairs: `row_a <TAB> row_b <TAB> same|related|different`, rows
 /// counted from 0 after the header.
 pub const AG_NEWS_LABELS: &str = include_str!("../data/ag_news_pairs.tsv");
+
+/// The second set of hand labels of AG News test pairs, drawn by word similarity instead of
+/// shared shingles (same format; no pair of [`AG_NEWS_LABELS`] is repeated).
+pub const AG_NEWS_WORD_LABELS: &str = include_str!("../data/ag_news_word_pairs.tsv");
 
 /// One item of a labelled set.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +43,9 @@ pub struct LabelledSet {
     pub related: Vec<(usize, usize)>,
     /// Hand-checked different stories; every unlabelled pair also counts as different.
     pub different: Vec<(usize, usize)>,
+    /// `same` labels that are not scored (the other half's, or another file's); they are in
+    /// `related` too. What they imply through the transitive closure counts neither way either.
+    pub uncounted_same: Vec<(usize, usize)>,
 }
 
 /// Pair counts and the figures made of them.
@@ -99,6 +107,10 @@ pub fn score(set: &LabelledSet, stories: &[usize]) -> PairScore {
 /// [`score`], and the wrongly folded pairs themselves (sorted), to read them.
 pub fn score_and_false_pairs(set: &LabelledSet, stories: &[usize]) -> (PairScore, Vec<(usize, usize)>) {
     let gold = closed_pairs(set.items.len(), &set.same);
+    // Pairs that only the uncounted labels join (a fold through the other half's pair) are
+    // neither hits nor false pairs, as the uncounted pairs themselves are not.
+    let all_same: Vec<(usize, usize)> = set.same.iter().chain(&set.uncounted_same).copied().collect();
+    let neutral = if set.uncounted_same.is_empty() { HashSet::new() } else { closed_pairs(set.items.len(), &all_same) };
     let related: HashSet<(usize, usize)> = set.related.iter().map(|&(a, b)| ordered(a, b)).collect();
     let different: HashSet<(usize, usize)> = set.different.iter().map(|&(a, b)| ordered(a, b)).collect();
     let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
@@ -115,7 +127,7 @@ pub fn score_and_false_pairs(set: &LabelledSet, stories: &[usize]) -> (PairScore
     }
     let true_pairs = predicted.intersection(&gold).count();
     let false_set: Vec<&(usize, usize)> =
-        predicted.iter().filter(|p| !gold.contains(p) && !related.contains(p)).collect();
+        predicted.iter().filter(|p| !gold.contains(p) && !related.contains(p) && !neutral.contains(p)).collect();
     let score = PairScore {
         true_pairs,
         false_pairs: false_set.len(),
@@ -175,6 +187,8 @@ pub enum Labels {
     Tuning,
     /// The labels on odd label lines: the half that judges a change tuned on the other.
     HeldOut,
+    /// None of them: the file's pairs count neither way.
+    None,
 }
 
 impl Labels {
@@ -183,6 +197,7 @@ impl Labels {
             Labels::All => true,
             Labels::Tuning => line.is_multiple_of(2),
             Labels::HeldOut => !line.is_multiple_of(2),
+            Labels::None => false,
         }
     }
 }
@@ -195,7 +210,20 @@ pub fn ag_news_set(csv: &str, labels: &str) -> Result<LabelledSet, String> {
 
 /// [`ag_news_set`] scored on one half of the labels: the other half's pairs go to `related`, so
 /// they count neither way (a fold that one of them makes is neither a hit nor a false pair).
+///
+/// The pairs of the other built-in label file ([`AG_NEWS_LABELS`] or [`AG_NEWS_WORD_LABELS`])
+/// count neither way too: a fold that one of them labels `same` is known to be right, and is
+/// not a false pair merely because the scored file did not draw it.
 pub fn ag_news_set_part(csv: &str, labels: &str, part: Labels) -> Result<LabelledSet, String> {
+    let mut files = vec![(labels, part)];
+    files.extend([AG_NEWS_LABELS, AG_NEWS_WORD_LABELS].into_iter().filter(|&f| f != labels).map(|f| (f, Labels::None)));
+    ag_news_set_of(csv, &files)
+}
+
+/// The AG News items scored on several label files at once, each with the part of its labels
+/// that counts; pass [`AG_NEWS_LABELS`] with [`Labels::None`] to score another file alone
+/// while the first file's pairs count neither way.
+pub fn ag_news_set_of(csv: &str, label_files: &[(&str, Labels)]) -> Result<LabelledSet, String> {
     let rows = ag_news_rows(csv)?;
     let mut set = LabelledSet::default();
     for (i, (title, text)) in rows.into_iter().enumerate() {
@@ -207,6 +235,13 @@ pub fn ag_news_set_part(csv: &str, labels: &str, part: Labels) -> Result<Labelle
             published: 1_100_000_000,
         });
     }
+    for &(labels, part) in label_files {
+        add_labels(&mut set, labels, part)?;
+    }
+    Ok(set)
+}
+
+fn add_labels(set: &mut LabelledSet, labels: &str, part: Labels) -> Result<(), String> {
     let mut label_line = 0;
     for (n, line) in labels.lines().enumerate() {
         let line = line.trim();
@@ -223,14 +258,18 @@ pub fn ag_news_set_part(csv: &str, labels: &str, part: Labels) -> Result<Labelle
             return Err(format!("label line {}: row out of range", n + 1));
         }
         match label {
-            "same" | "related" | "different" if !counts => set.related.push((a, b)),
+            "same" if !counts => {
+                set.related.push((a, b));
+                set.uncounted_same.push((a, b));
+            }
+            "related" | "different" if !counts => set.related.push((a, b)),
             "same" => set.same.push((a, b)),
             "related" => set.related.push((a, b)),
             "different" => set.different.push((a, b)),
             _ => return Err(bad()),
         }
     }
-    Ok(set)
+    Ok(())
 }
 
 /// The (title, description) of each data row of the AG News CSV.
@@ -506,11 +545,23 @@ mod tests {
             same: vec![(0, 1), (1, 2)],
             related: vec![(3, 4)],
             different: vec![(0, 5)],
+            uncounted_same: Vec::new(),
         };
         // Gold pairs: 0-1, 1-2, 0-2. Predicted: {0,1,5}, {2}, {3,4}.
         let s = score(&set, &[0, 0, 1, 2, 2, 0]);
         assert_eq!((s.true_pairs, s.false_pairs, s.missed_pairs, s.false_labelled_negatives), (1, 2, 2, 1));
         assert!((s.precision() - 1.0 / 3.0).abs() < 1e-9 && (s.recall() - 1.0 / 3.0).abs() < 1e-9);
+        // 1-2 not scored (another half's label): folding 0, 1 and 2 scores 0-1, and 0-2, which
+        // only the uncounted label implies, counts neither way.
+        let half = LabelledSet {
+            same: vec![(0, 1)],
+            related: vec![(1, 2)],
+            uncounted_same: vec![(1, 2)],
+            different: Vec::new(),
+            ..set
+        };
+        let s = score(&half, &[0, 0, 0, 1, 2, 3]);
+        assert_eq!((s.true_pairs, s.false_pairs, s.missed_pairs), (1, 0, 0));
     }
 
     #[test]

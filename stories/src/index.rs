@@ -12,6 +12,13 @@
 //! whose content words overlap by a share `w` meet under one of them with probability close to
 //! `1 - (1 - w)^word_keys` (0.76 at w = 0.3 with 4 keys).
 //!
+//! The index also counts, for each content word, how many of its items hold it (document
+//! frequencies), so a word can be weighted by how rare it is among the items it has seen: two
+//! outlets' reports of one event share its rare words (names, places, figures) even when they
+//! share no phrase ([`StoryParams::with_rare_words`]). The weights come from what was inserted
+//! before, so rebuilding the index in the same order (by `published`, then id) gives the same
+//! stories.
+//!
 //! A new item joins the story of its most similar candidate that passes the rule in
 //! [`StoryParams`] and lies inside the time window; otherwise it starts a story. A story never
 //! spans more than [`StoryParams::max_story_span`], so a chain of updates cannot grow forever.
@@ -45,6 +52,12 @@ pub struct StoryParams {
     /// names and numbers and a word of its headline; two reports of different games or polls
     /// share phrases ("miss the rest of the season") but not the names around them.
     pub with_words: Vec<(f32, f32, f32)>,
+    /// `(rare words, title)`: two reports of one event by different outlets, which share no
+    /// phrasing, by the rarity-weighted cosine of their content words
+    /// ([`Similarity::rare_words`]) and the titles' similarity, each at least this much. Two
+    /// outlets' copies of one report keep its rare words (names, places, figures); two reports
+    /// of different games or polls share the common words of their topic, which weigh little.
+    pub with_rare_words: Vec<(f32, f32)>,
     /// Seconds: a candidate published further apart than this is not compared.
     pub window: i64,
     /// Seconds: a story whose first item is older than this (relative to the new item) takes no
@@ -69,6 +82,7 @@ impl Default for StoryParams {
             text_despite_titles: 0.9,
             with_title: vec![(0.3, 0.2), (0.2, 0.4)],
             with_words: vec![(0.3, 0.1, 0.35)],
+            with_rare_words: vec![(0.45, 0.1)],
             window: 3 * 24 * 3600,
             max_story_span: 7 * 24 * 3600,
             max_bucket_walk: 256,
@@ -82,10 +96,19 @@ impl StoryParams {
     /// True when two items with these similarities are one story; `titled` when both have a
     /// title.
     pub fn same_story(&self, s: &Similarity, titled: bool) -> bool {
+        self.same_story_by_phrasing(s, titled) || self.same_story_by_rare_words(s)
+    }
+
+    /// The rules that ask for shared text (shingles); the rest is [`Self::with_rare_words`].
+    fn same_story_by_phrasing(&self, s: &Similarity, titled: bool) -> bool {
         let alone = if titled && s.title == 0.0 { self.text_despite_titles } else { self.text_alone };
         s.text >= alone
             || self.with_title.iter().any(|&(x, t)| s.text >= x && s.title >= t)
             || self.with_words.iter().any(|&(c, t, w)| s.containment >= c && s.title >= t && s.words >= w)
+    }
+
+    fn same_story_by_rare_words(&self, s: &Similarity) -> bool {
+        self.with_rare_words.iter().any(|&(r, t)| s.rare_words >= r && s.title >= t)
     }
 }
 
@@ -128,6 +151,9 @@ pub struct StoryIndex<D> {
     word_heads: HashMap<u32, u32, BuildHasherDefault<KeyHasher>>,
     /// Per entry: the next older entry under the same word (`NONE` ends the list).
     word_next: Vec<u32>,
+    /// Word hash to the number of items in the index whose words sketch holds it: the document
+    /// frequencies [`Similarity::rare_words`] is weighted by.
+    frequencies: HashMap<u32, u32, BuildHasherDefault<KeyHasher>>,
     /// Per band: bucket key to the newest entry in it.
     heads: Vec<HashMap<u32, u32, BuildHasherDefault<KeyHasher>>>,
     /// Per item and band: the next older entry in the same bucket (`NONE` ends the list).
@@ -138,6 +164,8 @@ pub struct StoryIndex<D> {
 }
 
 const NONE: u32 = u32::MAX;
+/// Items assumed seen before the first (see [`StoryIndex::rarity`]).
+const RARITY_PRIOR: f32 = 1000.0;
 const TITLE_SLOTS: usize = crate::signature::TITLE_HASHES;
 
 #[derive(Debug, Clone, Copy)]
@@ -180,6 +208,7 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
             content_words: Vec::new(),
             word_heads: HashMap::default(),
             word_next: Vec::new(),
+            frequencies: HashMap::default(),
             next: Vec::new(),
             stories: Vec::new(),
             sources: Vec::new(),
@@ -223,7 +252,8 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
             return Placement { story: self.story_id(story), matched: None };
         }
         let keys = self.band_keys(signature);
-        let best = self.best_match(signature, published, &keys);
+        let source_id = self.source_ids.get(source).copied();
+        let best = self.best_match(signature, source_id, published, &keys);
         let index = self.docs.len() as u32;
         let story = match best {
             Some((other, _)) => {
@@ -264,17 +294,20 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
             self.next.push(head);
         }
         self.list_words(index);
+        self.count_words(index);
         Placement { story: self.story_id(story), matched: best.map(|(o, s)| (self.ids[o as usize].clone(), s)) }
     }
 
     /// Earlier items that `signature` repeats (by the rule), most similar first, with their
-    /// estimated text similarity; what [`Self::insert`] would join, without inserting.
+    /// estimated text similarity; what [`Self::insert`] would join, without inserting. No source
+    /// is given, so a story holding an item of the new item's own source is not set apart from
+    /// the rare-words rule here as it is on insert.
     pub fn matches(&self, signature: &Signature, published: i64) -> Vec<(D, f32)> {
         let keys = self.band_keys(signature);
         let mut found: Vec<(u32, f32)> = self
             .candidates(&keys, signature)
             .into_iter()
-            .filter_map(|c| self.judge(signature, published, c).map(|s| (c, s)))
+            .filter_map(|c| self.judge(signature, None, published, c).map(|s| (c, s)))
             .collect();
         found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         found.into_iter().map(|(c, s)| (self.ids[c as usize].clone(), s)).collect()
@@ -347,9 +380,31 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
         }
         self.word_heads = HashMap::default();
         self.word_next = Vec::with_capacity(self.docs.len() * self.params.word_keys);
+        self.frequencies = HashMap::default();
         for n in 0..self.docs.len() {
             self.list_words(n as u32);
+            self.count_words(n as u32);
         }
+    }
+
+    /// Counts the words of item `index` into the document frequencies.
+    fn count_words(&mut self, index: u32) {
+        if self.docs[index as usize].empty {
+            return;
+        }
+        let at = index as usize * WORD_HASHES;
+        for &word in &self.words[at..at + self.content_words[index as usize] as usize] {
+            *self.frequencies.entry(word).or_insert(0) += 1;
+        }
+    }
+
+    /// The weight of a word: its inverse document frequency among the items indexed,
+    /// `ln((n + RARITY_PRIOR) / (df + 1))`. The prior stands for items not yet seen, so that in
+    /// a small index every word weighs about alike (the cosine is then the unweighted one) instead
+    /// of every word looking rare.
+    fn rarity(&self, word: u32) -> f32 {
+        let df = self.frequencies.get(&word).copied().unwrap_or(0);
+        ((self.docs.len() as f32 + RARITY_PRIOR) / (df as f32 + 1.0)).ln()
     }
 
     /// Lists item `index` (the newest) under its smallest content-word hashes.
@@ -413,7 +468,12 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
 
     /// The estimated text similarity when candidate `c` and the new item are one story and `c`'s
     /// story may still take members; `None` otherwise.
-    fn judge(&self, signature: &Signature, published: i64, c: u32) -> Option<f32> {
+    ///
+    /// `source` is the new item's source when it is known to the index: a story that already
+    /// holds an item of that source is joined by shared phrasing only, not by rare words alone.
+    /// One source's own series ("Introducing a new feature: ...", a weekly roundup) shares its
+    /// names and terms from item to item; the rare-words rule is for another outlet's report.
+    fn judge(&self, signature: &Signature, source: Option<u32>, published: i64, c: u32) -> Option<f32> {
         let entry = &self.docs[c as usize];
         if entry.empty || signature.is_empty() || (entry.published - published).abs() > self.params.window {
             return None;
@@ -428,10 +488,12 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
         let text = equal as f32 / TEXT_HASHES as f32;
         let contained = containment(text, entry.shingles, signature.text_shingles);
         let p = &self.params;
-        // Most candidates share too little text for any rule: the sketches are not read for them.
+        // Most candidates share too little text for the phrasing rules; the rare-words rule reads
+        // every candidate's title sketch (16 slots) and its words only when the titles agree.
         let possible = text >= p.text_alone.min(p.text_despite_titles)
             || p.with_title.iter().any(|&(x, _)| text >= x)
-            || p.with_words.iter().any(|&(x, _, _)| contained >= x);
+            || p.with_words.iter().any(|&(x, _, _)| contained >= x)
+            || !p.with_rare_words.is_empty();
         if !possible {
             return None;
         }
@@ -453,18 +515,40 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
         } else {
             0.0
         };
-        let similarity = Similarity { text, containment: contained, title, words };
+        // The weighted cosine costs a frequency lookup per word: only for a title close enough.
+        let rare_words = if p.with_rare_words.iter().any(|&(_, t)| title >= t) {
+            crate::signature::weighted_cosine(
+                &self.words[at..at + WORD_HASHES],
+                self.content_words[c as usize] as usize,
+                &signature.words,
+                signature.content_words as usize,
+                |w| self.rarity(w),
+            )
+        } else {
+            0.0
+        };
+        let similarity = Similarity { text, containment: contained, title, words, rare_words };
         let titled = signature.title_words > 0 && self.title_words[c as usize] > 0;
-        p.same_story(&similarity, titled).then_some(text)
+        if p.same_story_by_phrasing(&similarity, titled) {
+            return Some(text);
+        }
+        let own_source = |m: &u32| Some(self.docs[*m as usize].source) == source;
+        (p.same_story_by_rare_words(&similarity) && !story.members.iter().any(own_source)).then_some(text)
     }
 
-    fn best_match(&self, signature: &Signature, published: i64, keys: &[u32]) -> Option<(u32, f32)> {
+    fn best_match(
+        &self,
+        signature: &Signature,
+        source: Option<u32>,
+        published: i64,
+        keys: &[u32],
+    ) -> Option<(u32, f32)> {
         if signature.is_empty() {
             return None;
         }
         let mut best: Option<(u32, f32)> = None;
         for c in self.candidates(keys, signature) {
-            if let Some(s) = self.judge(signature, published, c) {
+            if let Some(s) = self.judge(signature, source, published, c) {
                 // Ties go to the earlier item, so the result does not depend on bucket order.
                 if best.is_none_or(|(b, bs)| s > bs || (s == bs && c < b)) {
                     best = Some((c, s));
@@ -491,5 +575,32 @@ impl Hasher for KeyHasher {
     fn write_u32(&mut self, n: u32) {
         // hashbrown takes the top 7 bits as a tag and the low bits as the position: spread both.
         self.0 = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_frequencies_count_items_and_are_recounted_when_items_are_forgotten() {
+        let harbour = Signature::of("Harbour channel", "The port will deepen the harbour channel.");
+        let strike = Signature::of("Harbour strike", "Dock workers at the harbour walked out.");
+        let mut index = StoryIndex::new(StoryParams::default());
+        index.insert(1, "a", 100, &harbour);
+        index.insert(2, "b", 200, &strike);
+        // "harbour" is in both items, every other word in one.
+        let shared: Vec<u32> =
+            harbour.words.iter().filter(|w| **w != u32::MAX && strike.words.contains(w)).copied().collect();
+        assert_eq!(shared.len(), 1);
+        assert_eq!(index.frequencies[&shared[0]], 2);
+        let only_harbour = *harbour.words.iter().find(|w| !strike.words.contains(w)).expect("a word of its own");
+        assert_eq!(index.frequencies[&only_harbour], 1);
+        assert!(index.rarity(shared[0]) < index.rarity(only_harbour));
+        let mut fresh = StoryIndex::new(StoryParams::default());
+        fresh.insert(2, "b", 200, &strike);
+        index.forget_before(150);
+        assert_eq!(index.frequencies, fresh.frequencies);
+        assert_eq!(index.rarity(shared[0]), fresh.rarity(shared[0]));
     }
 }

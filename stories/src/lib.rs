@@ -9,8 +9,9 @@
 //!   deterministic (fixed seeds) and stored as bytes or hex, so it is computed once per document.
 //! - [`index`]: [`StoryIndex`], LSH buckets over the signatures and lists under a few content
 //!   words: an insert finds the earlier items the new one repeats or rewrites in time independent
-//!   of the index size, and returns the story it joins or starts. A time window keeps old items
-//!   out, so unrelated stories do not chain.
+//!   of the index size, and returns the story it joins or starts. It counts how many items hold
+//!   each word, so a rewrite by another outlet is recognised by the rare words (names, figures)
+//!   it shares. A time window keeps old items out, so unrelated stories do not chain.
 //! - [`eval`]: pair precision and recall of a clustering against labelled pairs, and the
 //!   realistic edits the constructed pairs are made with.
 //!

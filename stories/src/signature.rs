@@ -59,6 +59,11 @@ pub struct Similarity {
     pub title: f32,
     /// Jaccard similarity of the content words of title and text together.
     pub words: f32,
+    /// Cosine similarity of the same content words, each weighted by how rare it is among the
+    /// items indexed (its inverse document frequency): a shared name or number counts for much,
+    /// a shared "government" or "percent" for little. Only the index knows the frequencies;
+    /// [`Signature::similarity`] weighs every word alike.
+    pub rare_words: f32,
 }
 
 /// Why bytes are not a signature.
@@ -265,6 +270,47 @@ pub(crate) fn sketch_similarity(a: &[u32], na: usize, b: &[u32], nb: usize) -> f
     both as f32 / union as f32
 }
 
+/// Cosine similarity of two words sketches (ascending, `na` and `nb` words held, `k` slots each),
+/// each word weighted by `weight(hash)` (squared in the sums, as an IDF weight is in a TF-IDF
+/// cosine). A sketch with all its slots full may have dropped words with larger hashes, so only
+/// the words at or below the smaller of the full sketches' largest hashes are compared: that is
+/// every word for two short items, and the same uniform sample of both for longer ones.
+pub(crate) fn weighted_cosine(a: &[u32], na: usize, b: &[u32], nb: usize, weight: impl Fn(u32) -> f32) -> f32 {
+    if na == 0 || nb == 0 {
+        return 0.0;
+    }
+    let last = |s: &[u32], n: usize| if n == s.len() { s[n - 1] } else { u32::MAX };
+    let limit = last(a, na).min(last(b, nb));
+    let (a, b) = (&a[..na], &b[..nb]);
+    let (mut i, mut j) = (0, 0);
+    let (mut only_a, mut only_b, mut both) = (0.0f32, 0.0f32, 0.0f32);
+    loop {
+        let x = a.get(i).copied().filter(|&x| x <= limit);
+        let y = b.get(j).copied().filter(|&y| y <= limit);
+        // Which side holds the smaller next word (both when it is shared).
+        let (in_a, in_b) = match (x, y) {
+            (None, None) => break,
+            (Some(x), Some(y)) => (x <= y, y <= x),
+            (x, y) => (x.is_some(), y.is_some()),
+        };
+        let word = if in_a { x } else { y };
+        let w = weight(word.unwrap_or_default()).powi(2);
+        match (in_a, in_b) {
+            (true, true) => both += w,
+            (true, false) => only_a += w,
+            _ => only_b += w,
+        }
+        i += usize::from(in_a);
+        j += usize::from(in_b);
+    }
+    let norm = ((both + only_a) * (both + only_b)).sqrt();
+    if norm > 0.0 {
+        both / norm
+    } else {
+        0.0
+    }
+}
+
 impl Signature {
     /// Returns the signature of an item from its title and readable text (HTML is fine: markup
     /// is dropped). An item with no text is signed by its title alone, as its text.
@@ -304,6 +350,13 @@ impl Signature {
                 self.content_words as usize,
                 &other.words,
                 other.content_words as usize,
+            ),
+            rare_words: weighted_cosine(
+                &self.words,
+                self.content_words as usize,
+                &other.words,
+                other.content_words as usize,
+                |_| 1.0,
             ),
         }
     }
@@ -519,6 +572,22 @@ mod tests {
         // costs, reported}: 8 shared of 16 (exact, as both hold fewer words than the sketch).
         assert!(s.text < 0.1, "{s:?}");
         assert_eq!(s.words, 0.5, "{s:?}");
+    }
+
+    #[test]
+    fn the_weighted_cosine_weighs_rare_words_and_compares_truncated_sketches_fairly() {
+        // Sketches of 4 slots holding 3 words each (not full: every word is there).
+        const M: u32 = u32::MAX;
+        // Alike weights: |A ∩ B| / sqrt(|A| |B|).
+        assert!((weighted_cosine(&[1, 2, 3, M], 3, &[1, 4, 5, M], 3, |_| 1.0) - 1.0 / 3.0).abs() < 1e-6);
+        // A shared word ten times as rare as the others carries the pair.
+        let rare_first = |w: u32| if w == 1 { 10.0 } else { 1.0 };
+        assert!((weighted_cosine(&[1, 2, 3, M], 3, &[1, 4, 5, M], 3, rare_first) - 100.0 / 102.0).abs() < 1e-6);
+        // A full sketch may have dropped words above its largest hash (4), so the other side's 9,
+        // which it might hold unseen, is left out: {1, 2, 3, 4} against {1, 2}.
+        assert_eq!(weighted_cosine(&[1, 2, 3, 4], 4, &[1, 2, 9, M], 3, |_| 1.0), 2.0 / 8f32.sqrt());
+        assert_eq!(weighted_cosine(&[1, 2, 3, 4], 4, &[1, 2, 3, 4], 4, |_| 1.0), 1.0);
+        assert_eq!(weighted_cosine(&[1, 2, M], 2, &[M; 3], 0, |_| 1.0), 0.0);
     }
 
     #[test]

@@ -91,10 +91,42 @@ fn an_outlets_own_rewrite_that_keeps_the_names_and_a_few_phrases_joins_the_story
     let mut index = index();
     index.insert("a", "wire", T0, &original);
     assert_eq!(index.insert("b", "daily", T0 + 600, &rewrite).story, "a", "{s:?}");
-    // Without the words rule the shingles alone leave it apart.
-    let mut shingles_only = StoryIndex::new(StoryParams { with_words: Vec::new(), ..StoryParams::default() });
+    // Without the words rules the shingles alone leave it apart.
+    let shingles_only = StoryParams { with_words: Vec::new(), with_rare_words: Vec::new(), ..StoryParams::default() };
+    let mut shingles_only = StoryIndex::new(shingles_only);
     shingles_only.insert("a", "wire", T0, &original);
     assert_eq!(shingles_only.insert("b", "daily", T0 + 600, &rewrite).story, "b");
+}
+
+#[test]
+fn two_outlets_reports_of_one_deal_that_share_its_names_but_no_phrasing_are_one_story() {
+    let wire = sig(
+        "Ocean Spray buys Northland cranberry plants",
+        "Ocean Spray Cranberries agreed on Friday to buy two juice plants and a receiving station in \
+         Wisconsin from rival Northland Cranberries for 28 million dollars, ending a long legal fight between \
+         the growers.",
+    );
+    let daily = sig(
+        "Northland sells plants to Ocean Spray, settles suit",
+        "Northland Cranberries will sell its Wisconsin juice plants and receiving station to rival Ocean \
+         Spray for 28 million dollars and the two growers will drop their lawsuits, the companies said.",
+    );
+    let s = wire.similarity(&daily);
+    // A few shared phrases ("28 million dollars"), most content words shared: only the rare-words
+    // rule can fold them (the shingle and words rules ask for a third of the shingles).
+    assert!(s.text < 0.15 && s.containment < 0.3 && s.rare_words > 0.5 && s.title > 0.1, "{s:?}");
+    let mut index = index();
+    index.insert("a", "wire", T0, &wire);
+    index.insert("x", "wire", T0 + 60, &sig("Port to deepen shipping channel", HARBOUR));
+    assert_eq!(index.insert("b", "daily", T0 + 600, &daily).story, "a", "{s:?}");
+    let mut without = StoryIndex::new(StoryParams { with_rare_words: Vec::new(), ..StoryParams::default() });
+    without.insert("a", "wire", T0, &wire);
+    assert_eq!(without.insert("b", "daily", T0 + 600, &daily).story, "b");
+    // From the story's own source, rare words alone do not fold: one site's series shares its
+    // names from item to item, while its update of an item shares phrasing.
+    let mut same_source = StoryIndex::new(StoryParams::default());
+    same_source.insert("a", "wire", T0, &wire);
+    assert_eq!(same_source.insert("b", "wire", T0 + 600, &daily).story, "b");
 }
 
 #[test]
@@ -243,40 +275,73 @@ fn print_score(name: &str, set: &LabelledSet, score: &eval::PairScore) {
     );
 }
 
+/// One clustering of the AG News items scored on `files` (the built-in label files that count),
+/// whole and by halves; the other built-in file's pairs count neither way.
+fn ag_news_scores(csv: &str, stories: &[usize], name: &str, files: &[&str]) -> [eval::PairScore; 3] {
+    let parts = [
+        ("all labels", eval::Labels::All),
+        ("tuning half", eval::Labels::Tuning),
+        ("held-out half", eval::Labels::HeldOut),
+    ];
+    parts.map(|(part_name, part)| {
+        let mut label_files: Vec<(&str, eval::Labels)> = files.iter().map(|&f| (f, part)).collect();
+        for built_in in [eval::AG_NEWS_LABELS, eval::AG_NEWS_WORD_LABELS] {
+            if !files.contains(&built_in) {
+                label_files.push((built_in, eval::Labels::None));
+            }
+        }
+        let set = eval::ag_news_set_of(csv, &label_files).expect("labels match the data");
+        let score = eval::score(&set, stories);
+        print_score(&format!("AG News, {name}, {part_name}"), &set, &score);
+        score
+    })
+}
+
 #[test]
 fn real_syndicated_pairs_are_found_with_high_precision() {
     let Some(data) = shared_data() else { return };
     let csv = std::fs::read_to_string(data.join("news-topics/ag_news_test.csv")).expect("AG News test split");
-    let set = eval::ag_news_set(&csv, eval::AG_NEWS_LABELS).expect("labels match the data");
-    assert_eq!(set.items.len(), 7600, "the AG News test split has 7,600 rows");
-    let stories = eval::cluster(&set.items, &StoryParams::default());
-    let (score, wrong) = eval::score_and_false_pairs(&set, &stories);
-    print_score("AG News (real, all 7,600 items indexed)", &set, &score);
+    let both = eval::ag_news_set_of(
+        &csv,
+        &[(eval::AG_NEWS_LABELS, eval::Labels::All), (eval::AG_NEWS_WORD_LABELS, eval::Labels::All)],
+    )
+    .expect("labels match the data");
+    assert_eq!(both.items.len(), 7600, "the AG News test split has 7,600 rows");
+    let stories = eval::cluster(&both.items, &StoryParams::default());
+    // The rules were tuned on the even label lines of both files; the odd ones judge them.
+    let shingle_drawn = ag_news_scores(&csv, &stories, "shingle-drawn labels", &[eval::AG_NEWS_LABELS]);
+    let word_drawn = ag_news_scores(&csv, &stories, "word-drawn labels", &[eval::AG_NEWS_WORD_LABELS]);
+    let together =
+        ag_news_scores(&csv, &stories, "both label files", &[eval::AG_NEWS_LABELS, eval::AG_NEWS_WORD_LABELS]);
+    let (score, wrong) = eval::score_and_false_pairs(&both, &stories);
     for (a, b) in &wrong {
-        let s = Signature::of(&set.items[*a].title, &set.items[*a].text)
-            .similarity(&Signature::of(&set.items[*b].title, &set.items[*b].text));
-        let labelled = if set.different.contains(&(*a, *b)) || set.different.contains(&(*b, *a)) {
+        let s = Signature::of(&both.items[*a].title, &both.items[*a].text)
+            .similarity(&Signature::of(&both.items[*b].title, &both.items[*b].text));
+        let labelled = if both.different.contains(&(*a, *b)) || both.different.contains(&(*b, *a)) {
             "labelled different"
         } else {
             "not labelled"
         };
         eprintln!("  folded, {labelled}: rows {a} and {b} ({s:?})");
     }
-    // The thresholds of the words rule were tuned on the even label lines; the odd ones judge it.
-    let mut halves = Vec::new();
-    for (name, part) in [("tuning half", eval::Labels::Tuning), ("held-out half", eval::Labels::HeldOut)] {
-        let half = eval::ag_news_set_part(&csv, eval::AG_NEWS_LABELS, part).expect("labels match the data");
-        let half_score = eval::score(&half, &stories);
-        print_score(&format!("  AG News, {name} of the labels"), &half, &half_score);
-        halves.push(half_score);
+    // Floors at the measured figures (docs/stories.md), a little under them so a change that
+    // loses pairs fails: `(name, score, precision floor, recall floor)`. Precision is what a feed
+    // reader sees. Recall is not the 0.90 hoped for: many labelled pairs are reports of one
+    // event by different outlets that share few phrases, and whose words alone do not tell them
+    // from reports of a like event (another game, another rate rise, another car bomb).
+    let floors = [
+        ("shingle-drawn", shingle_drawn[0], 0.95, 0.79),
+        ("shingle-drawn, held-out", shingle_drawn[2], 0.95, 0.82),
+        ("word-drawn", word_drawn[0], 0.95, 0.27),
+        // 48 true and 3 false pairs: one more false pair is 0.923.
+        ("word-drawn, held-out", word_drawn[2], 0.93, 0.31),
+        ("both", together[0], 0.95, 0.43),
+        ("both, held-out", together[2], 0.95, 0.49),
+    ];
+    for (name, score, precision, recall) in floors {
+        assert!(score.precision() >= precision, "{name}: precision {:.3}", score.precision());
+        assert!(score.recall() >= recall, "{name}: recall {:.3}", score.recall());
     }
-    // Floors at the measured figures (docs/stories.md): precision is what a feed reader sees.
-    assert!(score.precision() >= 0.95, "precision {:.3}", score.precision());
-    assert!(halves[1].precision() >= 0.95, "held-out precision {:.3}", halves[1].precision());
-    // Recall is not the 0.90 hoped for: many labelled pairs are independent rewrites of one
-    // event that share few phrases and few words (docs/stories.md).
-    assert!(score.recall() >= RECALL_FLOOR, "recall {:.3}", score.recall());
-    assert!(halves[1].recall() >= HELD_OUT_RECALL_FLOOR, "held-out recall {:.3}", halves[1].recall());
     assert!(
         score.false_labelled_negatives <= NEGATIVES_FOLDED,
         "hand-checked negatives folded: {}",
@@ -284,13 +349,11 @@ fn real_syndicated_pairs_are_found_with_high_precision() {
     );
 }
 
-/// Measured floors (docs/stories.md), a little under the figures so a change that loses pairs fails.
-const RECALL_FLOOR: f64 = 0.64;
-const HELD_OUT_RECALL_FLOOR: f64 = 0.66;
-/// Four labelled negatives fold: three pairs of items whose text is the same site boilerplate
-/// (word for word, or a lede and a few words around it) under headlines that share at most one
-/// word, and a race preview with the race's result.
-const NEGATIVES_FOLDED: usize = 4;
+/// Seven labelled negatives fold (both files): three pairs of items whose text is the same site
+/// boilerplate (word for word, or a lede and a few words around it) under headlines that share
+/// at most one word, a race preview with the race's result, and three like events a few weeks
+/// apart that AG News gives no dates for (two rate rises, two diverted flights, two matches).
+const NEGATIVES_FOLDED: usize = 7;
 
 /// Real feed items with at least 60 words of text, up to 15 per feed: `(key, feed, title, text)`.
 fn feed_items(data: &std::path::Path) -> Vec<(String, String, String, String)> {
@@ -338,8 +401,8 @@ fn constructed_syndication_edits_of_real_feed_items_are_found() {
             alone.true_pairs + alone.missed_pairs
         );
         assert!(alone.precision() >= 0.95, "{}: precision {:.3}", edit.name(), alone.precision());
-        // Measured: every copy found, but a quarter of the rewritten ones (docs/stories.md).
-        let floor = if edit == eval::Edit::Rewritten { 0.25 } else { 0.99 };
+        // Measured: every copy found, but 30 of the 108 rewritten ones (docs/stories.md).
+        let floor = if edit == eval::Edit::Rewritten { 0.27 } else { 0.99 };
         assert!(alone.recall() >= floor, "{}: recall {:.3}", edit.name(), alone.recall());
     }
     assert!(score.precision() >= 0.95, "precision {:.3}", score.precision());
