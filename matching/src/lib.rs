@@ -9,10 +9,13 @@
 //! words that are only stop words. A property test holds the two to that.
 //!
 //! Speed comes from doing the work once per document, not once per feed: the document is
-//! analysed once; its words are looked up in one dictionary of every term of every feed (a word
-//! seen before is not stemmed again); only the feeds that name a term present in the document are
-//! evaluated, with the few whose rule holds without any term (source- or category-only feeds,
-//! NOT-only rules).
+//! analysed once, straight from its title and pages; its words are looked up in one dictionary of
+//! every term of every feed (a word seen before is not stemmed again, and a short one is found by
+//! two integer comparisons); the feeds whose source, category or date filters drop the document
+//! are set aside first (per source and category, worked out once); only the feeds that name a
+//! term present in the document are evaluated, with the few whose rule holds without any term
+//! (source- or category-only feeds, NOT-only rules), and a feed is no longer looked at once
+//! decided.
 //!
 //! Depends on `domain` (the filters) and `search` (analysis and document text); knows nothing of
 //! storage, access or delivery: the caller keeps only the matches the feed's owner may read.
@@ -24,7 +27,10 @@ use rustc_hash::FxHashMap;
 use search::IndexedDocument;
 use tantivy::tokenizer::{Language, RawTokenizer, Stemmer, StopWordFilter, TextAnalyzer};
 
+mod memory;
 mod words;
+
+use words::Word;
 
 /// A compiled keyword expression over term ids. Mirrors the index's query tree: a word or phrase
 /// of only stop words compiles to nothing, and the parents treat nothing as the index does.
@@ -80,7 +86,7 @@ struct Branch {
 }
 
 /// A word or a phrase: what the OR inside a flat branch's part lists.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 enum Atom {
     Term(u32),
     /// Index into [`RuleSet::phrases`].
@@ -89,25 +95,51 @@ enum Atom {
 
 /// A branch in flat form: every one of its `must` parts holds and none of its negated parts,
 /// each part an OR of words and phrases. Most rules people write (and the benchmark's) are this
-/// shape; they are decided by setting one bit per part as the document's words are looked up,
-/// with no tree to walk.
+/// shape; they are decided with no tree to walk: each word or phrase of the document sets one bit
+/// per must part naming it, and when a branch's last must part is set its negated words and
+/// phrases are looked up (the document's words are all known by then), which decides the feed
+/// if none is there.
 #[derive(Debug, Clone)]
 struct FlatBranch {
     feed: u32,
-    /// The bits of the parts that must hold; the branch's other parts are negated.
+    /// The bits of the must parts.
     must: u32,
 }
 
-/// The most parts a flat branch has: one bit each in a `u32`. A branch with more is evaluated as
-/// a tree.
+/// The most must parts a flat branch has: one bit each in a `u32`. A branch with more is
+/// evaluated as a tree.
 const FLAT_PARTS: usize = 32;
 
-/// A word or phrase named by one part of a flat branch: finding it sets the part's bit in the
-/// branch's mask, one memory access per mention.
+/// A word or phrase named by one must part of a flat branch: finding it sets the part's bit in
+/// the branch's mask, one memory access per mention. The branch's feed is in the mention too, so
+/// a mention of a feed that needs no more looking at (its other filters drop the document, or it
+/// is decided) is passed over without that access.
 #[derive(Debug, Clone, Copy)]
 struct Mention {
     branch: u32,
-    bit: u32,
+    /// The feed (high bits) and the part's bit number (low [`PART_BITS`] bits).
+    feed_and_part: u32,
+}
+
+/// The bits of [`Mention::feed_and_part`] that number the part.
+const PART_BITS: u32 = 5;
+
+/// The most feeds a [`RuleSet`] holds: a feed's number fits in a [`Mention`] beside a part's.
+const MAX_FEEDS: usize = 1 << (32 - PART_BITS);
+
+impl Mention {
+    fn new(branch: u32, feed: u32, part: usize) -> Mention {
+        debug_assert!(part < FLAT_PARTS && (feed as usize) < MAX_FEEDS);
+        Mention { branch, feed_and_part: feed << PART_BITS | part as u32 }
+    }
+
+    fn feed(self) -> u32 {
+        self.feed_and_part >> PART_BITS
+    }
+
+    fn bit(self) -> u32 {
+        1 << (self.feed_and_part & ((1 << PART_BITS) - 1))
+    }
 }
 
 /// Lists of values per id, stored end to end: one allocation, and a list read is one slice.
@@ -130,6 +162,11 @@ impl<T: Copy> Lists<T> {
         Lists { starts, items }
     }
 
+    /// How many lists (ids) there are.
+    fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
     fn get(&self, id: u32) -> &[T] {
         let id = id as usize;
         &self.items[self.starts[id] as usize..self.starts[id + 1] as usize]
@@ -140,31 +177,44 @@ impl<T: Copy> Lists<T> {
 #[derive(Debug)]
 pub struct RuleSet {
     dictionary: FxHashMap<String, u32>,
+    /// Per term: named in a phrase, so its positions in a document are kept.
+    positional: Vec<bool>,
     feeds: Vec<Feed>,
     /// Branches that are not flat, evaluated as trees.
     branches: Vec<Branch>,
     /// Per term id: the tree branches anchored on it.
     by_term: Vec<Vec<u32>>,
     flat: Vec<FlatBranch>,
-    /// Per term id: the parts of flat branches that name the word itself.
+    /// Per term id: the must parts of flat branches that name the word itself.
     term_mentions: Lists<Mention>,
     /// The distinct phrases of flat branches: terms at positions relative to each other.
-    phrases: Vec<Vec<(u32, u32)>>,
-    /// Per phrase: the parts that name it.
+    phrases: Lists<(u32, u32)>,
+    /// Per phrase: the must parts that name it.
     phrase_mentions: Lists<Mention>,
     /// Per term id: the phrases anchored on it (each on its least used word), evaluated only
-    /// when that word is present.
-    phrases_by_anchor: Lists<u32>,
+    /// when that word is present, each with another of its words (the least used): most phrases
+    /// are passed over on that one look-up, without reading the phrase.
+    phrases_by_anchor: Lists<(u32, u32)>,
+    /// Per flat branch: the words and phrases of its negated parts.
+    negated: Lists<Atom>,
     /// Feeds evaluated whole on every document: no rule, or a rule that can hold with none of
     /// its terms present.
     always: Vec<u32>,
     /// The distinct date-range shorthands of the feeds.
     shorthands: Vec<Filters>,
+    /// Per shorthand: the feeds with that date range.
+    by_shorthand: Vec<Vec<u32>>,
+    /// Every source a feed keeps or drops, numbered: a document of any other source is kept or
+    /// dropped by every feed as any other such document is.
+    sources: FxHashMap<String, u32>,
+    /// Every category a feed keeps, numbered likewise.
+    categories: FxHashMap<String, u32>,
 }
 
 /// The document's occurrences of dictionary terms.
 struct Occurrences<'s> {
     stamp: &'s [u32],
+    positional: &'s [bool],
     generation: u32,
     ranges: &'s [(u32, u32)],
     positions: &'s [u32],
@@ -175,25 +225,38 @@ impl Occurrences<'_> {
         self.stamp[term as usize] == self.generation
     }
 
+    /// The positions of a term named in a phrase (only those terms' positions are kept).
     fn positions(&self, term: u32) -> &[u32] {
         let t = term as usize;
         if self.stamp[t] != self.generation {
             return &[];
         }
+        debug_assert!(self.positional[t], "positions are kept only for the words of phrases");
         let (start, end) = self.ranges[t];
         &self.positions[start as usize..end as usize]
     }
 
+    /// Whether the terms are at these positions relative to each other somewhere in the
+    /// document: each position of the term seen least often is tried.
     fn phrase(&self, terms: &[(u32, u32)]) -> bool {
-        let (first_at, first) = terms[0];
-        self.positions(first)
-            .iter()
-            .any(|&p| terms[1..].iter().all(|&(at, t)| self.positions(t).binary_search(&(p + at - first_at)).is_ok()))
+        if !terms.iter().all(|&(_, t)| self.present(t)) {
+            return false;
+        }
+        let &(driver_at, driver) =
+            terms.iter().min_by_key(|&&(_, t)| self.positions(t).len()).expect("a phrase has words");
+        // Relative to the phrase's first term (the least `at`): none can be before the text.
+        let first_at = terms[0].0;
+        self.positions(driver).iter().any(|&p| {
+            p + first_at >= driver_at
+                && terms.iter().all(|&(at, t)| {
+                    t == driver && at == driver_at || self.positions(t).binary_search(&(p + at - driver_at)).is_ok()
+                })
+        })
     }
 
     fn eval(&self, node: &Node) -> bool {
         match node {
-            Node::Term(t) => !self.positions(*t).is_empty(),
+            Node::Term(t) => self.present(*t),
             Node::Phrase(terms) => self.phrase(terms),
             Node::Not(inner) => inner.as_ref().is_none_or(|n| !self.eval(n)),
             Node::And { must, must_not } => must.iter().all(|n| self.eval(n)) && !must_not.iter().any(|n| self.eval(n)),
@@ -206,12 +269,18 @@ impl Occurrences<'_> {
 struct Compiler {
     english: TextAnalyzer,
     dictionary: FxHashMap<String, u32>,
+    /// Per term: named in a phrase, so its positions in a document matter.
+    positional: Vec<bool>,
 }
 
 impl Compiler {
     fn term(&mut self, text: &str) -> u32 {
         let next = self.dictionary.len() as u32;
-        *self.dictionary.entry(text.to_string()).or_insert(next)
+        let id = *self.dictionary.entry(text.to_string()).or_insert(next);
+        if id == next {
+            self.positional.push(false);
+        }
+        id
     }
 
     /// As the index's `words_query` reads a word or phrase (strictly).
@@ -220,7 +289,11 @@ impl Compiler {
         match tokens.len() {
             0 => None,
             1 => Some(Node::Term(self.term(&tokens[0].1))),
-            _ => Some(Node::Phrase(tokens.iter().map(|(at, t)| (*at as u32, self.term(t))).collect())),
+            _ => {
+                let terms: Vec<(u32, u32)> = tokens.iter().map(|(at, t)| (*at as u32, self.term(t))).collect();
+                terms.iter().for_each(|&(_, t)| self.positional[t as usize] = true);
+                Some(Node::Phrase(terms))
+            }
         }
     }
 
@@ -362,7 +435,11 @@ struct FlatBuilder {
     phrases: Vec<Vec<(u32, u32)>>,
     phrase_ids: FxHashMap<Vec<(u32, u32)>, u32>,
     phrase_mentions: Vec<Vec<Mention>>,
-    phrases_by_anchor: Vec<Vec<u32>>,
+    /// Per phrase: its least used word, where it is looked for if a must part names it, and its
+    /// next least used (the same if it has no other).
+    phrase_anchors: Vec<(u32, u32)>,
+    /// Per branch: the words and phrases of its negated parts.
+    negated: Vec<Vec<Atom>>,
 }
 
 impl FlatBuilder {
@@ -373,25 +450,22 @@ impl FlatBuilder {
             phrases: Vec::new(),
             phrase_ids: FxHashMap::default(),
             phrase_mentions: Vec::new(),
-            phrases_by_anchor: vec![Vec::new(); terms],
+            phrase_anchors: Vec::new(),
+            negated: Vec::new(),
         }
     }
 
-    /// Adds a branch of at most [`FLAT_PARTS`] parts: bits `0..must.len()` for its must parts,
-    /// the next ones for its negated parts.
+    /// Adds a branch of at most [`FLAT_PARTS`] must parts (bits `0..must.len()`) and any number
+    /// of negated ones.
     fn add(&mut self, feed: u32, must: &[Vec<&Node>], must_not: &[Vec<&Node>], uses: &[u32]) {
-        debug_assert!(must.len() + must_not.len() <= FLAT_PARTS);
+        debug_assert!(must.len() <= FLAT_PARTS);
         let branch = self.branches.len() as u32;
         self.branches.push(FlatBranch { feed, must: low_bits(must.len()) });
-        for (i, atoms) in must.iter().chain(must_not).enumerate() {
-            let mention = Mention { branch, bit: 1 << i };
+        for (i, atoms) in must.iter().enumerate() {
+            let mention = Mention::new(branch, feed, i);
             let mut seen: Vec<Atom> = Vec::new();
             for atom in atoms {
-                let atom = match atom {
-                    Node::Term(t) => Atom::Term(*t),
-                    Node::Phrase(terms) => Atom::Phrase(self.phrase(terms, uses)),
-                    _ => unreachable!("flatten keeps only words and phrases"),
-                };
+                let atom = self.atom(atom, uses);
                 // A part names each word or phrase once: its lists stay short.
                 if seen.contains(&atom) {
                     continue;
@@ -402,6 +476,22 @@ impl FlatBuilder {
                 }
                 seen.push(atom);
             }
+        }
+        let mut negated = Vec::new();
+        for atom in must_not.iter().flatten() {
+            let atom = self.atom(atom, uses);
+            if !negated.contains(&atom) {
+                negated.push(atom);
+            }
+        }
+        self.negated.push(negated);
+    }
+
+    fn atom(&mut self, node: &Node, uses: &[u32]) -> Atom {
+        match node {
+            Node::Term(t) => Atom::Term(*t),
+            Node::Phrase(terms) => Atom::Phrase(self.phrase(terms, uses)),
+            _ => unreachable!("flatten keeps only words and phrases"),
         }
     }
 
@@ -415,15 +505,29 @@ impl FlatBuilder {
         self.phrase_ids.insert(terms.to_vec(), id);
         self.phrase_mentions.push(Vec::new());
         let anchor = terms.iter().map(|(_, t)| *t).min_by_key(|t| uses[*t as usize]).expect("a phrase has words");
-        self.phrases_by_anchor[anchor as usize].push(id);
+        let other = terms.iter().map(|(_, t)| *t).filter(|&t| t != anchor).min_by_key(|t| uses[*t as usize]);
+        self.phrase_anchors.push((anchor, other.unwrap_or(anchor)));
         id
+    }
+
+    /// Per term: the phrases anchored on it that a must part names (a phrase only negated is
+    /// looked for only when its branch's must parts hold).
+    fn phrases_by_anchor(&self, terms: usize) -> Lists<(u32, u32)> {
+        let mut lists = vec![Vec::new(); terms];
+        for (p, &(anchor, other)) in self.phrase_anchors.iter().enumerate() {
+            if !self.phrase_mentions[p].is_empty() {
+                lists[anchor as usize].push((p as u32, other));
+            }
+        }
+        Lists::of(lists)
     }
 }
 
 impl RuleSet {
     /// Compiles the rules of many feeds, each given by its id and filters.
     pub fn new<'a>(feeds: impl IntoIterator<Item = (String, &'a Filters)>) -> RuleSet {
-        let mut compiler = Compiler { english: search::schema::english(), dictionary: FxHashMap::default() };
+        let mut compiler =
+            Compiler { english: search::schema::english(), dictionary: FxHashMap::default(), positional: Vec::new() };
         let mut shorthands: Vec<Filters> = Vec::new();
         let mut compiled: Vec<Feed> = Vec::new();
         for (board_id, filters) in feeds {
@@ -454,6 +558,23 @@ impl RuleSet {
                 rest: None,
             });
         }
+        assert!(compiled.len() <= MAX_FEEDS, "at most {MAX_FEEDS} feeds in one rule set");
+        let mut by_shorthand = vec![Vec::new(); shorthands.len()];
+        let mut sources = FxHashMap::default();
+        let mut categories = FxHashMap::default();
+        for (i, feed) in compiled.iter().enumerate() {
+            if let Some(shorthand) = feed.date_range {
+                by_shorthand[shorthand].push(i as u32);
+            }
+            for source in feed.kept_sources.iter().chain(&feed.excluded_sources) {
+                let next = sources.len() as u32;
+                sources.entry(source.clone()).or_insert(next);
+            }
+            for category in &feed.categories {
+                let next = categories.len() as u32;
+                categories.entry(category.clone()).or_insert(next);
+            }
+        }
         let mut uses = vec![0u32; compiler.dictionary.len()];
         for feed in &compiled {
             if let Text::Rule(node) = &feed.text {
@@ -482,7 +603,7 @@ impl RuleSet {
                     feed.rest = rest;
                     for (branch, anchors) in parts.into_iter().zip(anchored) {
                         if let Some((must, must_not)) = flatten(&branch) {
-                            if must.len() + must_not.len() <= FLAT_PARTS {
+                            if must.len() <= FLAT_PARTS {
                                 flat.add(i as u32, &must, &must_not, &uses);
                                 continue;
                             }
@@ -497,18 +618,24 @@ impl RuleSet {
                 }
             }
         }
+        let phrases_by_anchor = flat.phrases_by_anchor(compiler.dictionary.len());
         RuleSet {
             dictionary: compiler.dictionary,
+            positional: compiler.positional,
             feeds: compiled,
             branches,
             by_term,
             flat: flat.branches,
+            phrases_by_anchor,
+            negated: Lists::of(flat.negated),
             term_mentions: Lists::of(flat.term_mentions),
-            phrases: flat.phrases,
+            phrases: Lists::of(flat.phrases),
             phrase_mentions: Lists::of(flat.phrase_mentions),
-            phrases_by_anchor: Lists::of(flat.phrases_by_anchor),
             always,
             shorthands,
+            by_shorthand,
+            sources,
+            categories,
         }
     }
 
@@ -541,59 +668,155 @@ impl RuleSet {
 /// Words remembered (as folded, before stop words and stemming) before the memory is cleared.
 const WORD_MEMORY: usize = 200_000;
 
+/// Distinct (source, category) pairs whose filtered feeds are remembered before that memory is
+/// cleared.
+const FILTER_MEMORY: usize = 4_096;
+
 /// The second half of the English analyzer, applied to one folded word at a time, with a memory
 /// of the words already seen.
 struct Lexicon {
     /// Stop words and stemming of one folded token (the tokenizer keeps it whole).
     stem: TextAnalyzer,
-    /// Folded word → its dictionary term, or none (a stop word, or a term no rule names).
+    /// Short plain words (most words) → their dictionary term, or [`memory::NO_TERM`].
+    short: memory::ShortMemory,
+    /// Any other folded word → its dictionary term, or none (a stop word, or a term no rule
+    /// names).
     memory: FxHashMap<String, Option<u32>>,
 }
 
 impl Lexicon {
-    /// The dictionary term of one folded word, stemming it only the first time it is seen.
-    fn term_of(&mut self, dictionary: &FxHashMap<String, u32>, folded: &str) -> Option<u32> {
-        if let Some(known) = self.memory.get(folded) {
-            return *known;
-        }
+    /// The dictionary term of one folded word, stemming it.
+    fn stemmed(&mut self, dictionary: &FxHashMap<String, u32>, folded: &str) -> Option<u32> {
         let mut stream = self.stem.token_stream(folded);
-        let term = if stream.advance() { dictionary.get(&stream.token().text).copied() } else { None };
-        drop(stream);
-        if self.memory.len() >= WORD_MEMORY {
-            self.memory.clear();
+        if stream.advance() {
+            dictionary.get(&stream.token().text).copied()
+        } else {
+            None
         }
-        self.memory.insert(folded.to_string(), term);
-        term
     }
+
+    /// The dictionary term of one word, stemming it only the first time it is seen.
+    fn term_of(&mut self, dictionary: &FxHashMap<String, u32>, word: Word) -> Option<u32> {
+        match word {
+            Word::Short(key) => {
+                let term = match self.short.get(key) {
+                    Some(term) => term,
+                    None => {
+                        let bytes = key.bytes();
+                        let len = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+                        let text = std::str::from_utf8(&bytes[..len]).expect("a short word is ASCII");
+                        let term = self.stemmed(dictionary, text).unwrap_or(memory::NO_TERM);
+                        self.short.insert(key, term);
+                        term
+                    }
+                };
+                (term != memory::NO_TERM).then_some(term)
+            }
+            Word::Other(folded) => {
+                if let Some(known) = self.memory.get(folded) {
+                    return *known;
+                }
+                let term = self.stemmed(dictionary, folded);
+                if self.memory.len() >= WORD_MEMORY {
+                    self.memory.clear();
+                }
+                self.memory.insert(folded.to_string(), term);
+                term
+            }
+        }
+    }
+}
+
+/// A flat branch's marks for one document, beside its must bits so that a mention costs one
+/// memory access.
+#[derive(Debug, Clone, Copy)]
+struct Held {
+    /// The document (generation) `bits` belong to.
+    generation: u32,
+    /// The must parts found to hold.
+    bits: u32,
+    /// All its must parts.
+    must: u32,
 }
 
 /// The matcher's state for flat branches over one document.
 struct Marks {
-    /// Per flat branch: the generation its mask belongs to, and the bits of its parts found to
-    /// hold (side by side: one memory access per mention).
-    held: Vec<(u32, u32)>,
-    /// Flat branches with a bit set in this document.
-    touched: Vec<u32>,
-    /// Per phrase: looked for in this document (the generation).
-    phrase_stamp: Vec<u32>,
+    /// Per flat branch.
+    held: Vec<Held>,
+    /// Per phrase: the generation it was looked for in, and whether it was found.
+    phrases: Vec<(u32, bool)>,
 }
 
 impl Marks {
-    /// Records that a part of a branch holds.
-    fn mark(&mut self, Mention { branch, bit }: Mention, generation: u32) {
-        let held = &mut self.held[branch as usize];
-        if held.0 != generation {
-            *held = (generation, 0);
-            self.touched.push(branch);
+    /// Records that a must part of a branch holds; true when that completes the branch's must
+    /// parts (once per branch and document).
+    fn mark(&mut self, mention: Mention, generation: u32) -> bool {
+        let held = &mut self.held[mention.branch as usize];
+        if held.generation != generation {
+            held.generation = generation;
+            held.bits = 0;
         }
-        held.1 |= bit;
+        let before = held.bits;
+        held.bits |= mention.bit();
+        held.bits == held.must && before != held.must
     }
+}
 
-    /// Whether a touched branch holds: all its must parts and none of its negated ones.
-    fn holds(&self, rules: &RuleSet, branch: u32) -> bool {
-        let must = rules.flat[branch as usize].must;
-        self.held[branch as usize].1 == must
+/// Whether phrase `p` is in the document, looking for it at most once per document.
+fn phrase_found(rules: &RuleSet, p: u32, phrases: &mut [(u32, bool)], occurrences: &Occurrences) -> bool {
+    let seen = &mut phrases[p as usize];
+    if seen.0 != occurrences.generation {
+        *seen = (occurrences.generation, occurrences.phrase(rules.phrases.get(p)));
     }
+    seen.1
+}
+
+/// What is decided of the feeds for one document.
+struct Decided {
+    /// Per feed: the generation in which it was decided.
+    stamp: Vec<u32>,
+    /// The feeds whose words need no more looking at in this document: their filters other than
+    /// text drop it, or they are decided. One bit each.
+    skip: Vec<u64>,
+    /// The matching feeds of the document.
+    candidates: Vec<u32>,
+}
+
+/// A flat branch whose must parts all hold: it holds if none of its negated words and phrases is
+/// in the document, and then decides its feed (the feed's rest and per-source exclusions).
+fn complete(
+    rules: &RuleSet,
+    branch: u32,
+    document: &IndexedDocument,
+    occurrences: &Occurrences,
+    phrases: &mut [(u32, bool)],
+    decided: &mut Decided,
+) {
+    for &atom in rules.negated.get(branch) {
+        let there = match atom {
+            Atom::Term(t) => occurrences.present(t),
+            Atom::Phrase(p) => phrase_found(rules, p, phrases, occurrences),
+        };
+        if there {
+            return;
+        }
+    }
+    let f = rules.flat[branch as usize].feed;
+    decided.stamp[f as usize] = occurrences.generation;
+    add(&mut decided.skip, f);
+    let feed = &rules.feeds[f as usize];
+    if feed.rest.as_ref().is_none_or(|n| occurrences.eval(n)) && !excluded(feed, document, occurrences) {
+        decided.candidates.push(f);
+    }
+}
+
+/// A set of feeds, one bit each.
+fn has(set: &[u64], feed: u32) -> bool {
+    set[feed as usize / 64] & (1 << (feed % 64)) != 0
+}
+
+fn add(set: &mut [u64], feed: u32) {
+    set[feed as usize / 64] |= 1 << (feed % 64);
 }
 
 /// Evaluates a [`RuleSet`] against documents, reusing its buffers and what it learnt of words.
@@ -603,18 +826,22 @@ pub struct Matcher<'r> {
     words: words::Words,
     lexicon: Lexicon,
     generation: u32,
+    /// Per term: the generation of the last document holding it.
     stamp: Vec<u32>,
     ranges: Vec<(u32, u32)>,
+    /// The document's (term, position) pairs of the terms named in phrases.
     occurrences: Vec<(u32, u32)>,
     positions: Vec<u32>,
+    /// The document's distinct terms.
     present: Vec<u32>,
-    /// Per feed: the generation in which it was decided.
-    feed_stamp: Vec<u32>,
     /// Per branch: the generation in which it was evaluated.
     branch_stamp: Vec<u32>,
     flat: Marks,
-    /// The matching feeds of the document.
-    candidates: Vec<u32>,
+    /// Per (source, category) of a document, numbered as in [`RuleSet::sources`] and
+    /// [`RuleSet::categories`] (`u32::MAX`: one no feed names): the feeds whose source and
+    /// category filters drop such a document, one bit each.
+    dropped_by: FxHashMap<(u32, u32), Box<[u64]>>,
+    decided: Decided,
 }
 
 impl<'r> Matcher<'r> {
@@ -627,6 +854,7 @@ impl<'r> Matcher<'r> {
                     .filter(StopWordFilter::new(Language::English).expect("tantivy ships English stop words"))
                     .filter(Stemmer::new(Language::English))
                     .build(),
+                short: memory::ShortMemory::new(WORD_MEMORY),
                 memory: FxHashMap::default(),
             },
             generation: 0,
@@ -635,40 +863,58 @@ impl<'r> Matcher<'r> {
             occurrences: Vec::new(),
             positions: Vec::new(),
             present: Vec::new(),
-            feed_stamp: vec![0; rules.feeds.len()],
             branch_stamp: vec![0; rules.branches.len()],
             flat: Marks {
-                held: vec![(0, 0); rules.flat.len()],
-                touched: Vec::new(),
-                phrase_stamp: vec![0; rules.phrases.len()],
+                held: rules.flat.iter().map(|b| Held { generation: 0, bits: 0, must: b.must }).collect(),
+                phrases: vec![(0, false); rules.phrases.len()],
             },
-            candidates: Vec::new(),
+            dropped_by: FxHashMap::default(),
+            decided: Decided {
+                stamp: vec![0; rules.feeds.len()],
+                skip: vec![0; rules.feeds.len().div_ceil(64)],
+                candidates: Vec::new(),
+            },
         }
     }
 
-    /// Analyses the document's text once, keeping the positions of dictionary terms.
-    fn analyse(&mut self, text: &str) {
+    /// Analyses the document's text once (as the index's `content`: title, then pages), noting
+    /// its distinct dictionary terms and the positions of those named in phrases.
+    fn analyse(&mut self, document: &IndexedDocument) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.feed_stamp.iter_mut().for_each(|s| *s = 0);
-            for stamps in [&mut self.branch_stamp, &mut self.flat.phrase_stamp] {
-                stamps.iter_mut().for_each(|s| *s = 0);
-            }
-            self.flat.held.iter_mut().for_each(|h| *h = (0, 0));
+            self.decided.stamp.iter_mut().for_each(|s| *s = 0);
+            self.branch_stamp.iter_mut().for_each(|s| *s = 0);
+            self.flat.phrases.iter_mut().for_each(|s| *s = (0, false));
+            self.flat.held.iter_mut().for_each(|h| h.generation = 0);
             self.generation = 1;
         }
+        let generation = self.generation;
         self.occurrences.clear();
-        let (lexicon, dictionary, occurrences) = (&mut self.lexicon, &self.rules.dictionary, &mut self.occurrences);
-        self.words.each(text, |word, position| {
-            if let Some(term) = lexicon.term_of(dictionary, word) {
-                occurrences.push((term, position));
+        self.present.clear();
+        let (lexicon, rules) = (&mut self.lexicon, self.rules);
+        let (stamp, present, occurrences) = (&mut self.stamp, &mut self.present, &mut self.occurrences);
+        let mut note = |word: Word, position: u32| {
+            if let Some(term) = lexicon.term_of(&rules.dictionary, word) {
+                let t = term as usize;
+                if stamp[t] != generation {
+                    stamp[t] = generation;
+                    present.push(term);
+                }
+                if rules.positional[t] {
+                    occurrences.push((term, position));
+                }
             }
-        });
+        };
+        // `search::content_of` joins the title and the pages with a blank line between them:
+        // analysed one after the other, they give the same words at the same positions.
+        let mut position = self.words.each(&document.title, 0, &mut note);
+        for page in &document.pages {
+            position = self.words.each(&page.text, position, &mut note);
+        }
         // Sorted by term, then position: each term's positions are one ascending run.
         self.occurrences.sort_unstable();
         self.positions.clear();
-        self.present.clear();
         let mut i = 0;
         while i < self.occurrences.len() {
             let term = self.occurrences[i].0;
@@ -677,55 +923,81 @@ impl<'r> Matcher<'r> {
                 self.positions.push(self.occurrences[i].1);
                 i += 1;
             }
-            self.stamp[term as usize] = self.generation;
             self.ranges[term as usize] = (start, self.positions.len() as u32);
-            self.present.push(term);
+        }
+    }
+
+    /// Notes in [`Decided::skip`] the feeds whose filters other than text drop `document`.
+    fn drop_filtered(&mut self, document: &IndexedDocument, ranges: &[Option<(i64, i64)>]) {
+        let rules = self.rules;
+        let source = rules.sources.get(&document.source_id).copied().unwrap_or(u32::MAX);
+        let category = rules.categories.get(&document.category).copied().unwrap_or(u32::MAX);
+        if !self.dropped_by.contains_key(&(source, category)) && self.dropped_by.len() >= FILTER_MEMORY {
+            self.dropped_by.clear();
+        }
+        // Every document of this source and category is dropped by the same feeds (any source or
+        // category no feed names counts as one): they are worked out once.
+        let dropped = self.dropped_by.entry((source, category)).or_insert_with(|| {
+            let mut set = vec![0; rules.feeds.len().div_ceil(64)].into_boxed_slice();
+            for (f, feed) in rules.feeds.iter().enumerate() {
+                if !keeps_source_and_category(feed, &document.source_id, &document.category) {
+                    add(&mut set, f as u32);
+                }
+            }
+            set
+        });
+        self.decided.skip.copy_from_slice(dropped);
+        for (range, feeds) in ranges.iter().zip(&rules.by_shorthand) {
+            // The index keeps no document without a date in a range.
+            if let Some((from, to)) = *range {
+                if !document.published.is_some_and(|p| from <= p && p <= to) {
+                    feeds.iter().for_each(|&f| add(&mut self.decided.skip, f));
+                }
+            }
         }
     }
 
     /// The ids of the feeds `document` matches at `now`, in the order the feeds were given.
     pub fn matches(&mut self, document: &IndexedDocument, now: DateTime<Utc>) -> Vec<&'r str> {
         let rules = self.rules;
-        self.analyse(&search::content_of(document));
+        self.analyse(document);
         let generation = self.generation;
         let ranges: Vec<Option<(i64, i64)>> = rules.shorthands.iter().map(|f| f.published_between(now)).collect();
-        let occurrences =
-            Occurrences { stamp: &self.stamp, generation, ranges: &self.ranges, positions: &self.positions };
-        self.candidates.clear();
+        self.drop_filtered(document, &ranges);
+        let occurrences = Occurrences {
+            stamp: &self.stamp,
+            positional: &rules.positional,
+            generation,
+            ranges: &self.ranges,
+            positions: &self.positions,
+        };
+        let (flat, decided) = (&mut self.flat, &mut self.decided);
+        decided.candidates.clear();
         // Flat branches: each present word (and each phrase found, looked for only when its
-        // anchor word is present) sets the bit of the parts naming it in their branch; a branch
-        // holds when the bits of all its must parts are set and none of its negated parts'.
-        self.flat.touched.clear();
+        // anchor word is present) sets the bit of the must parts naming it in their branch,
+        // unless the branch's feed needs no more looking at; the branch is decided when its last
+        // must part is set.
         for &term in &self.present {
             for &mention in rules.term_mentions.get(term) {
-                self.flat.mark(mention, generation);
+                if !has(&decided.skip, mention.feed()) && flat.mark(mention, generation) {
+                    complete(rules, mention.branch, document, &occurrences, &mut flat.phrases, decided);
+                }
             }
-            for &phrase in rules.phrases_by_anchor.get(term) {
-                let p = phrase as usize;
-                if self.flat.phrase_stamp[p] == generation {
+            for &(phrase, other) in rules.phrases_by_anchor.get(term) {
+                if !occurrences.present(other) {
                     continue;
                 }
-                self.flat.phrase_stamp[p] = generation;
-                if occurrences.phrase(&rules.phrases[p]) {
-                    for &mention in rules.phrase_mentions.get(phrase) {
-                        self.flat.mark(mention, generation);
+                let mentions = rules.phrase_mentions.get(phrase);
+                if mentions.iter().all(|m| has(&decided.skip, m.feed()))
+                    || !phrase_found(rules, phrase, &mut flat.phrases, &occurrences)
+                {
+                    continue;
+                }
+                for &mention in mentions {
+                    if !has(&decided.skip, mention.feed()) && flat.mark(mention, generation) {
+                        complete(rules, mention.branch, document, &occurrences, &mut flat.phrases, decided);
                     }
                 }
-            }
-        }
-        for &b in &self.flat.touched {
-            let f = rules.flat[b as usize].feed as usize;
-            if self.feed_stamp[f] == generation || !self.flat.holds(rules, b) {
-                continue;
-            }
-            // One branch holds: the feed is decided by its other filters and its rest.
-            self.feed_stamp[f] = generation;
-            let feed = &rules.feeds[f];
-            if feed_keeps(feed, document, &ranges)
-                && feed.rest.as_ref().is_none_or(|n| occurrences.eval(n))
-                && !excluded(feed, document, &occurrences)
-            {
-                self.candidates.push(f as u32);
             }
         }
         // Tree branches anchored on a present term; a feed is decided (kept or not) once.
@@ -733,57 +1005,48 @@ impl<'r> Matcher<'r> {
             for &b in &rules.by_term[term as usize] {
                 let branch = &rules.branches[b as usize];
                 let f = branch.feed as usize;
-                if self.feed_stamp[f] == generation || self.branch_stamp[b as usize] == generation {
+                if decided.stamp[f] == generation || self.branch_stamp[b as usize] == generation {
                     continue;
                 }
                 self.branch_stamp[b as usize] = generation;
                 if !branch.guard.is_empty() && !branch.guard.iter().any(|&t| occurrences.present(t)) {
                     continue;
                 }
-                let feed = &rules.feeds[f];
-                if !feed_keeps(feed, document, &ranges) {
-                    self.feed_stamp[f] = generation;
+                if has(&decided.skip, branch.feed) {
+                    decided.stamp[f] = generation;
                     continue;
                 }
+                let feed = &rules.feeds[f];
                 if occurrences.eval(&branch.node) {
-                    self.feed_stamp[f] = generation;
+                    decided.stamp[f] = generation;
                     let rest = feed.rest.as_ref().is_none_or(|n| occurrences.eval(n));
                     if rest && !excluded(feed, document, &occurrences) {
-                        self.candidates.push(branch.feed);
+                        decided.candidates.push(branch.feed);
                     }
                 }
             }
         }
         for &f in &rules.always {
             let feed = &rules.feeds[f as usize];
-            if feed_keeps(feed, document, &ranges) && text_keeps(feed, document, &occurrences) {
-                self.candidates.push(f);
+            if !has(&decided.skip, f) && text_keeps(feed, document, &occurrences) {
+                decided.candidates.push(f);
             }
         }
-        self.candidates.sort_unstable();
-        self.candidates.iter().map(|&f| rules.feeds[f as usize].board_id.as_str()).collect()
+        decided.candidates.sort_unstable();
+        decided.candidates.iter().map(|&f| rules.feeds[f as usize].board_id.as_str()).collect()
     }
 }
 
-/// The feed's filters other than text: categories, sources kept and dropped, date range.
-fn feed_keeps(feed: &Feed, document: &IndexedDocument, ranges: &[Option<(i64, i64)>]) -> bool {
+/// The feed's source and category filters.
+fn keeps_source_and_category(feed: &Feed, source: &str, category: &str) -> bool {
     let listed = |list: &[String], value: &str| list.binary_search_by(|v| v.as_str().cmp(value)).is_ok();
-    if !feed.categories.is_empty() && !listed(&feed.categories, &document.category) {
+    if !feed.categories.is_empty() && !listed(&feed.categories, category) {
         return false;
     }
-    if !feed.kept_sources.is_empty() && !listed(&feed.kept_sources, &document.source_id) {
+    if !feed.kept_sources.is_empty() && !listed(&feed.kept_sources, source) {
         return false;
     }
-    if listed(&feed.excluded_sources, &document.source_id) {
-        return false;
-    }
-    if let Some(Some((from, to))) = feed.date_range.map(|i| ranges[i]) {
-        // The index keeps no document without a date in a range.
-        if !document.published.is_some_and(|p| from <= p && p <= to) {
-            return false;
-        }
-    }
-    true
+    !listed(&feed.excluded_sources, source)
 }
 
 fn text_keeps(feed: &Feed, document: &IndexedDocument, occurrences: &Occurrences) -> bool {

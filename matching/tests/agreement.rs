@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 
 use chrono::{DateTime, Utc};
 use domain::channel::{BoardDefinition, BoardKeyword, BoardKeywords};
-use domain::feed_rules::Filters;
+use domain::feed_rules::{Filters, SourceExclusion};
 use domain::keywords::{self, Expr};
 use matching::RuleSet;
 use proptest::prelude::*;
@@ -234,6 +234,73 @@ proptest! {
     }
 }
 
+/// Filters besides text for one feed of a mixed rule set: kept sources, a dropped source, a
+/// category, a date range, a per-source exclusion, each or none.
+#[derive(Debug, Clone)]
+struct Others {
+    kept: Vec<&'static str>,
+    dropped: Option<&'static str>,
+    category: Option<&'static str>,
+    date_range: Option<&'static str>,
+    exclusion: Option<(&'static str, Expr)>,
+}
+
+fn others() -> impl Strategy<Value = Others> {
+    let source = proptest::sample::select(SOURCES.to_vec());
+    (
+        proptest::sample::subsequence(SOURCES.to_vec(), 0..3),
+        proptest::option::of(source.clone()),
+        proptest::option::of(proptest::sample::select(CATEGORIES.to_vec())),
+        proptest::option::of(proptest::sample::select(vec!["1d", "1w", "1M"])),
+        proptest::option::weighted(0.3, (source, expression())),
+    )
+        .prop_map(|(kept, dropped, category, date_range, exclusion)| Others {
+            // A source is kept or dropped, never both.
+            dropped: dropped.filter(|d| !kept.contains(d)),
+            kept,
+            category,
+            date_range,
+            exclusion,
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Feeds with different source, category and date filters in one rule set: the matcher
+    /// works out per document which feeds its filters drop, and remembers that per source and
+    /// category; every feed still gets exactly the index's documents.
+    #[test]
+    fn mixed_filters_in_one_rule_set_match_exactly_what_the_index_returns(
+        feeds in proptest::collection::vec((expression(), others()), 8)
+    ) {
+        let feeds: Vec<Filters> = feeds
+            .iter()
+            .map(|(e, o)| Filters {
+                text: Some(keywords::parse(&e.to_string()).unwrap()),
+                positive_text: true,
+                included_sources: o.kept.iter().map(|s| s.to_string()).collect(),
+                excluded_sources: o.dropped.iter().map(|s| s.to_string()).collect(),
+                source_exclusions: o
+                    .exclusion
+                    .iter()
+                    .map(|(s, e)| SourceExclusion {
+                        source_id: s.to_string(),
+                        expr: keywords::parse(&e.to_string()).unwrap(),
+                    })
+                    .collect(),
+                categories: o.category.iter().map(|c| c.to_string()).collect(),
+                date_range: o.date_range.map(str::to_string),
+                ..Default::default()
+            })
+            .collect();
+        let matched = by_matcher(&feeds);
+        for (filters, matched) in feeds.iter().zip(&matched) {
+            prop_assert_eq!(&by_index(filters), matched, "{:?}", filters);
+        }
+    }
+}
+
 fn definition(include: &[&str], exclude: &[&str]) -> BoardDefinition {
     let keywords = |list: &[&str]| list.iter().map(|k| BoardKeyword { keyword: k.to_string(), valid: true }).collect();
     BoardDefinition {
@@ -361,4 +428,23 @@ fn rules_of_only_stop_words_match_what_the_index_matches() {
 
 fn text_filters(rule: &str) -> Filters {
     Filters { text: Some(keywords::parse(rule).unwrap()), positive_text: true, ..Default::default() }
+}
+
+#[test]
+fn words_longer_than_sixteen_bytes_match_what_the_index_matches() {
+    // The matcher remembers words of up to 16 bytes in one table and longer ones in another.
+    let c = corpus();
+    let mut analyzer = search::schema::words();
+    let mut long: Vec<String> = c
+        .documents
+        .iter()
+        .flat_map(|d| search::schema::tokens(&mut analyzer, &search::content_of(d)))
+        .map(|(_, w)| w)
+        .filter(|w| (15..=20).contains(&w.len()) && !matches!(w.as_str(), "and" | "or" | "not"))
+        .collect();
+    long.sort();
+    long.dedup();
+    for word in long.iter().step_by((long.len() / 12).max(1)).take(12) {
+        agreed(&text_filters(word));
+    }
 }
