@@ -296,8 +296,6 @@ impl Server {
             model: config.assistant_model.clone(),
             key: config.assistant_key.clone(),
         };
-        let assistant = Arc::new(service::model_server::AssistantSlot::new(engine, search.clone())?);
-        let fetch_policy = fetch_policy(&config)?;
         let semantic = match config.embedding_model_dir()? {
             Some(dir) => {
                 let semantic = service::semantic::Semantic::open(&dir, data_dir).await?;
@@ -305,10 +303,13 @@ impl Server {
                 Some(semantic)
             }
             None => {
-                tracing::info!("no embedding model: AI feeds' topics match by the keyword taxonomy");
+                tracing::info!("no embedding model: search ranks by keywords alone, AI feeds' topics match by the keyword taxonomy");
                 None
             }
         };
+        let similarity = semantic.clone().map(|s| s as Arc<dyn search::Similarity>);
+        let assistant = Arc::new(service::model_server::AssistantSlot::new(engine, search.clone(), similarity)?);
+        let fetch_policy = fetch_policy(&config)?;
         let filings = Arc::new(service::filings::Filings::new(data_dir, edgar_config(&config, &fetch_policy.allow)?));
         let ctx = service::Context {
             filings,

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use search::{Access, SearchIndex};
+use search::{Access, SearchIndex, Similarity};
 use tokio::sync::mpsc;
 
 use crate::answer::{Answer, Event};
@@ -77,6 +77,9 @@ pub struct Question {
 pub struct Assistant {
     index: Arc<SearchIndex>,
     engine: Arc<dyn AnswerEngine>,
+    /// The documents' embeddings, when the server has the model: documents are then ranked by
+    /// the hybrid ranking.
+    similarity: Option<Arc<dyn Similarity>>,
 }
 
 /// Events buffered between the engine and the reader.
@@ -84,7 +87,13 @@ const EVENT_BUFFER: usize = 64;
 
 impl Assistant {
     pub fn new(index: Arc<SearchIndex>, engine: Arc<dyn AnswerEngine>) -> Assistant {
-        Assistant { index, engine }
+        Assistant { index, engine, similarity: None }
+    }
+
+    /// The same assistant, ranking documents with `similarity` (none: by keywords alone).
+    pub fn with_similarity(mut self, similarity: Option<Arc<dyn Similarity>>) -> Assistant {
+        self.similarity = similarity;
+        self
     }
 
     /// The engine answers are written by; reports write their sections with it too.
@@ -95,9 +104,17 @@ impl Assistant {
     /// Retrieves the passages for `question` on a blocking thread.
     pub async fn retrieve(&self, question: &Question) -> Result<Retrieval, AssistantError> {
         let index = self.index.clone();
+        let similarity = self.similarity.clone();
         let q = question.clone();
         tokio::task::spawn_blocking(move || {
-            retrieve::retrieve(&index, &q.text, &q.scope, &q.access, &Settings::for_mode(q.pro))
+            retrieve::retrieve_ranked(
+                &index,
+                &q.text,
+                &q.scope,
+                &q.access,
+                &Settings::for_mode(q.pro),
+                similarity.as_deref(),
+            )
         })
         .await
         .map_err(|e| AssistantError::Internal(format!("retrieval task failed: {e}")))?

@@ -41,5 +41,5 @@ pub use engine::{AnswerEngine, Assistant, EventResult, Events, Question};
 pub use error::{AssistantError, ErrorKind};
 pub use extractive::ExtractiveEngine;
 pub use openai::{OpenAiCompatibleEngine, OpenAiConfig};
-pub use retrieve::{retrieve, Retrieval, RetrievedPassage, Settings};
+pub use retrieve::{retrieve, retrieve_ranked, Retrieval, RetrievedPassage, Settings};
 pub use scope::Scope;

@@ -7,7 +7,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use search::{Access, SearchIndex};
+use search::{Access, SearchIndex, Similarity};
 use serde::Serialize;
 use tantivy::collector::TopDocs;
 use tantivy::query::TermQuery;
@@ -148,6 +148,19 @@ pub fn retrieve(
     access: &Access,
     settings: &Settings,
 ) -> Result<Retrieval, AssistantError> {
+    retrieve_ranked(index, question, scope, access, settings, None)
+}
+
+/// [`retrieve`], with the documents ranked by the hybrid ranking (`search::hybrid`) when
+/// `similarity` holds the documents' embeddings.
+pub fn retrieve_ranked(
+    index: &SearchIndex,
+    question: &str,
+    scope: &Scope,
+    access: &Access,
+    settings: &Settings,
+    similarity: Option<&dyn Similarity>,
+) -> Result<Retrieval, AssistantError> {
     let mut terms = Terms::default();
     let question_terms = terms.of_question(question);
     let mut retrieval =
@@ -160,10 +173,10 @@ pub fn retrieve(
     // A question that names a company is answered from that company's documents; when they hold
     // nothing that matches, from everything in scope as before.
     let mut companies = named_companies(index, question, scope, access)?;
-    let mut candidates = round(index, &q, scope, access, &companies, settings, 1, &mut terms)?;
+    let mut candidates = round(index, &q, scope, access, &companies, settings, 1, &mut terms, similarity)?;
     if candidates.is_empty() && !companies.is_empty() {
         companies.clear();
-        candidates = round(index, &q, scope, access, &companies, settings, 1, &mut terms)?;
+        candidates = round(index, &q, scope, access, &companies, settings, 1, &mut terms, similarity)?;
     }
     retrieval.companies = companies.clone();
     let mut chosen = choose(&candidates, settings);
@@ -174,7 +187,7 @@ pub fn retrieve(
             let q2 = query_text(&words.iter().chain(&expansion).cloned().collect::<Vec<_>>());
             let seen: HashSet<(String, u32)> =
                 candidates.iter().map(|c| (c.passage.deeplink.clone(), c.passage.ordinal)).collect();
-            let more = round(index, &q2, scope, access, &companies, settings, 2, &mut terms)?;
+            let more = round(index, &q2, scope, access, &companies, settings, 2, &mut terms, similarity)?;
             candidates
                 .extend(more.into_iter().filter(|c| !seen.contains(&(c.passage.deeplink.clone(), c.passage.ordinal))));
             chosen = choose(&candidates, settings);
@@ -228,6 +241,7 @@ fn round(
     settings: &Settings,
     round: u8,
     terms: &mut Terms,
+    similarity: Option<&dyn Similarity>,
 ) -> Result<Vec<Candidate>, AssistantError> {
     let Some(mut req) = scope.request(q, access) else {
         return Ok(vec![]);
@@ -235,7 +249,7 @@ fn round(
     req.companies = companies.to_vec();
     req.limit = settings.documents;
     req.highlights = settings.candidates_per_document;
-    let found = index.search(&req)?;
+    let found = index.search_ranked(&req, similarity)?;
     let best_document = found.hits.iter().map(|h| h.score).fold(0.0f32, f32::max);
     let best_passage = found.hits.iter().flat_map(|h| &h.highlights).map(|h| h.score).fold(0.0f32, f32::max);
     let weight = if round == 1 { 1.0 } else { SECOND_ROUND_WEIGHT };

@@ -87,7 +87,14 @@ pub async fn run(data_dir: &Path, args: &BenchArgs) -> anyhow::Result<()> {
     }
     let work = data_dir.join(format!("bench-ask-{}", uuid::Uuid::new_v4().simple()));
     std::fs::create_dir_all(&work)?;
-    let result = measure(&work, &args.data, qa, &sentences, &scale).await;
+    let model = match (args.embeddings, embed::locate(None)) {
+        (false, _) => None,
+        (true, Some(dir)) => Some(dir),
+        (true, None) => {
+            anyhow::bail!("--embeddings: no embedding model (run scripts/setup, or set {})", embed::MODEL_ENV)
+        }
+    };
+    let result = measure(&work, &args.data, qa, &sentences, &scale, model).await;
     let _ = std::fs::remove_dir_all(&work);
     result
 }
@@ -98,15 +105,28 @@ async fn measure(
     qa: anyhow::Result<QaSet>,
     sentences: &[String],
     scale: &Scale,
+    model: Option<PathBuf>,
 ) -> anyhow::Result<()> {
     let db = Db::open_sqlite(work).await?;
     let mut config = ServeArgs::for_tests();
     let engine = crate::ask::assistant_from_env(&mut config);
+    let embeddings = model.is_some();
+    if let Some(dir) = model {
+        config.embedding_model = Some(dir);
+        config.no_embedding_model = false;
+    }
     let server = Server::start_with(db, work, config).await?;
     let result = async {
         let api = Api { client: reqwest::Client::new(), base: format!("http://{}", server.addr) };
         let token = api.sign_up().await?;
-        println!("  {engine}, through POST /api/ml/ask-needl (server-sent events over HTTP), SQLite");
+        println!(
+            "  {engine}, {}, through POST /api/ml/ask-needl (server-sent events over HTTP), SQLite",
+            if embeddings {
+                "documents ranked by keywords fused with their embeddings"
+            } else {
+                "documents ranked by keywords"
+            }
+        );
         match &qa {
             Ok(qa) => quality(&server, &api, &token, qa, scale.questions).await?,
             Err(error) => println!("  QA set: skipped ({error:#})"),
@@ -115,6 +135,10 @@ async fn measure(
             Ok(qa) => qa.questions.iter().map(|q| q.text.clone()).collect(),
             Err(_) => scifact_queries(data),
         };
+        if embeddings {
+            println!("  latency: left out with --embeddings");
+            return Ok(());
+        }
         if sentences.is_empty() || questions.is_empty() {
             println!("  latency: skipped (no sentences or questions to ask)");
             return Ok(());
@@ -379,6 +403,14 @@ async fn quality(server: &Server, api: &Api, token: &str, qa: &QaSet, limit: usi
         deeplinks.push(record(server, &store, &source, &p.guid, &p.title, &p.context).await?);
     }
     caught_up(server, Duration::from_secs(120)).await?;
+    if let Some(semantic) = server.state.semantic.clone() {
+        // Every document embedded before the first question, as on a server that kept up.
+        let deadline = Instant::now() + Duration::from_secs(1800);
+        while deeplinks.iter().any(|d| semantic.vector(d).is_none()) {
+            anyhow::ensure!(Instant::now() < deadline, "the QA documents were not embedded within 30 minutes");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
     let ingested = started.elapsed();
     let questions = &qa.questions[..limit.min(qa.questions.len())];
     let started = Instant::now();

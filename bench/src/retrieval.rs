@@ -37,6 +37,16 @@ pub async fn run(data_dir: &Path, args: &BenchArgs) -> anyhow::Result<()> {
     let work = data_dir.join(format!("bench-search-{}", uuid::Uuid::new_v4().simple()));
     let scratch = work.clone();
     let quick = args.quick;
+    // The product's embeddings (the model `scripts/setup` fetches), for the dense and hybrid
+    // rankings; without the model only BM25 is measured.
+    // The abstracts' vectors are kept in the data directory between runs (embedding them takes
+    // minutes); delete `bench-scifact-vectors` there to measure the embedding again.
+    let semantic = match embed::locate(None) {
+        Some(model) if !quick => {
+            Some(service::semantic::Semantic::open(&model, &data_dir.join("bench-scifact-vectors")).await?)
+        }
+        _ => None,
+    };
     let result = tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
         println!("search:");
         let corpus = match SciFact::load(&data.join("beir-scifact")) {
@@ -46,7 +56,7 @@ pub async fn run(data_dir: &Path, args: &BenchArgs) -> anyhow::Result<()> {
                 return Ok(());
             }
         };
-        scifact(&corpus, &work.join("scifact"))?;
+        scifact(&corpus, &work.join("scifact"), semantic.as_deref(), quick)?;
         let sentences = sentences(&corpus, &data.join("qa/xquad-en/xquad.en.json"));
         let sizes: &[usize] = if quick { &[10_000] } else { &[100_000, 1_000_000] };
         for &passages in sizes {
@@ -137,7 +147,12 @@ fn ndcg_at_10(ranked: &[String], relevant: &[String]) -> f64 {
     }
 }
 
-fn scifact(corpus: &SciFact, dir: &Path) -> anyhow::Result<()> {
+fn scifact(
+    corpus: &SciFact,
+    dir: &Path,
+    semantic: Option<&service::semantic::Semantic>,
+    quick: bool,
+) -> anyhow::Result<()> {
     let index = SearchIndex::open(dir, 2)?;
     let started = Instant::now();
     for chunk in corpus.documents.chunks(2000) {
@@ -186,8 +201,79 @@ fn scifact(corpus: &SciFact, dir: &Path) -> anyhow::Result<()> {
         );
     }
     println!("    published BM25: 0.665 (BEIR paper), 0.679 (Anserini, title and text flat)");
+    match semantic {
+        Some(semantic) => dense_and_hybrid(corpus, &index, semantic)?,
+        None if quick => println!("    dense and hybrid: full runs only (embedding the abstracts takes minutes)"),
+        None => println!(
+            "    dense and hybrid: skipped, no embedding model (run scripts/setup, or set {})",
+            embed::MODEL_ENV
+        ),
+    }
     drop(index);
     let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
+
+/// SciFact through the product's embeddings: every abstract embedded as a document is (title and
+/// opening), then the queries ranked by the embeddings alone over the whole corpus, and by the
+/// search path's hybrid ranking ([`SearchIndex::search_ranked`] with the service's
+/// [`service::semantic::Semantic`], as `POST /search` ranks).
+fn dense_and_hybrid(
+    corpus: &SciFact,
+    index: &SearchIndex,
+    semantic: &service::semantic::Semantic,
+) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Handle::current();
+    let started = Instant::now();
+    let items: Vec<(String, String)> = corpus
+        .documents
+        .iter()
+        .filter(|(id, _, _)| semantic.vector(id).is_none())
+        .map(|(id, title, text)| (id.clone(), service::semantic::embedding_text(title, text)))
+        .collect();
+    for chunk in items.chunks(256) {
+        runtime.block_on(semantic.store(chunk.to_vec()))?;
+    }
+    let secs = started.elapsed().as_secs_f64();
+    if items.is_empty() {
+        println!("    embedding: every abstract's vector kept from an earlier run");
+    } else {
+        println!(
+            "    embedding: {} abstracts in {secs:.0} s = {:.1} documents/s (title and opening, {} threads)",
+            items.len(),
+            items.len() as f64 / secs,
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        );
+    }
+    let vectors: Vec<(&str, Vec<f32>)> =
+        corpus.documents.iter().filter_map(|(id, _, _)| Some((id.as_str(), semantic.vector(id)?))).collect();
+    let (mut dense, mut hybrid) = (0.0, 0.0);
+    let mut latency = Histogram::<u64>::new(3)?;
+    for (_, text, relevant) in &corpus.queries {
+        let q = runtime.block_on(semantic.embed(vec![text.clone()]))?.remove(0);
+        let mut scored: Vec<(f32, &str)> = vectors.iter().map(|(id, v)| (embed::dot(&q, v), *id)).collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let ranked: Vec<String> = scored.iter().take(10).map(|(_, id)| id.to_string()).collect();
+        dense += ndcg_at_10(&ranked, relevant);
+        let mut req = Request::new(text.clone(), Access::Public);
+        req.highlights = 0;
+        let timer = Instant::now();
+        // A query the keyword search refuses (unbalanced quotes) scores nothing, as above.
+        if let Ok(found) = index.search_ranked(&req, Some(semantic as &dyn search::Similarity)) {
+            latency.record(timer.elapsed().as_micros() as u64)?;
+            let ranked: Vec<String> = found.hits.into_iter().map(|h| h.deeplink).collect();
+            hybrid += ndcg_at_10(&ranked, relevant);
+        }
+    }
+    let n = corpus.queries.len() as f64;
+    println!("    nDCG@10 {:.3}  dense (the embeddings alone, every abstract)", dense / n);
+    println!(
+        "    nDCG@10 {:.3}  hybrid, as the product searches with the model (keyword top {} fused with the embeddings; p50 {:.1} ms, p99 {:.1} ms, query embedding included)",
+        hybrid / n,
+        search::hybrid::POOL,
+        ms(&latency, 0.5),
+        ms(&latency, 0.99)
+    );
     Ok(())
 }
 

@@ -6,8 +6,11 @@
 //! - [`index`]: the index on disk, its single writer and its checkpoint in the commit payload.
 //! - [`follow`]: the task that follows the event feed into the index.
 //! - [`query`]: keyword expressions, access filters, sorting, counts, highlights, spelling.
+//! - [`hybrid`]: a search's keyword ranking fused with the documents' embeddings (dense
+//!   retrieval), when the caller has them.
 
 pub mod follow;
+pub mod hybrid;
 pub mod index;
 pub mod passages;
 pub mod query;
@@ -16,4 +19,5 @@ pub mod schema;
 pub use follow::{category, Arrivals, Follower, Library};
 pub use index::{content_of, Change, IndexedDocument, SearchIndex};
 pub use passages::{Line, PageText, Passage};
-pub use query::{Access, Found, Highlight, Hit, Request, SearchError, Sort};
+pub use hybrid::Similarity;
+pub use query::{ranks_by_words, Access, Found, Highlight, Hit, Request, SearchError, Sort};

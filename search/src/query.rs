@@ -193,6 +193,13 @@ fn parse(q: &str, exact: bool) -> Result<Option<Parsed>, SearchError> {
     Ok(Some(Parsed { plain: !exact && is_plain(q), expr }))
 }
 
+/// Whether `q` ranks documents by how well they match its words: words and phrases without
+/// operators, not read strictly. Only such a ranking may be re-ordered by another signal
+/// ([`crate::hybrid`]); a query with operators, or an exact one, is a filter.
+pub fn ranks_by_words(q: &str, exact: bool) -> bool {
+    !exact && !q.trim().is_empty() && is_plain(q)
+}
+
 /// Whether the query has no operators. Its words then rank documents by how well they match
 /// any of them, as people expect of a search box (quoted phrases are still required, and
 /// parentheses change nothing); a query with operators is read strictly.
@@ -437,6 +444,24 @@ impl SearchIndex {
             }
         }
         Ok(Found { hits, count })
+    }
+
+    /// The first `n` documents of `req` by relevance, best first, with their scores, and how many
+    /// match in all. `req`'s paging and sort are not read. Nothing is highlighted.
+    pub fn ranking(&self, req: &Request, n: usize) -> Result<(Vec<(String, f32)>, usize), SearchError> {
+        let parsed = parse(&req.q, req.exact)?;
+        let searcher = self.searcher();
+        let Some(query) = self.document_query(req, parsed.as_ref()) else {
+            return Ok((vec![], 0));
+        };
+        let (docs, count) = searcher.search(&query, &(TopDocs::with_limit(n.max(1)).order_by_score(), Count))?;
+        let f = self.fields();
+        let mut ranked = Vec::with_capacity(docs.len());
+        for (score, address) in docs {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            ranked.push((SearchIndex::stored_text(&doc, f.deeplink).unwrap_or_default(), score));
+        }
+        Ok((ranked, count))
     }
 
     /// The best passages of each of `deeplinks` for the query, as snippets.

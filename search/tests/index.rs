@@ -263,3 +263,59 @@ fn the_passages_before_one_are_read_back_in_order() {
     assert!(index.passages_before("file-1", 0, 2).unwrap().is_empty());
     assert!(index.passages_before("no-such-file", 3, 2).unwrap().is_empty());
 }
+
+/// Similarities read from a table: what the service's embeddings give, without the model.
+struct Table(Vec<(String, f32)>);
+
+impl search::Similarity for Table {
+    fn similarities(&self, _query: &str, deeplinks: &[String]) -> Option<Vec<Option<f32>>> {
+        Some(deeplinks.iter().map(|d| self.0.iter().find(|(k, _)| k == d).map(|(_, s)| *s)).collect())
+    }
+}
+
+#[test]
+fn a_hybrid_search_reorders_the_keyword_matches_only_and_keeps_their_count_and_highlights() {
+    let index = corpus();
+    let req = Request::new("steel prices", bob());
+    let keyword = index.search(&req).unwrap();
+    let order: Vec<&str> = keyword.hits.iter().map(|h| h.deeplink.as_str()).collect();
+    assert_eq!(order.len(), 3);
+    // The embeddings find the keyword runner-up the closest and the keyword winner the furthest,
+    // and the upload (which bob may not read) closer still: it must not appear.
+    let similar = Table(
+        [(order[1], 0.9), (order[2], 0.5), (order[0], 0.1), ("upload-a", 0.99)]
+            .map(|(d, s)| (d.to_string(), s))
+            .to_vec(),
+    );
+    let hybrid = index.search_ranked(&req, Some(&similar)).unwrap();
+    let got: Vec<&str> = hybrid.hits.iter().map(|h| h.deeplink.as_str()).collect();
+    assert_eq!(hybrid.count, keyword.count, "the same documents match");
+    // Fused: the runner-up (ranks 2 and 1) before the winner (1 and 3) before the last (3 and 2).
+    assert_eq!(got, vec![order[1], order[0], order[2]]);
+    assert!(!got.contains(&"upload-a"), "access is the index's: a similar unreadable document stays out");
+    assert!(hybrid.hits.iter().all(|h| !h.highlights.is_empty()), "every hit keeps its highlights");
+
+    // Paging: one result a page walks the same fused order, nothing twice.
+    let mut paged = Vec::new();
+    for offset in 0..4 {
+        let mut page = req.clone();
+        page.offset = offset;
+        page.limit = 1;
+        paged.extend(index.search_ranked(&page, Some(&similar)).unwrap().hits.into_iter().map(|h| h.deeplink));
+    }
+    assert_eq!(paged, got);
+
+    // An expression with operators, a date sort or no embeddings at all: the keyword order.
+    let strict = Request::new("steel OR prices", bob());
+    assert_eq!(deeplinks(&index, &strict), {
+        let found = index.search_ranked(&strict, Some(&similar)).unwrap();
+        found.hits.into_iter().map(|h| h.deeplink).collect::<Vec<_>>()
+    });
+    let mut by_date = req.clone();
+    by_date.sort = Sort::Published;
+    let dated: Vec<String> =
+        index.search_ranked(&by_date, Some(&similar)).unwrap().hits.into_iter().map(|h| h.deeplink).collect();
+    assert_eq!(dated, deeplinks(&index, &by_date));
+    let none: Vec<String> = index.search_ranked(&req, None).unwrap().hits.into_iter().map(|h| h.deeplink).collect();
+    assert_eq!(none, order);
+}

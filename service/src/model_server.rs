@@ -63,16 +63,23 @@ impl From<SavedRow> for EngineConfig {
 /// The assistant answers run through, following the setting.
 pub struct AssistantSlot {
     index: Arc<search::SearchIndex>,
+    /// The documents' embeddings every assistant of the slot ranks with, when the server has them.
+    similarity: Option<Arc<dyn search::Similarity>>,
     /// The flags' setting, used until an administrator saves one.
     pub(crate) start: EngineConfig,
     current: RwLock<(EngineConfig, Assistant)>,
 }
 
 impl AssistantSlot {
-    /// The slot over `index`, starting with the flags' `start` setting.
-    pub fn new(start: EngineConfig, index: Arc<search::SearchIndex>) -> anyhow::Result<AssistantSlot> {
-        let assistant = crate::ask::assistant(&start, index.clone())?;
-        Ok(AssistantSlot { index, current: RwLock::new((start.clone(), assistant)), start })
+    /// The slot over `index`, starting with the flags' `start` setting; its assistants rank
+    /// documents with `similarity` when given.
+    pub fn new(
+        start: EngineConfig,
+        index: Arc<search::SearchIndex>,
+        similarity: Option<Arc<dyn search::Similarity>>,
+    ) -> anyhow::Result<AssistantSlot> {
+        let assistant = crate::ask::assistant(&start, index.clone())?.with_similarity(similarity.clone());
+        Ok(AssistantSlot { index, similarity, current: RwLock::new((start.clone(), assistant)), start })
     }
 
     /// The setting in force: the saved one, else the flags'.
@@ -102,7 +109,8 @@ impl AssistantSlot {
                 tracing::warn!(error = %format!("{error:#}"), "the model server setting cannot be used; quoting sources");
                 Assistant::new(self.index.clone(), Arc::new(assistant::ExtractiveEngine))
             }
-        };
+        }
+        .with_similarity(self.similarity.clone());
         *self.current.write().expect("assistant slot") = (config, assistant.clone());
         assistant
     }

@@ -112,6 +112,9 @@ pub struct SearchBody {
     pub spell_correct: Option<bool>,
     /// Every word must match.
     pub exact: Option<bool>,
+    /// `hybrid` (the default): plain words rank by keywords fused with the documents'
+    /// embeddings, where the server has the embedding model; `keyword`: by keywords (BM25) alone.
+    pub ranking: Option<String>,
     /// The feed of `/search/today`; `home` is all of My Data.
     pub board_id: Option<String>,
     pub channel_id: Option<String>,
@@ -445,6 +448,11 @@ pub async fn search(ctx: &Context, user_id: &str, source: Option<&str>, body: Se
         }
     }
     let spell = body.spell_correct.unwrap_or(false) && !req.exact;
+    let similarity = match body.ranking.as_deref().filter(|r| !r.is_empty()) {
+        None | Some("hybrid") => ctx.semantic.clone(),
+        Some("keyword") => None,
+        Some(_) => return Err(Error::malformed("bad_ranking", "ranking must be hybrid or keyword.")),
+    };
     let q = body.q.clone();
     let show = num_docs > 0;
     if tabs {
@@ -461,8 +469,11 @@ pub async fn search(ctx: &Context, user_id: &str, source: Option<&str>, body: Se
             query_params: QueryParams { q, corrected_q: corrected },
         });
     }
-    let (found, corrected) =
-        blocking(&ctx.search, move |index| with_spelling(index, &req, spell, |r| index.search(r), |f| f.count)).await?;
+    let (found, corrected) = blocking(&ctx.search, move |index| {
+        let similarity = similarity.as_deref().map(|s| s as &dyn search::Similarity);
+        with_spelling(index, &req, spell, |r| index.search_ranked(r, similarity), |f| f.count)
+    })
+    .await?;
     let results = if show { hydrate(ctx, user_id, &access, found.hits).await? } else { vec![] };
     Ok(SearchAnswer {
         category_tabs: None,

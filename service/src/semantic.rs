@@ -63,7 +63,13 @@ pub struct Semantic {
     /// What each classifier selected among the stored vectors, by its fingerprint and topics
     /// wanted: a read classifies only the vectors stored since the last one.
     selections: Mutex<HashMap<(u64, Vec<usize>), Selection>>,
+    /// Embeddings of recent search queries: paging through one search's results, or asking it
+    /// again, embeds its query once.
+    queries: Mutex<HashMap<String, Vec<f32>>>,
 }
+
+/// Search queries' embeddings kept at most; beyond that all are dropped.
+const QUERIES_KEPT: usize = 256;
 
 /// Models loaded in this process, by folder: servers started in one process (tests, benchmarks)
 /// share one copy.
@@ -120,6 +126,7 @@ impl Semantic {
             descriptions: Mutex::default(),
             fits: Mutex::default(),
             selections: Mutex::default(),
+            queries: Mutex::default(),
         }))
     }
 
@@ -247,6 +254,21 @@ impl Semantic {
         Ok(deeplinks)
     }
 
+    /// The embedding of a search query, on the calling thread (a blocking one: this is the
+    /// model's forward pass), kept for the next pages of the same search.
+    fn query_vector(&self, query: &str) -> anyhow::Result<Vec<f32>> {
+        if let Some(v) = self.queries.lock().expect("queries").get(query) {
+            return Ok(v.clone());
+        }
+        let v = self.embedder.embed_one(query)?;
+        let mut queries = self.queries.lock().expect("queries");
+        if queries.len() >= QUERIES_KEPT {
+            queries.clear();
+        }
+        queries.insert(query.to_string(), v.clone());
+        Ok(v)
+    }
+
     /// Embeds, in the background, every document that has no stored embedding yet (after an
     /// upgrade, or with the store's file deleted), in batches by deeplink, until done or
     /// `shutdown`. Returns how many were embedded.
@@ -292,6 +314,22 @@ impl Semantic {
             done += items.len();
             self.store(items).await?;
         }
+    }
+}
+
+/// Search ranks its keyword matches with the stored embeddings (`search::hybrid`): the query is
+/// embedded here and compared with each match's stored vector.
+impl search::Similarity for Semantic {
+    fn similarities(&self, query: &str, deeplinks: &[String]) -> Option<Vec<Option<f32>>> {
+        let q = match self.query_vector(query) {
+            Ok(q) => q,
+            Err(error) => {
+                tracing::warn!(%error, "a search query could not be embedded: ranked by its keywords alone");
+                return None;
+            }
+        };
+        let store = self.store.read().expect("vector store");
+        Some(deeplinks.iter().map(|d| store.get(d).map(|v| embed::dot(&q, v))).collect())
     }
 }
 

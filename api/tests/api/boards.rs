@@ -533,25 +533,6 @@ const TOPIC_ITEMS: &[(&str, &str, &str)] = &[
     ("s-1", "Cup final tonight", "The final kicks off at eight; tickets sold out and both teams are at full strength."),
 ];
 
-/// The test server's settings with the embedding model, when `scripts/setup` fetched it.
-fn with_model() -> Option<ServeArgs> {
-    let Some(dir) = embed::locate(None) else {
-        eprintln!("SKIPPED: no embedding model (run scripts/setup, or set NEEDL_EMBEDDING_MODEL)");
-        return None;
-    };
-    Some(ServeArgs { embedding_model: Some(dir), no_embedding_model: false, ..ServeArgs::for_tests() })
-}
-
-/// Waits until the matcher has embedded and stored each of `deeplinks`.
-async fn wait_for_vectors(app: &TestApp, deeplinks: &[&str]) {
-    let semantic = app.server.state.semantic.clone().expect("the server loaded the model");
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    while deeplinks.iter().any(|d| semantic.vector(d).is_none()) {
-        assert!(tokio::time::Instant::now() < deadline, "documents were not embedded in time");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 async fn topic_feed_classified_by_the_model(app: TestApp) {
     let alice = app.sign_up("alice").await;
     source_with(&app, &alice.token, "https://example.com/markets.xml", TOPIC_ITEMS).await;
@@ -595,24 +576,8 @@ async fn topic_feed_classified_by_the_model(app: TestApp) {
     assert!(!listed(&page["results"]).contains(&"r-1".to_string()), "{page}");
 }
 
-/// Runs only where the model is present (`scripts/setup`); prints SKIPPED otherwise.
-mod an_ai_feeds_topics_are_classified_by_the_model_and_refined_by_feedback {
-    use super::*;
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn on_sqlite() {
-        if let Some(config) = with_model() {
-            topic_feed_classified_by_the_model(spawn_app_with(Backend::Sqlite, config).await).await;
-        }
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn on_postgres() {
-        if let Some(config) = with_model() {
-            topic_feed_classified_by_the_model(spawn_app_with(Backend::Postgres, config).await).await;
-        }
-    }
-}
+// Runs only where the model is present (`scripts/setup`); prints SKIPPED otherwise.
+model_test!(an_ai_feeds_topics_are_classified_by_the_model_and_refined_by_feedback, topic_feed_classified_by_the_model);
 
 api_test!(without_the_model_topics_match_by_keywords_and_feedback_is_kept, |app: TestApp| async move {
     assert!(app.server.state.semantic.is_none(), "the test server runs without the model");

@@ -319,3 +319,71 @@ api_test!(shared_data_finds_what_the_users_channels_share_and_nothing_else, |app
         app.post("/api/search/tags", &carol.token, json!({"type": "filter", "channel_id": channel})).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 });
+
+/// Items that all hold the words "central bank", one of them about what the query means.
+const BANK_ITEMS: &[(&str, &str, &str)] = &[
+    (
+        "bank-1",
+        "Central bank museum opens a new wing",
+        "The central bank museum in the central district opens a new wing; the central bank's \
+         collection of old coins and banknotes moves there.",
+    ),
+    (
+        "bank-2",
+        "Central bank choir gives a concert",
+        "Staff of the central bank sing at the central bank's annual charity concert in the old hall.",
+    ),
+    (
+        "bank-3",
+        "Rates raised to curb inflation",
+        "Policy makers at the central bank raised the benchmark rate by half a point, a third increase this \
+         year, to bring down inflation.",
+    ),
+    (
+        "bank-4",
+        "Central bank governor visits a school",
+        "The governor of the central bank spoke to pupils about saving money at the central school.",
+    ),
+];
+
+async fn hybrid_search_lifts_what_the_query_means(app: TestApp) {
+    let s = app.sign_up("searcher").await;
+    let feed = follow_feed(&app, &s.token, "https://banks.example.com/feed.xml").await;
+    for (deeplink, title, text) in BANK_ITEMS {
+        ingest_text(&app, deeplink, &feed, title, text, None).await;
+    }
+    wait_for_vectors(&app, &BANK_ITEMS.iter().map(|i| i.0).collect::<Vec<_>>()).await;
+    let search = |ranking: &'static str| {
+        app.post("/api/search", &s.token, json!({"q": "central bank monetary tightening", "ranking": ranking}))
+    };
+    let (status, keyword) = search("keyword").await;
+    assert_eq!(status, StatusCode::OK, "{keyword}");
+    let (status, hybrid) = search("hybrid").await;
+    assert_eq!(status, StatusCode::OK, "{hybrid}");
+    let (keyword_order, hybrid_order) = (result_deeplinks(&keyword), result_deeplinks(&hybrid));
+    let at = |order: &[String]| order.iter().position(|d| d == "bank-3").unwrap();
+    assert_eq!(keyword["count"], hybrid["count"], "the same documents match");
+    assert!(
+        at(&hybrid_order) < at(&keyword_order),
+        "the rate rise ranks higher with the embeddings: {keyword_order:?} then {hybrid_order:?}"
+    );
+    let mut sorted = hybrid_order.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["bank-1", "bank-2", "bank-3", "bank-4"], "only the order changes");
+    // The default is hybrid when the server has the model.
+    let (_, default) = app.post("/api/search", &s.token, json!({"q": "central bank monetary tightening"})).await;
+    assert_eq!(result_deeplinks(&default), hybrid_order);
+}
+
+// Runs only where the model is present (`scripts/setup`); prints SKIPPED otherwise.
+model_test!(hybrid_search_lifts_what_the_query_means, hybrid_search_lifts_what_the_query_means);
+
+api_test!(a_search_ranking_other_than_hybrid_or_keyword_is_refused, |app: TestApp| async move {
+    let s = app.sign_up("searcher").await;
+    let (status, body) = app.post("/api/search", &s.token, json!({"q": "steel", "ranking": "vectors"})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["code"], "bad_ranking", "{body}");
+    assert_eq!(body["message"], "ranking must be hybrid or keyword.");
+    let (status, body) = app.post("/api/search", &s.token, json!({"q": "steel", "ranking": "keyword"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+});

@@ -370,16 +370,18 @@ impl ReportWorker {
     ) -> Result<Written, WriteError> {
         progress.at(total, done, brief.heading, Phase::Retrieving);
         let index = self.ctx.search.clone();
+        let semantic = self.ctx.semantic.clone();
         let query = brief.query.to_string();
         let deeplinks = deeplinks.to_vec();
         let figures = brief.figures;
         let (retrieval, preceding) = tokio::task::spawn_blocking(move || {
-            let retrieval = assistant::retrieve(
+            let retrieval = assistant::retrieve_ranked(
                 &index,
                 &query,
                 &Scope::Documents(deeplinks.clone()),
                 &Access::Documents(deeplinks),
                 &Settings::pro(),
+                semantic.as_deref().map(|s| s as &dyn search::Similarity),
             )?;
             // A table cut across passages keeps its periods: its header is in the passages before.
             let preceding = if figures {

@@ -224,3 +224,22 @@ pub async fn follow_feed(app: &TestApp, token: &str, url: &str) -> String {
     assert_eq!(status, StatusCode::OK, "{source}");
     source["source_id"].as_str().unwrap().to_string()
 }
+
+/// The test server's settings with the embedding model, when `scripts/setup` fetched it.
+pub fn with_model() -> Option<ServeArgs> {
+    let Some(dir) = embed::locate(None) else {
+        eprintln!("SKIPPED: no embedding model (run scripts/setup, or set NEEDL_EMBEDDING_MODEL)");
+        return None;
+    };
+    Some(ServeArgs { embedding_model: Some(dir), no_embedding_model: false, ..ServeArgs::for_tests() })
+}
+
+/// Waits until the server has embedded and stored each of `deeplinks`.
+pub async fn wait_for_vectors(app: &TestApp, deeplinks: &[&str]) {
+    let semantic = app.server.state.semantic.clone().expect("the server loaded the model");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while deeplinks.iter().any(|d| semantic.vector(d).is_none()) {
+        assert!(tokio::time::Instant::now() < deadline, "documents were not embedded in time");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

@@ -143,3 +143,26 @@ macro_rules! api_test_with {
     };
 }
 pub(crate) use api_test_with;
+
+/// Like `api_test!`, on a server with the embedding model ([`with_model`]); where `scripts/setup`
+/// has not fetched it, each test prints SKIPPED and passes.
+macro_rules! model_test {
+    ($name:ident, $body:expr) => {
+        mod $name {
+            use super::*;
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn on_sqlite() {
+                if let Some(config) = $crate::support::with_model() {
+                    ($body)($crate::support::spawn_app_with($crate::support::Backend::Sqlite, config).await).await;
+                }
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn on_postgres() {
+                if let Some(config) = $crate::support::with_model() {
+                    ($body)($crate::support::spawn_app_with($crate::support::Backend::Postgres, config).await).await;
+                }
+            }
+        }
+    };
+}
+pub(crate) use model_test;
