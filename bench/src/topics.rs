@@ -27,27 +27,17 @@
 
 use std::time::Instant;
 
+use embed::topics::eval::{self, build, score, ADAPT_ROUNDS, DISCRIMINANT_ROUNDS, DRAWS, EXAMPLES, TOPICS};
 use embed::topics::mean;
 use embed::{Embedder, TopicModel, DIM};
 use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 use crate::BenchArgs;
 
-/// AG News's labels 1-4 and one description each.
-const TOPICS: [(&str, &str); 4] = [
-    ("world", "World news: international politics, governments, elections, wars, conflicts and diplomacy between countries."),
-    ("sports", "Sports news: games, matches, teams, players, coaches, leagues, championships and scores."),
-    ("business", "Business news: companies, markets, stocks, earnings, the economy, oil prices, trade and corporate deals."),
-    ("scitech", "Science and technology news: computers, software, the internet, space, research, gadgets and technology companies."),
-];
-const EXAMPLES: usize = 32;
-const DRAWS: u64 = 5;
-/// Rounds of [`TopicModel::adapt`] over the corpus's unlabelled embeddings.
-const ADAPT_ROUNDS: usize = 2;
-/// Rounds of [`TopicModel::discriminate`], as the server fits them.
-const DISCRIMINANT_ROUNDS: usize = 3;
+// The descriptions, the draw of examples, the rounds of fitting and the scoring are
+// `embed::topics::eval`'s, which `embed/tests/topics_ag_news.rs` also runs over cached
+// embeddings: the two measure alike.
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     println!("topics:");
@@ -63,7 +53,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             return Ok(());
         }
     };
-    let mut items = labelled_rows(&csv)?;
+    let mut items = eval::labelled_rows(&csv).map_err(anyhow::Error::msg)?;
     if args.quick {
         let mut per = [0usize; 4];
         items.retain(|(label, _)| {
@@ -118,15 +108,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         let (mut ad_acc, mut ad_f1) = (Vec::new(), Vec::new());
         let (mut di_acc, mut di_f1, mut di_even, mut di_odd) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for seed in 0..DRAWS {
-            let mut rng = StdRng::seed_from_u64(seed);
-            let mut pools: Vec<Vec<usize>> = vec![Vec::new(); 4];
-            let mut order = all.clone();
-            order.shuffle(&mut rng);
-            for &i in &order {
-                if pools[labels[i]].len() < EXAMPLES {
-                    pools[labels[i]].push(i);
-                }
-            }
+            let pools = eval::draw(&labels, 4, EXAMPLES, seed);
             let held: Vec<usize> = all.iter().copied().filter(|i| !pools[labels[*i]].contains(i)).collect();
             let examples: Vec<Vec<Vec<f32>>> =
                 pools.iter().map(|p| p.iter().map(|&i| vectors[i].clone()).collect()).collect();
@@ -142,7 +124,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             let (a, f) = score(&model, &vectors, &labels, &held);
             di_acc.push(a);
             di_f1.push(f);
-            let (even, odd): (Vec<usize>, Vec<usize>) = held.iter().partition(|i| *i % 2 == 0);
+            let (even, odd) = eval::halves(&held);
             di_even.push(score(&model, &vectors, &labels, &even).0);
             di_odd.push(score(&model, &vectors, &labels, &odd).0);
 
@@ -278,47 +260,9 @@ fn feed_over_the_store(
     result
 }
 
-fn build(
-    descriptions: &[Vec<f32>],
-    examples: &[Vec<Vec<f32>>],
-    background: Option<Vec<f32>>,
-) -> anyhow::Result<TopicModel> {
-    let mut model = TopicModel::new(f32::MIN);
-    for (((key, _), d), ex) in TOPICS.iter().zip(descriptions).zip(examples) {
-        model.define(key, d, ex)?;
-    }
-    model.set_background(background)?;
-    Ok(model)
-}
-
-/// Accuracy and macro-F1 of the best topic over the items `over`.
-fn score(model: &TopicModel, vectors: &[Vec<f32>], labels: &[usize], over: &[usize]) -> (f64, f64) {
-    let mut confusion = [[0usize; 4]; 4];
-    for &i in over {
-        let predicted = model.best(&vectors[i]).map_or(0, |b| b.0);
-        confusion[labels[i]][predicted] += 1;
-    }
-    let correct: usize = (0..4).map(|t| confusion[t][t]).sum();
-    let f1: f64 = (0..4)
-        .map(|t| {
-            let tp = confusion[t][t] as f64;
-            let predicted: usize = (0..4).map(|r| confusion[r][t]).sum();
-            let actual: usize = confusion[t].iter().sum();
-            if tp == 0.0 {
-                0.0
-            } else {
-                let (p, r) = (tp / predicted as f64, tp / actual as f64);
-                2.0 * p * r / (p + r)
-            }
-        })
-        .sum::<f64>()
-        / 4.0;
-    (correct as f64 / over.len() as f64, f1)
-}
-
 /// Accuracy over the even rows (where the method was chosen) and the odd rows (held out).
 fn halves(model: &TopicModel, vectors: &[Vec<f32>], labels: &[usize], over: &[usize]) -> String {
-    let (even, odd): (Vec<usize>, Vec<usize>) = over.iter().partition(|i| *i % 2 == 0);
+    let (even, odd) = eval::halves(over);
     format!(
         "(even rows {:.1}%, odd rows {:.1}%)",
         score(model, vectors, labels, &even).0 * 100.0,
@@ -358,18 +302,4 @@ fn rule_over_stored(descriptions: &[Vec<f32>], background: Vec<f32>, n: usize) -
         times[1]
     );
     Ok(())
-}
-
-/// (label 0-3, "title. description") of each AG News row.
-fn labelled_rows(csv: &str) -> anyhow::Result<Vec<(usize, String)>> {
-    let mut out = Vec::new();
-    for (i, record) in stories::eval::parse_csv(csv).into_iter().enumerate().skip(1) {
-        let [label, title, text] =
-            <[String; 3]>::try_from(record).map_err(|r| anyhow::anyhow!("AG News row {i} has {} fields", r.len()))?;
-        let label: usize = label.trim().parse()?;
-        anyhow::ensure!((1..=4).contains(&label), "AG News row {i} has label {label}");
-        // The corpus writes line breaks as backslashes.
-        out.push((label - 1, format!("{title}. {}", text.replace('\\', " "))));
-    }
-    Ok(out)
 }

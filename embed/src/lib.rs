@@ -2,9 +2,10 @@
 //!
 //! - [`Embedder`]: all-MiniLM-L6-v2 (a 6-layer BERT, 384 dimensions) on the CPU with candle, its
 //!   own WordPiece tokenizer; texts in, L2-normalised vectors out, so a dot product is a cosine.
-//! - [`topics`]: a [`TopicModel`] of one centroid per topic, built from a description and a few
-//!   example texts, refined by "more like this / less like this" feedback, and the [`TopicRule`]
-//!   that re-applies a topic to stored embeddings (one dot product per item, no model).
+//! - [`topics`]: a [`TopicModel`] of one centroid per topic (two for a topic given eight examples
+//!   or more), built from a description and example texts, refined by "more like this / less like
+//!   this" feedback, and the [`TopicRule`] that re-applies a topic to stored embeddings (one dot
+//!   product per centroid and item, no model).
 //! - [`store`]: the [`VectorStore`] of documents' embeddings, computed once at ingest, and the
 //!   [`Selection`] of its rows one classifier takes, kept up to date without a full pass.
 //!
