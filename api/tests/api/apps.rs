@@ -140,7 +140,13 @@ api_test_with!(
         assert_eq!(status, StatusCode::ACCEPTED);
         let mail = mail_documents(app, &ann.token, 5).await;
         assert_eq!(mail.len(), 5, "{mail:?}");
-        let view = mail_app(app, &ann.token).await;
+        // The count is the connection's read model, which may lag the documents a moment under load.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        let mut view = mail_app(app, &ann.token).await;
+        while view["mail"]["imported"] != 5 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            view = mail_app(app, &ann.token).await;
+        }
         assert_eq!(view["mail"]["imported"], 5, "{view}");
 
         // The password stops working at the server: the app says so, and what came in stays.
