@@ -9,8 +9,8 @@
 //! Why re-order the keyword pool rather than add the nearest vectors of the whole store: what is
 //! shown is still what matches (the count, the tabs, the highlights and the pages agree), access
 //! and filters stay the index's business, and a page past the pool goes on in keyword order with
-//! nothing shown twice or left out. The pool is deep enough to hold nearly every relevant document
-//! the dense order would bring (docs/architecture.md gives the figures).
+//! nothing shown twice or left out. The price: a document that holds none of the query's words is
+//! never brought in by its embedding (docs/architecture.md gives the figures).
 
 use std::collections::HashMap;
 
@@ -20,7 +20,7 @@ use crate::SearchIndex;
 /// How many documents of the keyword ranking are re-ordered.
 pub const POOL: usize = 200;
 /// Reciprocal-rank fusion's constant: a document at rank `r` of an order scores `1 / (K + r)`.
-/// 60 is the value of the method's authors, and measured here no worse than 20 or 100.
+/// 60 is the method's usual value; it was not tuned here.
 pub const RRF_K: f32 = 60.0;
 
 /// The documents' embeddings, held by the caller.
