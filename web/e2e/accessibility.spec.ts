@@ -95,7 +95,9 @@ test('every main page has no serious or critical accessibility violation, and is
   search,
   settings,
 }) => {
-  test.setTimeout(180_000);
+  // Over 30 pages, each checked and pictured at three sizes: about three minutes beside another
+  // worker on two cores.
+  test.setTimeout(300_000);
   const walk = new Walk(page);
   const tag = randomBytes(3).toString('hex');
   const heading = (name: string | RegExp, level?: number) => page.getByRole('heading', { name, level });
