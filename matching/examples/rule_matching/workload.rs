@@ -219,6 +219,22 @@ pub struct Figures {
     pub matches_per_item: f64,
 }
 
+/// One line of figures, as the example and `needl-bench --only feeds` print it.
+impl std::fmt::Display for Figures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} items on one core: {:.0} items/s, p50 {:.1} µs, p99 {:.1} µs, max {:.1} µs per item; {:.2} matching feeds per item",
+            self.items,
+            self.per_second,
+            self.p50.as_secs_f64() * 1e6,
+            self.p99.as_secs_f64() * 1e6,
+            self.max.as_secs_f64() * 1e6,
+            self.matches_per_item
+        )
+    }
+}
+
 /// `items` documents (the `documents` cycled) through one matcher on this thread, each timed,
 /// after one untimed pass over the documents.
 pub fn measure(rules: &RuleSet, documents: &[IndexedDocument], items: usize) -> Figures {
