@@ -1,6 +1,8 @@
 //! The assistant over a real tantivy index (the search crate's, in memory) holding short real-world
 //! news texts, and the chat-completions engine against a small streaming server on port 0.
 
+mod fuzz_replay;
+
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;

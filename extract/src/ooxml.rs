@@ -312,7 +312,9 @@ fn xlsx_pages(package: &mut Package<'_>) -> Result<Vec<Page>, ExtractError> {
     let max_cells = package.limits.max_cells;
     let mut cells: u64 = 0;
     let mut pages = Vec::new();
-    for (number, (name, rid)) in sheets.iter().enumerate() {
+    // Pages are numbered as they are kept: a sheet whose part is missing leaves no gap (each
+    // page's first line names its sheet).
+    for (name, rid) in &sheets {
         let Some(target) = targets.get(rid) else {
             continue;
         };
@@ -364,7 +366,7 @@ fn xlsx_pages(package: &mut Package<'_>) -> Result<Vec<Page>, ExtractError> {
             }
             Ok(())
         })?;
-        pages.push(page(number + 1, text));
+        pages.push(page(pages.len() + 1, text));
     }
     Ok(pages)
 }

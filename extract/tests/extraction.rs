@@ -1,6 +1,8 @@
 //! Extraction through the real worker process: generated fixtures (always), the shared real and
 //! hostile files (when `../shared/data` is present), and proof that each cap stops a worker.
 
+mod fuzz_replay;
+
 use extract::{extract_isolated, ExtractError, Extracted, Input, Limits, WorkerCommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};

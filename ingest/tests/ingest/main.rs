@@ -7,5 +7,6 @@ mod connector;
 mod edgar;
 mod feeds;
 mod fetch;
+mod fuzz_replay;
 mod support;
 mod web;

@@ -13,6 +13,12 @@ describe('the SSE parser', () => {
     }
   });
 
+  it('keeps a CRLF whole when an empty piece comes between its two halves', () => {
+    const parser = createSseParser();
+    const messages = [...parser.push('data: x\r'), ...parser.push(''), ...parser.push('\ndata: y'), ...parser.finish()];
+    expect(messages).toEqual([{ event: null, data: 'x\ny' }]);
+  });
+
   it('reads several events from one chunk, with CRLF line ends split between chunks', () => {
     const parser = createSseParser();
     const text = `${event('INTERMEDIATE_STEP', 'Searching')}${event('GENERATED_ANSWER', 'A')}`.replace(/\n/g, '\r\n');

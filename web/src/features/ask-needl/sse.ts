@@ -42,6 +42,9 @@ export function createSseParser() {
   return {
     push(text: string): SseMessage[] {
       const out: SseMessage[] = [];
+      // An empty piece (a decoder's, when a chunk ends inside a character) says nothing about
+      // whether a `\n` follows a `\r` that ended the previous one.
+      if (text === '') return out;
       if (skipLeadingNewline && text.startsWith('\n')) text = text.slice(1);
       skipLeadingNewline = false;
       buffer += text;

@@ -1,0 +1,6 @@
+#![no_main]
+
+#[path = "../checks/text.rs"]
+mod check;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| check::check(data));
