@@ -288,8 +288,10 @@ impl Server {
             }
             None => ingest::Catalogue::seed(),
         });
+        let storage = Arc::new(service::storage::Storage::open(&config.storage, &data_dir.join("objects"), &secret)?);
+        let blobs = storage.blobs(data_dir.join("blobs"));
         let (search, indexer, arrivals) =
-            service::indexing::start(&db, data_dir, catalogue.clone(), &signal, shutdown_rx.clone())?;
+            service::indexing::start(&db, data_dir, blobs.clone(), catalogue.clone(), &signal, shutdown_rx.clone())?;
         runners.push(indexer);
         let engine = service::ask::EngineConfig {
             url: config.assistant_url.clone(),
@@ -321,7 +323,8 @@ impl Server {
             settings: Arc::new(config.settings()),
             catalogue,
             search,
-            storage: Arc::new(service::storage::Storage::open(&config.storage, &data_dir.join("objects"), &secret)?),
+            storage,
+            blobs,
             upload_wake: Arc::new(tokio::sync::Notify::new()),
             report_wake: Arc::new(tokio::sync::Notify::new()),
             apps_wake: Arc::new(tokio::sync::Notify::new()),
@@ -383,9 +386,9 @@ impl Server {
         runners.push(tokio::spawn(matcher.run(arrivals, state.shutdown.clone())));
         if let Some(semantic) = semantic {
             // Documents indexed before the model was configured (or with the store deleted).
-            let (db, dir, shutdown) = (state.db.clone(), data_dir.to_path_buf(), state.shutdown.clone());
+            let (db, blobs, shutdown) = (state.db.clone(), state.blobs.clone(), state.shutdown.clone());
             runners.push(tokio::spawn(async move {
-                match semantic.backfill(&db, &dir, shutdown).await {
+                match semantic.backfill(&db, &blobs, shutdown).await {
                     Ok(0) => {}
                     Ok(n) => tracing::info!(documents = n, "embedded documents stored before the model"),
                     Err(error) => tracing::error!(error = %format!("{error:#}"), "embedding stored documents failed"),
@@ -397,6 +400,7 @@ impl Server {
                 state.db.clone(),
                 state.bus.clone(),
                 data_dir,
+                state.blobs.clone(),
                 state.filings.clone(),
                 state.catalogue.clone(),
                 Arc::new(ingest::Fetcher::new(fetch_policy.clone()).map_err(|e| anyhow::anyhow!("{e}"))?),
@@ -405,7 +409,7 @@ impl Server {
             let ingestion = service::ingestion::Ingestion::new(
                 state.db.clone(),
                 state.bus.clone(),
-                data_dir,
+                state.blobs.clone(),
                 fetch_policy,
                 Duration::from_secs(state.config.fetch_interval_seconds.max(1)),
             )?
@@ -485,13 +489,65 @@ async fn shutdown_signal() {
     }
 }
 
-/// Answers the readiness probe: ready when storage answers.
+/// How many events each projection is behind the feed's `head` (at least 1 when behind at all).
+pub fn projections_behind(state: &AppState, head: commands::Cursor) -> Vec<(&'static str, i64)> {
+    let checkpoints = state.projections.checkpoints();
+    checkpoints
+        .into_iter()
+        .map(|(name, at)| (name, if at >= head { 0 } else { head.pos.saturating_sub(at.pos).max(1) }))
+        .collect()
+}
+
+/// How long the readiness probe waits for the database and the object store each.
+const READY_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// Answers the readiness probe: ready (200) when the database and the object store answer within
+/// [`READY_TIMEOUT`], else 503; either way a JSON body says what was found, with how far the
+/// slowest read model is behind the event feed (reported, not a reason to refuse traffic: a
+/// rebuild may take a while and reads stay correct, only late).
 pub async fn ready(State(state): State<AppState>) -> Response {
-    match commands::feed::head(&state.db).await {
-        Ok(_) => (StatusCode::OK, "ready").into_response(),
-        Err(error) => {
-            tracing::warn!(%error, "not ready");
-            (StatusCode::SERVICE_UNAVAILABLE, "storage unavailable").into_response()
+    let (head, stored) = tokio::join!(
+        tokio::time::timeout(READY_TIMEOUT, commands::feed::head(&state.db)),
+        tokio::time::timeout(READY_TIMEOUT, state.storage.check()),
+    );
+    // The probe is public: what failed is said in the body, why only in the server's log.
+    let timed_out = || format!("no answer within {} s", READY_TIMEOUT.as_secs());
+    let database = match head {
+        Ok(Ok(head)) => Ok(head),
+        Ok(Err(error)) => {
+            tracing::warn!(%error, "not ready: the database");
+            Err("unavailable (the server's log says why)".to_string())
         }
-    }
+        Err(_) => Err(timed_out()),
+    };
+    let storage = match stored {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(error)) => {
+            tracing::warn!(error = format!("{error:#}"), "not ready: the object store");
+            Err("unavailable (the server's log says why)".to_string())
+        }
+        Err(_) => Err(timed_out()),
+    };
+    let projections = database.as_ref().ok().map(|head| {
+        let slowest = projections_behind(&state, *head).into_iter().max_by_key(|(_, n)| *n);
+        serde_json::json!({
+            "behind_events": slowest.map_or(0, |(_, n)| n),
+            "slowest": slowest.filter(|(_, n)| *n > 0).map(|(name, _)| name),
+        })
+    });
+    let ok = database.is_ok() && storage.is_ok();
+    let part = |result: Result<(), &String>| match result {
+        Ok(()) => serde_json::json!({ "ok": true }),
+        Err(error) => serde_json::json!({ "ok": false, "error": error }),
+    };
+    let mut storage_part = part(storage.as_ref().copied());
+    storage_part["kind"] = state.storage.kind().into();
+    let body = serde_json::json!({
+        "status": if ok { "ready" } else { "not_ready" },
+        "database": part(database.as_ref().map(|_| ())),
+        "storage": storage_part,
+        "projections": projections,
+    });
+    let status = if ok { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    (status, Json(body)).into_response()
 }

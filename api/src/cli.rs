@@ -23,7 +23,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     init_tracing(&log_format);
     match cli.command {
         Command::Serve(args) => crate::app::serve(cli.storage, *args).await,
-        Command::Rebuild { name, all } => rebuild(&cli.storage, name, all).await,
+        Command::Rebuild { name, all, storage } => rebuild(&cli.storage, name, all, &storage).await,
         Command::Flags(FlagsCommand::Set { user, flag, value }) => {
             let (db, bus) = open(&cli.storage).await?;
             let user_id = resolve_user(&db, &user).await?;
@@ -218,13 +218,15 @@ async fn catch_up_all(db: &Db) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn rebuild(storage: &StorageArgs, name: Option<String>, all: bool) -> anyhow::Result<()> {
+async fn rebuild(storage: &StorageArgs, name: Option<String>, all: bool, objects: &str) -> anyhow::Result<()> {
     let db = Db::open(storage.database_url.as_deref(), &storage.data_dir).await?;
+    // Rebuilding hands out no upload links, so the storage needs no signing secret.
+    let blobs = Storage::open(objects, &storage.data_dir.join("objects"), &[])?.blobs(storage.data_dir.join("blobs"));
     let available = projections::all();
     let chosen: Vec<_> = match (name, all) {
         (_, true) => available,
         (Some(name), false) if name == SEARCH => {
-            return rebuild_search(&db, &storage.data_dir).await;
+            return rebuild_search(&db, &storage.data_dir, blobs).await;
         }
         (Some(name), false) => {
             let names: Vec<&str> = available.iter().map(|p| p.name()).collect();
@@ -241,7 +243,7 @@ async fn rebuild(storage: &StorageArgs, name: Option<String>, all: bool) -> anyh
         println!("rebuilt {} up to {at} in {:.2?}", projection.name(), started.elapsed());
     }
     if all {
-        match rebuild_search(&db, &storage.data_dir).await {
+        match rebuild_search(&db, &storage.data_dir, blobs).await {
             // The SQL read models rebuild under a running server; the index cannot (the server
             // holds its writer). Say so rather than fail the rest.
             Err(error) if format!("{error:#}").contains("Lock") => {
@@ -258,7 +260,7 @@ const SEARCH: &str = "search";
 
 /// Empties the search index and replays the feed into it. The server must be stopped: it holds
 /// the index's writer lock.
-async fn rebuild_search(db: &Db, data_dir: &std::path::Path) -> anyhow::Result<()> {
+async fn rebuild_search(db: &Db, data_dir: &std::path::Path, blobs: service::blobs::BlobStore) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     let catalogue = match std::env::var_os("NEEDL_CATALOGUE") {
         Some(path) => ingest::Catalogue::load(std::path::Path::new(&path))?,
@@ -269,7 +271,7 @@ async fn rebuild_search(db: &Db, data_dir: &std::path::Path) -> anyhow::Result<(
             .context("opening the search index (is a server still running on this data directory?)")?,
     );
     index.reset()?;
-    let library = service::indexing::BlobLibrary::new(data_dir, std::sync::Arc::new(catalogue));
+    let library = service::indexing::BlobLibrary::new(blobs, std::sync::Arc::new(catalogue));
     let mut follower = search::Follower::new(index.clone(), db.clone(), std::sync::Arc::new(library));
     let at = follower.catch_up().await?;
     println!(

@@ -35,6 +35,10 @@ pub enum Command {
         /// Rebuild every read model.
         #[arg(long, conflicts_with = "name")]
         all: bool,
+        /// Where extracted text is kept (the search index is rebuilt from it): `local` or
+        /// `s3://BUCKET`, as the server's `--storage`.
+        #[arg(long, env = "NEEDL_STORAGE", default_value = "local")]
+        storage: String,
     },
     /// Per-user feature flags.
     #[command(subcommand)]

@@ -388,7 +388,7 @@ async fn caught_up(server: &Server, timeout: Duration) -> anyhow::Result<()> {
 }
 
 fn blobs(server: &Server) -> BlobStore {
-    BlobStore::new(server.state.data_dir.join("blobs"))
+    server.state.blobs.clone()
 }
 
 /// Questions asked at once for the quality figures (their timing is not measured).

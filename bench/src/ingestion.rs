@@ -204,7 +204,7 @@ async fn store_throughput(store: &FreshStore, feeds: &[FeedFile], target: usize)
     let ingestion = Ingestion::new(
         store.db.clone(),
         store.bus.clone(),
-        &store.dir,
+        service::blobs::BlobStore::new(store.dir.join("blobs")),
         FetchPolicy::default(),
         Duration::from_secs(60),
     )?;

@@ -383,7 +383,7 @@ async fn measure(work: &Path, all: &[TatContext], quick: bool) -> anyhow::Result
     let api = Api { client, base: base.clone(), token: token.clone() };
 
     let documents = if quick { 10 } else { 50 };
-    let blobs = service::ingestion::BlobStore::new(server.state.data_dir.join("blobs"));
+    let blobs = server.state.blobs.clone();
     let mut files = Vec::new();
     for (i, c) in all.iter().take(documents).enumerate() {
         let text = document(c, Layout::Tabs);

@@ -56,6 +56,8 @@ pub struct Context {
     pub data_dir: PathBuf,
     /// Where uploaded files are kept.
     pub storage: Arc<Storage>,
+    /// Extracted text and layouts, beside the uploaded files (see [`crate::blobs`]).
+    pub blobs: crate::blobs::BlobStore,
     /// Wakes the upload processor when a transfer completes.
     pub upload_wake: Arc<tokio::sync::Notify>,
     /// Wakes the mail sync worker when a mailbox is connected or a sync is asked for.

@@ -288,9 +288,8 @@ pub async fn layout(
 ) -> Result<Layout> {
     let card = document_in(ctx, user_id, source, deeplink, public_access_key).await?;
     let hash = card.internal.get("layout_blob").ok_or_else(|| Error::not_found("this document has no page layout"))?;
-    let blobs = crate::ingestion::BlobStore::new(ctx.data_dir.join("blobs"));
     let stored =
-        blobs.get(hash).await.ok_or_else(|| Error::not_found("this document's page layout is no longer stored"))?;
+        ctx.blobs.get(hash).await.ok_or_else(|| Error::not_found("this document's page layout is no longer stored"))?;
     let extracted: extract::Extracted = serde_json::from_str(&stored).map_err(Error::internal)?;
     Ok(Layout {
         pages: extracted

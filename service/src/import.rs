@@ -53,7 +53,7 @@ pub async fn import(
     files: &[PathBuf],
 ) -> anyhow::Result<ImportReport> {
     let worker = WorkerCommand::new(std::env::current_exe().context("finding this program")?).arg("extract-worker");
-    let blobs = BlobStore::new(data_dir.join("blobs"));
+    let blobs = storage.blobs(data_dir.join("blobs"));
     let total = files.len();
     let mut report = ImportReport::default();
     let mut results = futures::stream::iter(files.iter().enumerate().map(|(i, path)| {

@@ -22,8 +22,8 @@ pub struct BlobLibrary {
 }
 
 impl BlobLibrary {
-    pub fn new(data_dir: &Path, catalogue: Arc<ingest::Catalogue>) -> BlobLibrary {
-        BlobLibrary { blobs: BlobStore::new(data_dir.join("blobs")), catalogue }
+    pub fn new(blobs: BlobStore, catalogue: Arc<ingest::Catalogue>) -> BlobLibrary {
+        BlobLibrary { blobs, catalogue }
     }
 }
 
@@ -31,7 +31,9 @@ impl BlobLibrary {
 impl search::Library for BlobLibrary {
     async fn pages(&self, fields: &DocumentFields) -> anyhow::Result<Vec<PageText>> {
         if let Some(hash) = fields.metadata.get("layout_blob") {
-            if let Some(stored) = self.blobs.get(hash).await {
+            // A bucket that does not answer fails the batch, which the index follower retries:
+            // a document is never indexed without its text.
+            if let Some(stored) = self.blobs.try_get(hash).await? {
                 if let Ok(extracted) = serde_json::from_str::<extract::Extracted>(&stored) {
                     return Ok(extracted
                         .pages
@@ -45,7 +47,7 @@ impl search::Library for BlobLibrary {
             }
         }
         // Pages of stored text are joined by form feeds (see `drive::record`).
-        Ok(match self.blobs.get(&fields.content_hash).await {
+        Ok(match self.blobs.try_get(&fields.content_hash).await? {
             Some(text) => text.split('\u{c}').map(|p| PageText { text: p.trim().to_string(), lines: vec![] }).collect(),
             None => vec![],
         })
@@ -75,14 +77,15 @@ const ARRIVALS_BUFFER: usize = 16;
 pub fn start(
     db: &Db,
     data_dir: &Path,
+    blobs: BlobStore,
     catalogue: Arc<ingest::Catalogue>,
     signal: &FeedSignal,
     shutdown: watch::Receiver<bool>,
 ) -> anyhow::Result<(Arc<SearchIndex>, tokio::task::JoinHandle<()>, tokio::sync::mpsc::Receiver<search::Arrivals>)> {
     let index = Arc::new(SearchIndex::open(&index_dir(data_dir), 1)?);
     let (arrivals, received) = tokio::sync::mpsc::channel(ARRIVALS_BUFFER);
-    let follower = Follower::new(index.clone(), db.clone(), Arc::new(BlobLibrary::new(data_dir, catalogue)))
-        .with_arrivals(arrivals);
+    let follower =
+        Follower::new(index.clone(), db.clone(), Arc::new(BlobLibrary::new(blobs, catalogue))).with_arrivals(arrivals);
     let task = tokio::spawn(follower.run(signal.clone(), shutdown));
     Ok((index, task, received))
 }

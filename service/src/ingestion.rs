@@ -5,7 +5,6 @@
 //! events. Several nodes on one Postgres share the work: a node leases a batch of due sources
 //! (`FOR UPDATE SKIP LOCKED`), so each source is fetched by one node at a time.
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -27,46 +26,7 @@ use tokio::sync::watch;
 use crate::filings::sync::FilingSync;
 use crate::sql::stamp as ts;
 
-/// Immutable text blobs, addressed by the SHA-256 of their content.
-#[derive(Clone)]
-pub struct BlobStore {
-    root: PathBuf,
-}
-
-impl BlobStore {
-    pub fn new(root: PathBuf) -> Self {
-        Self { root }
-    }
-
-    fn path(&self, hash: &str) -> PathBuf {
-        self.root.join(&hash[..2.min(hash.len())]).join(hash)
-    }
-
-    /// Stores `text` under `hash` unless it is there already (written whole, then renamed).
-    pub async fn put(&self, hash: &str, text: &str) -> anyhow::Result<()> {
-        use tokio::io::AsyncWriteExt;
-        let path = self.path(hash);
-        if tokio::fs::try_exists(&path).await.unwrap_or(false) {
-            return Ok(());
-        }
-        let dir = path.parent().expect("a blob path has a parent");
-        commands::private::create_dir_async(dir).await.with_context(|| format!("creating {}", dir.display()))?;
-        let partial = dir.join(format!(".{hash}.{}", uuid::Uuid::new_v4().simple()));
-        let mut file = commands::private::write_options().create_new(true).open(&partial).await?;
-        file.write_all(text.as_bytes()).await?;
-        file.flush().await?;
-        drop(file);
-        tokio::fs::rename(&partial, &path).await?;
-        Ok(())
-    }
-
-    pub async fn get(&self, hash: &str) -> Option<String> {
-        if !hash.chars().all(|c| c.is_ascii_hexdigit()) {
-            return None;
-        }
-        tokio::fs::read_to_string(self.path(hash)).await.ok()
-    }
-}
+pub use crate::blobs::BlobStore;
 
 /// Returns a document's deeplink: stable for one item of one source.
 pub fn deeplink(source_id: &str, guid: &str) -> String {
@@ -108,7 +68,7 @@ impl Ingestion {
     pub fn new(
         db: Db,
         bus: Arc<CommandBus>,
-        data_dir: &Path,
+        blobs: BlobStore,
         policy: FetchPolicy,
         interval: Duration,
     ) -> anyhow::Result<Self> {
@@ -119,7 +79,7 @@ impl Ingestion {
             feeds: FeedConnector::new(fetcher.clone()),
             web: WebConnector::new(fetcher),
             scheduler: Scheduler { interval, ..Scheduler::default() },
-            blobs: BlobStore::new(data_dir.join("blobs")),
+            blobs,
             node: format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple()),
             lease: Duration::from_secs(300),
             filings: None,
@@ -382,15 +342,5 @@ mod tests {
     fn previews_stop_at_the_word_limit() {
         assert_eq!(preview("one two three", 2), "one two…");
         assert_eq!(preview("one  two", 5), "one two");
-    }
-
-    #[tokio::test]
-    async fn blobs_are_written_once_and_read_back() {
-        let dir = tempfile::tempdir().unwrap();
-        let blobs = BlobStore::new(dir.path().to_path_buf());
-        blobs.put("abcdef", "the text").await.unwrap();
-        blobs.put("abcdef", "ignored: same address").await.unwrap();
-        assert_eq!(blobs.get("abcdef").await.as_deref(), Some("the text"));
-        assert_eq!(blobs.get("../etc").await, None);
     }
 }

@@ -28,6 +28,9 @@
 //!   [`password_reset`]: one-time reset links, mailed through [`mail`] or issued by an
 //!   administrator; [`clock`]: the time those rules judge by (a test's manual one).
 //! - [`live`]: what a live socket may see, the pages it missed, and when its session ends it.
+//! - [`storage`]: uploaded files (local disk or an S3 bucket) and their upload links; [`blobs`]:
+//!   extracted text and layouts by content hash, in the same place (a node's disk only caches
+//!   them when the bucket holds them).
 //! - [`sentiment`]: the tone of finance headlines by a lexicon, for cards' badges.
 //! - [`input`]: checks several features share; [`sql`]: `IN (...)` placeholders and view times.
 //! - [`plans`]: plans and pricing gates: the eligibility map, the server's checks before gated
@@ -52,6 +55,7 @@ pub mod apps;
 pub mod ask;
 pub mod audit;
 pub mod audit_chain;
+pub mod blobs;
 pub mod channels;
 pub mod clock;
 pub mod comments;

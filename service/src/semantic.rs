@@ -275,7 +275,7 @@ impl Semantic {
     pub async fn backfill(
         &self,
         db: &Db,
-        data_dir: &Path,
+        blobs: &BlobStore,
         mut shutdown: watch::Receiver<bool>,
     ) -> anyhow::Result<usize> {
         #[derive(sqlx::FromRow)]
@@ -285,7 +285,6 @@ impl Semantic {
             summary: Option<String>,
             content_hash: String,
         }
-        let blobs = BlobStore::new(data_dir.join("blobs"));
         let (mut after, mut done) = (String::new(), 0);
         loop {
             if *shutdown.borrow_and_update() {

@@ -162,6 +162,29 @@ impl Storage {
         }
     }
 
+    /// The blob store beside this storage: on local disk under `local_root` for local storage;
+    /// for S3, in the bucket, with `local_root` as this node's cache of it.
+    pub fn blobs(&self, local_root: std::path::PathBuf) -> crate::blobs::BlobStore {
+        match self.backend {
+            Backend::Local => crate::blobs::BlobStore::new(local_root),
+            Backend::S3(_) => crate::blobs::BlobStore::cached(local_root, self.store.clone()),
+        }
+    }
+
+    /// Whether the store answers: a look-up of a key nobody writes, which a working store answers
+    /// with "not found". For the readiness probe.
+    pub async fn check(&self) -> anyhow::Result<()> {
+        self.size(".readyz").await.map(|_| ())
+    }
+
+    /// `s3` or `local`, for the readiness probe.
+    pub fn kind(&self) -> &'static str {
+        match self.backend {
+            Backend::Local => "local",
+            Backend::S3(_) => "s3",
+        }
+    }
+
     /// Streams the object at `key`.
     pub async fn read(&self, key: &str) -> anyhow::Result<impl Stream<Item = object_store::Result<bytes::Bytes>>> {
         Ok(self.store.get(&ObjectPath::from(key)).await?.into_stream())

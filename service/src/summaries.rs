@@ -23,7 +23,6 @@ use tokio::sync::watch;
 
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::ingestion::BlobStore;
 use crate::policy::{readable, require_flag};
 use crate::reports::export::{self, Block, Doc, Inline, Note};
 use crate::viewer::Viewer;
@@ -378,7 +377,7 @@ impl SummaryWorker {
 
     /// The document's pages (number, text): from its layout when it has one, else its text.
     async fn pages(&self, card: &crate::documents::DocumentCard) -> Vec<(u32, String)> {
-        let blobs = BlobStore::new(self.ctx.data_dir.join("blobs"));
+        let blobs = &self.ctx.blobs;
         if let Some(stored) = match card.internal.get("layout_blob") {
             Some(hash) => blobs.get(hash).await,
             None => None,

@@ -11,7 +11,6 @@ use serde::Serialize;
 use crate::context::Context;
 use crate::documents::document_in;
 use crate::error::{Error, Kind, Result};
-use crate::ingestion::BlobStore;
 use crate::policy::require_flag;
 use crate::reports::export::file_stem;
 use crate::viewer::Viewer;
@@ -103,10 +102,8 @@ async fn find(
     let Some(hash) = layout else {
         return Err(Error::invalid("not_a_pdf", "Tables can be taken from PDF documents only."));
     };
-    let stored = BlobStore::new(ctx.data_dir.join("blobs"))
-        .get(hash)
-        .await
-        .ok_or_else(|| Error::not_found("this document's page layout is no longer stored"))?;
+    let stored =
+        ctx.blobs.get(hash).await.ok_or_else(|| Error::not_found("this document's page layout is no longer stored"))?;
     let extracted: extract::Extracted = serde_json::from_str(&stored).map_err(Error::internal)?;
     let tables = tokio::task::spawn_blocking(move || extract::tables::tables(&extracted.pages))
         .await

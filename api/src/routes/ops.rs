@@ -49,8 +49,7 @@ async fn guarded_metrics(State(state): State<AppState>, headers: HeaderMap) -> R
 /// Renders the metrics, first measuring how far each projection is behind the feed.
 async fn metrics(State(state): State<AppState>) -> String {
     if let Ok(head) = commands::feed::head(&state.db).await {
-        for (name, at) in state.projections.checkpoints() {
-            let behind = if at >= head { 0 } else { head.pos.saturating_sub(at.pos).max(1) };
+        for (name, behind) in app::projections_behind(&state, head) {
             metrics::gauge!("needl_projection_feed_lag_events", "projection" => name).set(behind as f64);
         }
     }

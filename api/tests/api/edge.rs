@@ -397,3 +397,27 @@ async fn metrics_are_refused_on_the_public_address_without_the_token() {
         assert!(guide.contains(&format!("`{name}")), "docs/operations.md names {name}");
     }
 }
+
+// Readiness: the database and the object store are named with their state, and how far the
+// slowest read model is behind the feed, which settles at zero once the projections have caught
+// up. (A store that stops answering is in the S3 upload test.)
+api_test!(readiness_names_the_database_the_object_store_and_the_projections_lag, |app: TestApp| async move {
+    app.sign_up("ready").await;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let res = app.client.get(app.url("/readyz")).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["status"], "ready", "{body}");
+        assert_eq!(body["database"]["ok"], true, "{body}");
+        assert_eq!(body["storage"], json!({"ok": true, "kind": "local"}), "{body}");
+        let behind = body["projections"]["behind_events"].as_u64().expect("a count of events");
+        if behind == 0 {
+            assert_eq!(body["projections"]["slowest"], Value::Null, "{body}");
+            break;
+        }
+        assert!(body["projections"]["slowest"].is_string(), "a lagging projection is named: {body}");
+        assert!(Instant::now() < deadline, "the projections never caught up: {body}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+});

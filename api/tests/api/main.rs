@@ -28,6 +28,7 @@ mod input_checks;
 mod live;
 mod model_server;
 mod my_data_counts;
+mod nodes;
 mod notebooks;
 mod notes_search;
 mod oidc;

@@ -374,6 +374,11 @@ async fn uploads_go_to_an_s3_bucket_through_presigned_links() {
     assert!(client.put(format!("{endpoint}/{bucket}")).send().await.unwrap().status().is_success());
     let server = spawn_binary(&["--storage", &format!("s3://{bucket}")], &s3.env()).await;
     let api = Api::new(server.addr);
+    let readyz = format!("http://{}/readyz", server.addr);
+    let ready = client.get(&readyz).send().await.unwrap();
+    assert_eq!(ready.status(), StatusCode::OK);
+    let body: Value = ready.json().await.unwrap();
+    assert_eq!(body["storage"], json!({"ok": true, "kind": "s3"}), "{body}");
 
     let s = api.sign_up("s3").await;
     let text = "The board approved a dividend of four rupees per share.";
@@ -398,4 +403,17 @@ async fn uploads_go_to_an_s3_bucket_through_presigned_links() {
         .await
         .unwrap();
     assert_eq!(file.text().await.unwrap(), text, "the original comes back from the bucket");
+
+    // The bucket's server stops: the node says it is not ready, and why in a word, while the
+    // database still answers.
+    drop(s3);
+    let started = std::time::Instant::now();
+    let res = client.get(&readyz).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["status"], "not_ready", "{body}");
+    assert_eq!(body["storage"]["ok"], false, "{body}");
+    assert_eq!(body["database"]["ok"], true, "{body}");
+    assert!(!body.to_string().contains("127.0.0.1"), "no address of the store in a public answer: {body}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "the probe answers within its timeout");
 }

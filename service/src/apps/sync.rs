@@ -55,7 +55,7 @@ pub struct AppSync {
 impl AppSync {
     pub fn new(ctx: Context, worker: extract::WorkerCommand, interval: Duration) -> Self {
         Self {
-            blobs: BlobStore::new(ctx.data_dir.join("blobs")),
+            blobs: ctx.blobs.clone(),
             scratch: ctx.data_dir.join("scratch"),
             ctx,
             worker,

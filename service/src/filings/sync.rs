@@ -96,6 +96,7 @@ impl FilingSync {
         db: Db,
         bus: Arc<CommandBus>,
         data_dir: &std::path::Path,
+        blobs: BlobStore,
         filings: Arc<Filings>,
         catalogue: Arc<ingest::Catalogue>,
         fetcher: Arc<Fetcher>,
@@ -104,7 +105,7 @@ impl FilingSync {
         Self {
             db,
             bus,
-            blobs: BlobStore::new(data_dir.join("blobs")),
+            blobs,
             filings,
             catalogue,
             fetcher,

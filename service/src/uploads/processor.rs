@@ -71,8 +71,8 @@ impl UploadProcessor {
         Self {
             db,
             bus,
+            blobs: storage.blobs(data_dir.join("blobs")),
             storage,
-            blobs: BlobStore::new(data_dir.join("blobs")),
             worker,
             scratch: data_dir.join("scratch"),
             wake,

@@ -212,7 +212,7 @@ pub async fn create_channel(app: &TestApp, token: &str, name: &str, members: &[&
 pub async fn ingest_text(app: &TestApp, deeplink: &str, source_id: &str, title: &str, text: &str, owner: Option<&str>) {
     use sha2::Digest;
     let hash = hex::encode(sha2::Sha256::digest(text.as_bytes()));
-    service::ingestion::BlobStore::new(app._dir.path().join("blobs")).put(&hash, text).await.unwrap();
+    app.server.state.blobs.put(&hash, text).await.unwrap();
     let cursor =
         record_document(app, deeplink, source_id, title, hash, owner).await.expect("a new document is an event");
     assert!(app.server.state.search.wait_for(cursor, Duration::from_secs(20)).await, "the index caught up");

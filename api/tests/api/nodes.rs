@@ -1,0 +1,89 @@
+//! Two `needl` processes on one Postgres and one S3-compatible bucket (moto), sharing no disk:
+//! what one node records, the other serves. The first step of the scale-out the operations guide
+//! describes; each node keeps only caches (its blob cache, its search index) on its own disk.
+
+use std::time::Instant;
+
+use futures::StreamExt;
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::support::*;
+
+/// A fresh schema on the test Postgres, as a `DATABASE_URL` both nodes connect with.
+async fn shared_database() -> String {
+    let url = testkit::db::postgres_url();
+    let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
+    let admin = sqlx::PgPool::connect(&url).await.expect("Postgres must be reachable at NEEDL_TEST_DATABASE_URL");
+    sqlx::query(&format!("CREATE SCHEMA {schema}")).execute(&admin).await.unwrap();
+    admin.close().await;
+    let joiner = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{joiner}options=-c%20search_path%3D{schema}")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_nodes_on_one_postgres_and_one_bucket_serve_what_either_recorded() {
+    let Some(s3) = testkit::s3::Moto::start().await else {
+        eprintln!("skipped: moto_server (pip install 'moto[server]') is not installed");
+        return;
+    };
+    let client = reqwest::Client::new();
+    let bucket = "needl-nodes";
+    assert!(client.put(format!("{}/{bucket}", s3.endpoint())).send().await.unwrap().status().is_success());
+    let mut env = s3.env();
+    env.push(("DATABASE_URL", shared_database().await));
+    // What nodes must share besides storage: the token secret and the audit key.
+    env.push(("NEEDL_TOKEN_SECRET", "two-nodes-share-this-secret-of-32-chars".into()));
+    env.push(("NEEDL_AUDIT_KEY", "42".repeat(32)));
+    let storage = format!("s3://{bucket}");
+    let a = spawn_binary(&["--storage", &storage], &env).await;
+    let b = spawn_binary(&["--storage", &storage], &env).await;
+    let (on_a, on_b) = (Api::new(a.addr), Api::new(b.addr));
+
+    // Signed up on A; the token works on B.
+    let s = on_a.sign_up("nodes").await;
+    let mut socket_on_b = on_b.connect_live(&s.token, None).await;
+
+    // Uploaded through B: the file goes to the bucket, its text to the bucket's blobs.
+    let text = "The refinery expansion at Jamnagar adds two hundred thousand barrels a day.";
+    let files = json!([{"id": "memo", "name": "memo.txt", "size": text.len()}]);
+    let init: Value = on_b.post_as("/api/upload/init", &s.token, json!({"source": "needldrive", "files": files})).await;
+    let link = init["upload_configs"][0]["upload_link"].as_str().unwrap();
+    assert!(client.put(link).body(text).send().await.unwrap().status().is_success());
+    let done: Value = on_b.post_as("/api/upload/complete", &s.token, complete_body(&init)).await;
+    assert_eq!(done["files"][0]["status"], "PROCESSING", "{done}");
+    let status = &on_b.settled_uploads(&s.token, &["memo"]).await[0];
+    assert_eq!(status["status"], "COMPLETED", "{status}");
+    let listed = client.get(format!("{}/{bucket}?list-type=2&prefix=blobs/", s3.endpoint())).send().await.unwrap();
+    let listing = listed.text().await.unwrap();
+    assert!(listing.contains("<Key>blobs/"), "the extracted text is in the bucket: {listing}");
+
+    // Searched on A, whose index was filled from the shared feed with text from the bucket.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let found = loop {
+        let (_, page) = on_a.post("/api/search", &s.token, json!({"q": "Jamnagar refinery"})).await;
+        if page["count"].as_u64().unwrap_or(0) > 0 || Instant::now() > deadline {
+            break page;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!(found["count"], 1, "node A finds what node B ingested: {found}");
+    let html = found["results"][0]["highlights"][0]["html"].as_str().unwrap_or_default();
+    assert!(html.contains("<em>Jamnagar</em>"), "with its text: {found}");
+
+    // A change made on A reaches the socket held on B.
+    let (status, _) = on_a.patch("/api/user/preferences", &s.token, json!({"askneedl_pro": true})).await;
+    assert_eq!(status, StatusCode::OK);
+    next_of_type(&mut socket_on_b, "PreferencesChanged").await;
+
+    // Signing out on A closes the session's socket on B.
+    assert!(on_a.sign_out(&s.token).await.is_success());
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
+    loop {
+        match tokio::time::timeout_at(deadline, socket_on_b.next()).await.expect("B closes the socket") {
+            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+            Some(Ok(_)) => continue,
+        }
+    }
+    let (status, _) = on_b.get("/api/user", &s.token).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "and B refuses the token");
+}
