@@ -188,7 +188,12 @@ pub struct Cut {
 /// ended), since citations may still follow its full stop.
 #[derive(Debug, Default)]
 pub struct Sentences {
+    /// Text from the start of the line the next sentence is on: where a line starts decides what
+    /// a stop means ("2." opening a line numbers it), so that start is kept, however the text
+    /// arrived.
     buf: String,
+    /// Bytes at the start of `buf` already cut into sentences.
+    emitted: usize,
     groups: VecDeque<Vec<u32>>,
 }
 
@@ -209,7 +214,12 @@ impl Sentences {
     }
 
     fn drain(&mut self, last: bool) -> Vec<Cut> {
-        let ranges = text::sentences(&self.buf, true);
+        let emitted = self.emitted;
+        let ranges: Vec<_> = text::sentences(&self.buf, true)
+            .into_iter()
+            .filter(|r| r.end > emitted)
+            .map(|r| r.start.max(emitted)..r.end)
+            .collect();
         let settled = if last { ranges.len() } else { ranges.len().saturating_sub(1) };
         if settled == 0 {
             return vec![];
@@ -231,7 +241,9 @@ impl Sentences {
                 out.push(Cut { text, citations, heading });
             }
         }
-        self.buf.drain(..cut_at);
+        let line_start = self.buf[..cut_at].rfind('\n').map_or(0, |i| i + 1);
+        self.buf.drain(..line_start);
+        self.emitted = cut_at - line_start;
         out
     }
 }

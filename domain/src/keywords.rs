@@ -267,7 +267,11 @@ impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Expr::Word(w) => write!(f, "{w}"),
-            Expr::Phrase(p) => write!(f, "\"{p}\""),
+            // In the first quotes the phrase does not close: `'say "yes"'` stays one phrase.
+            Expr::Phrase(p) => {
+                let (open, close) = QUOTES.iter().copied().find(|(_, close)| !p.contains(*close)).unwrap_or(QUOTES[0]);
+                write!(f, "{open}{p}{close}")
+            }
             Expr::Not(inner) => {
                 write!(f, "NOT ")?;
                 if matches!(**inner, Expr::And(_) | Expr::Or(_)) {
@@ -304,6 +308,19 @@ mod tests {
         assert_eq!(normalised("rate cut"), "rate AND cut");
         assert_eq!(normalised("inflation not food"), "inflation AND NOT food");
         assert_eq!(normalised("a || b && c"), "a OR b AND c");
+    }
+
+    #[test]
+    fn a_phrase_holding_quotes_is_written_in_quotes_it_does_not_close() {
+        assert_eq!(normalised("'say \"yes\" now'"), "'say \"yes\" now'");
+        assert_eq!(
+            normalised("\u{ab}a \" b ' c \u{201d} d \u{2019}\u{bb}"),
+            "\u{ab}a \" b ' c \u{201d} d \u{2019}\u{bb}"
+        );
+        for input in ["'say \"yes\" now'", "\u{ab}a \" b ' c \u{201d} d \u{2019}\u{bb}"] {
+            let expr = parse(input).unwrap();
+            assert_eq!(parse(&expr.to_string()).unwrap(), expr, "{input} reads back as written");
+        }
     }
 
     #[test]

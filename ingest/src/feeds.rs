@@ -86,7 +86,12 @@ pub fn parse_feed_bytes(
         Cow::Owned(normalise_root(&trimmed[offset..], prolog.root_at - offset))
     };
     let parser = feed_rs::parser::Builder::new().base_uri(base.map(Url::as_str)).build();
-    let feed = parser.parse(input.as_bytes()).map_err(|e| {
+    // The XML reader underneath has been seen to panic on hostile input (a second XML
+    // declaration naming an encoding, found by fuzzing): that is a feed we cannot read, not a
+    // reason to take the fetch down with it.
+    let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parser.parse(input.as_bytes())))
+        .map_err(|_| FeedError::Unreadable("the feed's XML could not be read".into()))?;
+    let feed = parsed.map_err(|e| {
         if looks_like_html(trimmed) {
             FeedError::HtmlPage
         } else {
@@ -308,7 +313,7 @@ fn normalise_root(text: &str, root_at: usize) -> String {
     if is_rss {
         let version = tag.find("version=").map(|i| &tag[i + 8..]).and_then(|v| {
             let quote = v.chars().next()?;
-            let inner = &v[1..];
+            let inner = &v[quote.len_utf8()..];
             Some(&inner[..inner.find(quote)?])
         });
         match version {
@@ -421,6 +426,8 @@ mod tests {
             "<rdf:RDF xmlns=\"http://purl.org/rss/1.0/\">"
         );
         assert_eq!(normalise_root("<rssfeed>", 0), "<rssfeed>");
+        // A version opened by a character of several bytes (found by fuzzing: it split one).
+        assert_eq!(normalise_root("<rss version=\u{de}0.9\u{de}>", 0), "<rss version=\u{de}0.9\u{de}>");
     }
 
     #[test]
