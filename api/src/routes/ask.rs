@@ -166,6 +166,7 @@ async fn save_session(
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = AnswerFeedbackBody)]
 pub struct FeedbackBody {
     /// CORRECT or INCORRECT.
     pub feedback: String,

@@ -2,7 +2,6 @@
 //! searches themselves, and what they may reach, are in [`service::search`].
 
 use axum::extract::{Path, State};
-use axum::response::{IntoResponse, Response};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -48,16 +47,25 @@ async fn search_in(
 /// (`filter.exchanges.Country` narrows to India and/or the US). Otherwise a search within the
 /// exchange filings, as `/search/{source}` answers.
 #[utoipa::path(post, path = "/search/exchanges", tag = "search", security(("token" = [])), request_body = SearchBody,
-    responses((status = 200, body = ExchangeFacetAnswer), (status = 400, body = ErrorBody)))]
+    responses((status = 200, body = ExchangeSearchAnswer), (status = 400, body = ErrorBody)))]
 async fn exchange_facets(
     State(state): State<AppState>,
     user: AuthUser,
     ApiJson(body): ApiJson<SearchBody>,
-) -> ApiResult<Response> {
+) -> ApiResult<ApiJson<ExchangeSearchAnswer>> {
     if body.kind.as_deref() != Some("filter") {
-        return Ok(ApiJson(searching::search(&state, &user.user_id, Some("exchanges"), body).await?).into_response());
+        let page = searching::search(&state, &user.user_id, Some("exchanges"), body).await?;
+        return Ok(ApiJson(ExchangeSearchAnswer::Results(page)));
     }
-    Ok(ApiJson(searching::exchange_facets(&state, &user.user_id, &body).await?).into_response())
+    Ok(ApiJson(ExchangeSearchAnswer::Facets(searching::exchange_facets(&state, &user.user_id, &body).await?)))
+}
+
+/// What `/search/exchanges` answers: the companies (`type: "filter"`) or a page of results.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+enum ExchangeSearchAnswer {
+    Facets(ExchangeFacetAnswer),
+    Results(SearchAnswer),
 }
 
 /// The user's tags with how many of the documents they can still read carry each, most used

@@ -65,6 +65,7 @@ async fn upload_config(
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = UploadInitBody)]
 #[serde(deny_unknown_fields)]
 pub struct InitBody {
     pub source: String,

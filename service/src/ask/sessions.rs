@@ -275,6 +275,7 @@ pub async fn rename_session(
 
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = AnswerFeedbackResult))]
 pub struct FeedbackResult {
     pub message_id: String,
     pub feedback: String,

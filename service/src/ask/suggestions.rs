@@ -8,6 +8,7 @@ use crate::error::Result;
 
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = AskSuggestion))]
 pub struct Suggestion {
     pub question: String,
     pub icon: String,
@@ -15,6 +16,7 @@ pub struct Suggestion {
 
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = AskSuggestions))]
 pub struct Suggestions {
     pub all: Vec<Suggestion>,
     pub document: Vec<Suggestion>,

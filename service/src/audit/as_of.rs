@@ -28,6 +28,7 @@ use crate::viewer::Viewer;
 /// A person with their display name.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = PersonAsOf))]
 pub struct Person {
     pub user_id: String,
     pub name: Option<String>,
@@ -81,6 +82,7 @@ pub struct ChannelComment {
 
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = ChannelItemAsOf))]
 pub struct ChannelItem {
     pub deeplink: String,
     pub title: Option<String>,

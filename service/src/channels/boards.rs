@@ -20,6 +20,7 @@ const MAX_CHANNELS_PER_SHARE: usize = 20;
 /// A feed shared into a channel, with the spec's fields.
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = ChannelBoard))]
 pub struct Board {
     pub board_id: String,
     pub board_name: String,
@@ -68,6 +69,7 @@ impl BoardRow {
 
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = ChannelBoardList))]
 pub struct BoardList {
     /// The first shared first.
     pub results: Vec<Board>,
@@ -75,6 +77,7 @@ pub struct BoardList {
 
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = ChannelBoardResult))]
 pub struct BoardResult {
     pub results: Board,
 }

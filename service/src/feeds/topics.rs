@@ -186,6 +186,7 @@ fn internal(e: anyhow::Error) -> Error {
 /// "More like this" or "less like this" on a document of one of the viewer's AI feeds.
 #[derive(Debug, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = TopicFeedbackBody))]
 pub struct FeedbackBody {
     /// The document's id (its deeplink), as the feed's cards give it.
     pub document_id: String,
@@ -205,6 +206,7 @@ pub struct FeedbackOut {
 
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = TopicFeedbackResult))]
 pub struct FeedbackResult {
     pub results: FeedbackOut,
 }

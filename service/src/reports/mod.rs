@@ -80,6 +80,7 @@ pub fn config(ctx: &Context) -> ReportConfig {
 
 #[derive(Debug, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = ReportInitBody))]
 pub struct InitBody {
     pub report_type: String,
     #[serde(alias = "report_name")]
