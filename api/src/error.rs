@@ -95,6 +95,7 @@ pub fn status_of(kind: Kind) -> StatusCode {
         Kind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         Kind::Throttled => StatusCode::TOO_MANY_REQUESTS,
         Kind::Unavailable => StatusCode::BAD_GATEWAY,
+        Kind::StorageDown => StatusCode::SERVICE_UNAVAILABLE,
         Kind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }

@@ -32,6 +32,8 @@ pub enum Kind {
     Throttled,
     /// A service this depends on (the answer engine) failed.
     Unavailable,
+    /// The database does not answer (restarting, unreachable): nothing was done; try again.
+    StorageDown,
     /// Our fault: logged, and answered without detail.
     Internal,
 }
@@ -93,6 +95,16 @@ impl Error {
         tracing::error!(error = %detail, "internal error");
         Self::new(Kind::Internal, "internal", "something went wrong on our side; please try again")
     }
+
+    /// The database does not answer: logged with its detail, answered with a sentence.
+    pub fn storage_down(detail: impl std::fmt::Display) -> Self {
+        tracing::error!(error = %detail, "the database does not answer");
+        Self::new(
+            Kind::StorageDown,
+            "storage_unavailable",
+            "The service cannot reach its database just now; nothing was changed. Try again in a moment.",
+        )
+    }
 }
 
 impl std::fmt::Display for Error {
@@ -105,7 +117,27 @@ impl std::error::Error for Error {}
 
 impl From<sqlx::Error> for Error {
     fn from(e: sqlx::Error) -> Self {
+        if matches!(e, sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_)) {
+            return Error::storage_down(e);
+        }
         Error::internal(e)
+    }
+}
+
+/// What sqlx says when the database does not answer, as the event store passes it on in words
+/// (its errors reach us as text through the event-sourcing framework).
+const STORAGE_DOWN_SIGNS: [&str; 3] = [
+    "pool timed out while waiting for an open connection",
+    "attempted to acquire a connection on a closed pool",
+    "error communicating with database",
+];
+
+/// A store failure in words: the database not answering, or anything else (internal).
+fn from_store_detail(detail: String) -> Error {
+    if STORAGE_DOWN_SIGNS.iter().any(|sign| detail.contains(sign)) {
+        Error::storage_down(detail)
+    } else {
+        Error::internal(detail)
     }
 }
 
@@ -137,7 +169,7 @@ impl<E: DomainError + 'static> From<CommandError<E>> for Error {
         match e {
             CommandError::Domain(error) => from_domain(&error),
             CommandError::Conflict => Error::conflict("conflict", e.to_string()),
-            CommandError::Store(detail) => Error::internal(detail),
+            CommandError::Store(detail) => from_store_detail(detail),
         }
     }
 }
@@ -146,7 +178,7 @@ impl From<CommitError> for Error {
     fn from(e: CommitError) -> Self {
         match e {
             CommitError::Conflict => Error::conflict("conflict", e.to_string()),
-            CommitError::Store(detail) => Error::internal(detail),
+            CommitError::Store(detail) => from_store_detail(detail),
         }
     }
 }
@@ -202,6 +234,20 @@ mod tests {
         let mapped = Error::from(CommandError::<UserError>::Store("relation events does not exist".into()));
         assert_eq!(mapped.kind, Kind::Internal);
         assert!(!mapped.message.contains("relation"));
+    }
+
+    #[test]
+    fn a_database_that_does_not_answer_is_said_so_and_nothing_internal_is() {
+        for mapped in [
+            Error::from(sqlx::Error::PoolTimedOut),
+            Error::from(CommandError::<UserError>::Store(sqlx::Error::PoolTimedOut.to_string())),
+            Error::from(CommitError::Store(sqlx::Error::PoolClosed.to_string())),
+        ] {
+            assert_eq!((mapped.kind, mapped.code.as_str()), (Kind::StorageDown, "storage_unavailable"));
+            assert!(!mapped.message.contains("pool"), "{}", mapped.message);
+        }
+        let other = Error::from(CommandError::<UserError>::Store("duplicate key value".into()));
+        assert_eq!(other.kind, Kind::Internal);
     }
 
     #[test]

@@ -22,6 +22,7 @@ mod data_permissions;
 mod documents;
 mod edge;
 mod erasure;
+mod faults;
 mod feed_health;
 mod filings;
 mod input_checks;
