@@ -87,3 +87,61 @@ async fn two_nodes_on_one_postgres_and_one_bucket_serve_what_either_recorded() {
     let (status, _) = on_b.get("/api/user", &s.token).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED, "and B refuses the token");
 }
+
+/// Two nodes with fetching on share one followed feed: it is fetched again and again, never by
+/// both at once (a fetch is leased to one node), and its items are recorded once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_nodes_fetch_a_followed_feed_one_at_a_time_and_record_its_items_once() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let (in_flight, most, served) =
+        (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let counters = (in_flight.clone(), most.clone(), served.clone());
+    let feed = axum::Router::new().route(
+        "/feed.xml",
+        axum::routing::get(move || {
+            let (in_flight, most, served) = counters.clone();
+            async move {
+                let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(now, Ordering::SeqCst);
+                // Slow enough that two nodes fetching together would overlap here.
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                in_flight.fetch_sub(1, Ordering::SeqCst);
+                served.fetch_add(1, Ordering::SeqCst);
+                ([("content-type", "application/rss+xml")], THREE_ITEMS)
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let server = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, feed).await.unwrap() });
+
+    let env = [
+        ("DATABASE_URL", shared_database().await),
+        ("NEEDL_TOKEN_SECRET", "two-nodes-share-this-secret-of-32-chars".into()),
+        ("NEEDL_FETCH_ALLOW", "127.0.0.1".into()),
+    ];
+    let fetching = ["--fetch-enabled", "true", "--fetch-interval-seconds", "1"];
+    let a = spawn_binary(&fetching, &env).await;
+    let _b = spawn_binary(&fetching, &env).await;
+    let on_a = Api::new(a.addr);
+    let s = on_a.sign_up("follower").await;
+    let (status, body) =
+        on_a.post("/api/connect/rss", &s.token, json!({"url": format!("http://{server}/feed.xml")})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    let deadline = Instant::now() + Duration::from_secs(40);
+    while served.load(Ordering::SeqCst) < 6 {
+        assert!(Instant::now() < deadline, "the feed was fetched {} times", served.load(Ordering::SeqCst));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(most.load(Ordering::SeqCst), 1, "never two fetches of the feed at once");
+    let (_, page) = on_a.get("/api/documents", &s.token).await;
+    assert_eq!(page["results"].as_array().map(Vec::len), Some(3), "each item once: {page}");
+}
+
+const THREE_ITEMS: &str = r#"<?xml version="1.0"?><rss version="2.0"><channel><title>Shared</title>
+<item><title>One</title><link>https://news.example.com/1</link><guid>1</guid></item>
+<item><title>Two</title><link>https://news.example.com/2</link><guid>2</guid></item>
+<item><title>Three</title><link>https://news.example.com/3</link><guid>3</guid></item>
+</channel></rss>"#;

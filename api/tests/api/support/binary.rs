@@ -20,7 +20,7 @@ impl Drop for Binary {
     }
 }
 
-/// Starts `needl serve` with fetching off, `args` after its own and `env` added, and waits (at
+/// Starts `needl serve` with fetching off (unless `args` say otherwise), `args` after its own and `env` added, and waits (at
 /// most a minute) until it answers `/healthz`.
 pub async fn spawn_binary(args: &[&str], env: &[(&str, String)]) -> Binary {
     let dir = tempfile::tempdir().unwrap();
@@ -29,7 +29,8 @@ pub async fn spawn_binary(args: &[&str], env: &[(&str, String)]) -> Binary {
         .arg("--data-dir")
         .arg(dir.path())
         .args(["serve", "--host", "127.0.0.1", "--port", &port.to_string(), "--web-dir", "/nonexistent"])
-        .args(["--fetch-enabled", "false", "--log-format", "text"])
+        .args(if args.contains(&"--fetch-enabled") { &[][..] } else { &["--fetch-enabled", "false"][..] })
+        .args(["--log-format", "text"])
         .args(args)
         .env_remove("DATABASE_URL")
         .env("RUST_LOG", "error")
