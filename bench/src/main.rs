@@ -33,6 +33,7 @@ mod collab;
 mod feeds;
 mod filings;
 mod ingestion;
+mod nodes;
 mod reports;
 mod retrieval;
 mod store;
@@ -75,13 +76,15 @@ pub struct BenchArgs {
     /// 1M stored embeddings), `reports` (research reports: lifecycle, time per type, citation
     /// integrity), `report-figures` (key figures on TAT-QA against the gold tables), `audit` (the
     /// event hash chain's cost on commands, `audit verify` over a long history, and that history
-    /// exported as Parquet next to NDJSON) or `all`.
+    /// exported as Parquet next to NDJSON), `nodes` (two `needl` processes on one Postgres next to
+/// one: read throughput, commit-to-socket delivery on the same and the other node, memory per
+/// idle socket) or `all`.
     /// `ask` with the embedding model (`scripts/setup` fetches it): the QA set's documents are
     /// embedded before its questions are asked, and ranked by the hybrid ranking; the latency
     /// part, which would embed 100k passages first, is left out.
     #[arg(long)]
     pub embeddings: bool,
-    #[arg(long, default_value = "all", value_parser = ["all", "store", "audit", "ingest", "filings", "search", "collab", "ask", "stories", "feeds", "topics", "reports", "report-figures"])]
+    #[arg(long, default_value = "all", value_parser = ["all", "store", "audit", "ingest", "filings", "search", "collab", "ask", "stories", "feeds", "topics", "reports", "report-figures", "nodes"])]
     pub only: String,
     /// The shared real-world data the ingest figures read (`feeds/`, `docs/`); synthetic files
     /// stand in when it is absent.
@@ -142,6 +145,9 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     }
     if args.only == "all" || args.only == "reports" {
         reports::run(data_dir, &args).await?;
+    }
+    if args.only == "all" || args.only == "nodes" {
+        nodes::run(data_dir, &args).await?;
     }
     let store = matches!(args.only.as_str(), "all" | "store");
     let collab = matches!(args.only.as_str(), "all" | "collab");

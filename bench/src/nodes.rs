@@ -1,0 +1,263 @@
+//! Two nodes on one Postgres, next to one in the same run: read throughput with the clients on
+//! one node and spread over both, commit-to-socket delivery to sockets on the node that took the
+//! write and on the other, and resident memory per idle socket. The nodes are `needl` processes
+//! (the binary beside this one) on a schema of their own in `--postgres-url`, sharing their token
+//! secret and nothing on disk. Prints figures; passes or fails nothing.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use futures::StreamExt;
+use hdrhistogram::Histogram;
+
+use crate::client::Api;
+use crate::BenchArgs;
+
+struct Scale {
+    sockets: usize,
+    pushes: usize,
+    read_seconds: u64,
+    readers: usize,
+}
+
+impl Scale {
+    fn new(quick: bool) -> Scale {
+        if quick {
+            Scale { sockets: 200, pushes: 20, read_seconds: 3, readers: 8 }
+        } else {
+            Scale { sockets: 10_000, pushes: 100, read_seconds: 10, readers: 32 }
+        }
+    }
+}
+
+/// A `needl serve` process; killed when dropped.
+struct Node {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Node {
+    async fn start(data_dir: &Path, database_url: &str) -> anyhow::Result<Node> {
+        let bin = std::env::current_exe()?.with_file_name("needl");
+        anyhow::ensure!(bin.exists(), "{} is needed (cargo build --workspace builds it)", bin.display());
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let dir = data_dir.join(format!("node-{port}"));
+        let child = Command::new(&bin)
+            .arg("--data-dir")
+            .arg(&dir)
+            .args(["serve", "--host", "127.0.0.1", "--port", &port.to_string(), "--web-dir", "/nonexistent"])
+            .args(["--fetch-enabled", "false", "--report-workers", "false", "--log-format", "text"])
+            .args(["--max-connections-per-address", "0"])
+            .env("DATABASE_URL", database_url)
+            .env("NEEDL_TOKEN_SECRET", "bench-nodes-share-this-secret-of-32")
+            .env("NEEDL_AUDIT_KEY", "24".repeat(32))
+            .env("NEEDL_SIGNUPS_PER_HOUR", "100000")
+            .env("RUST_LOG", "error")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("starting {}", bin.display()))?;
+        let node = Node { child, addr: SocketAddr::from(([127, 0, 0, 1], port)) };
+        let client = reqwest::Client::new();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while client.get(format!("http://{}/readyz", node.addr)).send().await.is_err() {
+            anyhow::ensure!(Instant::now() < deadline, "a node did not start");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        Ok(node)
+    }
+
+    fn resident_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
+        status
+            .lines()
+            .find(|l| l.starts_with("VmRSS:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    }
+}
+
+fn ms(h: &Histogram<u64>, q: f64) -> f64 {
+    h.value_at_quantile(q) as f64 / 1000.0
+}
+
+pub async fn run(data_dir: &Path, args: &BenchArgs) -> anyhow::Result<()> {
+    let scale = Scale::new(args.quick);
+    raise_open_file_limit();
+    let schema = format!("bench_nodes_{}", uuid::Uuid::new_v4().simple());
+    let admin = sqlx::PgPool::connect(&args.postgres_url).await.context("connecting to --postgres-url")?;
+    sqlx::query(&format!("CREATE SCHEMA {schema}")).execute(&admin).await?;
+    let joiner = if args.postgres_url.contains('?') { '&' } else { '?' };
+    let url = format!("{}{joiner}options=-c%20search_path%3D{schema}", args.postgres_url);
+    let work = data_dir.join(format!("bench-nodes-{}", uuid::Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&work)?;
+    let result = measure(&work, &url, &scale).await;
+    sqlx::query(&format!("DROP SCHEMA {schema} CASCADE")).execute(&admin).await?;
+    let _ = std::fs::remove_dir_all(&work);
+    result
+}
+
+async fn measure(work: &Path, url: &str, scale: &Scale) -> anyhow::Result<()> {
+    let a = Node::start(work, url).await?;
+    let b = Node::start(work, url).await?;
+    let (on_a, on_b) = (Api::new(format!("http://{}", a.addr)), Api::new(format!("http://{}", b.addr)));
+    let token =
+        on_a.sign_up(&format!("nodes-{}", uuid::Uuid::new_v4().simple()), "nodes bench: amber ferry quilt 38").await?;
+
+    for (label, targets) in [("one node", vec![on_a.clone()]), ("two nodes", vec![on_a.clone(), on_b.clone()])] {
+        let (done, h) = reads(&targets, &token, scale).await?;
+        println!(
+            "reads (documents, search, profile), {} clients on {label}: {:.0} requests/s, p50 {:.2} ms, p99 {:.2} ms",
+            scale.readers,
+            done as f64 / scale.read_seconds as f64,
+            ms(&h, 0.5),
+            ms(&h, 0.99)
+        );
+    }
+
+    let before = b.resident_kib();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(bool, String, Instant)>();
+    let mut readers = Vec::with_capacity(scale.sockets);
+    for i in 0..scale.sockets {
+        // Half the sockets on the node that takes the writes, half on the other.
+        let (node, remote) = if i % 2 == 0 { (&a, false) } else { (&b, true) };
+        let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{}/api/live?token={token}", node.addr))
+            .await
+            .with_context(|| format!("opening socket {i}"))?;
+        let tx = tx.clone();
+        readers.push(tokio::spawn(async move {
+            let (_, mut read) = socket.split();
+            while let Some(Ok(msg)) = read.next().await {
+                if let tokio_tungstenite::tungstenite::Message::Text(text) = msg {
+                    let at = Instant::now();
+                    if let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) {
+                        if v["type"] == "PreferencesChanged" {
+                            let _ = tx.send((remote, v["cursor"].as_str().unwrap_or_default().to_string(), at));
+                        }
+                    }
+                }
+            }
+        }));
+    }
+    drop(tx);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let per_socket = (b.resident_kib().saturating_sub(before)) as f64 / (scale.sockets / 2) as f64;
+
+    let mut committed = std::collections::HashMap::new();
+    for i in 0..scale.pushes {
+        let body = serde_json::json!({"askneedl_pro": i % 2 == 0});
+        // From the moment the write is sent: a socket on the other node may hear the change
+        // before the answer to the write is back.
+        let at = Instant::now();
+        let res = on_a
+            .client
+            .patch(format!("{}/api/user/preferences", on_a.base))
+            .bearer_auth(&token)
+            .json(&body)
+            .send()
+            .await?;
+        anyhow::ensure!(res.status().is_success(), "a preference change failed: {}", res.status());
+        committed.insert(i, at);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Which change a message is, by the order each socket hears them: every socket hears every
+    // change once, in commit order.
+    let (mut same, mut cross) = (Histogram::<u64>::new(3)?, Histogram::<u64>::new(3)?);
+    let mut heard: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut order: Vec<String> = Vec::new();
+    let expected = scale.pushes * scale.sockets;
+    let mut received = 0;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while received < expected {
+        match tokio::time::timeout_at(deadline, rx.recv()).await {
+            Ok(Some((remote, cursor, at))) => {
+                received += 1;
+                let index = match heard.get(&cursor) {
+                    Some(i) => *i,
+                    None => {
+                        order.push(cursor.clone());
+                        heard.insert(cursor, order.len() - 1);
+                        order.len() - 1
+                    }
+                };
+                if let Some(sent) = committed.get(&index) {
+                    let micros = at.saturating_duration_since(*sent).as_micros() as u64;
+                    if remote {
+                        cross.record(micros)?
+                    } else {
+                        same.record(micros)?
+                    }
+                }
+            }
+            _ => break,
+        }
+    }
+    println!(
+        "write sent to socket, {} sockets over two nodes: same node p50 {:.2} ms, p99 {:.2} ms; other node p50 {:.2} ms, p99 {:.2} ms ({received} of {expected} deliveries)",
+        scale.sockets,
+        ms(&same, 0.5),
+        ms(&same, 0.99),
+        ms(&cross, 0.5),
+        ms(&cross, 0.99)
+    );
+    println!("resident memory per idle socket: {per_socket:.1} KiB ({} sockets on one node)", scale.sockets / 2);
+    for reader in readers {
+        reader.abort();
+    }
+    Ok(())
+}
+
+/// `scale.readers` clients, each calling the next target in turn, for `scale.read_seconds`.
+async fn reads(targets: &[Api], token: &str, scale: &Scale) -> anyhow::Result<(u64, Histogram<u64>)> {
+    let stop = Instant::now() + Duration::from_secs(scale.read_seconds);
+    let mut tasks = Vec::new();
+    for r in 0..scale.readers {
+        let targets = targets.to_vec();
+        let token = token.to_string();
+        tasks.push(tokio::spawn(async move {
+            let mut h = Histogram::<u64>::new(3)?;
+            let mut i = r;
+            while Instant::now() < stop {
+                let api = &targets[i % targets.len()];
+                let started = Instant::now();
+                let request = match i % 3 {
+                    0 => api.client.get(format!("{}/api/documents", api.base)),
+                    1 => api.client.post(format!("{}/api/search", api.base)).json(&serde_json::json!({"q": "results"})),
+                    _ => api.client.get(format!("{}/api/user", api.base)),
+                };
+                let res = request.bearer_auth(&token).send().await?;
+                anyhow::ensure!(res.status().is_success(), "a read failed: {}", res.status());
+                res.bytes().await?;
+                h.record(started.elapsed().as_micros() as u64)?;
+                i += 1;
+            }
+            anyhow::Ok(h)
+        }));
+    }
+    let mut all = Histogram::<u64>::new(3)?;
+    for task in tasks {
+        all.add(task.await??)?;
+    }
+    Ok((all.len(), all))
+}
+
+/// Raises this process's open-file limit to its hard limit: the sockets, and the nodes it starts
+/// (which inherit it), need one descriptor each.
+fn raise_open_file_limit() {
+    use rustix::process::{getrlimit, setrlimit, Resource};
+    let limit = getrlimit(Resource::Nofile);
+    if limit.current < limit.maximum {
+        let _ = setrlimit(Resource::Nofile, rustix::process::Rlimit { current: limit.maximum, maximum: limit.maximum });
+    }
+}
