@@ -35,8 +35,9 @@ async fn two_nodes_on_one_postgres_and_one_bucket_serve_what_either_recorded() {
     env.push(("NEEDL_TOKEN_SECRET", "two-nodes-share-this-secret-of-32-chars".into()));
     env.push(("NEEDL_AUDIT_KEY", "42".repeat(32)));
     let storage = format!("s3://{bucket}");
-    let a = spawn_binary(&["--storage", &storage], &env).await;
-    let b = spawn_binary(&["--storage", &storage], &env).await;
+    let args = ["--storage", &storage, "--metrics-token", "scrape-both"];
+    let a = spawn_binary(&args, &env).await;
+    let b = spawn_binary(&args, &env).await;
     let (on_a, on_b) = (Api::new(a.addr), Api::new(b.addr));
 
     // Signed up on A; the token works on B.
@@ -86,6 +87,13 @@ async fn two_nodes_on_one_postgres_and_one_bucket_serve_what_either_recorded() {
     }
     let (status, _) = on_b.get("/api/user", &s.token).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED, "and B refuses the token");
+
+    // A scrape of each node reports that node's own projection lag.
+    for node in [&a, &b] {
+        let res = client.get(format!("http://{}/metrics", node.addr)).bearer_auth("scrape-both").send().await.unwrap();
+        let text = res.text().await.unwrap();
+        assert!(text.contains("needl_projection_feed_lag_events{projection=\"documents\"}"), "{text}");
+    }
 }
 
 /// Two nodes with fetching on share one followed feed: it is fetched again and again, never by
