@@ -60,6 +60,11 @@ fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
     origin_host == host || allowed.iter().any(|a| a == origin)
 }
 
+/// What a live socket reserves for reading a client's frames.
+const LIVE_READ_BUFFER: usize = 4 * 1024;
+/// The largest message or frame a client may send on the live socket.
+const LIVE_MAX_MESSAGE: usize = 16 * 1024;
+
 /// Opens the live socket.
 #[utoipa::path(get, path = "/live", tag = "live", params(LiveQuery),
     responses((status = 101, description = "switching to the WebSocket protocol"),
@@ -87,6 +92,10 @@ async fn live_socket(
     let viewer = service::live::listener(&user);
     let auditor = service::live::hears_audit(&user);
     let session = SocketSession { id: user.session_id, grace_ends_at: user.grace_ends_at };
+    // The socket only speaks: what a client sends is read to notice a close. So a small read
+    // buffer (tungstenite reserves 128 KiB per socket by default, most of an idle socket's
+    // memory) and small frames: a client cannot make the server hold a large message.
+    let ws = ws.read_buffer_size(LIVE_READ_BUFFER).max_message_size(LIVE_MAX_MESSAGE).max_frame_size(LIVE_MAX_MESSAGE);
     Ok(ws.on_upgrade(move |socket| async move {
         metrics::gauge!("needl_live_connections").increment(1.0);
         if let Err(error) = run(socket, state, viewer, auditor, session, after).await {

@@ -115,3 +115,23 @@ macro_rules! lag_test {
 }
 lag_test!(a_lagging_socket_pages_from_the_store_on_sqlite, Backend::Sqlite);
 lag_test!(a_lagging_socket_pages_from_the_store_on_postgres, Backend::Postgres);
+
+// The live socket only speaks: a client that sends a large message (more than 16 KiB) has its
+// socket closed rather than held, while small ones (pings, a word) leave it open.
+api_test!(a_large_message_from_a_client_closes_its_live_socket, |app: TestApp| async move {
+    use futures::SinkExt;
+    let app = &app;
+    let s = app.sign_up("chatty").await;
+    let mut socket = app.connect_live(&s.token, None).await;
+    socket.send(Message::Text("hello".into())).await.unwrap();
+    app.patch("/api/user/preferences", &s.token, json!({"askneedl_pro": true})).await;
+    next_of_type(&mut socket, "PreferencesChanged").await;
+    let _ = socket.send(Message::Text("x".repeat(64 * 1024).into())).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        match tokio::time::timeout_at(deadline, socket.next()).await.expect("the server closes the socket") {
+            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+            Some(Ok(_)) => continue,
+        }
+    }
+});
