@@ -346,10 +346,11 @@ impl Server {
                 config.audit_checkpoint_every,
             )),
         };
+        let limiter = Arc::new(AuthThrottle::from_config(ctx.db.clone(), &secret, &config)?);
         let state = AppState {
             ctx,
             tokens: Arc::new(TokenKeys::with_clock(&secret, Duration::from_secs(config.token_ttl_minutes * 60), clock)),
-            limiter: Arc::new(AuthThrottle::from_config(&config)?),
+            limiter,
             config: Arc::new(config),
             shutdown: shutdown_rx.clone(),
         };

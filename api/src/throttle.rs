@@ -1,4 +1,6 @@
-//! Throttles on sign-in and sign-up, by client address and by account, in this process's memory.
+//! Throttles on sign-in and sign-up, by client address and by account, kept in the database, so
+//! every node of an instance counts the same failures (a stranger gains nothing from a
+//! round-robin in front of several nodes).
 //!
 //! Sign-in failures are counted three ways, each forgotten after [`QUIET`] without a failure:
 //! - per client address (across accounts): past [`ADDRESS_BACKOFF`]'s free failures the address
@@ -19,26 +21,30 @@
 //! address's ([`RESETS_PER_ACCOUNT_PER_HOUR`]; when empty nothing more is mailed, but the answer
 //! is the same as ever, so it cannot tell whether the address has an account).
 //!
-//! Every map is capped: past [`MAX_ENTRIES`] the forgotten entries go, then the older half.
-//! Accounts are kept as keyed hashes, not addresses in clear.
+//! Each counter is a row of `auth_throttle` (scope, key): failures with the time of the last,
+//! or a bucket's tokens as of a time, with when the row is forgotten; forgotten rows are deleted
+//! as calls come. One transaction reads and writes a call's rows, under a lock per key on
+//! Postgres (the one writer serialises them on SQLite), so parallel guesses at several nodes
+//! cannot all slip in. Times are wall-clock milliseconds, which the nodes share. Accounts are
+//! kept as keyed hashes (SHA-256 keyed with the token secret, which every node has), not addresses in
+//! clear.
 
-use std::collections::hash_map::RandomState;
-use std::collections::HashMap;
-use std::hash::{BuildHasher, Hash};
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use axum::http::StatusCode;
+use commands::{args, Db, Tx};
 use ipnet::IpNet;
+use sha2::{Digest, Sha256};
 
 use crate::config::ServeArgs;
-use crate::error::AppError;
+use crate::error::{ApiResult, AppError};
 
 /// How long a key's failures are remembered after its last one (when it is not waiting longer).
 pub const QUIET: Duration = Duration::from_secs(15 * 60);
-/// The most entries each map holds.
-pub const MAX_ENTRIES: usize = 50_000;
+/// Forgotten rows are deleted once every this many calls.
+const PRUNE_EVERY: u64 = 64;
 
 /// Free failures, then a wait that doubles with each further failure, up to a cap.
 #[derive(Debug, Clone, Copy)]
@@ -97,91 +103,48 @@ impl Throttled {
     }
 }
 
-/// Failures of one key.
+/// Failures of one key: how many, and when the last was (ms since the epoch).
 #[derive(Debug, Clone, Copy)]
 struct Failures {
     count: u32,
-    last: Instant,
+    last: i64,
+}
+
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
 impl Failures {
-    fn blocked_until(&self, backoff: &Backoff) -> Instant {
-        self.last + backoff.wait(self.count)
+    fn blocked_until(&self, backoff: &Backoff) -> i64 {
+        self.last.saturating_add(millis(backoff.wait(self.count)))
     }
 
-    fn forgotten(&self, backoff: &Backoff, now: Instant) -> bool {
-        now >= self.last + backoff.wait(self.count).max(QUIET)
+    fn forget_at(&self, backoff: &Backoff) -> i64 {
+        self.last.saturating_add(millis(backoff.wait(self.count).max(QUIET)))
     }
-}
 
-/// A sign-up bucket: `tokens` as of `at`.
-#[derive(Debug, Clone, Copy)]
-struct Bucket {
-    tokens: f64,
-    at: Instant,
-}
-
-/// Something whose entries can be forgotten and compared by age.
-trait Aged {
-    fn last(&self) -> Instant;
-    fn forgotten(&self, now: Instant) -> bool;
-}
-
-/// Makes room for one more entry: drops forgotten entries, then the older half if need be.
-fn make_room<K: Eq + Hash, V: Aged>(map: &mut HashMap<K, V>, now: Instant) {
-    if map.len() < MAX_ENTRIES {
-        return;
-    }
-    map.retain(|_, v| !v.forgotten(now));
-    if map.len() >= MAX_ENTRIES {
-        let mut ages: Vec<Instant> = map.values().map(Aged::last).collect();
-        let middle = ages.len() / 2;
-        let (_, median, _) = ages.select_nth_unstable(middle);
-        let median = *median;
-        map.retain(|_, v| v.last() > median);
+    fn forgotten(&self, backoff: &Backoff, now: i64) -> bool {
+        now >= self.forget_at(backoff)
     }
 }
 
-struct AccountFailures(Failures);
-struct AddressFailures(Failures);
-struct PairFailure(Instant);
-struct SignUpBucket {
-    bucket: Bucket,
-    full_at: Instant,
+/// One row of `auth_throttle`: failures (`count`, `last_ms`) or a bucket (`tokens` in
+/// millionths, as of `last_ms`).
+#[derive(sqlx::FromRow)]
+struct Row {
+    count: i64,
+    last_ms: i64,
+    tokens: i64,
+    forget_ms: i64,
 }
 
-impl Aged for AccountFailures {
-    fn last(&self) -> Instant {
-        self.0.last
-    }
-    fn forgotten(&self, now: Instant) -> bool {
-        self.0.forgotten(&ACCOUNT_BACKOFF, now)
-    }
-}
-impl Aged for AddressFailures {
-    fn last(&self) -> Instant {
-        self.0.last
-    }
-    fn forgotten(&self, now: Instant) -> bool {
-        self.0.forgotten(&ADDRESS_BACKOFF, now)
-    }
-}
-impl Aged for PairFailure {
-    fn last(&self) -> Instant {
-        self.0
-    }
-    fn forgotten(&self, now: Instant) -> bool {
-        now >= self.0 + QUIET
-    }
-}
-impl Aged for SignUpBucket {
-    fn last(&self) -> Instant {
-        self.bucket.at
-    }
-    fn forgotten(&self, now: Instant) -> bool {
-        now >= self.full_at
-    }
-}
+/// The scopes of `auth_throttle`'s rows.
+const ADDRESS: &str = "address";
+const ACCOUNT: &str = "account";
+const PAIR: &str = "pair";
+const SIGN_UP: &str = "sign_up";
+const RESET_BY_ADDRESS: &str = "reset_address";
+const RESET_BY_ACCOUNT: &str = "reset_account";
 
 /// The key of a client address: an IPv6 client is counted by its /64, which one host usually
 /// holds whole; an IPv4-mapped address is its IPv4 address.
@@ -193,16 +156,6 @@ pub fn address_key(ip: IpAddr) -> IpAddr {
         }
         v4 => v4,
     }
-}
-
-#[derive(Default)]
-struct Maps {
-    accounts: HashMap<u64, AccountFailures>,
-    addresses: HashMap<IpAddr, AddressFailures>,
-    pairs: HashMap<(u64, IpAddr), PairFailure>,
-    sign_ups: HashMap<IpAddr, SignUpBucket>,
-    resets_by_address: HashMap<IpAddr, SignUpBucket>,
-    resets_by_account: HashMap<u64, SignUpBucket>,
 }
 
 /// Password reset requests one client address may make in an hour.
@@ -220,33 +173,39 @@ pub enum ResetRequest {
     Quiet,
 }
 
-/// The sign-in and sign-up throttles of this process.
+/// The sign-in, sign-up and reset throttles of the instance.
 pub struct AuthThrottle {
-    maps: Mutex<Maps>,
-    hasher: RandomState,
+    db: Db,
+    /// Keys account hashes; the same on every node (the token secret).
+    secret: Vec<u8>,
     /// Sign-ups one address may make in an hour (and at once, after a quiet hour).
     signups_per_hour: u32,
     /// Reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxies`).
     proxies: Vec<IpNet>,
+    calls: AtomicU64,
 }
 
 /// A sign-in attempt let through: report how it ended with [`AuthThrottle::succeeded`] or
 /// [`AuthThrottle::failed`].
 #[must_use]
 pub struct Attempt {
-    account: u64,
-    address: IpAddr,
+    account: String,
+    address: String,
+}
+
+fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
 }
 
 impl AuthThrottle {
-    pub fn new(signups_per_hour: u32, proxies: Vec<IpNet>) -> Self {
-        Self { maps: Mutex::default(), hasher: RandomState::new(), signups_per_hour, proxies }
+    pub fn new(db: Db, secret: &[u8], signups_per_hour: u32, proxies: Vec<IpNet>) -> Self {
+        Self { db, secret: secret.to_vec(), signups_per_hour, proxies, calls: AtomicU64::new(0) }
     }
 
-    /// Builds the throttles from `--signups-per-hour` and `--trusted-proxies`.
-    pub fn from_config(config: &ServeArgs) -> anyhow::Result<Self> {
+    /// Builds the throttles on `db` from `--signups-per-hour` and `--trusted-proxies`.
+    pub fn from_config(db: Db, secret: &[u8], config: &ServeArgs) -> anyhow::Result<Self> {
         let proxies = crate::config::parse_networks(&config.trusted_proxies, "NEEDL_TRUSTED_PROXIES")?;
-        Ok(Self::new(config.signups_per_hour, proxies))
+        Ok(Self::new(db, secret, config.signups_per_hour, proxies))
     }
 
     /// The client of a request from TCP peer `peer` (see [`client_address`]).
@@ -254,38 +213,45 @@ impl AuthThrottle {
         client_address(peer, forwarded_for, &self.proxies)
     }
 
-    fn account_key(&self, email: &str) -> u64 {
-        self.hasher.hash_one(email)
+    /// The account's key in the table: a hash keyed with the secret, never the address.
+    fn account_key(&self, email: &str) -> String {
+        let digest =
+            Sha256::new().chain_update(&self.secret).chain_update(b"\0throttle\0").chain_update(email).finalize();
+        hex::encode(&digest[..16])
     }
 
     /// Lets a sign-in for `email` from `client` go on to the password check, or refuses it.
     /// The attempt counts as a failure until [`AuthThrottle::succeeded`] says otherwise.
-    pub fn begin_sign_in(&self, email: &str, client: IpAddr) -> Result<Attempt, Throttled> {
-        self.begin_sign_in_at(email, client, Instant::now())
+    pub async fn begin_sign_in(&self, email: &str, client: IpAddr) -> ApiResult<Result<Attempt, Throttled>> {
+        self.begin_sign_in_at(email, client, now_ms()).await
     }
 
-    fn begin_sign_in_at(&self, email: &str, client: IpAddr, now: Instant) -> Result<Attempt, Throttled> {
+    async fn begin_sign_in_at(&self, email: &str, client: IpAddr, now: i64) -> ApiResult<Result<Attempt, Throttled>> {
+        self.prune(now).await;
         let account = self.account_key(email);
-        let address = address_key(client);
-        let mut maps = self.maps.lock().expect("throttle lock");
-        let maps = &mut *maps;
-        let wait_until = |until: Instant| (until > now).then(|| Throttled { retry_after: until - now });
-        if let Some(AddressFailures(f)) = maps.addresses.get(&address) {
-            if let Some(refusal) = wait_until(f.blocked_until(&ADDRESS_BACKOFF)) {
-                return Err(refusal);
+        let address = address_key(client).to_string();
+        let pair = format!("{account}|{address}");
+        let mut tx = self.db.begin().await?;
+        lock(&mut tx, &[(ADDRESS, &address), (ACCOUNT, &account)]).await?;
+        if let Some(f) = failures(&mut tx, ADDRESS, &address).await? {
+            if let Some(refusal) = wait_until(f.blocked_until(&ADDRESS_BACKOFF), now) {
+                return Ok(Err(refusal));
             }
         }
-        let pair_failed = maps.pairs.get(&(account, address)).is_some_and(|p| !p.forgotten(now));
-        if let (true, Some(AccountFailures(f))) = (pair_failed, maps.accounts.get(&account)) {
-            if let Some(refusal) = wait_until(f.blocked_until(&ACCOUNT_BACKOFF)) {
-                return Err(refusal);
+        let pair_failed =
+            failures(&mut tx, PAIR, &pair).await?.is_some_and(|p| now < p.last.saturating_add(millis(QUIET)));
+        if pair_failed {
+            if let Some(f) = failures(&mut tx, ACCOUNT, &account).await? {
+                if let Some(refusal) = wait_until(f.blocked_until(&ACCOUNT_BACKOFF), now) {
+                    return Ok(Err(refusal));
+                }
             }
         }
-        record(&mut maps.addresses, address, now, AddressFailures, |a| &mut a.0, &ADDRESS_BACKOFF);
-        record(&mut maps.accounts, account, now, AccountFailures, |a| &mut a.0, &ACCOUNT_BACKOFF);
-        make_room(&mut maps.pairs, now);
-        maps.pairs.insert((account, address), PairFailure(now));
-        Ok(Attempt { account, address })
+        record(&mut tx, ADDRESS, &address, now, &ADDRESS_BACKOFF).await?;
+        record(&mut tx, ACCOUNT, &account, now, &ACCOUNT_BACKOFF).await?;
+        store(&mut tx, PAIR, &pair, 1, now, 0, now.saturating_add(millis(QUIET))).await?;
+        tx.commit().await?;
+        Ok(Ok(Attempt { account, address }))
     }
 
     /// The password was wrong (or the account unknown): the attempt stays counted.
@@ -293,71 +259,182 @@ impl AuthThrottle {
 
     /// The password was right: the attempt is taken back; the pair is forgiven, and so is the
     /// account unless it has failed more than its free failures (others are guessing, then).
-    pub fn succeeded(&self, attempt: Attempt) {
-        let mut maps = self.maps.lock().expect("throttle lock");
-        maps.pairs.remove(&(attempt.account, attempt.address));
-        if let Some(AddressFailures(f)) = maps.addresses.get_mut(&attempt.address) {
-            f.count = f.count.saturating_sub(1);
+    /// A failure to write this is logged: the person is signed in either way.
+    pub async fn succeeded(&self, attempt: Attempt) {
+        if let Err(error) = self.forgive(&attempt).await {
+            tracing::warn!(error = %error, "a successful sign-in could not be taken back from the throttle");
         }
-        if let Some(AccountFailures(f)) = maps.accounts.get_mut(&attempt.account) {
+    }
+
+    async fn forgive(&self, attempt: &Attempt) -> sqlx::Result<()> {
+        let mut tx = self.db.begin().await?;
+        lock(&mut tx, &[(ADDRESS, &attempt.address), (ACCOUNT, &attempt.account)]).await?;
+        let pair = format!("{}|{}", attempt.account, attempt.address);
+        tx.execute("DELETE FROM auth_throttle WHERE scope = $1 AND key = $2", args![PAIR, pair.as_str()]).await?;
+        tx.execute(
+            "UPDATE auth_throttle SET count = count - 1 WHERE scope = $1 AND key = $2 AND count > 0",
+            args![ADDRESS, attempt.address.as_str()],
+        )
+        .await?;
+        if let Some(mut f) = failures(&mut tx, ACCOUNT, &attempt.account).await? {
             f.count = f.count.saturating_sub(1);
             if ACCOUNT_BACKOFF.wait(f.count).is_zero() {
-                maps.accounts.remove(&attempt.account);
+                let account = attempt.account.as_str();
+                tx.execute("DELETE FROM auth_throttle WHERE scope = $1 AND key = $2", args![ACCOUNT, account]).await?;
+            } else {
+                store(&mut tx, ACCOUNT, &attempt.account, f.count, f.last, 0, f.forget_at(&ACCOUNT_BACKOFF)).await?;
             }
         }
+        tx.commit().await
     }
 
     /// Takes one sign-up from `client`'s bucket, or says how long until one is back.
-    pub fn sign_up(&self, client: IpAddr) -> Result<(), Throttled> {
-        self.sign_up_at(client, Instant::now())
+    pub async fn sign_up(&self, client: IpAddr) -> ApiResult<Result<(), Throttled>> {
+        self.sign_up_at(client, now_ms()).await
     }
 
-    fn sign_up_at(&self, client: IpAddr, now: Instant) -> Result<(), Throttled> {
-        let mut maps = self.maps.lock().expect("throttle lock");
-        take_token(&mut maps.sign_ups, address_key(client), self.signups_per_hour, now)
+    async fn sign_up_at(&self, client: IpAddr, now: i64) -> ApiResult<Result<(), Throttled>> {
+        self.prune(now).await;
+        let address = address_key(client).to_string();
+        let mut tx = self.db.begin().await?;
+        lock(&mut tx, &[(SIGN_UP, &address)]).await?;
+        let taken = take_token(&mut tx, SIGN_UP, &address, self.signups_per_hour, now).await?;
+        tx.commit().await?;
+        Ok(taken)
     }
 
     /// Lets a password reset request for `email` (normalised) from `client` through, or refuses
     /// the client; says whether a link may be mailed.
-    pub fn reset_request(&self, email: &str, client: IpAddr) -> Result<ResetRequest, Throttled> {
-        self.reset_request_at(email, client, Instant::now())
+    pub async fn reset_request(&self, email: &str, client: IpAddr) -> ApiResult<Result<ResetRequest, Throttled>> {
+        self.reset_request_at(email, client, now_ms()).await
     }
 
-    fn reset_request_at(&self, email: &str, client: IpAddr, now: Instant) -> Result<ResetRequest, Throttled> {
+    async fn reset_request_at(
+        &self,
+        email: &str,
+        client: IpAddr,
+        now: i64,
+    ) -> ApiResult<Result<ResetRequest, Throttled>> {
+        self.prune(now).await;
         let account = self.account_key(email);
-        let mut maps = self.maps.lock().expect("throttle lock");
-        take_token(&mut maps.resets_by_address, address_key(client), RESETS_PER_ADDRESS_PER_HOUR, now)?;
-        Ok(match take_token(&mut maps.resets_by_account, account, RESETS_PER_ACCOUNT_PER_HOUR, now) {
+        let address = address_key(client).to_string();
+        let mut tx = self.db.begin().await?;
+        lock(&mut tx, &[(RESET_BY_ADDRESS, &address), (RESET_BY_ACCOUNT, &account)]).await?;
+        if let Err(refusal) = take_token(&mut tx, RESET_BY_ADDRESS, &address, RESETS_PER_ADDRESS_PER_HOUR, now).await? {
+            tx.commit().await?;
+            return Ok(Err(refusal));
+        }
+        let answer = match take_token(&mut tx, RESET_BY_ACCOUNT, &account, RESETS_PER_ACCOUNT_PER_HOUR, now).await? {
             Ok(()) => ResetRequest::Mail,
             Err(_) => ResetRequest::Quiet,
-        })
+        };
+        tx.commit().await?;
+        Ok(Ok(answer))
+    }
+
+    /// Deletes forgotten rows, once every [`PRUNE_EVERY`] calls of this node.
+    async fn prune(&self, now: i64) {
+        if self.calls.fetch_add(1, Ordering::Relaxed) % PRUNE_EVERY != 0 {
+            return;
+        }
+        if let Err(error) = self.db.execute("DELETE FROM auth_throttle WHERE forget_ms <= $1", args![now]).await {
+            tracing::warn!(%error, "forgotten throttle rows could not be deleted");
+        }
     }
 }
 
+fn wait_until(until: i64, now: i64) -> Option<Throttled> {
+    (until > now).then(|| Throttled { retry_after: Duration::from_millis(u64::try_from(until - now).unwrap_or(0)) })
+}
+
+/// Holds, until the transaction ends, a lock on each of `keys` on Postgres, so the rows of one
+/// key are read and written by one call at a time across nodes (in a fixed order: no deadlock).
+/// On SQLite the one writer does that already.
+async fn lock(tx: &mut Tx, keys: &[(&str, &str)]) -> sqlx::Result<()> {
+    let Tx::Postgres(_) = tx else { return Ok(()) };
+    let mut ids: Vec<i64> = keys
+        .iter()
+        .map(|(scope, key)| {
+            let digest = Sha256::digest(format!("throttle:{scope}:{key}").as_bytes());
+            i64::from_be_bytes(digest[..8].try_into().expect("eight bytes"))
+        })
+        .collect();
+    ids.sort_unstable();
+    for id in ids {
+        tx.execute("SELECT pg_advisory_xact_lock($1)", args![id]).await?;
+    }
+    Ok(())
+}
+
+async fn row(tx: &mut Tx, scope: &str, key: &str) -> sqlx::Result<Option<Row>> {
+    tx.fetch_optional(
+        "SELECT count, last_ms, tokens, forget_ms FROM auth_throttle WHERE scope = $1 AND key = $2",
+        args![scope, key],
+    )
+    .await
+}
+
+async fn failures(tx: &mut Tx, scope: &str, key: &str) -> sqlx::Result<Option<Failures>> {
+    Ok(row(tx, scope, key).await?.map(|r| Failures { count: u32::try_from(r.count).unwrap_or(0), last: r.last_ms }))
+}
+
+async fn store(
+    tx: &mut Tx,
+    scope: &str,
+    key: &str,
+    count: u32,
+    last: i64,
+    tokens: i64,
+    forget: i64,
+) -> sqlx::Result<()> {
+    tx.execute(
+        "INSERT INTO auth_throttle (scope, key, count, last_ms, tokens, forget_ms) VALUES ($1, $2, $3, $4, $5, $6) \
+         ON CONFLICT (scope, key) DO UPDATE SET count = excluded.count, last_ms = excluded.last_ms, \
+         tokens = excluded.tokens, forget_ms = excluded.forget_ms",
+        args![scope, key, i64::from(count), last, tokens, forget],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Counts one more failure for `key`, starting afresh when its earlier ones are forgotten.
+async fn record(tx: &mut Tx, scope: &str, key: &str, now: i64, backoff: &Backoff) -> sqlx::Result<()> {
+    let mut f = failures(tx, scope, key).await?.unwrap_or(Failures { count: 0, last: now });
+    if f.forgotten(backoff, now) {
+        f.count = 0;
+    }
+    f.count += 1;
+    f.last = now;
+    store(tx, scope, key, f.count, f.last, 0, f.forget_at(backoff)).await
+}
+
+/// Tokens are kept in millionths.
+const TOKEN: f64 = 1_000_000.0;
+
 /// Takes one token from `key`'s bucket, which holds `per_hour` and refills as many an hour, or
 /// says how long until one is back.
-fn take_token<K: Eq + Hash>(
-    map: &mut HashMap<K, SignUpBucket>,
-    key: K,
+async fn take_token(
+    tx: &mut Tx,
+    scope: &str,
+    key: &str,
     per_hour: u32,
-    now: Instant,
-) -> Result<(), Throttled> {
+    now: i64,
+) -> sqlx::Result<Result<(), Throttled>> {
     let capacity = f64::from(per_hour.max(1));
-    let per_second = capacity / 3600.0;
-    if !map.contains_key(&key) {
-        make_room(map, now);
-    }
-    let entry = map.entry(key).or_insert(SignUpBucket { bucket: Bucket { tokens: capacity, at: now }, full_at: now });
-    let elapsed = now.saturating_duration_since(entry.bucket.at).as_secs_f64();
-    let tokens = (entry.bucket.tokens + elapsed * per_second).min(capacity);
+    let per_ms = capacity / 3_600_000.0;
+    let (tokens, at) = match row(tx, scope, key).await? {
+        Some(r) if r.forget_ms > now => (r.tokens as f64 / TOKEN, r.last_ms),
+        _ => (capacity, now),
+    };
+    let tokens = (tokens + (now - at).max(0) as f64 * per_ms).min(capacity);
+    let full_at = |tokens: f64| now + ((capacity - tokens) / per_ms).ceil() as i64;
     if tokens < 1.0 {
-        entry.bucket = Bucket { tokens, at: now };
-        return Err(Throttled { retry_after: Duration::from_secs_f64((1.0 - tokens) / per_second) });
+        store(tx, scope, key, 0, now, (tokens * TOKEN) as i64, full_at(tokens)).await?;
+        return Ok(Err(Throttled { retry_after: Duration::from_secs_f64((1.0 - tokens) / per_ms / 1000.0) }));
     }
     let tokens = tokens - 1.0;
-    entry.bucket = Bucket { tokens, at: now };
-    entry.full_at = now + Duration::from_secs_f64((capacity - tokens) / per_second);
-    Ok(())
+    store(tx, scope, key, 0, now, (tokens * TOKEN).round() as i64, full_at(tokens)).await?;
+    Ok(Ok(()))
 }
 
 /// Returns the client a request came from: the TCP peer, unless the peer is one of `proxies`;
@@ -387,27 +464,6 @@ pub fn client_address<'a>(
     client
 }
 
-/// Counts one more failure for `key`, starting afresh when its earlier ones are forgotten.
-fn record<K: Eq + Hash + Copy, V: Aged>(
-    map: &mut HashMap<K, V>,
-    key: K,
-    now: Instant,
-    wrap: fn(Failures) -> V,
-    failures: fn(&mut V) -> &mut Failures,
-    backoff: &Backoff,
-) {
-    if !map.contains_key(&key) {
-        make_room(map, now);
-    }
-    let entry = map.entry(key).or_insert_with(|| wrap(Failures { count: 0, last: now }));
-    let f = failures(entry);
-    if f.forgotten(backoff, now) {
-        f.count = 0;
-    }
-    f.count += 1;
-    f.last = now;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -415,8 +471,17 @@ mod tests {
     const ATTACKER: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(203, 0, 113, 9));
     const OWNER: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(198, 51, 100, 7));
 
-    fn fail(t: &AuthThrottle, email: &str, ip: IpAddr, now: Instant) -> Result<(), Throttled> {
-        t.begin_sign_in_at(email, ip, now).map(|a| t.failed(a))
+    /// A moment, in ms since the epoch.
+    const NOW: i64 = 1_790_000_000_000;
+    const SECOND: i64 = 1000;
+
+    async fn throttle(signups_per_hour: u32) -> (AuthThrottle, tempfile::TempDir) {
+        let (db, dir) = testkit::db::sqlite().await;
+        (AuthThrottle::new(db, b"test secret", signups_per_hour, vec![]), dir)
+    }
+
+    async fn fail(t: &AuthThrottle, email: &str, ip: IpAddr, now: i64) -> Result<(), Throttled> {
+        t.begin_sign_in_at(email, ip, now).await.unwrap().map(|a| t.failed(a))
     }
 
     #[test]
@@ -426,86 +491,92 @@ mod tests {
         assert_eq!(ACCOUNT_BACKOFF.wait(40), Duration::from_secs(15 * 60));
     }
 
-    #[test]
-    fn a_stranger_guessing_slows_down_only_themselves() {
-        let t = AuthThrottle::new(20, vec![]);
-        let now = Instant::now();
+    #[tokio::test]
+    async fn a_stranger_guessing_slows_down_only_themselves() {
+        let (t, _dir) = throttle(20).await;
+        let now = NOW;
         for _ in 0..6 {
-            fail(&t, "bea@example.com", ATTACKER, now).unwrap();
+            fail(&t, "bea@example.com", ATTACKER, now).await.unwrap();
         }
-        let refused = fail(&t, "bea@example.com", ATTACKER, now).unwrap_err();
+        let refused = fail(&t, "bea@example.com", ATTACKER, now).await.unwrap_err();
         assert_eq!(refused.retry_after, Duration::from_secs(2));
         // The owner, from an address that has not failed on the account, reaches the check.
-        let attempt = t.begin_sign_in_at("bea@example.com", OWNER, now).expect("the owner is let through");
-        t.succeeded(attempt);
-        assert!(fail(&t, "bea@example.com", ATTACKER, now).is_err(), "the account stays under attack");
+        let attempt =
+            t.begin_sign_in_at("bea@example.com", OWNER, now).await.unwrap().expect("the owner is let through");
+        t.succeeded(attempt).await;
+        assert!(fail(&t, "bea@example.com", ATTACKER, now).await.is_err(), "the account stays under attack");
         // After the wait, the attacker gets one more guess and waits longer.
-        let later = now + Duration::from_secs(2);
-        fail(&t, "bea@example.com", ATTACKER, later).unwrap();
-        assert_eq!(fail(&t, "bea@example.com", ATTACKER, later).unwrap_err().retry_after, Duration::from_secs(4));
+        let later = now + 2 * SECOND;
+        fail(&t, "bea@example.com", ATTACKER, later).await.unwrap();
+        assert_eq!(fail(&t, "bea@example.com", ATTACKER, later).await.unwrap_err().retry_after, Duration::from_secs(4));
     }
 
-    #[test]
-    fn an_address_guessing_many_accounts_is_held_back() {
-        let t = AuthThrottle::new(20, vec![]);
-        let now = Instant::now();
+    #[tokio::test]
+    async fn an_address_guessing_many_accounts_is_held_back() {
+        let (t, _dir) = throttle(20).await;
+        let now = NOW;
         for i in 0..21 {
-            fail(&t, &format!("user{i}@example.com"), ATTACKER, now).unwrap();
+            fail(&t, &format!("user{i}@example.com"), ATTACKER, now).await.unwrap();
         }
-        let refused = fail(&t, "fresh@example.com", ATTACKER, now).unwrap_err();
+        let refused = fail(&t, "fresh@example.com", ATTACKER, now).await.unwrap_err();
         assert_eq!(refused.retry_after, Duration::from_secs(2));
-        assert!(fail(&t, "fresh@example.com", OWNER, now).is_ok(), "other addresses go on");
+        assert!(fail(&t, "fresh@example.com", OWNER, now).await.is_ok(), "other addresses go on");
     }
 
-    #[test]
-    fn failures_are_forgotten_after_a_quiet_spell_and_a_success_takes_its_attempt_back() {
-        let t = AuthThrottle::new(20, vec![]);
-        let now = Instant::now();
+    #[tokio::test]
+    async fn failures_are_forgotten_after_a_quiet_spell_and_a_success_takes_its_attempt_back() {
+        let (t, _dir) = throttle(20).await;
+        let now = NOW;
         for _ in 0..6 {
-            fail(&t, "cy@example.com", OWNER, now).unwrap();
+            fail(&t, "cy@example.com", OWNER, now).await.unwrap();
         }
-        assert!(fail(&t, "cy@example.com", OWNER, now).is_err());
-        let later = now + QUIET;
+        assert!(fail(&t, "cy@example.com", OWNER, now).await.is_err());
+        let later = now + millis(QUIET);
         for _ in 0..5 {
-            fail(&t, "cy@example.com", OWNER, later).unwrap();
+            fail(&t, "cy@example.com", OWNER, later).await.unwrap();
         }
-        let attempt = t.begin_sign_in_at("cy@example.com", OWNER, later).unwrap();
-        t.succeeded(attempt);
+        let attempt = t.begin_sign_in_at("cy@example.com", OWNER, later).await.unwrap().unwrap();
+        t.succeeded(attempt).await;
         for _ in 0..6 {
-            fail(&t, "cy@example.com", OWNER, later).expect("the success forgave the account");
+            fail(&t, "cy@example.com", OWNER, later).await.expect("the success forgave the account");
         }
-        assert!(fail(&t, "cy@example.com", OWNER, later).is_err());
+        assert!(fail(&t, "cy@example.com", OWNER, later).await.is_err());
     }
 
-    #[test]
-    fn sign_ups_from_one_address_are_limited_per_hour() {
-        let t = AuthThrottle::new(3, vec![]);
-        let now = Instant::now();
+    #[tokio::test]
+    async fn sign_ups_from_one_address_are_limited_per_hour() {
+        let (t, _dir) = throttle(3).await;
+        let now = NOW;
         for _ in 0..3 {
-            t.sign_up_at(ATTACKER, now).unwrap();
+            t.sign_up_at(ATTACKER, now).await.unwrap().unwrap();
         }
-        let refused = t.sign_up_at(ATTACKER, now).unwrap_err();
+        let refused = t.sign_up_at(ATTACKER, now).await.unwrap().unwrap_err();
         assert_eq!(refused.retry_after, Duration::from_secs(1200));
-        assert!(t.sign_up_at(OWNER, now).is_ok());
-        assert!(t.sign_up_at(ATTACKER, now + Duration::from_secs(1200)).is_ok());
+        assert!(t.sign_up_at(OWNER, now).await.unwrap().is_ok());
+        assert!(t.sign_up_at(ATTACKER, now + 1200 * SECOND).await.unwrap().is_ok());
     }
 
-    #[test]
-    fn reset_requests_are_limited_per_client_and_quietly_per_account() {
-        let t = AuthThrottle::new(20, vec![]);
-        let now = Instant::now();
-        let answers: Vec<ResetRequest> =
-            (0..4).map(|_| t.reset_request_at("dee@example.com", OWNER, now).unwrap()).collect();
+    #[tokio::test]
+    async fn reset_requests_are_limited_per_client_and_quietly_per_account() {
+        let (t, _dir) = throttle(20).await;
+        let now = NOW;
+        let mut answers = Vec::new();
+        for _ in 0..4 {
+            answers.push(t.reset_request_at("dee@example.com", OWNER, now).await.unwrap().unwrap());
+        }
         assert_eq!(answers, [ResetRequest::Mail, ResetRequest::Mail, ResetRequest::Mail, ResetRequest::Quiet]);
         // Another address may still ask for itself; the account stays quiet for everyone.
-        assert_eq!(t.reset_request_at("eve@example.com", ATTACKER, now), Ok(ResetRequest::Mail));
-        assert_eq!(t.reset_request_at("dee@example.com", ATTACKER, now), Ok(ResetRequest::Quiet));
+        assert_eq!(t.reset_request_at("eve@example.com", ATTACKER, now).await.unwrap(), Ok(ResetRequest::Mail));
+        assert_eq!(t.reset_request_at("dee@example.com", ATTACKER, now).await.unwrap(), Ok(ResetRequest::Quiet));
         for i in 0..8 {
-            t.reset_request_at(&format!("x{i}@example.com"), ATTACKER, now).unwrap();
+            t.reset_request_at(&format!("x{i}@example.com"), ATTACKER, now).await.unwrap().unwrap();
         }
-        assert!(t.reset_request_at("fresh@example.com", ATTACKER, now).is_err(), "the client is held back");
-        let later = now + Duration::from_secs(3600);
-        assert_eq!(t.reset_request_at("dee@example.com", OWNER, later), Ok(ResetRequest::Mail));
+        assert!(
+            t.reset_request_at("fresh@example.com", ATTACKER, now).await.unwrap().is_err(),
+            "the client is held back"
+        );
+        let later = now + 3600 * SECOND;
+        assert_eq!(t.reset_request_at("dee@example.com", OWNER, later).await.unwrap(), Ok(ResetRequest::Mail));
     }
 
     #[test]
@@ -531,21 +602,33 @@ mod tests {
         assert_eq!(client(peer, &["garbage, 10.2.2.2"]), "10.2.2.2".parse::<IpAddr>().unwrap());
     }
 
-    #[test]
-    fn the_maps_stay_bounded() {
-        let t = AuthThrottle::new(20, vec![]);
-        let now = Instant::now();
-        for i in 0..(MAX_ENTRIES as u32 + 10) {
+    #[tokio::test]
+    async fn forgotten_rows_are_deleted_as_calls_come() {
+        let (t, _dir) = throttle(20).await;
+        for i in 0..10u32 {
             let ip = IpAddr::V4(std::net::Ipv4Addr::from(0x0a00_0000 + i));
-            let at = now + Duration::from_millis(u64::from(i));
-            fail(&t, &format!("u{i}@example.com"), ip, at).unwrap();
-            t.sign_up_at(ip, at).unwrap();
+            fail(&t, &format!("u{i}@example.com"), ip, NOW).await.unwrap();
         }
-        let maps = t.maps.lock().unwrap();
-        for len in [maps.accounts.len(), maps.addresses.len(), maps.pairs.len(), maps.sign_ups.len()] {
-            assert!(len <= MAX_ENTRIES, "{len}");
+        let rows = |t: &AuthThrottle| {
+            let db = t.db.clone();
+            async move { db.fetch_all::<(i64,)>("SELECT count FROM auth_throttle", vec![]).await.unwrap().len() }
+        };
+        assert_eq!(rows(&t).await, 30, "an address, an account and a pair for each");
+        // Past the quiet spell, the next pruning call deletes them all but its own.
+        t.calls.store(0, Ordering::Relaxed);
+        fail(&t, "late@example.com", OWNER, NOW + millis(QUIET) + SECOND).await.unwrap();
+        assert_eq!(rows(&t).await, 3);
+    }
+
+    #[tokio::test]
+    async fn two_throttles_on_one_database_count_the_same_failures() {
+        let (db, _dir) = testkit::db::sqlite().await;
+        let nodes =
+            [AuthThrottle::new(db.clone(), b"shared", 20, vec![]), AuthThrottle::new(db, b"shared", 20, vec![])];
+        for i in 0..6 {
+            fail(&nodes[i % 2], "fay@example.com", ATTACKER, NOW).await.unwrap();
         }
-        let newest = address_key(IpAddr::V4(std::net::Ipv4Addr::from(0x0a00_0000 + MAX_ENTRIES as u32 + 9)));
-        assert!(maps.addresses.contains_key(&newest), "the newest entries stay");
+        assert!(fail(&nodes[0], "fay@example.com", ATTACKER, NOW).await.is_err());
+        assert!(fail(&nodes[1], "fay@example.com", ATTACKER, NOW).await.is_err());
     }
 }

@@ -85,7 +85,7 @@ async fn sign_up(
 ) -> ApiResult<ApiJson<TokenResponse>> {
     let SignUpRequest { email, password, username } = body;
     let sign_up = SignUp { email, password, username }.check()?;
-    state.limiter.sign_up(client).map_err(|t| t.sign_up())?;
+    state.limiter.sign_up(client).await?.map_err(|t| t.sign_up())?;
     let user_id = sessions::sign_up(&state, &meta, sign_up).await?;
     Ok(ApiJson(start_session(&state, &user_id, &meta, None).await?))
 }
@@ -102,12 +102,12 @@ async fn sign_in(
     ApiJson(body): ApiJson<SignInRequest>,
 ) -> ApiResult<ApiJson<TokenResponse>> {
     let email = email::normalise(&body.email);
-    let attempt = state.limiter.begin_sign_in(&email, client).map_err(|t| t.sign_in())?;
+    let attempt = state.limiter.begin_sign_in(&email, client).await?.map_err(|t| t.sign_in())?;
     let Some(user_id) = sessions::check_credentials(&state, &email, body.password).await? else {
         state.limiter.failed(attempt);
         return Err(sessions::invalid_credentials().into());
     };
-    state.limiter.succeeded(attempt);
+    state.limiter.succeeded(attempt).await;
     Ok(ApiJson(start_session(&state, &user_id, &meta, None).await?))
 }
 

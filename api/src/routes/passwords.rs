@@ -49,14 +49,14 @@ async fn change_password(
 ) -> ApiResult<StatusCode> {
     // Counted apart from sign-in's accounts (keyed by id, not address), with the same back-off.
     let key = format!("password-change:{}", user.user_id);
-    let attempt = state.limiter.begin_sign_in(&key, client).map_err(|t| t.sign_in())?;
+    let attempt = state.limiter.begin_sign_in(&key, client).await?.map_err(|t| t.sign_in())?;
     match sessions::change_password(&state, &user, body.current_password, body.new_password).await {
         Err(e) if e.code == "wrong_password" => {
             state.limiter.failed(attempt);
             Err(e.into())
         }
         other => {
-            state.limiter.succeeded(attempt);
+            state.limiter.succeeded(attempt).await;
             other?;
             Ok(StatusCode::NO_CONTENT)
         }
@@ -108,7 +108,9 @@ async fn request_reset(
     }
     let address = email::normalise(&body.email);
     let by_mail = password_reset::by_mail(&state);
-    if state.limiter.reset_request(&address, client).map_err(|t| t.reset_request())? == ResetRequest::Mail && by_mail {
+    if state.limiter.reset_request(&address, client).await?.map_err(|t| t.reset_request())? == ResetRequest::Mail
+        && by_mail
+    {
         let ctx = state.ctx.clone();
         let origin = meta.0.clone();
         tokio::spawn(async move {

@@ -153,3 +153,28 @@ const THREE_ITEMS: &str = r#"<?xml version="1.0"?><rss version="2.0"><channel><t
 <item><title>Two</title><link>https://news.example.com/2</link><guid>2</guid></item>
 <item><title>Three</title><link>https://news.example.com/3</link><guid>3</guid></item>
 </channel></rss>"#;
+
+/// The sign-in throttle is the instance's, not a node's: guesses spread over two nodes are
+/// counted together, and once the account is under attack from an address, both nodes refuse
+/// that address.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_nodes_count_sign_in_failures_together() {
+    let env = [
+        ("DATABASE_URL", shared_database().await),
+        ("NEEDL_TOKEN_SECRET", "two-nodes-share-this-secret-of-32-chars".into()),
+    ];
+    let a = spawn_binary(&[], &env).await;
+    let b = spawn_binary(&[], &env).await;
+    let nodes = [Api::new(a.addr), Api::new(b.addr)];
+    nodes[0].sign_up("guarded").await;
+    // Five failures are free per account, the sixth starts the wait: three on each node.
+    for i in 0..6 {
+        let (status, body) = nodes[i % 2].sign_in("guarded@example.com", "not the password at all").await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "guess {i}: {body}");
+    }
+    for node in &nodes {
+        let (status, body) = node.sign_in("guarded@example.com", "not the password at all").await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+        assert_eq!(body["code"], "too_many_attempts", "{body}");
+    }
+}
