@@ -3,8 +3,12 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { CitedMarkdown } from './cited-markdown';
 
+/** `NEEDL_FUZZ_RUNS` from the environment Vitest runs in (Node's, not typed for the app's code). */
+const fuzzRuns = (): string | undefined =>
+  (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.NEEDL_FUZZ_RUNS;
+
 /** How many generated texts are rendered: a few hundred here, more by hand. */
-const RUNS = Number(process.env.NEEDL_FUZZ_RUNS ?? 400);
+const RUNS = Number(fuzzRuns() ?? 400);
 const TIMEOUT = Math.max(10_000, RUNS * 5);
 
 /** What quoted pages, feeds and language models put in text that is shown as markdown. */

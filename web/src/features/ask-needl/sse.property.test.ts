@@ -2,9 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSseParser, readStreamEvent, type SseMessage } from './sse';
 
+/** `NEEDL_FUZZ_RUNS` from the environment Vitest runs in (Node's, not typed for the app's code). */
+const fuzzRuns = (): string | undefined =>
+  (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.NEEDL_FUZZ_RUNS;
+
 /** How many generated cases each property tries: a few thousand here (under a second), more by
  * hand. */
-const RUNS = Number(process.env.NEEDL_FUZZ_RUNS ?? 5000);
+const RUNS = Number(fuzzRuns() ?? 5000);
 /** A millisecond a case at least, so long runs by hand are not cut off. */
 const TIMEOUT = Math.max(10_000, RUNS);
 
