@@ -417,3 +417,74 @@ async fn uploads_go_to_an_s3_bucket_through_presigned_links() {
     assert!(!body.to_string().contains("127.0.0.1"), "no address of the store in a public answer: {body}");
     assert!(started.elapsed() < std::time::Duration::from_secs(10), "the probe answers within its timeout");
 }
+
+/// The object store stops answering reads while an upload waits to be processed: the upload stays
+/// PROCESSING (the outage is not the file's fault and costs it no attempt), is tried again every
+/// few seconds, and is processed once reads work again. Against moto behind a proxy of the
+/// test's that refuses GETs while told to; the server opens a connection per request
+/// (`AWS_POOL_MAX_IDLE_PER_HOST=0`), so each request can be told apart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upload_waits_out_an_object_store_outage() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Arc;
+    use tokio::io::AsyncWriteExt;
+    let Some(s3) = testkit::s3::Moto::start().await else {
+        eprintln!("skipped: moto_server (pip install 'moto[server]') is not installed");
+        return;
+    };
+    let client = reqwest::Client::new();
+    let bucket = "needl-outage";
+    assert!(client.put(format!("{}/{bucket}", s3.endpoint())).send().await.unwrap().status().is_success());
+    let upstream = s3.endpoint().trim_start_matches("http://").to_string();
+    let (reads_down, refused) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicUsize::new(0)));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let proxy = listener.local_addr().unwrap();
+    let (down, count) = (reads_down.clone(), refused.clone());
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut inbound, _)) = listener.accept().await else { return };
+            let (upstream, down, count) = (upstream.clone(), down.clone(), count.clone());
+            tokio::spawn(async move {
+                let mut head = [0u8; 4];
+                if inbound.peek(&mut head).await.is_ok() && &head == b"GET " && down.load(Ordering::SeqCst) {
+                    count.fetch_add(1, Ordering::SeqCst);
+                    let _ = inbound.shutdown().await;
+                    return;
+                }
+                if let Ok(mut outbound) = tokio::net::TcpStream::connect(&upstream).await {
+                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                }
+            });
+        }
+    });
+    let mut env: Vec<(&str, String)> = s3
+        .env()
+        .into_iter()
+        .map(|(k, v)| if k == "AWS_ENDPOINT" { (k, format!("http://{proxy}")) } else { (k, v) })
+        .collect();
+    env.push(("AWS_POOL_MAX_IDLE_PER_HOST", "0".into()));
+    let server = spawn_binary(&["--storage", &format!("s3://{bucket}")], &env).await;
+    let api = Api::new(server.addr);
+    let s = api.sign_up("patient").await;
+    let text = "Dividend of four rupees a share, payable in March.";
+    let files = json!([{"id": "memo", "name": "memo.txt", "size": text.len()}]);
+    let init: Value = api.post_as("/api/upload/init", &s.token, json!({"source": "needldrive", "files": files})).await;
+    let link = init["upload_configs"][0]["upload_link"].as_str().unwrap();
+    assert!(client.put(link).body(text).send().await.unwrap().status().is_success());
+
+    reads_down.store(true, Ordering::SeqCst);
+    let done: Value = api.post_as("/api/upload/complete", &s.token, complete_body(&init)).await;
+    assert_eq!(done["files"][0]["status"], "PROCESSING", "{done}");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while refused.load(Ordering::SeqCst) == 0 {
+        assert!(std::time::Instant::now() < deadline, "the processor never tried to read the file");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (_, waiting) = api.get("/api/upload/status?ids=memo", &s.token).await;
+    assert_eq!(waiting["results"][0]["status"], "PROCESSING", "still waiting, not failed: {waiting}");
+
+    reads_down.store(false, Ordering::SeqCst);
+    let status = &api.settled_uploads(&s.token, &["memo"]).await[0];
+    assert_eq!(status["status"], "COMPLETED", "{status}");
+}

@@ -33,6 +33,8 @@ const SWEEP_EVERY: Duration = Duration::from_secs(3600);
 /// Attempts before a file that keeps interrupting its node (not one that fails to parse: that
 /// fails at once) is given up.
 pub const MAX_ATTEMPTS: i64 = 3;
+/// How soon an upload is tried again after the object store or the database did not answer.
+pub const STORE_RETRY: Duration = Duration::from_secs(10);
 
 #[derive(Debug, sqlx::FromRow)]
 struct Job {
@@ -181,9 +183,19 @@ impl UploadProcessor {
         } else {
             match self.extract_and_record(&job, &metadata).await {
                 Ok(command) => command,
-                Err(error) => {
-                    // Storage or database trouble: leave the job leased; it is retried when the
-                    // lease runs out.
+                Err(Interrupted::Store(error)) => {
+                    // The object store or the database did not answer: not the file's fault, so
+                    // the attempt is given back and the job is tried again soon, however long
+                    // the outage lasts.
+                    tracing::warn!(upload = %job.upload_id, error = %format!("{error:#}"), "upload waits for storage");
+                    if let Err(error) = self.retry_soon(&job.upload_id).await {
+                        tracing::warn!(upload = %job.upload_id, %error, "upload left for its lease to run out");
+                    }
+                    return;
+                }
+                Err(Interrupted::Worker(error)) => {
+                    // The extraction worker itself broke: retried when the lease runs out, and
+                    // reported after MAX_ATTEMPTS.
                     tracing::warn!(upload = %job.upload_id, error = %format!("{error:#}"), "upload processing interrupted");
                     return;
                 }
@@ -197,12 +209,28 @@ impl UploadProcessor {
         }
     }
 
+    /// Gives the job's attempt back and lets it be leased again after [`STORE_RETRY`].
+    async fn retry_soon(&self, upload_id: &str) -> anyhow::Result<()> {
+        let at = crate::sql::stamp(Utc::now() + chrono::Duration::from_std(STORE_RETRY)?);
+        self.db
+            .execute(
+                "UPDATE upload_jobs SET lease_until = $1, attempts = attempts - 1 \
+                 WHERE upload_id = $2 AND lease_owner = $3 AND attempts > 0",
+                args![at, upload_id, self.node.as_str()],
+            )
+            .await?;
+        Ok(())
+    }
+
     /// Extracts the file; returns what to record of it: processed, or failed with the reason a
     /// person can act on.
-    async fn extract_and_record(&self, job: &Job, metadata: &EventMetadata) -> anyhow::Result<UploadCommand> {
-        commands::private::create_dir_async(&self.scratch).await?;
+    async fn extract_and_record(&self, job: &Job, metadata: &EventMetadata) -> Result<UploadCommand, Interrupted> {
+        commands::private::create_dir_async(&self.scratch).await.map_err(|e| Interrupted::Store(e.into()))?;
         let local = self.scratch.join(format!("{}-{}", uuid::Uuid::new_v4().simple(), safe_name(&job.name)));
-        self.storage.download(&job.key, &local).await?;
+        if let Err(error) = self.storage.download(&job.key, &local).await {
+            let _ = tokio::fs::remove_file(&local).await;
+            return Err(Interrupted::Store(error));
+        }
         let input = Input {
             path: local.clone(),
             file_name: Some(job.name.clone()),
@@ -214,7 +242,7 @@ impl UploadProcessor {
             Ok(extracted) => extracted,
             // The worker itself is broken: not the file's fault, so retried (and reported after
             // MAX_ATTEMPTS) rather than blamed on the file at once.
-            Err(error @ extract::ExtractError::Worker(_)) => return Err(error.into()),
+            Err(error @ extract::ExtractError::Worker(_)) => return Err(Interrupted::Worker(error.into())),
             Err(error) => {
                 tracing::info!(upload = %job.upload_id, %error, "upload could not be extracted");
                 return Ok(UploadCommand::Fail { reason: format!("File {}: {error}", job.name) });
@@ -234,7 +262,16 @@ impl UploadProcessor {
             },
             metadata,
         )
-        .await?;
+        .await
+        .map_err(Interrupted::Store)?;
         Ok(UploadCommand::Finish { deeplink: recorded.deeplink, pages: recorded.pages })
     }
+}
+
+/// Why processing stopped before an outcome could be recorded.
+enum Interrupted {
+    /// The object store or the database did not answer.
+    Store(anyhow::Error),
+    /// The extraction worker broke (not the file: a file's failure is an outcome).
+    Worker(anyhow::Error),
 }
