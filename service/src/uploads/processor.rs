@@ -183,7 +183,7 @@ impl UploadProcessor {
         } else {
             match self.extract_and_record(&job, &metadata).await {
                 Ok(command) => command,
-                Err(Interrupted::Store(error)) => {
+                Err(Interrupted::Store(error)) if outage(&error) => {
                     // The object store or the database did not answer: not the file's fault, so
                     // the attempt is given back and the job is tried again soon, however long
                     // the outage lasts.
@@ -193,9 +193,9 @@ impl UploadProcessor {
                     }
                     return;
                 }
-                Err(Interrupted::Worker(error)) => {
-                    // The extraction worker itself broke: retried when the lease runs out, and
-                    // reported after MAX_ATTEMPTS.
+                Err(Interrupted::Store(error) | Interrupted::Worker(error)) => {
+                    // Anything else (the file gone from storage, the worker broken, a refused
+                    // record): retried when the lease runs out, and reported after MAX_ATTEMPTS.
                     tracing::warn!(upload = %job.upload_id, error = %format!("{error:#}"), "upload processing interrupted");
                     return;
                 }
@@ -268,10 +268,45 @@ impl UploadProcessor {
     }
 }
 
+/// Whether `error` says a store did not answer (and may answer later): an object store failing
+/// other than "not found" or "not allowed", or the database's pool timing out or its connection
+/// failing. Errors that say nothing of their cause are not counted as an outage.
+fn outage(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        if let Some(e) = cause.downcast_ref::<object_store::Error>() {
+            return !matches!(
+                e,
+                object_store::Error::NotFound { .. }
+                    | object_store::Error::PermissionDenied { .. }
+                    | object_store::Error::Unauthenticated { .. }
+                    | object_store::Error::InvalidPath { .. }
+            );
+        }
+        cause
+            .downcast_ref::<sqlx::Error>()
+            .is_some_and(|e| matches!(e, sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_)))
+    })
+}
+
 /// Why processing stopped before an outcome could be recorded.
 enum Interrupted {
     /// The object store or the database did not answer.
     Store(anyhow::Error),
     /// The extraction worker broke (not the file: a file's failure is an outcome).
     Worker(anyhow::Error),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_store_that_does_not_answer_is_an_outage() {
+        let unreachable = object_store::Error::Generic { store: "S3", source: "connection refused".into() };
+        assert!(outage(&anyhow::Error::from(unreachable).context("downloading")));
+        assert!(outage(&anyhow::Error::from(sqlx::Error::PoolTimedOut)));
+        let gone = object_store::Error::NotFound { path: "k".into(), source: "404".into() };
+        assert!(!outage(&anyhow::Error::from(gone)), "a file gone from storage will not come back");
+        assert!(!outage(&anyhow::anyhow!("event store: duplicate key")), "an error that names no cause");
+    }
 }
