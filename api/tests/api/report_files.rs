@@ -6,7 +6,9 @@
 
 use std::collections::HashSet;
 
-use super::reports::{ended, generate, init, normalize, owner_with_files, OVERVIEW, RESULTS, UNRELATED};
+use super::reports::{
+    assert_accepted, ended, generate, init, normalize, owner_with_files, OVERVIEW, RESULTS, UNRELATED,
+};
 use crate::support::*;
 
 /// Asks for report upload links for `files` (id, name, bytes) and sends each file to its link;
@@ -167,7 +169,7 @@ api_test!(uploaded_files_belong_to_a_draft_report_while_processing_and_are_gener
         deeplinks.push(deeplink);
     }
 
-    assert_eq!(generate(&app, &alice.token, &id).await["status"], "QUEUED");
+    assert_accepted(&generate(&app, &alice.token, &id).await);
     let report = ended(&app, &alice.token, &id).await;
     assert_eq!(report["status"], "COMPLETED", "{report}");
     let citations = report["result"]["raw_data"]["citations"].as_array().unwrap();

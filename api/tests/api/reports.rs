@@ -46,6 +46,12 @@ pub(crate) async fn generate(app: &TestApp, token: &str, id: &str) -> Value {
     report["results"].clone()
 }
 
+/// Checks a generate call's answer: the report queued, or already begun by a worker quicker than
+/// the answer (seen once on SQLite under load).
+pub(crate) fn assert_accepted(report: &Value) {
+    assert!(matches!(report["status"].as_str(), Some("QUEUED" | "RUNNING")), "{report}");
+}
+
 /// Polls the report until it ends (or 60 s pass) and returns its detail.
 pub(crate) async fn ended(app: &TestApp, token: &str, id: &str) -> Value {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
@@ -128,7 +134,7 @@ api_test!(a_report_over_the_users_files_cites_only_passages_of_them, |app: TestA
     .await;
     assert_eq!(report["status"], "DRAFT");
     let id = report["id"].as_str().unwrap().to_string();
-    assert_eq!(generate(&app, &alice.token, &id).await["status"], "QUEUED");
+    assert_accepted(&generate(&app, &alice.token, &id).await);
     next_of_type(&mut socket, "ReportSectionCompleted").await;
     next_of_type(&mut socket, "ReportCompleted").await;
     let detail = ended(&app, &alice.token, &id).await;
