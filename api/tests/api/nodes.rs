@@ -22,13 +22,9 @@ async fn shared_database() -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_nodes_on_one_postgres_and_one_bucket_serve_what_either_recorded() {
-    let Some(s3) = testkit::s3::Moto::start().await else {
-        eprintln!("skipped: moto_server (pip install 'moto[server]') is not installed");
-        return;
-    };
-    let client = reqwest::Client::new();
     let bucket = "needl-nodes";
-    assert!(client.put(format!("{}/{bucket}", s3.endpoint())).send().await.unwrap().status().is_success());
+    let Some(s3) = moto_with_bucket(bucket).await else { return };
+    let client = reqwest::Client::new();
     let mut env = s3.env();
     env.push(("DATABASE_URL", shared_database().await));
     // What nodes must share besides storage: the token secret and the audit key.

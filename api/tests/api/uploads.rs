@@ -363,15 +363,10 @@ async fn hostile_uploads_fail_alone_and_the_good_file_is_done() {
 /// through `AWS_*` variables, which set in this process would reach every test in it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn uploads_go_to_an_s3_bucket_through_presigned_links() {
-    let Some(s3) = testkit::s3::Moto::start().await else {
-        eprintln!("skipped: moto_server (pip install 'moto[server]') is not installed");
-        return;
-    };
+    let bucket = "needl-uploads";
+    let Some(s3) = moto_with_bucket(bucket).await else { return };
     let endpoint = s3.endpoint();
     let client = reqwest::Client::new();
-    let bucket = "needl-uploads";
-    // moto takes any credentials; the bucket is made with a plain request.
-    assert!(client.put(format!("{endpoint}/{bucket}")).send().await.unwrap().status().is_success());
     let server = spawn_binary(&["--storage", &format!("s3://{bucket}")], &s3.env()).await;
     let api = Api::new(server.addr);
     let readyz = format!("http://{}/readyz", server.addr);
@@ -428,13 +423,9 @@ async fn an_upload_waits_out_an_object_store_outage() {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::Arc;
     use tokio::io::AsyncWriteExt;
-    let Some(s3) = testkit::s3::Moto::start().await else {
-        eprintln!("skipped: moto_server (pip install 'moto[server]') is not installed");
-        return;
-    };
-    let client = reqwest::Client::new();
     let bucket = "needl-outage";
-    assert!(client.put(format!("{}/{bucket}", s3.endpoint())).send().await.unwrap().status().is_success());
+    let Some(s3) = moto_with_bucket(bucket).await else { return };
+    let client = reqwest::Client::new();
     let upstream = s3.endpoint().trim_start_matches("http://").to_string();
     let (reads_down, refused) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicUsize::new(0)));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

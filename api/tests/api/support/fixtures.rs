@@ -243,3 +243,16 @@ pub async fn wait_for_vectors(app: &TestApp, deeplinks: &[&str]) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// A local S3 server (moto) holding an empty `bucket`, or `None`, said on stderr, where moto is
+/// not installed (the test then skips).
+pub async fn moto_with_bucket(bucket: &str) -> Option<testkit::s3::Moto> {
+    let Some(s3) = testkit::s3::Moto::start().await else {
+        eprintln!("skipped: moto_server (pip install 'moto[server]') is not installed");
+        return None;
+    };
+    // moto takes any credentials; the bucket is made with a plain request.
+    let made = reqwest::Client::new().put(format!("{}/{bucket}", s3.endpoint())).send().await.unwrap();
+    assert!(made.status().is_success(), "moto made the bucket {bucket}");
+    Some(s3)
+}
