@@ -1,5 +1,8 @@
 //! One HTTP client for the benchmarks that drive a server through its API.
 
+use std::time::Instant;
+
+use futures::StreamExt;
 use serde_json::Value;
 
 /// An HTTP client for one server; each call names the token it is made with.
@@ -44,4 +47,28 @@ impl Api {
     pub async fn post(&self, path: &str, token: &str, body: Value) -> anyhow::Result<Value> {
         self.call(reqwest::Method::POST, path, Some(token), body).await
     }
+}
+
+/// Opens the live socket at `url` and sends on `heard`, for every `PreferencesChanged` it hears,
+/// `tag`, the change's cursor and the moment it arrived, until the socket closes. The task that
+/// reads it is returned.
+pub async fn hear_preferences<T: Clone + Send + 'static>(
+    url: &str,
+    tag: T,
+    heard: tokio::sync::mpsc::UnboundedSender<(T, String, Instant)>,
+) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+    let (socket, _) = tokio_tungstenite::connect_async(url).await?;
+    Ok(tokio::spawn(async move {
+        let (_, mut read) = socket.split();
+        while let Some(Ok(msg)) = read.next().await {
+            if let tokio_tungstenite::tungstenite::Message::Text(text) = msg {
+                let at = Instant::now();
+                if let Ok(v) = serde_json::from_str::<Value>(&text) {
+                    if v["type"] == "PreferencesChanged" {
+                        let _ = heard.send((tag.clone(), v["cursor"].as_str().unwrap_or_default().to_string(), at));
+                    }
+                }
+            }
+        }
+    }))
 }

@@ -10,7 +10,6 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use futures::StreamExt;
 use hdrhistogram::Histogram;
 
 use crate::client::Api;
@@ -132,23 +131,12 @@ async fn measure(work: &Path, url: &str, scale: &Scale) -> anyhow::Result<()> {
     for i in 0..scale.sockets {
         // Half the sockets on the node that takes the writes, half on the other.
         let (node, remote) = if i % 2 == 0 { (&a, false) } else { (&b, true) };
-        let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{}/api/live?token={token}", node.addr))
-            .await
-            .with_context(|| format!("opening socket {i}"))?;
-        let tx = tx.clone();
-        readers.push(tokio::spawn(async move {
-            let (_, mut read) = socket.split();
-            while let Some(Ok(msg)) = read.next().await {
-                if let tokio_tungstenite::tungstenite::Message::Text(text) = msg {
-                    let at = Instant::now();
-                    if let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) {
-                        if v["type"] == "PreferencesChanged" {
-                            let _ = tx.send((remote, v["cursor"].as_str().unwrap_or_default().to_string(), at));
-                        }
-                    }
-                }
-            }
-        }));
+        let url = format!("ws://{}/api/live?token={token}", node.addr);
+        readers.push(
+            crate::client::hear_preferences(&url, remote, tx.clone())
+                .await
+                .with_context(|| format!("opening socket {i}"))?,
+        );
     }
     drop(tx);
     tokio::time::sleep(Duration::from_secs(1)).await;

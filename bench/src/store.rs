@@ -13,7 +13,6 @@ use commands::{args, CommandBus, Db};
 use domain::session::SessionCommand;
 use domain::user::UserCommand;
 use domain::EventMetadata;
-use futures::StreamExt;
 use hdrhistogram::Histogram;
 use projections::Projections;
 
@@ -207,25 +206,11 @@ async fn live_delivery(db: Db, dir: &std::path::Path, scale: &Scale) -> anyhow::
         .await?;
     let token = signed["token"].as_str().ok_or_else(|| anyhow::anyhow!("sign-up failed: {signed}"))?.to_string();
     let user_id = signed["user"]["id"].as_str().unwrap_or_default().to_string();
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(String, Instant)>();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<((), String, Instant)>();
     let mut readers = Vec::new();
     for _ in 0..scale.sockets {
         let url = format!("ws://{}/api/live?token={token}", server.addr);
-        let (socket, _) = tokio_tungstenite::connect_async(url).await?;
-        let tx = tx.clone();
-        readers.push(tokio::spawn(async move {
-            let (_, mut read) = socket.split();
-            while let Some(Ok(msg)) = read.next().await {
-                if let tokio_tungstenite::tungstenite::Message::Text(text) = msg {
-                    let at = Instant::now();
-                    if let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) {
-                        if v["type"] == "PreferencesChanged" {
-                            let _ = tx.send((v["cursor"].as_str().unwrap_or_default().to_string(), at));
-                        }
-                    }
-                }
-            }
-        }));
+        readers.push(crate::client::hear_preferences(&url, (), tx.clone()).await?);
     }
     drop(tx);
     let bus = server.state.bus.clone();
@@ -251,7 +236,7 @@ async fn live_delivery(db: Db, dir: &std::path::Path, scale: &Scale) -> anyhow::
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     while (h.len() as usize) < expected {
         match tokio::time::timeout_at(deadline, rx.recv()).await {
-            Ok(Some((cursor, at))) => {
+            Ok(Some(((), cursor, at))) => {
                 if let Some(c) = committed.get(&cursor) {
                     h.record(at.saturating_duration_since(*c).as_micros() as u64)?;
                 }
