@@ -33,13 +33,19 @@ pub async fn sqlite() -> (Db, tempfile::TempDir) {
     (open(Backend::Sqlite, dir.path()).await, dir)
 }
 
-/// Opens a fresh, migrated schema on the test Postgres.
-pub async fn postgres() -> Db {
+/// Creates a fresh, empty schema on the test Postgres and returns its name.
+pub async fn postgres_schema() -> String {
     let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
     let admin =
         sqlx::PgPool::connect(&postgres_url()).await.expect("Postgres must be reachable at NEEDL_TEST_DATABASE_URL");
     sqlx::query(&format!("CREATE SCHEMA {schema}")).execute(&admin).await.expect("the test schema is created");
     admin.close().await;
+    schema
+}
+
+/// Opens a fresh, migrated schema on the test Postgres.
+pub async fn postgres() -> Db {
+    let schema = postgres_schema().await;
     let options = PgConnectOptions::from_str(&postgres_url())
         .expect("NEEDL_TEST_DATABASE_URL is a postgres:// URL")
         .options([("search_path", schema.as_str())]);

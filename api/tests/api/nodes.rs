@@ -11,11 +11,7 @@ use crate::support::*;
 
 /// A fresh schema on the test Postgres, as a `DATABASE_URL` both nodes connect with.
 async fn shared_database() -> String {
-    let url = testkit::db::postgres_url();
-    let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
-    let admin = sqlx::PgPool::connect(&url).await.expect("Postgres must be reachable at NEEDL_TEST_DATABASE_URL");
-    sqlx::query(&format!("CREATE SCHEMA {schema}")).execute(&admin).await.unwrap();
-    admin.close().await;
+    let (url, schema) = (testkit::db::postgres_url(), testkit::db::postgres_schema().await);
     let joiner = if url.contains('?') { '&' } else { '?' };
     format!("{url}{joiner}options=-c%20search_path%3D{schema}")
 }
