@@ -365,7 +365,8 @@ impl Server {
             data_dir,
             extract::WorkerCommand::new(worker.clone()).arg("extract-worker"),
             state.upload_wake.clone(),
-        );
+        )
+        .with_lease(Duration::from_secs(state.config.job_lease_seconds));
         runners.push(tokio::spawn(Arc::new(processor).run(state.shutdown.clone())));
         let apps = service::apps::AppSync::new(
             state.ctx.clone(),
@@ -377,7 +378,8 @@ impl Server {
         runners.push(tokio::spawn(Arc::new(summaries).run(state.shutdown.clone())));
         runners.push(tokio::spawn(service::audit_chain::run_checkpoints(state.ctx.clone(), state.shutdown.clone())));
         if state.config.report_workers {
-            let reports = service::reports::ReportWorker::new(state.ctx.clone());
+            let reports = service::reports::ReportWorker::new(state.ctx.clone())
+                .with_lease(Duration::from_secs(state.config.job_lease_seconds));
             runners.push(tokio::spawn(Arc::new(reports).run(state.shutdown.clone())));
         }
         let matcher =

@@ -260,6 +260,11 @@ pub struct ServeArgs {
     /// How often a healthy source is fetched again, in seconds (with jitter).
     #[arg(long, env = "NEEDL_FETCH_INTERVAL_SECONDS", default_value_t = 900)]
     pub fetch_interval_seconds: u64,
+    /// How long a node holds an upload it is extracting or a report it is writing without
+    /// renewing the lease (it renews every third of this): when a node dies, another node takes
+    /// its work after at most this many seconds.
+    #[arg(long, env = "NEEDL_JOB_LEASE_SECONDS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(3..=3600))]
+    pub job_lease_seconds: u64,
     /// How often a connected mailbox or WebDAV folder is read for what is new, in minutes.
     #[arg(long, env = "NEEDL_MAIL_SYNC_MINUTES", default_value_t = 5)]
     pub mail_sync_minutes: u64,
@@ -476,6 +481,7 @@ impl ServeArgs {
             fetch_enabled: false,
             report_workers: true,
             fetch_interval_seconds: 900,
+            job_lease_seconds: 30,
             fetch_allow: vec![],
             mail_sync_minutes: 5,
             edgar_contact: None,

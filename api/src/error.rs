@@ -96,6 +96,7 @@ pub fn status_of(kind: Kind) -> StatusCode {
         Kind::Throttled => StatusCode::TOO_MANY_REQUESTS,
         Kind::Unavailable => StatusCode::BAD_GATEWAY,
         Kind::StorageDown => StatusCode::SERVICE_UNAVAILABLE,
+        Kind::DiskFull => StatusCode::INSUFFICIENT_STORAGE,
         Kind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }

@@ -1,8 +1,10 @@
 //! Two nodes on one Postgres, next to one in the same run: read throughput with the clients on
 //! one node and spread over both, commit-to-socket delivery to sockets on the node that took the
-//! write and on the other, and resident memory per idle socket. The nodes are `needl` processes
-//! (the binary beside this one) on a schema of their own in `--postgres-url`, sharing their token
-//! secret and nothing on disk. Prints figures; passes or fails nothing.
+//! write and on the other, and resident memory per idle socket; then recovery: a node killed under
+//! sockets held on it (how soon its clients are live again on the other node), and a Postgres of
+//! the benchmark's own restarted under two nodes (how soon they serve again). The nodes are
+//! `needl` processes (the binary beside this one) on a schema of their own in `--postgres-url`,
+//! sharing their token secret and nothing on disk. Prints figures; passes or fails nothing.
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -17,6 +19,8 @@ use crate::BenchArgs;
 
 struct Scale {
     sockets: usize,
+    /// Sockets held on the node that is killed.
+    failover_sockets: usize,
     pushes: usize,
     read_seconds: u64,
     readers: usize,
@@ -25,9 +29,9 @@ struct Scale {
 impl Scale {
     fn new(quick: bool) -> Scale {
         if quick {
-            Scale { sockets: 200, pushes: 20, read_seconds: 3, readers: 8 }
+            Scale { sockets: 200, failover_sockets: 50, pushes: 20, read_seconds: 3, readers: 8 }
         } else {
-            Scale { sockets: 10_000, pushes: 100, read_seconds: 10, readers: 32 }
+            Scale { sockets: 10_000, failover_sockets: 1_000, pushes: 100, read_seconds: 10, readers: 32 }
         }
     }
 }
@@ -101,7 +105,10 @@ pub async fn run(data_dir: &Path, args: &BenchArgs) -> anyhow::Result<()> {
     let url = format!("{}{joiner}options=-c%20search_path%3D{schema}", args.postgres_url);
     let work = data_dir.join(format!("bench-nodes-{}", uuid::Uuid::new_v4().simple()));
     std::fs::create_dir_all(&work)?;
-    let result = measure(&work, &url, &scale).await;
+    let mut result = measure(&work, &url, &scale).await;
+    if result.is_ok() {
+        result = postgres_restart(&work).await;
+    }
     sqlx::query(&format!("DROP SCHEMA {schema} CASCADE")).execute(&admin).await?;
     let _ = std::fs::remove_dir_all(&work);
     result
@@ -203,6 +210,129 @@ async fn measure(work: &Path, url: &str, scale: &Scale) -> anyhow::Result<()> {
     for reader in readers {
         reader.abort();
     }
+    // The last change above turned the flag off (an odd number of changes): turning it on is a
+    // change the sockets hear.
+    node_kill(a, &b, &on_b, &token, scale.failover_sockets).await
+}
+
+/// Kills node `a` (SIGKILL) under `sockets` live sockets held on it. Each client does what the
+/// web app does: notices the close, opens a socket on the other node (retrying) and listens
+/// there. Prints how soon after the kill the clients noticed, were connected again, and heard
+/// the next change made on `b`.
+async fn node_kill(mut a: Node, b: &Node, on_b: &Api, token: &str, sockets: usize) -> anyhow::Result<()> {
+    let (url_a, url_b) =
+        (format!("ws://{}/api/live?token={token}", a.addr), format!("ws://{}/api/live?token={token}", b.addr));
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, String, Instant)>();
+    let mut clients = Vec::with_capacity(sockets);
+    for i in 0..sockets {
+        let on_a = crate::client::hear_preferences(&url_a, i, tx.clone()).await?;
+        let (tx, url_b) = (tx.clone(), url_b.clone());
+        clients.push(tokio::spawn(async move {
+            let _ = on_a.await;
+            let noticed = Instant::now();
+            loop {
+                match crate::client::hear_preferences(&url_b, i, tx.clone()).await {
+                    Ok(on_b) => return (noticed, Instant::now(), on_b),
+                    Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+                }
+            }
+        }));
+    }
+    drop(tx);
+    let killed = Instant::now();
+    a.child.kill()?;
+    a.child.wait()?;
+    let (mut noticed, mut connected) = (Histogram::<u64>::new(3)?, Histogram::<u64>::new(3)?);
+    let mut readers = Vec::with_capacity(sockets);
+    for client in clients {
+        let (n, c, reader) =
+            tokio::time::timeout(Duration::from_secs(60), client).await.context("a client reconnecting")??;
+        noticed.record(n.saturating_duration_since(killed).as_micros() as u64)?;
+        connected.record(c.saturating_duration_since(killed).as_micros() as u64)?;
+        readers.push(reader);
+    }
+    on_b.call(reqwest::Method::PATCH, "/user/preferences", Some(token), serde_json::json!({"askneedl_pro": true}))
+        .await?;
+    let mut heard = Histogram::<u64>::new(3)?;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while (heard.len() as usize) < sockets {
+        match tokio::time::timeout_at(deadline, rx.recv()).await {
+            Ok(Some((_, _, at))) => heard.record(at.saturating_duration_since(killed).as_micros() as u64)?,
+            _ => break,
+        }
+    }
+    println!(
+        "node killed under {sockets} sockets: noticed p50 {:.0} ms, p99 {:.0} ms; connected to the other node p50 {:.0} ms, p99 {:.0} ms; its next change heard p50 {:.0} ms, p99 {:.0} ms after the kill ({} of {sockets})",
+        ms(&noticed, 0.5),
+        ms(&noticed, 0.99),
+        ms(&connected, 0.5),
+        ms(&connected, 0.99),
+        ms(&heard, 0.5),
+        ms(&heard, 0.99),
+        heard.len()
+    );
+    for reader in readers {
+        reader.abort();
+    }
+    Ok(())
+}
+
+/// Restarts a Postgres of the benchmark's own (initdb in a temporary folder) under two nodes and
+/// prints how soon after it is back each node is ready, a write lands, and a socket kept on the
+/// other node hears it.
+async fn postgres_restart(work: &Path) -> anyhow::Result<()> {
+    let Some(pg) = tokio::task::spawn_blocking(testkit::postgres::OwnPostgres::start).await? else {
+        println!("Postgres restart: skipped (Postgres's server programs, initdb and pg_ctl, are not installed)");
+        return Ok(());
+    };
+    let (a, b) = (Node::start(work, &pg.url()).await?, Node::start(work, &pg.url()).await?);
+    let on_a = Api::new(format!("http://{}", a.addr));
+    let token = on_a.sign_up("restart", "nodes bench: amber ferry quilt 38").await?;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<((), String, Instant)>();
+    let url_b = format!("ws://{}/api/live?token={token}", b.addr);
+    let kept = crate::client::hear_preferences(&url_b, (), tx.clone()).await?;
+    let pg = tokio::task::spawn_blocking(move || {
+        pg.stop();
+        std::thread::sleep(Duration::from_secs(2));
+        pg.start_again();
+        pg
+    })
+    .await?;
+    let back = Instant::now();
+    let client = reqwest::Client::new();
+    let mut ready = Vec::new();
+    for node in [&a, &b] {
+        loop {
+            let res = client.get(format!("http://{}/readyz", node.addr)).send().await;
+            if res.is_ok_and(|r| r.status().is_success()) {
+                break;
+            }
+            anyhow::ensure!(back.elapsed() < Duration::from_secs(60), "a node was not ready again");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        ready.push(back.elapsed());
+    }
+    let body = serde_json::json!({"askneedl_pro": true});
+    while on_a.call(reqwest::Method::PATCH, "/user/preferences", Some(&token), body.clone()).await.is_err() {
+        anyhow::ensure!(back.elapsed() < Duration::from_secs(60), "no write landed after the restart");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let written = back.elapsed();
+    // The socket kept through the restart, or (when the node closed it) a new one.
+    let heard = match tokio::time::timeout(Duration::from_secs(10), rx.recv()).await {
+        Ok(Some(_)) => {
+            format!("heard on the socket kept on the other node {:.0} ms after", back.elapsed().as_secs_f64() * 1000.0)
+        }
+        _ => "not heard on the socket kept on the other node within 10 s".to_string(),
+    };
+    println!(
+        "Postgres restart under two nodes: ready again {:.0} ms and {:.0} ms after Postgres was back; first write landed {:.0} ms after, {heard}",
+        ready[0].as_secs_f64() * 1000.0,
+        ready[1].as_secs_f64() * 1000.0,
+        written.as_secs_f64() * 1000.0,
+    );
+    kept.abort();
+    drop(pg);
     Ok(())
 }
 

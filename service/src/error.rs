@@ -34,6 +34,9 @@ pub enum Kind {
     Unavailable,
     /// The database does not answer (restarting, unreachable): nothing was done; try again.
     StorageDown,
+    /// The disk holding the data directory (or the database) is full: nothing was saved; an
+    /// operator must free space.
+    DiskFull,
     /// Our fault: logged, and answered without detail.
     Internal,
 }
@@ -105,7 +108,50 @@ impl Error {
             "The service cannot reach its database just now; nothing was changed. Try again in a moment.",
         )
     }
+
+    /// The disk is full: logged with its detail, answered with a sentence.
+    pub fn disk_full(detail: impl std::fmt::Display) -> Self {
+        tracing::error!(error = %detail, "the disk is full");
+        Self::new(
+            Kind::DiskFull,
+            "disk_full",
+            "The server has run out of disk space, so nothing was saved. Try again once space has been freed.",
+        )
+    }
 }
+
+/// What a full disk says in words, where it reaches us as text: the operating system's "no space
+/// left" (ENOSPC), SQLite's SQLITE_FULL and Postgres's `disk_full`.
+const DISK_FULL_SIGNS: [&str; 3] = ["No space left on device", "database or disk is full", "could not extend file"];
+
+/// Whether `error`, or anything it wraps, is a full disk.
+pub fn is_disk_full(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut next = Some(error);
+    while let Some(cause) = next {
+        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
+            if io.kind() == std::io::ErrorKind::StorageFull || io.raw_os_error() == Some(ENOSPC) {
+                return true;
+            }
+        }
+        if let Some(sqlx::Error::Database(db)) = cause.downcast_ref::<sqlx::Error>() {
+            // SQLite's primary code 13 (extended codes keep it in the low byte); Postgres 53100.
+            let code = db.code().unwrap_or_default();
+            if code == "53100" || code.parse::<i64>().is_ok_and(|c| c & 0xff == 13) {
+                return true;
+            }
+        }
+        next = cause.source();
+    }
+    is_disk_full_text(&error.to_string())
+}
+
+/// Whether an error passed on only in words is a full disk.
+pub fn is_disk_full_text(detail: &str) -> bool {
+    DISK_FULL_SIGNS.iter().any(|sign| detail.contains(sign))
+}
+
+/// ENOSPC, the same number on every platform the product runs on.
+const ENOSPC: i32 = 28;
 
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -117,6 +163,9 @@ impl std::error::Error for Error {}
 
 impl From<sqlx::Error> for Error {
     fn from(e: sqlx::Error) -> Self {
+        if is_disk_full(&e) {
+            return Error::disk_full(e);
+        }
         if matches!(e, sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_)) {
             return Error::storage_down(e);
         }
@@ -134,7 +183,9 @@ const STORAGE_DOWN_SIGNS: [&str; 3] = [
 
 /// A store failure in words: the database not answering, or anything else (internal).
 fn from_store_detail(detail: String) -> Error {
-    if STORAGE_DOWN_SIGNS.iter().any(|sign| detail.contains(sign)) {
+    if is_disk_full_text(&detail) {
+        Error::disk_full(detail)
+    } else if STORAGE_DOWN_SIGNS.iter().any(|sign| detail.contains(sign)) {
         Error::storage_down(detail)
     } else {
         Error::internal(detail)
@@ -143,6 +194,9 @@ fn from_store_detail(detail: String) -> Error {
 
 impl From<anyhow::Error> for Error {
     fn from(e: anyhow::Error) -> Self {
+        if e.chain().any(is_disk_full) {
+            return Error::disk_full(format!("{e:#}"));
+        }
         Error::internal(format!("{e:#}"))
     }
 }
@@ -248,6 +302,24 @@ mod tests {
         }
         let other = Error::from(CommandError::<UserError>::Store("duplicate key value".into()));
         assert_eq!(other.kind, Kind::Internal);
+    }
+
+    #[test]
+    fn a_full_disk_is_said_so_however_it_is_wrapped() {
+        let enospc = std::io::Error::from_raw_os_error(28);
+        let wrapped = anyhow::Error::new(enospc).context("writing a blob").context("processing an upload");
+        for mapped in [
+            Error::from(wrapped),
+            Error::from(CommandError::<UserError>::Store(
+                "error returned from database: (code: 13) database or disk is full".into(),
+            )),
+            Error::from(CommitError::Store("writing: No space left on device (os error 28)".into())),
+        ] {
+            assert_eq!((mapped.kind, mapped.code.as_str()), (Kind::DiskFull, "disk_full"));
+            assert!(mapped.message.contains("disk space"), "{}", mapped.message);
+        }
+        let other = anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::PermissionDenied));
+        assert_eq!(Error::from(other).kind, Kind::Internal);
     }
 
     #[test]

@@ -357,6 +357,7 @@ where
             Error::too_large("file_too_large", format!("File size exceeds the limit of {} MB", limit / MIB))
         }
         WriteError::Body(reason) => Error::malformed("upload_interrupted", reason),
+        WriteError::Store(error) if crate::error::is_disk_full(&error) => Error::disk_full(error),
         WriteError::Store(error) => Error::internal(error),
     })
 }

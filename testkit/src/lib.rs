@@ -9,6 +9,7 @@
 //! - [`webdav`]: a real WebDAV server (WsgiDAV) serving a temporary directory to one account.
 //! - [`edgar`] (feature `edgar`): a local server answering as SEC EDGAR does, with filings to
 //!   publish while it runs.
+//! - [`postgres`]: a Postgres cluster of the caller's own, to stop and start under running nodes.
 //! - [`pdf`]: one-page PDFs with a line of text.
 //! - [`http`]: reading a request and framing replies, for stand-ins of outside HTTP services.
 //!
@@ -21,6 +22,7 @@ pub mod edgar;
 pub mod http;
 pub mod imap;
 pub mod pdf;
+pub mod postgres;
 pub mod s3;
 #[cfg(feature = "search")]
 pub mod search;

@@ -155,7 +155,7 @@ async fn model_server(model: Model) -> (String, Arc<AtomicUsize>) {
 
 /// The first sentence of the prompt's source `[1]` (its text starts on the line after
 /// `[1] title (page n)`).
-fn first_sentence_of_source_one(prompt: &str) -> String {
+pub(crate) fn first_sentence_of_source_one(prompt: &str) -> String {
     let after = prompt.split("\n[1] ").nth(1).or_else(|| prompt.split("[1] ").nth(1)).unwrap_or_default();
     let text = after.split_once('\n').map(|(_, t)| t).unwrap_or_default();
     let text = text.split("\n\n").next().unwrap_or_default();

@@ -90,6 +90,12 @@ impl ReportWorker {
         }
     }
 
+    /// A worker whose leases last `lease` without renewal (renewed every third of it).
+    pub fn with_lease(mut self, lease: Duration) -> ReportWorker {
+        self.lease = lease;
+        self
+    }
+
     /// A worker that stops as if killed after writing `sections` sections, its lease kept.
     pub fn dying_after(mut self, sections: usize) -> ReportWorker {
         self.die_after = Some(sections);

@@ -2,8 +2,10 @@
 //! capped worker process, records the document and reports the upload processed or failed.
 //!
 //! Like source fetching, the queue is shared by every node on one database: a node leases a job
-//! (`FOR UPDATE SKIP LOCKED` on Postgres), so each file is extracted once at a time; a node that
-//! dies mid-file frees it when the lease runs out, and recording the same file twice is no change.
+//! (`FOR UPDATE SKIP LOCKED` on Postgres), so each file is extracted once at a time. The lease is
+//! short ([`LEASE`] by default) and renewed every third of it while the file is worked on, so a
+//! long extraction keeps its file and a node that dies mid-file frees it within one lease; recording
+//! the same file twice is no change.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -35,6 +37,8 @@ const SWEEP_EVERY: Duration = Duration::from_secs(3600);
 pub const MAX_ATTEMPTS: i64 = 3;
 /// How soon an upload is tried again after the object store or the database did not answer.
 pub const STORE_RETRY: Duration = Duration::from_secs(10);
+/// How long a job's lease holds without renewal: a dead node's file waits this long for another.
+pub const LEASE: Duration = Duration::from_secs(30);
 
 #[derive(Debug, sqlx::FromRow)]
 struct Job {
@@ -79,8 +83,14 @@ impl UploadProcessor {
             scratch: data_dir.join("scratch"),
             wake,
             node: format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple()),
-            lease: Duration::from_secs(600),
+            lease: LEASE,
         }
+    }
+
+    /// A processor whose leases last `lease` without renewal (renewed every third of it).
+    pub fn with_lease(mut self, lease: Duration) -> Self {
+        self.lease = lease;
+        self
     }
 
     /// Processes queued files until shutdown; woken at once when a transfer completes here, and
@@ -181,7 +191,7 @@ impl UploadProcessor {
         } else if job.attempts > MAX_ATTEMPTS {
             UploadCommand::Fail { reason: format!("File {} could not be processed; upload it again", job.name) }
         } else {
-            match self.extract_and_record(&job, &metadata).await {
+            match self.holding_lease(&job.upload_id, self.extract_and_record(&job, &metadata)).await {
                 Ok(command) => command,
                 Err(Interrupted::Store(error)) if outage(&error) => {
                     // The object store or the database did not answer: not the file's fault, so
@@ -207,6 +217,43 @@ impl UploadProcessor {
                 tracing::warn!(upload = %job.upload_id, %error, "could not record an upload's outcome")
             }
         }
+    }
+
+    /// Runs `work`, renewing the job's lease every third of it meanwhile: a file that takes long
+    /// stays this node's, and a node that dies stops renewing and frees it within one lease.
+    async fn holding_lease<T>(&self, upload_id: &str, work: impl std::future::Future<Output = T>) -> T {
+        tokio::pin!(work);
+        let mut renew = tokio::time::interval(self.lease / 3);
+        renew.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        renew.tick().await;
+        loop {
+            tokio::select! {
+                outcome = &mut work => return outcome,
+                _ = renew.tick() => {
+                    if let Err(error) = self.renew(upload_id).await {
+                        tracing::warn!(upload = %upload_id, error = %format!("{error:#}"), "could not renew an upload's lease");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Extends this node's lease on the job by a whole lease from now.
+    async fn renew(&self, upload_id: &str) -> anyhow::Result<()> {
+        let until = crate::sql::stamp(Utc::now() + chrono::Duration::from_std(self.lease)?);
+        let renewed = self
+            .db
+            .execute(
+                "UPDATE upload_jobs SET lease_until = $1 WHERE upload_id = $2 AND lease_owner = $3",
+                args![until, upload_id, self.node.as_str()],
+            )
+            .await?;
+        if renewed == 0 {
+            // Another node took the job after this one failed to renew in time; whichever
+            // records first wins, and the other's record is no change.
+            tracing::warn!(upload = %upload_id, "an upload's lease was taken by another node");
+        }
+        Ok(())
     }
 
     /// Gives the job's attempt back and lets it be leased again after [`STORE_RETRY`].
@@ -269,10 +316,13 @@ impl UploadProcessor {
 }
 
 /// Whether `error` says a store did not answer (and may answer later): an object store failing
-/// other than "not found" or "not allowed", or the database's pool timing out or its connection
-/// failing. Errors that say nothing of their cause are not counted as an outage.
+/// other than "not found" or "not allowed", the database's pool timing out or its connection
+/// failing, or a full disk. Errors that say nothing of their cause are not counted as an outage.
 fn outage(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| {
+        if crate::error::is_disk_full(cause) {
+            return true;
+        }
         if let Some(e) = cause.downcast_ref::<object_store::Error>() {
             return !matches!(
                 e,
@@ -308,5 +358,7 @@ mod tests {
         let gone = object_store::Error::NotFound { path: "k".into(), source: "404".into() };
         assert!(!outage(&anyhow::Error::from(gone)), "a file gone from storage will not come back");
         assert!(!outage(&anyhow::anyhow!("event store: duplicate key")), "an error that names no cause");
+        let full = anyhow::Error::from(std::io::Error::from_raw_os_error(28)).context("writing the text");
+        assert!(outage(&full), "a full disk is not the file's fault");
     }
 }

@@ -10,7 +10,7 @@ use super::*;
 pub struct Binary {
     pub child: std::process::Child,
     pub addr: SocketAddr,
-    _dir: tempfile::TempDir,
+    _dir: Option<tempfile::TempDir>,
 }
 
 impl Drop for Binary {
@@ -24,10 +24,17 @@ impl Drop for Binary {
 /// most a minute) until it answers `/healthz`.
 pub async fn spawn_binary(args: &[&str], env: &[(&str, String)]) -> Binary {
     let dir = tempfile::tempdir().unwrap();
+    let mut binary = spawn_binary_in(dir.path(), args, env).await;
+    binary._dir = Some(dir);
+    binary
+}
+
+/// [`spawn_binary`] with the data directory `dir`, which the caller keeps and removes.
+pub async fn spawn_binary_in(dir: &std::path::Path, args: &[&str], env: &[(&str, String)]) -> Binary {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_needl"))
         .arg("--data-dir")
-        .arg(dir.path())
+        .arg(dir)
         .args(["serve", "--host", "127.0.0.1", "--port", &port.to_string(), "--web-dir", "/nonexistent"])
         .args(if args.contains(&"--fetch-enabled") { &[][..] } else { &["--fetch-enabled", "false"][..] })
         .args(["--log-format", "text"])
@@ -39,7 +46,7 @@ pub async fn spawn_binary(args: &[&str], env: &[(&str, String)]) -> Binary {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let binary = Binary { child, addr: SocketAddr::from(([127, 0, 0, 1], port)), _dir: dir };
+    let binary = Binary { child, addr: SocketAddr::from(([127, 0, 0, 1], port)), _dir: None };
     let client = reqwest::Client::new();
     let deadline = Instant::now() + Duration::from_secs(60);
     while client.get(format!("http://{}/healthz", binary.addr)).send().await.is_err() {

@@ -1,7 +1,8 @@
 //! What every API test shares: a server on port 0 over a fresh database (`spawn_app`), the
 //! live socket, and `api_test!` (one body run on SQLite and on Postgres); in `client` the calls
 //! a test makes to a server, in `fixtures` the records and files that tests of several features
-//! set up, and in `binary` the real binary in a process of its own.
+//! set up, in `binary` the real binary in a process of its own, and in `proxy` a round-robin proxy
+//! in front of several of them.
 
 use api::app::Server;
 use futures::StreamExt;
@@ -18,9 +19,11 @@ pub use testkit::Backend;
 mod binary;
 mod client;
 mod fixtures;
+mod proxy;
 pub use binary::*;
 pub use client::*;
 pub use fixtures::*;
+pub use proxy::*;
 
 /// A running server, a client of it, and the data directory it owns (deleted when dropped). It
 /// dereferences to the client, so a test writes `app.get(..)` and `app.sign_up(..)`.
