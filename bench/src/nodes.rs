@@ -1,10 +1,11 @@
-//! Two nodes on one Postgres, next to one in the same run: read throughput with the clients on
-//! one node and spread over both, commit-to-socket delivery to sockets on the node that took the
-//! write and on the other, and resident memory per idle socket; then recovery: a node killed under
-//! sockets held on it (how soon its clients are live again on the other node), and a Postgres of
-//! the benchmark's own restarted under two nodes (how soon they serve again). The nodes are
-//! `needl` processes (the binary beside this one) on a schema of their own in `--postgres-url`,
-//! sharing their token secret and nothing on disk. Prints figures; passes or fails nothing.
+//! Two nodes on one Postgres, next to one in the same run: read throughput (documents, search, a
+//! channel's items, the profile) with the clients on one node and spread over both,
+//! commit-to-socket delivery to sockets on the node that took the write and on the other, and
+//! resident memory per idle socket; then recovery: a node killed under sockets held on it (how
+//! soon its clients are live again on the other node), and a Postgres of the benchmark's own
+//! restarted under two nodes (how soon they serve again). The nodes are `needl` processes (the
+//! binary beside this one) on a schema of their own in `--postgres-url`, sharing their token
+//! secret and nothing on disk. Prints figures; passes or fails nothing.
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -120,11 +121,12 @@ async fn measure(work: &Path, url: &str, scale: &Scale) -> anyhow::Result<()> {
     let (on_a, on_b) = (Api::new(format!("http://{}", a.addr)), Api::new(format!("http://{}", b.addr)));
     let token =
         on_a.sign_up(&format!("nodes-{}", uuid::Uuid::new_v4().simple()), "nodes bench: amber ferry quilt 38").await?;
+    let channel = shared_document(&on_a, &token).await?;
 
     for (label, targets) in [("one node", vec![on_a.clone()]), ("two nodes", vec![on_a.clone(), on_b.clone()])] {
-        let (done, h) = reads(&targets, &token, scale).await?;
+        let (done, h) = reads(&targets, &token, &channel, scale).await?;
         println!(
-            "reads (documents, search, profile), {} clients on {label}: {:.0} requests/s, p50 {:.2} ms, p99 {:.2} ms",
+            "reads (documents, search, channel items, profile), {} clients on {label}: {:.0} requests/s, p50 {:.2} ms, p99 {:.2} ms",
             scale.readers,
             done as f64 / scale.read_seconds as f64,
             ms(&h, 0.5),
@@ -336,22 +338,57 @@ async fn postgres_restart(work: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Uploads a text file through `api` (the node's local storage), waits until it is extracted,
+/// and shares it into a new channel; returns the channel's id, for the reads.
+async fn shared_document(api: &Api, token: &str) -> anyhow::Result<String> {
+    let text = "Quarterly results: revenue rose 12 percent on stronger refining margins.";
+    let files = serde_json::json!([{"id": "bench-doc", "name": "results.txt", "size": text.len()}]);
+    let init = api.post("/upload/init", token, serde_json::json!({"source": "needldrive", "files": files})).await?;
+    let config = &init["upload_configs"][0];
+    let link = config["upload_link"].as_str().context("an upload link")?;
+    let url = if link.starts_with("http") { link.to_string() } else { format!("{}{link}", api.base) };
+    let sent = api.client.put(url).body(text).send().await?;
+    anyhow::ensure!(sent.status().is_success(), "the upload was refused: {}", sent.status());
+    let fields = &config["metadata_fields"];
+    let file = serde_json::json!({"bucket": fields["bucket"], "key": fields["key"], "metadata": {"id": config["id"]}});
+    api.post("/upload/complete", token, serde_json::json!({"source": "needldrive", "files": [file]})).await?;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let deeplink = loop {
+        let res =
+            api.client.get(format!("{}/api/upload/status?ids=bench-doc", api.base)).bearer_auth(token).send().await?;
+        let status: serde_json::Value = res.json().await?;
+        let upload = &status["results"][0];
+        match upload["status"].as_str() {
+            Some("COMPLETED") => break upload["deeplink"].as_str().unwrap_or_default().to_string(),
+            Some("FAILED") => anyhow::bail!("the benchmark's file failed: {upload}"),
+            _ => {}
+        }
+        anyhow::ensure!(Instant::now() < deadline, "the benchmark's file was not extracted");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let created = api.post("/channels", token, serde_json::json!({"name": "Bench desk", "members": []})).await?;
+    let channel = created["channel"]["id"].as_str().context("a channel id")?.to_string();
+    api.post(&format!("/channels/{channel}/items"), token, serde_json::json!({"deeplink": deeplink})).await?;
+    Ok(channel)
+}
+
 /// `scale.readers` clients, each calling the next target in turn, for `scale.read_seconds`.
-async fn reads(targets: &[Api], token: &str, scale: &Scale) -> anyhow::Result<(u64, Histogram<u64>)> {
+async fn reads(targets: &[Api], token: &str, channel: &str, scale: &Scale) -> anyhow::Result<(u64, Histogram<u64>)> {
     let stop = Instant::now() + Duration::from_secs(scale.read_seconds);
     let mut tasks = Vec::new();
     for r in 0..scale.readers {
         let targets = targets.to_vec();
-        let token = token.to_string();
+        let (token, channel) = (token.to_string(), channel.to_string());
         tasks.push(tokio::spawn(async move {
             let mut h = Histogram::<u64>::new(3)?;
             let mut i = r;
             while Instant::now() < stop {
                 let api = &targets[i % targets.len()];
                 let started = Instant::now();
-                let request = match i % 3 {
+                let request = match i % 4 {
                     0 => api.client.get(format!("{}/api/documents", api.base)),
                     1 => api.client.post(format!("{}/api/search", api.base)).json(&serde_json::json!({"q": "results"})),
+                    2 => api.client.get(format!("{}/api/channels/{channel}/items", api.base)),
                     _ => api.client.get(format!("{}/api/user", api.base)),
                 };
                 let res = request.bearer_auth(&token).send().await?;
