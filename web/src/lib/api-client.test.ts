@@ -1,4 +1,4 @@
-import { ApiError, createApiClient, fileNameOf, retryAfterOf } from './api-client';
+import { ApiError, createApiClient, fileNameOf, retryAfterOf, serverMessage } from './api-client';
 import { createSessionStore } from './session-store';
 
 const user = { id: 'u1', email_id: 'a@b.co', username: 'ann', is_admin: false };
@@ -141,5 +141,21 @@ describe('fileNameOf', () => {
     expect(fileNameOf('attachment; filename=plain.pdf')).toBe('plain.pdf');
     expect(fileNameOf('inline')).toBeNull();
     expect(fileNameOf(null)).toBeNull();
+  });
+});
+
+describe('serverMessage', () => {
+  it('gives the words of a refusal, and of a full disk or an unreachable database, but not of other failures', () => {
+    expect(serverMessage(new ApiError(422, 'name_too_long', 'Names are at most 100 characters'))).toBe(
+      'Names are at most 100 characters',
+    );
+    const full = 'The server has run out of disk space, so nothing was saved. Try again once space has been freed.';
+    expect(serverMessage(new ApiError(507, 'disk_full', full))).toBe(full);
+    expect(serverMessage(new ApiError(503, 'storage_unavailable', 'Try again in a moment.'))).toBe(
+      'Try again in a moment.',
+    );
+    expect(serverMessage(new ApiError(500, 'internal', 'something went wrong on our side'))).toBeNull();
+    expect(serverMessage(new ApiError(401, 'session_expired', 'Sign in again'))).toBeNull();
+    expect(serverMessage(new ApiError(404, 'http_404', 'Not Found'))).toBeNull();
   });
 });

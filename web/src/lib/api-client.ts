@@ -36,13 +36,20 @@ export const isPlanRefusal = (error: unknown): error is ApiError =>
   isApiError(error) && error.status === 403 && error.code === PLAN_REQUIRED;
 
 /**
- * Returns the words the server wrote for a person about `error`, or null when it wrote none: only
- * a refusal (4xx) in the API's `{code, message}` shape carries them. A 5xx says nothing of its
- * cause, a bare status only repeats it, a lost session (401) has its own prompt, and a failure to
- * reach the server is not the server's.
+ * Server failures whose words are written for people: the database not answering (503) and the
+ * server's disk full (507) each say that nothing was saved and what to do.
+ */
+const SPOKEN_FAILURES = new Set(['storage_unavailable', 'disk_full']);
+
+/**
+ * Returns the words the server wrote for a person about `error`, or null when it wrote none: a
+ * refusal (4xx) in the API's `{code, message}` shape, or one of the server failures that speak to
+ * people. Any other 5xx says nothing of its cause, a bare status only repeats it, a lost session
+ * (401) has its own prompt, and a failure to reach the server is not the server's.
  */
 export function serverMessage(error: unknown): string | null {
-  if (!isApiError(error) || error.status < 400 || error.status >= 500 || error.status === 401) return null;
+  if (!isApiError(error) || error.status < 400 || error.status === 401) return null;
+  if (error.status >= 500 && !SPOKEN_FAILURES.has(error.code)) return null;
   if (/^http_\d+$/.test(error.code) || !error.message.trim()) return null;
   return error.message;
 }
