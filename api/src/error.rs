@@ -232,7 +232,9 @@ mod tests {
 
     #[test]
     fn internal_failures_say_nothing_internal() {
-        let mapped = AppError::from(CommandError::<UserError>::Store("relation events does not exist".into()));
+        let mapped = AppError::from(CommandError::<UserError>::Store(commands::StoreError::other(
+            "relation events does not exist",
+        )));
         assert_eq!(mapped.status, StatusCode::INTERNAL_SERVER_ERROR);
         assert!(!mapped.message.contains("relation"));
     }

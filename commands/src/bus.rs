@@ -41,6 +41,7 @@ use crate::feed::{self, Cursor, FeedSignal};
 use crate::personal::Sealing;
 use crate::store::Db;
 use crate::unit::{CommitError, Unit};
+use crate::StoreError;
 
 /// How many times a command is retried after losing a race on its aggregate.
 pub const CONFLICT_RETRIES: u32 = 6;
@@ -55,7 +56,7 @@ pub enum CommandError<E: std::error::Error> {
     #[error("the resource was changed by someone else at the same time; try again")]
     Conflict,
     #[error("event store: {0}")]
-    Store(String),
+    Store(crate::StoreError),
 }
 
 /// One aggregate's framework on either backend. Its repository seals personal fields as they are
@@ -194,7 +195,7 @@ impl CommandBus {
                     self.signal.notify();
                     return feed::last_of_aggregate(&self.db, A::TYPE, id)
                         .await
-                        .map_err(|e| CommandError::Store(e.to_string()));
+                        .map_err(|e| CommandError::Store(StoreError::of("reading the cursor", &e)));
                 }
                 Err(AggregateError::AggregateConflict) if attempt < CONFLICT_RETRIES => {
                     attempt += 1;
@@ -202,7 +203,11 @@ impl CommandBus {
                 }
                 Err(AggregateError::AggregateConflict) => return Err(CommandError::Conflict),
                 Err(AggregateError::UserError(e)) => return Err(CommandError::Domain(e)),
-                Err(other) => return Err(CommandError::Store(other.to_string())),
+                Err(
+                    AggregateError::DatabaseConnectionError(error)
+                    | AggregateError::DeserializationError(error)
+                    | AggregateError::UnexpectedError(error),
+                ) => return Err(CommandError::Store(StoreError::of("", &*error))),
             }
         }
     }
@@ -224,7 +229,7 @@ impl CommandBus {
         E: From<CommitError>,
     {
         let stored_metadata = serde_json::to_string(&metadata.to_map())
-            .map_err(|e| CommitError::Store(format!("serialising metadata: {e}")))?;
+            .map_err(|e| CommitError::Store(StoreError::of("serialising metadata", &e)))?;
         let mut attempt = 0;
         loop {
             let (unit, answer) = decide(Unit::new(self.db.clone())).await?;

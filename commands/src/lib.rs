@@ -7,6 +7,8 @@
 //!   signal that wakes feed consumers.
 //! - [`bus`]: the cqrs-es frameworks (plain event-store mode, no snapshots) for every aggregate,
 //!   with bounded, jittered retries when two writers race on one aggregate.
+//! - [`failure`]: what a storage failure is (database not answering, disk full, other), read off
+//!   the typed error before it becomes words.
 //! - [`chain`]: the hash chain over every event (written by the database in the event's own
 //!   transaction), its verification, and signed checkpoints.
 //! - [`unit`]: one decision over several aggregates, committed in one transaction (all or
@@ -20,6 +22,7 @@
 
 pub mod bus;
 pub mod chain;
+pub mod failure;
 pub mod feed;
 pub mod personal;
 pub mod private;
@@ -28,6 +31,7 @@ pub mod store;
 pub mod unit;
 
 pub use bus::{CommandBus, CommandError};
+pub use failure::{StoreError, StoreFailure};
 pub use feed::{Cursor, FeedSignal, StoredEvent};
 pub use store::{Arg, Db, Tx};
 pub use unit::{CommitError, Unit};

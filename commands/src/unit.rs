@@ -25,6 +25,7 @@ use crate::bus::CommandError;
 use crate::feed::Cursor;
 use crate::personal::{self, EventFields};
 use crate::store::{Arg, Db, Tx};
+use crate::StoreError;
 
 /// Why a unit of work was not committed, apart from a decision refusing it.
 #[derive(Debug, thiserror::Error)]
@@ -33,7 +34,7 @@ pub enum CommitError {
     #[error("the resource was changed by someone else at the same time; try again")]
     Conflict,
     #[error("event store: {0}")]
-    Store(String),
+    Store(crate::StoreError),
 }
 
 /// An event decided in a unit, serialised as cqrs-es stores it.
@@ -97,14 +98,15 @@ impl Unit {
         for event in events {
             sequence += 1;
             let event_type = event.event_type();
-            let mut payload = serde_json::to_value(&event).map_err(|e| CommandError::Store(e.to_string()))?;
+            let mut payload =
+                serde_json::to_value(&event).map_err(|e| CommandError::Store(StoreError::of("serialising", &e)))?;
             let fields = EventFields {
                 aggregate_type: A::TYPE,
                 aggregate_id: id,
                 event_type: &event_type,
                 payload: &mut payload,
             };
-            personal::seal(&self.db, fields).await.map_err(|e| CommandError::Store(e.to_string()))?;
+            personal::seal(&self.db, fields).await.map_err(|e| CommandError::Store(StoreError::of("", &e)))?;
             serialised.push(PendingEvent {
                 aggregate_type: A::TYPE,
                 aggregate_id: id.to_string(),
@@ -128,11 +130,11 @@ impl Unit {
     /// Inserts every pending event in one transaction. Returns the cursor of the last one, or
     /// `Ok(None)` when there was nothing to write; `Err(None)` means another writer got to one of
     /// the aggregates first (the transaction was rolled back).
-    pub(crate) async fn commit(self, metadata: &str) -> Result<Option<Cursor>, Option<String>> {
+    pub(crate) async fn commit(self, metadata: &str) -> Result<Option<Cursor>, Option<StoreError>> {
         let Some(last) = self.pending.last().cloned() else {
             return Ok(None);
         };
-        let mut tx = self.db.begin().await.map_err(|e| Some(e.to_string()))?;
+        let mut tx = self.db.begin().await.map_err(|e| Some(e.into()))?;
         let insert = match self.db {
             Db::Sqlite { .. } => {
                 "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) \
@@ -156,24 +158,24 @@ impl Unit {
             if let Err(error) = tx.execute(insert, args).await {
                 let clash = matches!(&error, sqlx::Error::Database(e) if e.is_unique_violation());
                 // Dropping the transaction rolls it back.
-                return Err((!clash).then(|| error.to_string()));
+                return Err((!clash).then(|| error.into()));
             }
         }
-        let cursor = cursor_of(&mut tx, &self.db, &last).await.map_err(|e| Some(e.to_string()))?;
-        tx.commit().await.map_err(|e| Some(e.to_string()))?;
+        let cursor = cursor_of(&mut tx, &self.db, &last).await.map_err(|e| Some(e.into()))?;
+        tx.commit().await.map_err(|e| Some(e.into()))?;
         Ok(Some(cursor))
     }
 }
 
 /// The current state of aggregate `id`, rebuilt from its events with personal fields opened: for
 /// a reader that needs what no read model keeps (a connected mailbox's password).
-pub async fn current<A: Aggregate>(db: &Db, id: &str) -> Result<A, String> {
+pub async fn current<A: Aggregate>(db: &Db, id: &str) -> Result<A, StoreError> {
     load::<A>(db, id).await.map(|(aggregate, _)| aggregate)
 }
 
 /// Rebuilds aggregate `id` from its stored events, each upcast to its current version first;
 /// returns it and its last sequence number.
-async fn load<A: Aggregate>(db: &Db, id: &str) -> Result<(A, i64), String> {
+async fn load<A: Aggregate>(db: &Db, id: &str) -> Result<(A, i64), StoreError> {
     let sql = match db {
         Db::Sqlite { .. } => {
             "SELECT sequence, event_type, event_version, payload FROM events \
@@ -184,10 +186,11 @@ async fn load<A: Aggregate>(db: &Db, id: &str) -> Result<(A, i64), String> {
              WHERE aggregate_type = $1 AND aggregate_id = $2 ORDER BY sequence"
         }
     };
-    let rows: Vec<EventRow> = db.fetch_all(sql, vec![A::TYPE.into(), id.into()]).await.map_err(|e| e.to_string())?;
+    let rows: Vec<EventRow> = db.fetch_all(sql, vec![A::TYPE.into(), id.into()]).await?;
     let mut stored = Vec::with_capacity(rows.len());
     for row in &rows {
-        let unreadable = |e: serde_json::Error| format!("{} {id} event {}: {e}", A::TYPE, row.sequence);
+        let unreadable =
+            |e: serde_json::Error| StoreError::other(format!("{} {id} event {}: {e}", A::TYPE, row.sequence));
         stored.push(serde_json::from_str::<serde_json::Value>(&row.payload).map_err(unreadable)?);
     }
     let mut fields: Vec<EventFields<'_>> = rows
@@ -200,11 +203,12 @@ async fn load<A: Aggregate>(db: &Db, id: &str) -> Result<(A, i64), String> {
             payload,
         })
         .collect();
-    personal::open(db, &mut fields).await.map_err(|e| e.to_string())?;
+    personal::open(db, &mut fields).await.map_err(|e| StoreError::of("", &e))?;
     let mut aggregate = A::default();
     let mut sequence = 0;
     for (row, stored) in rows.into_iter().zip(stored) {
-        let unreadable = |e: serde_json::Error| format!("{} {id} event {}: {e}", A::TYPE, row.sequence);
+        let unreadable =
+            |e: serde_json::Error| StoreError::other(format!("{} {id} event {}: {e}", A::TYPE, row.sequence));
         let (_, payload) = domain::upcast::upcast(&row.event_type, &row.event_version, stored);
         let event: A::Event = serde_json::from_value(payload).map_err(unreadable)?;
         aggregate.apply(event);

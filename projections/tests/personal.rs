@@ -99,6 +99,6 @@ on_both_backends!(sealed_fields_open_where_they_were_written_and_never_after_era
     assert_eq!(read_sign_up(&db, "cy").await["username"], "cy the person");
     let change = UserCommand::UpdateProfile(ProfileChange { username: Some("ann again".into()), ..Default::default() });
     let refused = bus.execute(&bus.users, "ann", change, &meta("ann")).await;
-    assert!(matches!(&refused, Err(CommandError::Store(e)) if e.contains("erased")), "{refused:?}");
+    assert!(matches!(&refused, Err(CommandError::Store(e)) if e.detail.contains("erased")), "{refused:?}");
     assert_eq!(feed::read_aggregate(&db, "user", "ann").await.unwrap().len(), 1, "nothing was written");
 });

@@ -5,7 +5,7 @@
 //! in one place. Storage and other internal failures are logged with their detail here and carry
 //! a message that says nothing internal.
 
-use commands::{CommandError, CommitError};
+use commands::{CommandError, CommitError, StoreError, StoreFailure};
 use domain::{DomainError, ErrorKind};
 use search::SearchError;
 
@@ -120,38 +120,10 @@ impl Error {
     }
 }
 
-/// What a full disk says in words, where it reaches us as text: the operating system's "no space
-/// left" (ENOSPC), SQLite's SQLITE_FULL and Postgres's `disk_full`.
-const DISK_FULL_SIGNS: [&str; 3] = ["No space left on device", "database or disk is full", "could not extend file"];
-
 /// Whether `error`, or anything it wraps, is a full disk.
 pub fn is_disk_full(error: &(dyn std::error::Error + 'static)) -> bool {
-    let mut next = Some(error);
-    while let Some(cause) = next {
-        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
-            if io.kind() == std::io::ErrorKind::StorageFull || io.raw_os_error() == Some(ENOSPC) {
-                return true;
-            }
-        }
-        if let Some(sqlx::Error::Database(db)) = cause.downcast_ref::<sqlx::Error>() {
-            // SQLite's primary code 13 (extended codes keep it in the low byte); Postgres 53100.
-            let code = db.code().unwrap_or_default();
-            if code == "53100" || code.parse::<i64>().is_ok_and(|c| c & 0xff == 13) {
-                return true;
-            }
-        }
-        next = cause.source();
-    }
-    is_disk_full_text(&error.to_string())
+    StoreFailure::of(error) == StoreFailure::DiskFull
 }
-
-/// Whether an error passed on only in words is a full disk.
-pub fn is_disk_full_text(detail: &str) -> bool {
-    DISK_FULL_SIGNS.iter().any(|sign| detail.contains(sign))
-}
-
-/// ENOSPC, the same number on every platform the product runs on.
-const ENOSPC: i32 = 28;
 
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -163,32 +135,17 @@ impl std::error::Error for Error {}
 
 impl From<sqlx::Error> for Error {
     fn from(e: sqlx::Error) -> Self {
-        if is_disk_full(&e) {
-            return Error::disk_full(e);
-        }
-        if matches!(e, sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_)) {
-            return Error::storage_down(e);
-        }
-        Error::internal(e)
+        from_store(StoreError::from(e))
     }
 }
 
-/// What sqlx says when the database does not answer, as the event store passes it on in words
-/// (its errors reach us as text through the event-sourcing framework).
-const STORAGE_DOWN_SIGNS: [&str; 3] = [
-    "pool timed out while waiting for an open connection",
-    "attempted to acquire a connection on a closed pool",
-    "error communicating with database",
-];
-
-/// A store failure in words: the database not answering, or anything else (internal).
-fn from_store_detail(detail: String) -> Error {
-    if is_disk_full_text(&detail) {
-        Error::disk_full(detail)
-    } else if STORAGE_DOWN_SIGNS.iter().any(|sign| detail.contains(sign)) {
-        Error::storage_down(detail)
-    } else {
-        Error::internal(detail)
+/// A store failure by its kind: the database not answering, the disk full, or anything else
+/// (internal).
+fn from_store(error: StoreError) -> Error {
+    match error.failure {
+        StoreFailure::Unavailable => Error::storage_down(error),
+        StoreFailure::DiskFull => Error::disk_full(error),
+        StoreFailure::Other => Error::internal(error),
     }
 }
 
@@ -223,7 +180,7 @@ impl<E: DomainError + 'static> From<CommandError<E>> for Error {
         match e {
             CommandError::Domain(error) => from_domain(&error),
             CommandError::Conflict => Error::conflict("conflict", e.to_string()),
-            CommandError::Store(detail) => from_store_detail(detail),
+            CommandError::Store(error) => from_store(error),
         }
     }
 }
@@ -232,7 +189,7 @@ impl From<CommitError> for Error {
     fn from(e: CommitError) -> Self {
         match e {
             CommitError::Conflict => Error::conflict("conflict", e.to_string()),
-            CommitError::Store(detail) => from_store_detail(detail),
+            CommitError::Store(error) => from_store(error),
         }
     }
 }
@@ -285,7 +242,7 @@ mod tests {
 
     #[test]
     fn internal_failures_say_nothing_internal() {
-        let mapped = Error::from(CommandError::<UserError>::Store("relation events does not exist".into()));
+        let mapped = Error::from(CommandError::<UserError>::Store(StoreError::other("relation events does not exist")));
         assert_eq!(mapped.kind, Kind::Internal);
         assert!(!mapped.message.contains("relation"));
     }
@@ -294,13 +251,13 @@ mod tests {
     fn a_database_that_does_not_answer_is_said_so_and_nothing_internal_is() {
         for mapped in [
             Error::from(sqlx::Error::PoolTimedOut),
-            Error::from(CommandError::<UserError>::Store(sqlx::Error::PoolTimedOut.to_string())),
-            Error::from(CommitError::Store(sqlx::Error::PoolClosed.to_string())),
+            Error::from(CommandError::<UserError>::Store(sqlx::Error::PoolTimedOut.into())),
+            Error::from(CommitError::Store(sqlx::Error::PoolClosed.into())),
         ] {
             assert_eq!((mapped.kind, mapped.code.as_str()), (Kind::StorageDown, "storage_unavailable"));
             assert!(!mapped.message.contains("pool"), "{}", mapped.message);
         }
-        let other = Error::from(CommandError::<UserError>::Store("duplicate key value".into()));
+        let other = Error::from(CommandError::<UserError>::Store(sqlx::Error::RowNotFound.into()));
         assert_eq!(other.kind, Kind::Internal);
     }
 
@@ -311,9 +268,9 @@ mod tests {
         for mapped in [
             Error::from(wrapped),
             Error::from(CommandError::<UserError>::Store(
-                "error returned from database: (code: 13) database or disk is full".into(),
+                sqlx::Error::Io(std::io::Error::from_raw_os_error(28)).into(),
             )),
-            Error::from(CommitError::Store("writing: No space left on device (os error 28)".into())),
+            Error::from(sqlx::Error::Io(std::io::Error::from_raw_os_error(28))),
         ] {
             assert_eq!((mapped.kind, mapped.code.as_str()), (Kind::DiskFull, "disk_full"));
             assert!(mapped.message.contains("disk space"), "{}", mapped.message);
