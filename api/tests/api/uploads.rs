@@ -413,9 +413,10 @@ async fn uploads_go_to_an_s3_bucket_through_presigned_links() {
     assert!(started.elapsed() < std::time::Duration::from_secs(10), "the probe answers within its timeout");
 }
 
-/// The object store stops answering reads while an upload waits to be processed: the upload stays
-/// PROCESSING (the outage is not the file's fault and costs it no attempt), is tried again every
-/// few seconds, and is processed once reads work again. Against moto behind a proxy of the
+/// The object store stops answering reads for a minute while an upload waits to be processed: the
+/// upload stays PROCESSING throughout (the outage is not the file's fault and costs it no attempt,
+/// so the several tries a minute holds never use up its attempts), and is processed once reads
+/// work again. Against moto behind a proxy of the
 /// test's that refuses GETs while told to; the server opens a connection per request
 /// (`AWS_POOL_MAX_IDLE_PER_HOST=0`), so each request can be told apart.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -471,9 +472,15 @@ async fn an_upload_waits_out_an_object_store_outage() {
         assert!(std::time::Instant::now() < deadline, "the processor never tried to read the file");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    let (_, waiting) = api.get("/api/upload/status?ids=memo", &s.token).await;
-    assert_eq!(waiting["results"][0]["status"], "PROCESSING", "still waiting, not failed: {waiting}");
+    // A minute of outage: more tries than an upload has attempts.
+    let outage = std::time::Instant::now();
+    while outage.elapsed() < Duration::from_secs(60) {
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        let (_, waiting) = api.get("/api/upload/status?ids=memo", &s.token).await;
+        assert_eq!(waiting["results"][0]["status"], "PROCESSING", "still waiting, not failed: {waiting}");
+    }
+    let tries = refused.load(Ordering::SeqCst);
+    assert!(tries > 3, "tried again and again during the outage: {tries} reads refused");
 
     reads_down.store(false, Ordering::SeqCst);
     let status = &api.settled_uploads(&s.token, &["memo"]).await[0];
