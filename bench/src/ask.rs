@@ -21,6 +21,9 @@
 //!     `JUDGED_TERMS` terms are not judged), and, stricter, sentences found word for word in a
 //!     cited passage;
 //!   - the answers' quality labels (LOW: weak evidence).
+//! - **Tables on TAT-QA dev** ([`tables`]): evidence recall@5/@10 and cited containment with
+//!   each question asked over its own annual-report extract, by answer type and by where the
+//!   answer lies.
 //! - **Latency**: the index filled to 100k passages (10k with `--quick`) with documents made of
 //!   real sentences (SciFact abstracts and the QA paragraphs, shuffled into new paragraphs), then
 //!   QA questions asked one at a time: p50/p99 from the request being sent to the first event,
@@ -62,6 +65,8 @@ use service::ingestion::BlobStore;
 use sha2::Digest;
 
 use crate::BenchArgs;
+
+mod tables;
 
 struct Scale {
     /// QA questions asked for the quality figures (all of them when larger than the set).
@@ -131,6 +136,7 @@ async fn measure(
             Ok(qa) => quality(&server, &api, &token, qa, scale.questions).await?,
             Err(error) => println!("  QA set: skipped ({error:#})"),
         }
+        tables::measure(&server, &api, &token, data, scale.questions).await?;
         let questions: Vec<String> = match &qa {
             Ok(qa) => qa.questions.iter().map(|q| q.text.clone()).collect(),
             Err(_) => scifact_queries(data),
@@ -186,12 +192,17 @@ impl Api {
 
     /// Asks `question` over everything the user reads and reads the answer's events to DONE.
     async fn ask(&self, token: &str, question: &str) -> anyhow::Result<Asked> {
-        tokio::time::timeout(ASK_TIMEOUT, self.ask_unbounded(token, question))
+        self.ask_over(token, question, &[]).await
+    }
+
+    /// Asks `question` over `documents` (everything the user reads when empty).
+    async fn ask_over(&self, token: &str, question: &str, documents: &[String]) -> anyhow::Result<Asked> {
+        tokio::time::timeout(ASK_TIMEOUT, self.ask_unbounded(token, question, documents))
             .await
             .map_err(|_| anyhow::anyhow!("no DONE within {ASK_TIMEOUT:?}"))?
     }
 
-    async fn ask_unbounded(&self, token: &str, question: &str) -> anyhow::Result<Asked> {
+    async fn ask_unbounded(&self, token: &str, question: &str, documents: &[String]) -> anyhow::Result<Asked> {
         let body = json!({
             "prompt": question,
             "stream": true,
@@ -199,7 +210,7 @@ impl Api {
             "pro": false,
             "source": "home",
             "session_id": null,
-            "document_id": [],
+            "document_id": documents,
         });
         let sent = Instant::now();
         let mut response = self
