@@ -10,7 +10,8 @@
 //! - *evidence recall@5 / @10*: one of the first k numbered sources holds the evidence: for an
 //!   answer from the text, a passage overlapping one of the question's `rel_paragraphs`; from the
 //!   table, a passage holding one of the gold values that appear in the table (the answer itself
-//!   for spans, the inputs of the derivation for arithmetic and counts); from both, either;
+//!   for spans, the derivation's inputs the document holds for arithmetic, the items counted for
+//!   counts); from both, either;
 //! - *cited containment*: the passages the answer's sentences cite hold every gold value between
 //!   them (so the reader can check the answer, or compute it, from what is cited).
 
@@ -71,12 +72,15 @@ fn load(data: &Path) -> Option<(Vec<String>, Vec<Question>)> {
         let mut parts: Vec<&str> = paragraphs.iter().map(|(_, t)| *t).collect();
         let table = rows.join("\n");
         parts.push(&table);
-        documents.push(extract::clean::clean_text(&parts.join("\n\n")));
+        let document = extract::clean::clean_text(&parts.join("\n\n"));
+        let held: HashSet<String> = numbers(&document).iter().map(|n| fold(n)).collect();
+        documents.push(document);
         for q in c["questions"].as_array().into_iter().flatten() {
             let answer_type = q["answer_type"].as_str().unwrap_or_default().to_string();
             let derivation = q["derivation"].as_str().unwrap_or_default();
             let values: Vec<String> = match answer_type.as_str() {
-                "arithmetic" => numbers(derivation),
+                // The inputs the document holds: not the 2 of an average or the 100 of a percentage.
+                "arithmetic" => numbers(derivation).into_iter().filter(|n| held.contains(&fold(n))).collect(),
                 "count" => derivation.split("##").map(str::to_string).collect(),
                 _ => match &q["answer"] {
                     Value::Array(items) => {
