@@ -38,4 +38,27 @@ describe('AddRssForm', () => {
     await vi.waitFor(() => expect(screen.getByLabelText('Feed URL')).toHaveValue(''));
     expect(calls[0]).toEqual({ key: 'POST /api/connect/rss', body: { url: 'https://e.com/f', label: 'News' } });
   });
+
+  it('keeps the next address typed while the first feed is being added', async () => {
+    let answer: () => void = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    stubApi({
+      'POST /api/connect/rss': async () => {
+        await answered;
+        return json(200, { source_id: 'rss_1', priority: 'MEDIUM', key: 'k', label: 'News', link_to_crawl: 'https://e.com/f', thumbnail_location: null });
+      },
+    });
+    renderWithProviders(<AddRssForm />, { route: '/connect/rss' });
+    const [url, label] = [screen.getByLabelText('Feed URL'), screen.getByLabelText('Label (optional)')];
+    await userEvent.type(url, 'https://e.com/f');
+    await userEvent.type(label, 'News');
+    await userEvent.click(screen.getByRole('button', { name: 'Add feed' }));
+    await userEvent.clear(url);
+    await userEvent.type(url, 'https://e.com/next');
+    answer();
+    await vi.waitFor(() => expect(label).toHaveValue(''));
+    expect(url).toHaveValue('https://e.com/next');
+  });
 });

@@ -13,8 +13,20 @@ export const addRssSchema = z.object({
 export type AddRssErrors = Partial<Record<'url' | 'label', string>>;
 
 /**
+ * Empties the fields that still hold what was sent: whatever was typed while the feed was being
+ * added (the next feed's address) stays.
+ */
+function clearSent(form: HTMLFormElement, sent: FormData) {
+  for (const name of ['url', 'label']) {
+    const field = form.elements.namedItem(name);
+    if (field instanceof HTMLInputElement && field.value === sent.get(name)) field.value = '';
+  }
+}
+
+/**
  * Validates the add-feed form and follows the feed. The server's message is returned for the
- * form to show inline; on success the new source joins the cached list and the form is cleared.
+ * form to show inline; on success the new source joins the cached list and the fields that still
+ * hold what was sent are cleared.
  */
 export function useAddRssFeed() {
   const queryClient = useQueryClient();
@@ -48,7 +60,8 @@ export function useAddRssFeed() {
     }
     setErrors({});
     const { url, label } = result.data;
-    mutation.mutate({ url, ...(label ? { label } : {}) }, { onSuccess: () => form.reset() });
+    const sent = new FormData(form);
+    mutation.mutate({ url, ...(label ? { label } : {}) }, { onSuccess: () => clearSent(form, sent) });
   };
 
   return { errors, serverError: mutation.error?.message ?? null, pending: mutation.isPending, handleSubmit };
