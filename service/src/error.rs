@@ -151,7 +151,7 @@ fn from_store(error: StoreError) -> Error {
 
 impl From<anyhow::Error> for Error {
     fn from(e: anyhow::Error) -> Self {
-        if e.chain().any(is_disk_full) {
+        if is_disk_full(e.as_ref()) {
             return Error::disk_full(format!("{e:#}"));
         }
         Error::internal(format!("{e:#}"))

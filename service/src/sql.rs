@@ -59,6 +59,27 @@ pub async fn lease_jobs(
     Ok(leased)
 }
 
+/// Extends `node`'s lease on the row `id` of the queue `table` (key column `key`) to `lease` from
+/// `now`. Returns whether the node still held it (`false`: another node took the job after this
+/// one failed to renew in time). `table` and `key` are this crate's own names, never input.
+pub async fn renew_lease(
+    db: &commands::Db,
+    table: &str,
+    key: &str,
+    id: &str,
+    node: &str,
+    now: chrono::DateTime<chrono::Utc>,
+    lease: std::time::Duration,
+) -> anyhow::Result<bool> {
+    let renewed = db
+        .execute(
+            &format!("UPDATE {table} SET lease_until = $1 WHERE {key} = $2 AND lease_owner = $3"),
+            commands::args![stamp(now + chrono::Duration::from_std(lease)?), id, node],
+        )
+        .await?;
+    Ok(renewed > 0)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

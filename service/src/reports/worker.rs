@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use assistant::{Scope, Settings};
-use chrono::{SecondsFormat, Utc};
+use chrono::Utc;
 use commands::args;
 use commands::CommandError;
 use domain::report::{ReportCommand, ReportError, ReportType};
@@ -193,19 +193,18 @@ impl ReportWorker {
             }
             if last_renewal.elapsed() >= renew_every {
                 last_renewal = tokio::time::Instant::now();
-                let until = (Utc::now() + chrono::Duration::from_std(self.lease).unwrap_or_default())
-                    .to_rfc3339_opts(SecondsFormat::Millis, true);
-                match self
-                    .ctx
-                    .db
-                    .execute(
-                        "UPDATE report_jobs SET lease_until = $3 WHERE report_id = $1 AND lease_owner = $2",
-                        args![report_id, self.node.as_str(), until],
-                    )
-                    .await
-                {
-                    Ok(0) => return "the lease was taken by another worker",
-                    Ok(_) => {}
+                let renewed = crate::sql::renew_lease(
+                    &self.ctx.db,
+                    "report_jobs",
+                    "report_id",
+                    report_id,
+                    &self.node,
+                    Utc::now(),
+                    self.lease,
+                );
+                match renewed.await {
+                    Ok(false) => return "the lease was taken by another worker",
+                    Ok(true) => {}
                     Err(error) => tracing::warn!(report = %report_id, %error, "could not renew a report lease"),
                 }
             }

@@ -240,15 +240,17 @@ impl UploadProcessor {
 
     /// Extends this node's lease on the job by a whole lease from now.
     async fn renew(&self, upload_id: &str) -> anyhow::Result<()> {
-        let until = crate::sql::stamp(Utc::now() + chrono::Duration::from_std(self.lease)?);
-        let renewed = self
-            .db
-            .execute(
-                "UPDATE upload_jobs SET lease_until = $1 WHERE upload_id = $2 AND lease_owner = $3",
-                args![until, upload_id, self.node.as_str()],
-            )
-            .await?;
-        if renewed == 0 {
+        let held = crate::sql::renew_lease(
+            &self.db,
+            "upload_jobs",
+            "upload_id",
+            upload_id,
+            &self.node,
+            Utc::now(),
+            self.lease,
+        )
+        .await?;
+        if !held {
             // Another node took the job after this one failed to renew in time; whichever
             // records first wins, and the other's record is no change.
             tracing::warn!(upload = %upload_id, "an upload's lease was taken by another node");
