@@ -81,6 +81,11 @@ impl Node {
         Ok(node)
     }
 
+    /// The address of this node's live socket for `token`.
+    fn live_url(&self, token: &str) -> String {
+        format!("ws://{}/api/live?token={token}", self.addr)
+    }
+
     fn resident_kib(&self) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
         status
@@ -102,8 +107,7 @@ pub async fn run(data_dir: &Path, args: &BenchArgs) -> anyhow::Result<()> {
     let schema = format!("bench_nodes_{}", uuid::Uuid::new_v4().simple());
     let admin = sqlx::PgPool::connect(&args.postgres_url).await.context("connecting to --postgres-url")?;
     sqlx::query(&format!("CREATE SCHEMA {schema}")).execute(&admin).await?;
-    let joiner = if args.postgres_url.contains('?') { '&' } else { '?' };
-    let url = format!("{}{joiner}options=-c%20search_path%3D{schema}", args.postgres_url);
+    let url = testkit::db::in_schema(&args.postgres_url, &schema);
     let work = data_dir.join(format!("bench-nodes-{}", uuid::Uuid::new_v4().simple()));
     std::fs::create_dir_all(&work)?;
     let mut result = measure(&work, &url, &scale).await;
@@ -140,7 +144,7 @@ async fn measure(work: &Path, url: &str, scale: &Scale) -> anyhow::Result<()> {
     for i in 0..scale.sockets {
         // Half the sockets on the node that takes the writes, half on the other.
         let (node, remote) = if i % 2 == 0 { (&a, false) } else { (&b, true) };
-        let url = format!("ws://{}/api/live?token={token}", node.addr);
+        let url = node.live_url(&token);
         readers.push(
             crate::client::hear_preferences(&url, remote, tx.clone())
                 .await
@@ -222,8 +226,7 @@ async fn measure(work: &Path, url: &str, scale: &Scale) -> anyhow::Result<()> {
 /// there. Prints how soon after the kill the clients noticed, were connected again, and heard
 /// the next change made on `b`.
 async fn node_kill(mut a: Node, b: &Node, on_b: &Api, token: &str, sockets: usize) -> anyhow::Result<()> {
-    let (url_a, url_b) =
-        (format!("ws://{}/api/live?token={token}", a.addr), format!("ws://{}/api/live?token={token}", b.addr));
+    let (url_a, url_b) = (a.live_url(token), b.live_url(token));
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, String, Instant)>();
     let mut clients = Vec::with_capacity(sockets);
     for i in 0..sockets {
@@ -291,7 +294,7 @@ async fn postgres_restart(work: &Path) -> anyhow::Result<()> {
     let on_a = Api::new(format!("http://{}", a.addr));
     let token = on_a.sign_up("restart", "nodes bench: amber ferry quilt 38").await?;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<((), String, Instant)>();
-    let url_b = format!("ws://{}/api/live?token={token}", b.addr);
+    let url_b = b.live_url(&token);
     let kept = crate::client::hear_preferences(&url_b, (), tx.clone()).await?;
     let pg = tokio::task::spawn_blocking(move || {
         pg.stop();

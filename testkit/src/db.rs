@@ -43,6 +43,13 @@ pub async fn postgres_schema() -> String {
     schema
 }
 
+/// `url` with `schema` as its search path: a `DATABASE_URL` for a process of its own (a node,
+/// the benchmark's) that is to work in that schema.
+pub fn in_schema(url: &str, schema: &str) -> String {
+    let joiner = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{joiner}options=-c%20search_path%3D{schema}")
+}
+
 /// Opens a fresh, migrated schema on the test Postgres.
 pub async fn postgres() -> Db {
     let schema = postgres_schema().await;

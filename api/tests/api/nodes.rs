@@ -14,9 +14,7 @@ use crate::support::*;
 
 /// A fresh schema on the test Postgres, as a `DATABASE_URL` both nodes connect with.
 async fn shared_database() -> String {
-    let (url, schema) = (testkit::db::postgres_url(), testkit::db::postgres_schema().await);
-    let joiner = if url.contains('?') { '&' } else { '?' };
-    format!("{url}{joiner}options=-c%20search_path%3D{schema}")
+    testkit::db::in_schema(&testkit::db::postgres_url(), &testkit::db::postgres_schema().await)
 }
 
 /// What nodes must share besides the database and the bucket: the token secret and the audit key.
@@ -50,10 +48,7 @@ fn worker_script(dir: &std::path::Path, name: &str, body: &str) -> String {
 /// Sends `text` as the file `name` through `api` and reports it transferred; returns the init
 /// answer without waiting for the file to be extracted.
 async fn send_text(api: &Api, token: &str, id: &str, name: &str, text: &str) -> Value {
-    let files = json!([{"id": id, "name": name, "size": text.len()}]);
-    let init: Value = api.post_as("/api/upload/init", token, json!({"source": "needldrive", "files": files})).await;
-    let link = init["upload_configs"][0]["upload_link"].as_str().unwrap();
-    assert!(api.client.put(link).body(text.to_string()).send().await.unwrap().status().is_success());
+    let init = api.upload(token, &[(id, name, text.as_bytes())]).await;
     let done: Value = api.post_as("/api/upload/complete", token, complete_body(&init)).await;
     assert_eq!(done["files"][0]["status"], "PROCESSING", "{done}");
     init
