@@ -47,13 +47,16 @@ use sha2::Digest;
 
 use crate::BenchArgs;
 
-/// One TAT-QA context: its paragraphs and its table (rows of cells, empty ones kept).
-struct TatContext {
-    paragraphs: Vec<String>,
-    table: Vec<Vec<String>>,
+/// One TAT-QA context: its paragraphs (in their order: `rel_paragraphs` number them from 1), its
+/// table (rows of cells, empty ones kept) and its questions as the data set has them.
+pub(crate) struct TatContext {
+    pub(crate) paragraphs: Vec<String>,
+    pub(crate) table: Vec<Vec<String>>,
+    pub(crate) questions: Vec<Value>,
 }
 
-fn contexts(data: &Path) -> Option<Vec<TatContext>> {
+/// TAT-QA dev's contexts, or `None` when the data is absent.
+pub(crate) fn contexts(data: &Path) -> Option<Vec<TatContext>> {
     let path = data.join("qa/tatqa/tatqa_dataset_dev.json");
     let text = std::fs::read_to_string(&path).ok()?;
     let all: Vec<Value> = serde_json::from_str(&text).ok()?;
@@ -78,13 +81,14 @@ fn contexts(data: &Path) -> Option<Vec<TatContext>> {
                             .collect()
                     })
                     .unwrap_or_default(),
+                questions: c["questions"].as_array().cloned().unwrap_or_default(),
             })
             .collect(),
     )
 }
 
 #[derive(Debug, Clone, Copy)]
-enum Layout {
+pub(crate) enum Layout {
     /// Cells separated by tabs, as DOCX and XLSX extraction leaves a table.
     Tabs,
     /// Cells separated by single spaces, as PDF text is once cleaned.
@@ -92,7 +96,7 @@ enum Layout {
 }
 
 /// The context as a document's text after extraction's cleaning.
-fn document(c: &TatContext, layout: Layout) -> String {
+pub(crate) fn document(c: &TatContext, layout: Layout) -> String {
     let separator = match layout {
         Layout::Tabs => "\t",
         Layout::Spaces => " ",

@@ -39,43 +39,12 @@ struct Question {
 
 /// The contexts as document texts, and the questions; `None` when the data is absent.
 fn load(data: &Path) -> Option<(Vec<String>, Vec<Question>)> {
-    let text = std::fs::read_to_string(data.join("qa/tatqa/tatqa_dataset_dev.json")).ok()?;
-    let all: Vec<Value> = serde_json::from_str(&text).ok()?;
     let (mut documents, mut questions) = (Vec::new(), Vec::new());
-    for (i, c) in all.iter().enumerate() {
-        let rows: Vec<String> = c["table"]["table"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|r| {
-                r.as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|v| v.as_str().unwrap_or_default())
-                    .collect::<Vec<_>>()
-                    .join("\t")
-            })
-            .collect();
-        let by_order: HashMap<String, String> = c["paragraphs"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|p| (p["order"].to_string(), p["text"].as_str().unwrap_or_default().to_string()))
-            .collect();
-        let mut paragraphs: Vec<(i64, &str)> = c["paragraphs"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|p| (p["order"].as_i64().unwrap_or_default(), p["text"].as_str().unwrap_or_default()))
-            .collect();
-        paragraphs.sort();
-        let mut parts: Vec<&str> = paragraphs.iter().map(|(_, t)| *t).collect();
-        let table = rows.join("\n");
-        parts.push(&table);
-        let document = extract::clean::clean_text(&parts.join("\n\n"));
+    for (i, c) in crate::reports::contexts(data)?.iter().enumerate() {
+        let document = crate::reports::document(c, crate::reports::Layout::Tabs);
         let held: HashSet<String> = numbers(&document).iter().map(|n| fold(n)).collect();
         documents.push(document);
-        for q in c["questions"].as_array().into_iter().flatten() {
+        for q in &c.questions {
             let answer_type = q["answer_type"].as_str().unwrap_or_default().to_string();
             let derivation = q["derivation"].as_str().unwrap_or_default();
             let values: Vec<String> = match answer_type.as_str() {
@@ -91,17 +60,20 @@ fn load(data: &Path) -> Option<(Vec<String>, Vec<Question>)> {
                 },
             };
             let values: Vec<String> = values.into_iter().filter(|v| !fold(v).is_empty()).collect();
+            // `rel_paragraphs` number the context's paragraphs from 1, as strings.
+            let paragraphs = q["rel_paragraphs"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|n| n.as_str()?.parse::<usize>().ok())
+                .filter_map(|n| c.paragraphs.get(n.checked_sub(1)?).cloned())
+                .collect();
             questions.push(Question {
                 text: q["question"].as_str().unwrap_or_default().to_string(),
                 context: i,
                 answer_type,
                 answer_from: q["answer_from"].as_str().unwrap_or_default().to_string(),
-                paragraphs: q["rel_paragraphs"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|o| by_order.get(&o.as_str().map(str::to_string).unwrap_or(o.to_string())).cloned())
-                    .collect(),
+                paragraphs,
                 values,
             });
         }
