@@ -15,13 +15,13 @@ use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term};
 use tokio::sync::watch;
 
-use crate::passages::{passages, PageText};
+use crate::passages::{passages, table_rows, PageText};
 use crate::schema::{self, Fields, ENGLISH, SHARED, WORDS};
 
 /// Bumped whenever the schema, the analysis or what the index holds changes: an index of another
 /// version is rebuilt from the feed. (3: users' notes are indexed, so notes written before are
-/// picked up by the rebuild.)
-pub const SCHEMA_VERSION: u32 = 3;
+/// picked up by the rebuild. 4: each table row is also a passage of its own, under its headers.)
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// What the index holds of one document.
 #[derive(Debug, Clone, Default)]
@@ -286,7 +286,9 @@ impl SearchIndex {
             document.add_text(f.country, country);
         }
         let mut out = Vec::new();
-        for p in passages(&d.pages) {
+        let blocks = passages(&d.pages);
+        let rows = table_rows(&d.pages, blocks.len() as u32);
+        for p in blocks.into_iter().chain(rows) {
             let mut passage = doc!(
                 f.deeplink => d.deeplink.as_str(),
                 f.source_id => d.source_id.as_str(),
@@ -303,6 +305,9 @@ impl SearchIndex {
             );
             if let Some(published) = d.published {
                 passage.add_i64(f.published, published);
+            }
+            if p.table_row {
+                passage.add_u64(f.table_row, 1);
             }
             out.push(passage);
         }
@@ -321,7 +326,9 @@ impl SearchIndex {
 
     /// The texts of the passages of `deeplink` from `ordinal - count` up to (not including)
     /// `ordinal`, in order: what a passage continues (a table whose header an earlier passage
-    /// holds). Empty for an unknown document; the caller has already been allowed to read it.
+    /// holds). Table rows read on their own are numbered after every passage of the page's text
+    /// and are never among them. Empty for an unknown document; the caller has already been
+    /// allowed to read it.
     pub fn passages_before(&self, deeplink: &str, ordinal: u32, count: u32) -> anyhow::Result<Vec<String>> {
         let from = ordinal.saturating_sub(count) as u64;
         if from >= ordinal as u64 {
@@ -334,7 +341,7 @@ impl SearchIndex {
         for address in found {
             let doc: TantivyDocument = searcher.doc(address)?;
             let at = Self::stored_u64(&doc, f.ordinal).unwrap_or(u64::MAX);
-            if (from..ordinal as u64).contains(&at) {
+            if (from..ordinal as u64).contains(&at) && Self::stored_u64(&doc, f.table_row).is_none() {
                 out.push((at, Self::stored_text(&doc, f.text).unwrap_or_default()));
             }
         }

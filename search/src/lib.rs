@@ -2,7 +2,8 @@
 //! the assistant run over it.
 //!
 //! - [`schema`]: fields and English analysis.
-//! - [`passages`]: cutting text into paragraph-sized passages that keep page and position.
+//! - [`passages`]: cutting text into paragraph-sized passages that keep page and position, and
+//!   each table row into one of its own, under its headers ([`tables`] reads the tables).
 //! - [`index`]: the index on disk, its single writer and its checkpoint in the commit payload.
 //! - [`follow`]: the task that follows the event feed into the index.
 //! - [`query`]: keyword expressions, access filters, sorting, counts, highlights, spelling.
@@ -15,6 +16,7 @@ pub mod index;
 pub mod passages;
 pub mod query;
 pub mod schema;
+pub mod tables;
 
 pub use follow::{category, Arrivals, Follower, Library};
 pub use index::{content_of, Change, IndexedDocument, SearchIndex};

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::tables;
+
 /// A passage aims at this many characters: a paragraph or two, enough for an answer's evidence.
 pub const TARGET_CHARS: usize = 700;
 /// A paragraph longer than this is cut at sentence ends (or, failing that, at spaces).
@@ -34,6 +36,9 @@ pub struct Passage {
     pub text: String,
     /// Boxes of the lines the passage covers, on its page.
     pub boxes: Vec<[f32; 4]>,
+    /// A row of a table read on its own ([`table_rows`]): its text is the row under its column
+    /// headers, not the page's words, and its range and boxes are the row's line.
+    pub table_row: bool,
 }
 
 /// Splits pages into passages.
@@ -54,6 +59,35 @@ pub fn passages(pages: &[PageText]) -> Vec<Passage> {
                 end: page.text[..end].chars().count() as u32,
                 text: text.to_string(),
                 boxes,
+                table_row: false,
+            });
+        }
+    }
+    out
+}
+
+/// Each row of the pages' tables as a passage of its own, numbered on from `first_ordinal` (after
+/// the document's [`passages`], which keep the whole tables): the row under its column headers,
+/// then the table's caption on a second line ("Total sales — 2019: $1,496.5; 2018: $1,202.9" over
+/// "Years Ended September 30,"). A question about one figure finds the row that holds it whole,
+/// periods and all, where a long table's passage would rank below the prose around it, and an
+/// answer cites that row's line of the page.
+pub fn table_rows(pages: &[PageText], first_ordinal: u32) -> Vec<Passage> {
+    let mut out = Vec::new();
+    for (index, page) in pages.iter().enumerate() {
+        let lines = locate_lines(&page.text, &page.lines);
+        for row in tables::rows(&page.text) {
+            let (start, end) = (row.range.start, row.range.end);
+            let boxes = lines.iter().filter(|(s, e, _)| *s < end && *e > start).map(|(_, _, b)| *b).collect();
+            let text = if row.caption.is_empty() { row.line } else { format!("{}\n{}", row.line, row.caption) };
+            out.push(Passage {
+                ordinal: first_ordinal + out.len() as u32,
+                page: index as u32 + 1,
+                start: page.text[..start].chars().count() as u32,
+                end: page.text[..end].chars().count() as u32,
+                text,
+                boxes,
+                table_row: true,
             });
         }
     }
@@ -260,6 +294,41 @@ mod tests {
         assert_eq!((got[1].page, got[1].ordinal), (2, 1));
         assert_eq!(got[1].boxes.len(), 3);
         assert_eq!(got[1].boxes[2], [10.0, 50.0, 95.0, 60.0]);
+    }
+
+    #[test]
+    fn each_table_row_is_a_passage_under_its_headers_on_its_line_of_its_page() {
+        let table = "Net sales by segment\n(in millions) 2019 2018\nNet sales 1,234 1,100\nOperating income 210 (15)";
+        let text = format!("Sales rose in both segments, helped by the new distribution centres.\n\n{table}");
+        let bbox = |y: f32| [72.0, y, 500.0, y + 12.0];
+        let lines: Vec<Line> = text
+            .lines()
+            .filter(|l| !l.is_empty())
+            .zip(0..)
+            .map(|(l, i)| Line { text: l.into(), bbox: bbox(i as f32 * 20.0) })
+            .collect();
+        let pages = vec![page("Cover page."), PageText { text: text.clone(), lines }];
+        let blocks = passages(&pages);
+        let rows = table_rows(&pages, blocks.len() as u32);
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        let net = &rows[0];
+        assert_eq!(net.text, "Net sales \u{2014} 2019: 1,234; 2018: 1,100\nNet sales by segment (in millions)");
+        assert!(net.table_row && blocks.iter().all(|b| !b.table_row));
+        assert_eq!((net.page, net.ordinal), (2, blocks.len() as u32));
+        assert_eq!(rows[1].ordinal, net.ordinal + 1);
+        // The citation points at the row's own line: its characters in the page and its box.
+        let chars: Vec<char> = text.chars().collect();
+        let line: String = chars[net.start as usize..net.end as usize].iter().collect();
+        assert_eq!(line, "Net sales 1,234 1,100");
+        assert_eq!(net.boxes, vec![bbox(60.0)]);
+        // The page's own passages are what they were: the table whole, in its paragraph.
+        assert!(blocks.iter().any(|b| b.text.ends_with(table)));
+    }
+
+    #[test]
+    fn prose_gives_no_table_rows() {
+        let text = "Revenue grew to 1,234 in 2019 from 1,100 in 2018 on stronger demand.\n\nMargins held at 12%.";
+        assert!(table_rows(&[page(text)], 0).is_empty());
     }
 
     #[test]

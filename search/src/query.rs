@@ -148,6 +148,8 @@ pub struct Highlight {
     /// Character ranges of the matched words inside `text`.
     pub marks: Vec<(u32, u32)>,
     pub score: f32,
+    /// A table row read on its own: `text` is the row under its headers, `start..end` its line.
+    pub table_row: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -530,6 +532,7 @@ impl SearchIndex {
                     .and_then(|b| serde_json::from_str(&b).ok())
                     .unwrap_or_default(),
                 marks,
+                table_row: SearchIndex::stored_u64(&doc, f.table_row).is_some(),
                 text,
                 score,
             });

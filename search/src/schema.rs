@@ -51,6 +51,9 @@ pub struct Fields {
     pub end: Field,
     /// Passage entries: the boxes of the passage's lines on its page, JSON `[[x0,y0,x1,y1],..]`.
     pub boxes: Field,
+    /// Passage entries: 1 for a table row read on its own (see `passages::table_rows`), absent
+    /// for a passage of the page's own text.
+    pub table_row: Field,
 }
 
 pub fn schema() -> (Schema, Fields) {
@@ -90,6 +93,7 @@ pub fn schema() -> (Schema, Fields) {
         start: b.add_u64_field("start", STORED),
         end: b.add_u64_field("end", STORED),
         boxes: b.add_text_field("boxes", STORED),
+        table_row: b.add_u64_field("table_row", NumericOptions::default().set_stored().set_indexed()),
     };
     (b.build(), fields)
 }

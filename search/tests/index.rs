@@ -264,6 +264,23 @@ fn the_passages_before_one_are_read_back_in_order() {
     assert!(index.passages_before("no-such-file", 3, 2).unwrap().is_empty());
 }
 
+#[test]
+fn a_table_row_is_found_as_a_passage_of_its_own_and_is_never_read_as_text_before_a_passage() {
+    let text = "Years Ended September 30,\n2019\t2018\nTotal sales\t$1,496.5\t$1,202.9\nOther\t44.1\t56.7";
+    let index = index_of([document("file-1", Some("bob"), "needldrive", "drives", "Annual report", text)]);
+    assert_eq!(index.passages(), 3, "the table's passage and one per row");
+    let mut req = Request::new("total sales", bob());
+    req.highlights = 3;
+    let hit = &index.search(&req).unwrap().hits[0];
+    let row = hit.highlights.iter().find(|h| h.table_row).expect("the row is among the highlights");
+    assert_eq!(row.text, "Total sales \u{2014} 2019: $1,496.5; 2018: $1,202.9\nYears Ended September 30,");
+    assert_eq!((row.ordinal, row.page), (1, 1));
+    let line: String = text.chars().skip(row.start as usize).take((row.end - row.start) as usize).collect();
+    assert_eq!(line, "Total sales\t$1,496.5\t$1,202.9");
+    assert!(hit.highlights.iter().filter(|h| !h.table_row).all(|h| h.ordinal == 0));
+    assert_eq!(index.passages_before("file-1", 3, 3).unwrap(), vec![text.to_string()]);
+}
+
 /// Similarities read from a table: what the service's embeddings give, without the model.
 struct Table(Vec<(String, f32)>);
 

@@ -13,9 +13,14 @@
 //! crore in the year to March 2024"). Every figure is the passage's own text, so the passage it
 //! cites contains it word for word.
 //!
+//! The tables are read with `search::tables`, which the index also reads them with to keep each
+//! row as a passage of its own.
+//!
 //! Pure and synchronous: call it off the async runtime with the rest of a section's writing.
 
 use std::collections::HashMap;
+
+use search::tables::{align, cells, data_row, header, is_note_mark, is_period, is_value, read_row, MONTHS};
 
 /// The most periods (columns) a key-figure table shows: the first ones the evidence names,
 /// which financial tables list newest first.
@@ -341,378 +346,6 @@ fn is_key(label: &str) -> bool {
     })
 }
 
-/// The cells of a line of a table: split at tabs, at " | ", or at runs of two or more spaces;
-/// failing those, a label followed by figures or periods separated by single spaces (PDF text
-/// after cleaning). `None` for a line that is not a row of cells.
-fn cells(line: &str) -> Option<Vec<String>> {
-    let line = line.trim();
-    let parts: Vec<&str> = if line.contains('\t') {
-        line.split('\t').collect()
-    } else if line.contains(" | ") || line.starts_with('|') {
-        line.trim_matches('|').split('|').collect()
-    } else if line.contains("  ") {
-        line.split("  ").collect()
-    } else {
-        return spaced_header(line).or_else(|| spaced_cells(line));
-    };
-    let out: Vec<String> =
-        parts.iter().map(|p| p.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|p| !p.is_empty()).collect();
-    (out.len() >= 2).then_some(out)
-}
-
-/// Month names as periods name them, lowercase.
-const MONTHS: &[&str] = &[
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
-/// Their abbreviations in table headers, lowercase.
-const MONTH_ABBREVIATIONS: &[&str] =
-    &["jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"];
-
-/// A header row whose cells are separated by single spaces and name two or more periods, some
-/// of several words ("April 27, 2019 April 28, 2018", "Balance Sheet 31 March 2019 31 March
-/// 2018"), or with other columns between them ("2019 Change 2018", "2019 2018 % Change 2019
-/// versus 2018"): each period ends at its year and takes the month and day words before it (and a
-/// note mark after it, "July 27, 2019 (1)"); words before the first period are the label cell, and
-/// words between periods one column, closed by a comparison of two years ("2019 versus 2018").
-/// When only the first year has a month and day ("Years Ended December 31, 2019 2018"), they
-/// belong to the label. `None` for a line holding a figure, or of bare years only, which
-/// [`spaced_cells`] reads.
-fn spaced_header(line: &str) -> Option<Vec<String>> {
-    let bare = |t: &str| t.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
-    let year = |t: &str| {
-        let b = bare(t);
-        b.len() == 4 && b.parse::<u32>().is_ok_and(|y| (1950..=2049).contains(&y)) && !t.contains('.')
-    };
-    let month = |t: &str| MONTHS.contains(&bare(t).as_str()) || MONTH_ABBREVIATIONS.contains(&bare(t).as_str());
-    let day = |t: &str| {
-        let b = bare(t);
-        !t.contains('.') && !t.ends_with(':') && b.parse::<u32>().is_ok_and(|d| (1..=31).contains(&d)) && b.len() <= 2
-    };
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    if tokens.iter().any(|t| is_value(t) && !year(t) && !day(t) && !is_note_mark(t)) {
-        return None;
-    }
-    // Years, less those inside a comparison ("2019 versus 2018", "2018 to 2019").
-    let compares = |i: usize| COMPARISONS.contains(&bare(tokens[i]).as_str());
-    let mut years: Vec<usize> = Vec::new();
-    let mut i = 0;
-    while i < tokens.len() {
-        if year(tokens[i]) && i + 2 < tokens.len() && compares(i + 1) && year(tokens[i + 2]) {
-            i += 3;
-            continue;
-        }
-        if year(tokens[i]) && !(i >= 2 && compares(i - 1) && year(tokens[i - 2])) {
-            years.push(i);
-        }
-        i += 1;
-    }
-    if years.len() < 2 {
-        return None;
-    }
-    let mut starts = Vec::with_capacity(years.len());
-    let mut ends = Vec::with_capacity(years.len());
-    let mut end = 0;
-    for &y in &years {
-        let mut start = y;
-        // "April 27, 2019": a month, or a day next to a month ("31 March 2019").
-        while start > end
-            && (month(tokens[start - 1])
-                || (day(tokens[start - 1]) && (month(tokens[start]) || (start >= 2 && month(tokens[start - 2])))))
-        {
-            start -= 1;
-        }
-        starts.push(start);
-        end = y + 1;
-        // A note mark belongs to the period before it.
-        while end < tokens.len() && is_note_mark(tokens[end]) {
-            end += 1;
-        }
-        ends.push(end);
-    }
-    // Prose naming years is no header: its words run long between them.
-    let runs = (1..years.len()).map(|k| starts[k] - ends[k - 1]).chain([tokens.len() - end]);
-    let sentence_end = line.match_indices(". ").any(|(at, _)| line[at + 2..].starts_with(char::is_uppercase));
-    if starts[0] > 10 || runs.max().unwrap_or(0) > 12 || sentence_end || line.ends_with('.') {
-        return None;
-    }
-    let dated = |k: usize| starts[k] < years[k];
-    let between = (1..years.len()).any(|k| starts[k] != ends[k - 1]) || end != tokens.len();
-    // Bare years with nothing between them are spaced_cells'.
-    if !between && (0..years.len()).all(|k| !dated(k)) {
-        return None;
-    }
-    // "Years Ended December 31, 2019 2018": the first year's month and day are the label's.
-    if dated(0) && (1..years.len()).all(|k| !dated(k)) {
-        starts[0] = years[0];
-    }
-    let mut cells = Vec::with_capacity(2 * years.len() + 1);
-    if starts[0] > 0 {
-        cells.push(tokens[..starts[0]].join(" "));
-    }
-    for k in 0..years.len() {
-        cells.push(tokens[starts[k]..ends[k]].join(" "));
-        let next = starts.get(k + 1).copied().unwrap_or(tokens.len());
-        if ends[k] < next {
-            cells.extend(comparison_columns(&tokens[ends[k]..next]));
-        }
-    }
-    Some(cells)
-}
-
-/// Words joining two years into a comparison column rather than a period.
-const COMPARISONS: &[&str] = &["versus", "vs", "to", "and", "over", "compared"];
-
-/// Columns named by the words between two periods of a header: one, or one per comparison of
-/// two years ("Percentage Change 2019 Versus 2018 Percentage Change 2018 Versus 2017").
-fn comparison_columns(tokens: &[&str]) -> Vec<String> {
-    let year = |t: &str| t.len() == 4 && t.parse::<u32>().is_ok_and(|y| (1950..=2049).contains(&y));
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut i = 0;
-    while i < tokens.len() {
-        let compared = year(tokens[i])
-            && i + 2 < tokens.len()
-            && COMPARISONS.contains(&tokens[i + 1].to_lowercase().trim_end_matches('.'))
-            && year(tokens[i + 2]);
-        if compared {
-            out.push(tokens[start..i + 3].join(" "));
-            i += 3;
-            start = i;
-        } else {
-            i += 1;
-        }
-    }
-    if start < tokens.len() {
-        out.push(tokens[start..].join(" "));
-    }
-    out
-}
-
-/// A note mark after a label or a period: "(1)" to "(9)", "(a)" to "(e)".
-fn is_note_mark(token: &str) -> bool {
-    let inner = token.strip_prefix('(').and_then(|t| t.strip_suffix(')'));
-    inner.is_some_and(|i| {
-        i.len() == 1
-            && (i.as_bytes()[0].is_ascii_digit() && i != "0" || ('a'..='e').contains(&(i.as_bytes()[0] as char)))
-    })
-}
-
-/// A row whose cells are separated by single spaces: the figures (or periods) at its end, a
-/// currency sign before a number and a unit after it kept with it, and the words before them as
-/// its label (a short one: a long run of words is prose).
-fn spaced_cells(line: &str) -> Option<Vec<String>> {
-    const SIGNS: &[&str] = &["$", "US$", "Rs", "Rs.", "INR", "€", "£", "₹"];
-    const AFTER: &[&str] = &["%", "cr", "crore", "mn", "bn", "million", "billion", "x", "lakh"];
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    let mut end = tokens.len();
-    let mut values: Vec<String> = Vec::new();
-    while end > 0 {
-        let mut start = end - 1;
-        let mut unit = None;
-        if AFTER.contains(&tokens[start]) && start > 0 {
-            unit = Some(tokens[start]);
-            start -= 1;
-        }
-        let token = tokens[start];
-        let single = is_value(token) || is_blank_value(token) || (is_period(token) && !token.contains(','));
-        if !single {
-            break;
-        }
-        if start > 0 && SIGNS.contains(&tokens[start - 1]) {
-            start -= 1;
-        }
-        let mut cell = tokens[start..end].join(" ");
-        if unit.is_some() && !is_value(&cell) {
-            break;
-        }
-        if unit.is_none() && start + 1 < end && !is_value(&cell) {
-            cell = token.to_string();
-        }
-        values.push(cell);
-        end = start;
-    }
-    values.reverse();
-    let label = tokens[..end].join(" ");
-    if values.is_empty() || label.split(' ').count() > 8 {
-        return None;
-    }
-    let mut out = Vec::with_capacity(values.len() + 1);
-    if !label.is_empty() {
-        out.push(label);
-    }
-    out.extend(values);
-    (out.len() >= 2).then_some(out)
-}
-
-/// Whether a cell is a figure: a number with the signs, currency and units tables write
-/// around one ("$ 1,452.4", "(3.2)", "12.5%", "₹ 48,200 cr", "-7").
-pub fn is_value(cell: &str) -> bool {
-    let mut s = cell.trim();
-    // "1)" of "(Scope 1)" is part of a label.
-    if s.matches('(').count() != s.matches(')').count() {
-        return false;
-    }
-    for prefix in ["US$", "USD", "INR", "Rs.", "Rs", "EUR", "GBP", "$", "€", "£", "¥", "₹"] {
-        if let Some(rest) = s.strip_prefix(prefix) {
-            s = rest.trim_start();
-            break;
-        }
-    }
-    let s = s.trim_start_matches(['(', '-', '+', '\u{2212}', '\u{2013}']).trim_start();
-    let mut s = s.trim_end_matches([')', '*']).trim_end();
-    for unit in ["%", "x", "bn", "mn", "m", "b", "cr", "crore", "million", "billion", "lakh"] {
-        if let Some(rest) = s.strip_suffix(unit) {
-            s = rest.trim_end();
-            break;
-        }
-    }
-    let s = s.trim_end_matches(')');
-    number(s) || range(s)
-}
-
-/// A range of small numbers, as a column of useful lives or rates gives one ("3-5", "10–40").
-fn range(s: &str) -> bool {
-    let small = |t: &str| (1..=2).contains(&t.len()) && t.chars().all(|c| c.is_ascii_digit());
-    s.split_once(['-', '\u{2013}']).is_some_and(|(a, b)| small(a) && small(b))
-}
-
-/// Digits with thousands separators and one decimal point ("1,452.4", "0.25", "48,200").
-fn number(s: &str) -> bool {
-    if s.is_empty() || !s.starts_with(|c: char| c.is_ascii_digit()) || !s.ends_with(|c: char| c.is_ascii_digit()) {
-        return false;
-    }
-    let (whole, fraction) = match s.split_once('.') {
-        Some((w, f)) => (w, Some(f)),
-        None => (s, None),
-    };
-    if fraction.is_some_and(|f| f.is_empty() || !f.chars().all(|c| c.is_ascii_digit())) {
-        return false;
-    }
-    let groups: Vec<&str> = whole.split(',').collect();
-    groups.iter().all(|g| !g.is_empty() && g.chars().all(|c| c.is_ascii_digit()))
-        && groups.iter().skip(1).all(|g| g.len() == 3 || g.len() == 2)
-}
-
-/// A cell that stands for no value ("—", "-", "n/a", "nil").
-fn is_blank_value(cell: &str) -> bool {
-    let cell = cell.trim();
-    let cell = ["$", "€", "£", "₹"].iter().find_map(|sign| cell.strip_prefix(sign)).unwrap_or(cell).trim();
-    matches!(cell.to_lowercase().as_str(), "-" | "—" | "–" | "―" | "n/a" | "na" | "nil" | "nm" | "n.m.")
-}
-
-/// Whether a cell names a period: a year ("2019", "Fiscal 2019", "March 31, 2024", "2019/20"),
-/// or a fiscal year, quarter or half ("FY24", "Q3 FY2024", "H1").
-pub fn is_period(cell: &str) -> bool {
-    let cell = cell.trim();
-    if cell.chars().count() > 48 || cell.is_empty() {
-        return false;
-    }
-    let tokens: Vec<&str> = cell.split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()).collect::<Vec<_>>();
-    let year = |t: &str| t.len() == 4 && t.parse::<u32>().is_ok_and(|y| (1950..=2049).contains(&y));
-    let fiscal = |t: &str| {
-        let u = t.to_uppercase();
-        let rest = u.strip_prefix("FY").or_else(|| u.strip_prefix("CY"));
-        rest.is_some_and(|r| (r.len() == 2 || r.len() == 4) && r.chars().all(|c| c.is_ascii_digit()))
-    };
-    let part = |t: &str| {
-        let u = t.to_uppercase();
-        matches!(u.as_str(), "Q1" | "Q2" | "Q3" | "Q4" | "H1" | "H2" | "1Q" | "2Q" | "3Q" | "4Q")
-    };
-    // A figure is no period, however year-like ("2,019", "2019.5").
-    if (cell.contains(',') || cell.contains('.')) && is_value(cell) {
-        return false;
-    }
-    // Nor is a column comparing periods ("% Change", "2019 versus 2018", "2018 to 2019").
-    let lower: Vec<String> = tokens.iter().map(|t| t.to_lowercase()).collect();
-    let compared = lower.windows(3).any(|w| year(&w[0]) && COMPARISONS.contains(&w[1].as_str()) && year(&w[2]));
-    if compared || lower.iter().any(|t| matches!(t.as_str(), "change" | "variance" | "versus" | "vs")) {
-        return false;
-    }
-    tokens.iter().any(|t| year(t) || fiscal(t) || part(t))
-}
-
-/// A table header's cells, when `cells` is a row naming periods and holding no figure.
-fn header(cells: &[String]) -> Option<Vec<String>> {
-    let periods = cells.iter().filter(|c| is_period(c)).count();
-    let figures = cells.iter().filter(|c| is_value(c) && !is_period(c)).count();
-    (periods >= 1 && figures == 0).then(|| cells.to_vec())
-}
-
-/// A data row's label and values (`None` for a blank value), when `cells` is one.
-fn data_row(cells: &[String]) -> Option<(String, Vec<Option<String>>)> {
-    let (label, rest) = cells.split_first()?;
-    if is_value(label) || is_blank_value(label) || !label.chars().any(char::is_alphabetic) || rest.is_empty() {
-        return None;
-    }
-    let mut values = Vec::with_capacity(rest.len());
-    for c in rest {
-        if is_blank_value(c) {
-            values.push(None);
-        } else if is_value(c) && !(c.len() == 4 && is_period(c)) {
-            values.push(Some(c.clone()));
-        } else {
-            return None;
-        }
-    }
-    values.iter().any(Option::is_some).then(|| (label.trim_end_matches(':').to_string(), values))
-}
-
-/// The period of each value of a row under `header`, or `None` where aligning them would be a
-/// guess.
-fn align(header: &[String], values: usize) -> Option<Vec<Option<String>>> {
-    let period = |c: &String| is_period(c).then(|| c.clone());
-    // A label, then periods and other columns ("(in millions) 2019 Actual Constant 2018"): the
-    // first cell is the label's, whatever the number of values.
-    let labelled = header.len() > 2 && !is_period(&header[0]) && header[1..].iter().any(|c| !is_period(c));
-    if header.len() == values && !labelled {
-        return Some(header.iter().map(period).collect());
-    }
-    // A label cell over the label column ("(in millions)", "Particulars").
-    if header.len() == values + 1 && !is_period(&header[0]) {
-        return Some(header[1..].iter().map(period).collect());
-    }
-    // Each period over as many columns ("2019: Amount, %"): the first of each group.
-    let periods: Vec<&String> = header.iter().filter(|c| is_period(c)).collect();
-    if periods.len() == header.len() && values > periods.len() && values.is_multiple_of(periods.len()) {
-        let stride = values / periods.len();
-        return Some((0..values).map(|i| (i % stride == 0).then(|| periods[i / stride].clone())).collect());
-    }
-    // Periods at both ends with other columns between, of more values than the header names
-    // ("2019 Actual Constant 2018" over four): the outer values are the outer periods'.
-    // Each of their words may name a column; only when that makes up the values is it taken.
-    let columns = if is_period(&header[0]) { header } else { &header[1..] };
-    let words: usize = columns.iter().map(|c| if is_period(c) { 1 } else { c.split(' ').count() }).sum();
-    let (first, last) = (columns.first()?, columns.last()?);
-    if values > columns.len() && values == words && columns.len() >= 3 && is_period(first) && is_period(last) {
-        return Some(
-            (0..values)
-                .map(|i| match i {
-                    0 => Some(first.clone()),
-                    i if i == values - 1 => Some(last.clone()),
-                    _ => None,
-                })
-                .collect(),
-        );
-    }
-    // Periods, then other columns ("2019 2018 Dollar Percent"): the first values are the periods'.
-    let leading = columns.iter().take_while(|c| is_period(c)).count();
-    if leading > 0 && leading < columns.len() && values == words && !columns[leading..].iter().any(|c| is_period(c)) {
-        return Some((0..values).map(|i| columns.get(i).filter(|_| i < leading).cloned()).collect());
-    }
-    None
-}
-
 /// The figures of the tables in one passage.
 fn table_figures(passage: &Evidence<'_>) -> Vec<Figure> {
     let mut out = Vec::new();
@@ -720,6 +353,19 @@ fn table_figures(passage: &Evidence<'_>) -> Vec<Figure> {
     // The text before the passage only sets the header its first rows are under.
     let before = passage.before.lines().count();
     for (n, line) in passage.before.lines().chain(passage.text.lines()).enumerate() {
+        // A table row the index keeps as a passage of its own, under its periods.
+        // (A line of the page whose blank cell is a dash, "Other — 17", is read as cells below.)
+        let rendered = read_row(line).filter(|(_, values)| n >= before && values.iter().any(|(c, _)| c.is_some()));
+        if let Some((label, values)) = rendered {
+            let key = is_key(&label);
+            for (period, value) in values {
+                if let Some(period) = period.filter(|p| is_period(p)) {
+                    let cell = Cell { value, citation: passage.number };
+                    out.push(Figure { metric: label.clone(), period, cell, key });
+                }
+            }
+            continue;
+        }
         let Some(row) = cells(line) else {
             // Prose ends a table; a short line (a caption, a unit note) does not.
             if line.split_whitespace().count() >= 8 {
@@ -870,6 +516,18 @@ mod tests {
         let md = got.markdown(|n| n + 10);
         assert!(md.contains("| Figure | 2019 | 2018 | 2017 |"), "{md}");
         assert!(md.contains("| Total sales | $1,496.5 [12] | $1,202.9 [12] | $1,107.7 [12] |"), "{md}");
+    }
+
+    #[test]
+    fn a_table_row_passage_gives_its_figures_by_period() {
+        let row = "Total sales \u{2014} 2019: $1,496.5; 2018: $1,202.9; Change: 24%\nYears Ended September 30,";
+        let got = key_figures(&evidence(&[row]));
+        assert_eq!(got.periods, ["2019", "2018"]);
+        assert_eq!(got.rows.len(), 1);
+        assert_eq!(got.rows[0].metric, "Total sales");
+        let values: Vec<_> =
+            got.rows[0].cells.iter().map(|c| c.as_ref().map(|c| (c.value.as_str(), c.citation))).collect();
+        assert_eq!(values, [Some(("$1,496.5", 1)), Some(("$1,202.9", 1))]);
     }
 
     #[test]
