@@ -13,6 +13,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use search::tables;
 
 use crate::answer::{Answer, AnswerQuality, AnswerSentence, AnswerType, Citation, GeneratedAnswer};
 use crate::compose;
@@ -50,6 +51,9 @@ const REPEAT: f32 = 0.6;
 /// characters are tables or run-on extraction, not sentences.
 const MIN_TERMS: usize = 3;
 const MAX_CHARS: usize = 600;
+/// A table row stating the figure a question asks for counts this much more than its words
+/// alone say: a row is terse beside the prose around it, yet it is the answer.
+const FIGURE_WEIGHT: f32 = 1.5;
 
 struct Sentence {
     /// Index into the retrieval's passages.
@@ -61,6 +65,9 @@ struct Sentence {
     set: HashSet<String>,
     score: f32,
     citations: Vec<u32>,
+    /// A table row stating the figure asked for: its label holds the question's words and its
+    /// values are under a period the question names.
+    figure: bool,
 }
 
 /// The extractive answer to `retrieval.question`. Pure: call it off the async runtime.
@@ -115,11 +122,55 @@ pub fn compose(retrieval: &Retrieval, pro: bool) -> Answer {
     }
 }
 
-/// Every sentence of every passage worth reading on its own.
+/// Every sentence of every passage worth reading on its own. A table's rows are sentences too,
+/// each under its column headers ("Total sales — 2019: $1,496.5; 2018: $1,202.9"): a passage that
+/// is one row ([`crate::RetrievedPassage::table_row`]) is one such sentence, and a passage holding a
+/// table gives one per row in place of its raw lines.
 fn sentences(retrieval: &Retrieval, terms: &mut Terms) -> Vec<Sentence> {
     let mut out = Vec::new();
+    let numbers: HashSet<&str> =
+        retrieval.terms.iter().map(String::as_str).filter(|t| t.chars().all(|c| c.is_ascii_digit())).collect();
+    let words: HashSet<&str> = retrieval.terms.iter().map(String::as_str).filter(|t| !numbers.contains(t)).collect();
     for (i, p) in retrieval.passages.iter().enumerate() {
+        let rows: Vec<tables::Row> = if p.table_row {
+            let line = p.text.find('\n').unwrap_or(p.text.len());
+            vec![tables::Row {
+                range: 0..line,
+                line: p.text[..line].to_string(),
+                caption: p.text[line..].trim().to_string(),
+            }]
+        } else {
+            tables::rows(&p.text)
+        };
+        for row in &rows {
+            let t = terms.of(&format!("{}\n{}", row.line, row.caption));
+            if row.line.chars().count() > MAX_CHARS {
+                continue;
+            }
+            // A row naming the question's period under a label of the question's words states
+            // the figure asked for.
+            let (label, values) = row.line.split_once(" \u{2014} ").unwrap_or((&row.line, ""));
+            let states = terms.of(values).iter().any(|v| numbers.contains(v.as_str()))
+                && terms.of(label).iter().any(|w| words.contains(w.as_str()));
+            out.push(Sentence {
+                passage: i,
+                text: text::normalize(&row.line),
+                range: row.range.clone(),
+                set: t.iter().cloned().collect(),
+                terms: t,
+                score: 0.0,
+                citations: vec![p.number],
+                figure: states,
+            });
+        }
+        if p.table_row {
+            continue;
+        }
         for mut range in text::sentences(&p.text, false) {
+            // A table's raw lines are read as its rows, above.
+            if rows.iter().any(|r| r.range.start < range.end && range.start < r.range.end) {
+                continue;
+            }
             // A bullet's marker is layout, not part of the sentence.
             let raw = &p.text[range.clone()];
             let body = raw.trim_start_matches(['-', '*', '\u{2022}', '\u{2013}', ' ']);
@@ -137,6 +188,7 @@ fn sentences(retrieval: &Retrieval, terms: &mut Terms) -> Vec<Sentence> {
                 terms: t,
                 score: 0.0,
                 citations: vec![p.number],
+                figure: false,
             });
         }
     }
@@ -170,7 +222,8 @@ fn score(pool: &mut [Sentence], retrieval: &Retrieval) {
                 bm25 += w * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * length / average));
             }
         }
-        s.score = bm25 * (0.7 + 0.3 * retrieval.passages[s.passage].relevance);
+        let figure = if s.figure { FIGURE_WEIGHT } else { 1.0 };
+        s.score = figure * bm25 * (0.7 + 0.3 * retrieval.passages[s.passage].relevance);
     }
 }
 

@@ -88,6 +88,9 @@ pub struct RetrievedPassage {
     pub relevance: f32,
     /// 1, or 2 when only the pro mode's second round found it.
     pub round: u8,
+    /// A table row read on its own: `text` is the row under its column headers (then its
+    /// table's caption), `start..end` the row's line in the page.
+    pub table_row: bool,
 }
 
 /// What retrieval found for a question.
@@ -276,6 +279,7 @@ fn round(
                     marks: h.marks,
                     relevance: weight * (0.75 * passage + 0.25 * document),
                     round,
+                    table_row: h.table_row,
                 },
             });
         }

@@ -162,7 +162,7 @@ pub fn preceding(
     retrieval
         .passages
         .iter()
-        .filter(|p| p.ordinal > 0 && figures::continues_table(&p.text))
+        .filter(|p| p.ordinal > 0 && !p.table_row && figures::continues_table(&p.text))
         .filter_map(|p| match before(&p.deeplink, p.ordinal, PRECEDING_PASSAGES) {
             Ok(texts) => Some((p.number, texts.join("\n"))),
             Err(error) => {
@@ -255,6 +255,7 @@ mod tests {
             marks: vec![],
             relevance: 1.0,
             round: 1,
+            table_row: false,
         }
     }
 
