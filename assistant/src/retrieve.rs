@@ -51,6 +51,24 @@ impl Settings {
         }
     }
 
+    /// These settings for a question over `scope`. The cap per document keeps one document from
+    /// crowding out the others; over a list of fewer documents than the answer has room for (a
+    /// question asked over one file) it would only leave room unused, so each document may fill
+    /// its share of it, from that many more candidates.
+    pub fn for_scope(&self, scope: &Scope) -> Settings {
+        let listed = match scope {
+            Scope::Documents(deeplinks) | Scope::Attachments(deeplinks) if !deeplinks.is_empty() => deeplinks.len(),
+            _ => return *self,
+        };
+        let mut settings = *self;
+        let share = self.diversity.keep.div_ceil(listed);
+        if share > self.diversity.per_document {
+            settings.diversity.per_document = share;
+            settings.candidates_per_document = self.candidates_per_document.max(share + share / 2);
+        }
+        settings
+    }
+
     pub fn for_mode(pro: bool) -> Settings {
         if pro {
             Settings::pro()
@@ -164,6 +182,7 @@ pub fn retrieve_ranked(
     settings: &Settings,
     similarity: Option<&dyn Similarity>,
 ) -> Result<Retrieval, AssistantError> {
+    let settings = &settings.for_scope(scope);
     let mut terms = Terms::default();
     let question_terms = terms.of_question(question);
     let mut retrieval =
@@ -402,4 +421,22 @@ fn describe(index: &SearchIndex, passages: &mut [RetrievedPassage]) -> Result<()
         p.published = *published;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_question_over_one_document_may_fill_the_answers_room_from_it_and_over_many_may_not() {
+        let one = Settings::standard().for_scope(&Scope::Documents(vec!["report".into()]));
+        assert_eq!(one.diversity.per_document, one.diversity.keep);
+        assert!(one.candidates_per_document > one.diversity.keep, "the selection still has a choice");
+        let two = Settings::pro().for_scope(&Scope::Attachments(vec!["a".into(), "b".into()]));
+        assert_eq!(two.diversity.per_document, 5);
+        let many: Vec<String> = (0..5).map(|i| format!("doc-{i}")).collect();
+        assert_eq!(Settings::standard().for_scope(&Scope::Documents(many)).diversity.per_document, 2);
+        assert_eq!(Settings::standard().for_scope(&Scope::Home).diversity.per_document, 2);
+        assert_eq!(Settings::standard().for_scope(&Scope::Attachments(vec![])).diversity.per_document, 2);
+    }
 }

@@ -433,6 +433,34 @@ fn pdf_passages_keep_their_page_and_line_boxes_in_the_citation() {
     assert_eq!(json["retrieved_results"][0]["id"], 1);
 }
 
+#[test]
+fn a_question_for_a_figure_is_answered_by_the_table_row_that_holds_it_under_its_headers() {
+    let text = "Sales by contract type. Sales on fixed-price contracts grew in 2019 as new programs began, while \
+                other sales declined with the end of legacy contracts; total sales rose for the third year.\n\n\
+                Years Ended September 30,\n2019\t2018\t2017\nFixed Price\t$ 1,452.4\t$ 1,146.2\t$ 1,036.9\n\
+                Other\t44.1\t56.7\t70.8\nTotal sales\t$1,496.5\t$1,202.9\t$1,107.7";
+    let index = index_of([document("sales", Some("bob"), "needldrive", "drives", "Annual report extract", text)]);
+    let scope = Scope::Documents(vec!["sales".into()]);
+    let r = retrieval(&index, "What is the amount of total sales in 2019?", scope, false);
+    let answer = assistant::extractive::compose(&r, false);
+    let lead = &answer.generated_answer.sentences[0];
+    assert_eq!(lead.sentence, "Total sales \u{2014} 2019: $1,496.5; 2018: $1,202.9; 2017: $1,107.7");
+    let cited = &answer.retrieved_results[lead.citations[0] as usize - 1];
+    assert!(cited.context.contains("$1,496.5"), "{:?}", cited.context);
+    // The row's own passage says which table it is in, and points at the row's line of the page.
+    let row = lead
+        .citations
+        .iter()
+        .map(|n| &answer.retrieved_results[*n as usize - 1])
+        .find(|c| c.context.starts_with("Total sales"));
+    let row = row.expect("the row's passage is cited");
+    assert!(row.context.ends_with("\nYears Ended September 30,"), "{:?}", row.context);
+    let line: String =
+        text.chars().skip(row.page_range.0 as usize).take((row.page_range.1 - row.page_range.0) as usize).collect();
+    assert_eq!(line, "Total sales\t$1,496.5\t$1,202.9\t$1,107.7");
+    assert_nothing_invented(&answer);
+}
+
 #[tokio::test]
 async fn asking_streams_steps_and_chunks_then_the_answer() {
     let assistant = Assistant::new(corpus(), Arc::new(ExtractiveEngine));
