@@ -24,8 +24,19 @@ pub trait Projection: Send + Sync + 'static {
 /// How many events one transaction applies at most.
 pub const DEFAULT_BATCH: i64 = 500;
 
+/// How many events one transaction of a rebuild applies at most: nobody waits on a rebuild's
+/// commits, so fewer, larger ones.
+pub const REBUILD_BATCH: i64 = 5_000;
+
 #[derive(sqlx::FromRow)]
 struct CheckpointRow {
+    tx: i64,
+    pos: i64,
+}
+
+#[derive(sqlx::FromRow)]
+struct NamedCheckpointRow {
+    name: String,
     tx: i64,
     pos: i64,
 }
@@ -43,80 +54,144 @@ pub async fn checkpoint(db: &Db, name: &str) -> sqlx::Result<Cursor> {
 
 /// Applies at most one batch of events after the projection's checkpoint, in one transaction
 /// with the checkpoint's update. Returns the new checkpoint and how many events it applied.
-///
-/// On Postgres the projection is locked with a transaction-scoped advisory lock, so when several
-/// nodes run the same projection only one advances it at a time. The lock and the reads before
-/// the first write take no transaction id: an open transaction with an id holds back every feed
-/// reader's fence (`pg_snapshot_xmin`), so this one gets its id only once it starts writing.
 pub async fn step(db: &Db, projection: &dyn Projection, batch: i64) -> anyhow::Result<(Cursor, usize)> {
-    let name = projection.name();
+    let stepped = step_together(db, &[projection], batch).await?;
+    let (at, applied) = stepped.reached[0];
+    Ok((at, applied))
+}
+
+/// What one [`step_together`] did.
+#[derive(Debug, Clone)]
+pub struct Stepped {
+    /// Each projection's checkpoint after the step and how many events it applied, in the order
+    /// the projections were given.
+    pub reached: Vec<(Cursor, usize)>,
+    /// Whether the feed read was a full batch, so more events may be waiting.
+    pub full: bool,
+}
+
+/// Applies at most one batch of the feed to several projections in one transaction, with their
+/// checkpoints: the feed is read once, from the checkpoint furthest behind, and each projection
+/// applies the events after its own checkpoint, in feed order. All of them advance or none does,
+/// so a failure in one rolls the others back too; the runner then steps each alone
+/// ([`Projections::start`]) so that the others go on.
+///
+/// On Postgres each projection is locked with a transaction-scoped advisory lock, always in
+/// order of name, so when several nodes run the same projections only one advances each at a
+/// time and no two nodes deadlock. The locks and the reads before the first write take no
+/// transaction id: an open transaction with an id holds back every feed reader's fence
+/// (`pg_snapshot_xmin`), so this one gets its id only once it starts writing.
+pub async fn step_together(db: &Db, projections: &[&dyn Projection], batch: i64) -> anyhow::Result<Stepped> {
+    let mut names: Vec<&'static str> = projections.iter().map(|p| p.name()).collect();
+    for name in &names {
+        // Names are compile-time constants spliced into the statements below.
+        anyhow::ensure!(
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+            "a projection's name must be lower-case letters, digits and underscores: {name:?}"
+        );
+    }
+    names.sort_unstable();
+    names.dedup();
+    anyhow::ensure!(names.len() == projections.len(), "a projection was given twice");
+    let list = names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ");
     let mut tx = db.begin().await?;
     match db.backend() {
         Backend::Postgres => {
-            tx.execute(
-                "SELECT pg_advisory_xact_lock(hashtextextended('needl.projection.' || $1, 0))",
-                vec![name.into()],
-            )
-            .await?;
+            // One statement; its select list is evaluated left to right, in order of name.
+            let locks = names
+                .iter()
+                .map(|n| format!("pg_advisory_xact_lock(hashtextextended('needl.projection.{n}', 0))"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            tx.execute(&format!("SELECT {locks}"), vec![]).await?;
         }
         Backend::Sqlite => {
             // A write first takes SQLite's write lock up front, so the transaction never has to
             // upgrade a read lock (which fails at once when another process wrote meanwhile).
+            let rows = names.iter().map(|n| format!("('{n}')")).collect::<Vec<_>>().join(", ");
             tx.execute(
-                "INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
-                vec![name.into()],
+                &format!("INSERT INTO projection_checkpoints (name) VALUES {rows} ON CONFLICT (name) DO NOTHING"),
+                vec![],
             )
             .await?;
         }
     }
-    let row: Option<CheckpointRow> = tx
-        .fetch_optional(
-            "SELECT transaction_id AS tx, position AS pos FROM projection_checkpoints WHERE name = $1",
-            vec![name.into()],
+    let rows: Vec<NamedCheckpointRow> = tx
+        .fetch_all(
+            &format!(
+                "SELECT name, transaction_id AS tx, position AS pos FROM projection_checkpoints WHERE name IN ({list})"
+            ),
+            vec![],
         )
         .await?;
-    let row = row.unwrap_or(CheckpointRow { tx: 0, pos: 0 });
-    let from = Cursor { tx: row.tx, pos: row.pos };
-    let events = feed::read_after(db, from, batch).await?;
-    let Some(last) = events.last().map(|e| e.cursor) else {
-        return Ok((from, 0));
-    };
-    for event in &events {
-        projection.apply(&mut tx, event).await.map_err(|error| {
-            anyhow::anyhow!(
-                "projection {name} failed on event {} ({} {}/{}): {error:#}",
-                event.cursor,
-                event.event_type,
-                event.aggregate_type,
-                event.aggregate_id
-            )
-        })?;
+    let checkpoints: HashMap<String, Cursor> =
+        rows.into_iter().map(|r| (r.name, Cursor { tx: r.tx, pos: r.pos })).collect();
+    let from: Vec<Cursor> =
+        projections.iter().map(|p| checkpoints.get(p.name()).copied().unwrap_or_default()).collect();
+    let oldest = from.iter().copied().min().unwrap_or_default();
+    let events = feed::read_after(db, oldest, batch).await?;
+    let full = events.len() as i64 >= batch;
+    let mut reached = Vec::with_capacity(projections.len());
+    for (projection, start) in projections.iter().zip(&from) {
+        let mut applied = 0;
+        let mut at = *start;
+        for event in events.iter().filter(|e| e.cursor > *start) {
+            projection.apply(&mut tx, event).await.map_err(|error| {
+                anyhow::anyhow!(
+                    "projection {} failed on event {} ({} {}/{}): {error:#}",
+                    projection.name(),
+                    event.cursor,
+                    event.event_type,
+                    event.aggregate_type,
+                    event.aggregate_id
+                )
+            })?;
+            applied += 1;
+            at = event.cursor;
+        }
+        reached.push((at, applied));
     }
-    tx.execute(
-        "INSERT INTO projection_checkpoints (name, transaction_id, position, updated_at) \
-         VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO UPDATE SET \
-         transaction_id = excluded.transaction_id, position = excluded.position, \
-         updated_at = excluded.updated_at",
-        vec![
-            name.into(),
-            Arg::Int(last.tx),
-            Arg::Int(last.pos),
-            Arg::Text(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)),
-        ],
-    )
-    .await?;
+    let moved: Vec<(&dyn Projection, Cursor)> = projections
+        .iter()
+        .zip(&reached)
+        .filter(|(_, (_, applied))| *applied > 0)
+        .map(|(p, (at, _))| (*p, *at))
+        .collect();
+    if moved.is_empty() {
+        return Ok(Stepped { reached, full });
+    }
+    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    for (projection, at) in &moved {
+        tx.execute(
+            "INSERT INTO projection_checkpoints (name, transaction_id, position, updated_at) \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO UPDATE SET \
+             transaction_id = excluded.transaction_id, position = excluded.position, \
+             updated_at = excluded.updated_at",
+            vec![projection.name().into(), Arg::Int(at.tx), Arg::Int(at.pos), Arg::Text(now.clone())],
+        )
+        .await?;
+    }
     if db.backend() == Backend::Postgres {
         // This transaction's id held back every feed reader's fence (pg_snapshot_xmin) while it
         // was open; events committed meanwhile become readable only now, so wake the readers.
         tx.execute("SELECT pg_notify('needl_events', '')", vec![]).await?;
     }
     tx.commit().await?;
-    if let Some(recorded) = events.last().and_then(|e| chrono::DateTime::parse_from_rfc3339(&e.recorded_at).ok()) {
-        let lag = (chrono::Utc::now() - recorded.with_timezone(&chrono::Utc)).num_microseconds();
-        metrics::histogram!("needl_projection_lag_seconds", "projection" => name).record(lag.unwrap_or(0) as f64 / 1e6);
+    let lag = events
+        .last()
+        .and_then(|e| chrono::DateTime::parse_from_rfc3339(&e.recorded_at).ok())
+        .and_then(|recorded| (chrono::Utc::now() - recorded.with_timezone(&chrono::Utc)).num_microseconds());
+    for ((projection, _), (_, applied)) in projections.iter().zip(&from).zip(&reached) {
+        if *applied == 0 {
+            continue;
+        }
+        let name = projection.name();
+        if let Some(lag) = lag {
+            metrics::histogram!("needl_projection_lag_seconds", "projection" => name).record(lag as f64 / 1e6);
+        }
+        metrics::counter!("needl_projection_events_total", "projection" => name).increment(*applied as u64);
     }
-    metrics::counter!("needl_projection_events_total", "projection" => name).increment(events.len() as u64);
-    Ok((last, events.len()))
+    Ok(Stepped { reached, full })
 }
 
 /// Empties a projection's tables and resets its checkpoint, in one transaction.
@@ -132,11 +207,18 @@ pub async fn reset(db: &Db, projection: &dyn Projection) -> anyhow::Result<()> {
 
 /// Applies batches until the projection has reached the feed's head as of the call.
 pub async fn catch_up(db: &Db, projection: &dyn Projection, batch: i64) -> anyhow::Result<Cursor> {
+    catch_up_together(db, &[projection], batch).await
+}
+
+/// Applies batches to several projections together ([`step_together`]) until each has reached
+/// the feed's head as of the call. Returns the cursor the one furthest behind reached.
+pub async fn catch_up_together(db: &Db, projections: &[&dyn Projection], batch: i64) -> anyhow::Result<Cursor> {
     let target = feed::head(db).await?;
     loop {
-        let (at, applied) = step(db, projection, batch).await?;
-        if applied == 0 || at >= target {
-            return Ok(at);
+        let stepped = step_together(db, projections, batch).await?;
+        let behind = stepped.reached.iter().map(|(at, _)| *at).min().unwrap_or_default();
+        if !stepped.full || behind >= target {
+            return Ok(behind);
         }
     }
 }
@@ -148,9 +230,11 @@ pub struct Projections {
 }
 
 impl Projections {
-    /// Starts the task that runs every projection in turn, woken by `signal` and at least every
-    /// second. One task, not one per projection: on Postgres a runner's open transaction fences
-    /// the feed for every reader, so runners in parallel would mostly wait on each other.
+    /// Starts the task that runs every projection, woken by `signal` and at least every 250 ms.
+    /// The projections advance together ([`step_together`]): one feed read and one transaction
+    /// per batch for all of them, not one each. One task, not one per projection: on Postgres a
+    /// runner's open transaction fences the feed for every reader, and on SQLite every write
+    /// waits for the one writer, so runners in parallel would mostly wait on each other.
     pub async fn start(
         db: &Db,
         signal: &FeedSignal,
@@ -209,38 +293,78 @@ async fn run(db: Db, mut runners: Vec<Runner>, signal: FeedSignal) {
     let mut wake = signal.subscribe();
     loop {
         wake.borrow_and_update();
+        let now = tokio::time::Instant::now();
+        let ready: Vec<usize> = (0..runners.len()).filter(|&i| runners[i].retry_at.is_none_or(|t| now >= t)).collect();
+        let together: Vec<&dyn Projection> = ready.iter().map(|&i| runners[i].projection.as_ref()).collect();
         let mut more = false;
-        for runner in runners.iter_mut() {
-            if runner.retry_at.is_some_and(|t| tokio::time::Instant::now() < t) {
-                continue;
-            }
-            match step(&db, runner.projection.as_ref(), DEFAULT_BATCH).await {
-                Ok((at, n)) => {
-                    runner.failures = 0;
-                    runner.retry_at = None;
-                    runner.applied.send_if_modified(|c| {
-                        let moved = *c != at;
-                        *c = at;
-                        moved
-                    });
-                    more |= n as i64 == DEFAULT_BATCH;
+        match step_together(&db, &together, DEFAULT_BATCH).await {
+            Ok(stepped) => {
+                for (&i, &(at, _)) in ready.iter().zip(&stepped.reached) {
+                    runners[i].advanced(at);
                 }
-                Err(error) => {
-                    runner.failures += 1;
-                    let backoff = Duration::from_millis(100 * 2u64.pow(runner.failures.min(6)));
-                    runner.retry_at = Some(tokio::time::Instant::now() + backoff);
-                    tracing::error!(
-                        projection = runner.projection.name(),
-                        error = %format!("{error:#}"),
-                        retry_in_ms = backoff.as_millis() as u64,
-                        "projection step failed"
-                    );
+                more = stepped.full;
+            }
+            // One of them failed (or the store did): each alone, so the others go on and only
+            // the one that fails rests.
+            Err(_) if ready.len() > 1 => {
+                for &i in &ready {
+                    let runner = &mut runners[i];
+                    match step(&db, runner.projection.as_ref(), DEFAULT_BATCH).await {
+                        Ok((at, n)) => {
+                            runner.advanced(at);
+                            more |= n as i64 == DEFAULT_BATCH;
+                        }
+                        Err(error) => runner.failed(&error),
+                    }
                 }
             }
+            Err(error) => {
+                if let Some(&i) = ready.first() {
+                    runners[i].failed(&error);
+                }
+            }
+        }
+        // Postgres chains events just after their commit (`commands::chain`): here, as they
+        // arrive, once the read models have them. A failure is retried at the next round.
+        if let Err(error) = commands::chain::advance(&db).await {
+            tracing::warn!(%error, "chaining new events failed");
         }
         if more {
             continue;
         }
-        let _ = tokio::time::timeout(Duration::from_millis(250), wake.changed()).await;
+        let resting = runners.iter().filter_map(|r| r.retry_at).min();
+        let wait = resting
+            .map(|t| t.saturating_duration_since(tokio::time::Instant::now()))
+            .unwrap_or(IDLE_WAIT)
+            .min(IDLE_WAIT);
+        let _ = tokio::time::timeout(wait, wake.changed()).await;
+    }
+}
+
+/// How long the runner sleeps without a wake-up before it looks at the feed anyway (another
+/// node's events on SQLite, a missed notification on Postgres).
+const IDLE_WAIT: Duration = Duration::from_millis(250);
+
+impl Runner {
+    fn advanced(&mut self, at: Cursor) {
+        self.failures = 0;
+        self.retry_at = None;
+        self.applied.send_if_modified(|c| {
+            let moved = *c != at;
+            *c = at;
+            moved
+        });
+    }
+
+    fn failed(&mut self, error: &anyhow::Error) {
+        self.failures += 1;
+        let backoff = Duration::from_millis(100 * 2u64.pow(self.failures.min(6)));
+        self.retry_at = Some(tokio::time::Instant::now() + backoff);
+        tracing::error!(
+            projection = self.projection.name(),
+            error = %format!("{error:#}"),
+            retry_in_ms = backoff.as_millis() as u64,
+            "projection step failed"
+        );
     }
 }
