@@ -76,8 +76,10 @@ where
     fn new(db: &Db) -> Self {
         let upcasters = || -> Vec<Box<dyn EventUpcaster>> { vec![Box::new(Upcaster::current())] };
         match db {
-            Db::Sqlite { write, .. } => {
-                let repo = Sealing::new(db.clone(), SqliteEventRepository::new(write.clone()));
+            // Aggregates load on the read connections (WAL readers never wait for the writer);
+            // appends take the one write connection (`crate::append`).
+            Db::Sqlite { read, .. } => {
+                let repo = Sealing::new(db.clone(), SqliteEventRepository::new(read.clone()));
                 let store = PersistedEventStore::new_event_store(repo).with_upcasters(upcasters());
                 Framework::Sqlite(CqrsFramework::new(store, vec![], ()))
             }
@@ -89,16 +91,22 @@ where
         }
     }
 
+    /// Runs the command once; on success, answers the cursor of the last event it appended
+    /// (`None` when it decided none).
     async fn execute_once(
         &self,
         id: &str,
         command: A::Command,
         metadata: &EventMetadata,
-    ) -> Result<(), AggregateError<A::Error>> {
-        match self {
-            Framework::Sqlite(cqrs) => cqrs.execute_with_metadata(id, command, metadata.to_map()).await,
-            Framework::Postgres(cqrs) => cqrs.execute_with_metadata(id, command, metadata.to_map()).await,
-        }
+    ) -> Result<Option<Cursor>, AggregateError<A::Error>> {
+        let (result, cursor) = crate::append::tracking(async {
+            match self {
+                Framework::Sqlite(cqrs) => cqrs.execute_with_metadata(id, command, metadata.to_map()).await,
+                Framework::Postgres(cqrs) => cqrs.execute_with_metadata(id, command, metadata.to_map()).await,
+            }
+        })
+        .await;
+        result.map(|()| cursor)
     }
 }
 
@@ -191,8 +199,12 @@ impl CommandBus {
         let mut attempt = 0;
         loop {
             match framework.execute_once(id, command.clone(), metadata).await {
-                Ok(()) => {
-                    self.signal.notify();
+                Ok(Some(cursor)) => {
+                    self.signal.committed();
+                    return Ok(Some(cursor));
+                }
+                // Nothing new was decided: the aggregate's newest event, as before the command.
+                Ok(None) => {
                     return feed::last_of_aggregate(&self.db, A::TYPE, id)
                         .await
                         .map_err(|e| CommandError::Store(StoreError::of("reading the cursor", &e)));
@@ -236,7 +248,7 @@ impl CommandBus {
             match unit.commit(&stored_metadata).await {
                 Ok(cursor) => {
                     if cursor.is_some() {
-                        self.signal.notify();
+                        self.signal.committed();
                     }
                     return Ok((answer, cursor));
                 }

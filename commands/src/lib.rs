@@ -6,7 +6,8 @@
 //! - [`feed`]: the global, commit-ordered feed over every aggregate's events, its cursor, and the
 //!   signal that wakes feed consumers.
 //! - [`bus`]: the cqrs-es frameworks (plain event-store mode, no snapshots) for every aggregate,
-//!   with bounded, jittered retries when two writers race on one aggregate.
+//!   with bounded, jittered retries when two writers race on one aggregate; a command's events
+//!   are appended in one statement that also answers their feed cursor (`append`).
 //! - [`failure`]: what a storage failure is (database not answering, disk full, other), read off
 //!   the typed error before it becomes words.
 //! - [`chain`]: the hash chain over every event (written by the database in the event's own
@@ -20,6 +21,7 @@
 //!
 //! Depends on `domain` only among our crates; `projections`, `ingest` and `api` build on it.
 
+mod append;
 pub mod bus;
 pub mod chain;
 pub mod failure;

@@ -323,6 +323,7 @@ pub async fn compact(db: &Db) {
 
 /// An event repository of cqrs-es that seals what it stores and opens what it loads, so the
 /// aggregates of the command bus see plain values and the events table holds sealed ones.
+/// Loading goes through the wrapped cqrs-es repository; appending through [`crate::append`].
 pub struct Sealing<R> {
     db: Db,
     inner: R,
@@ -402,7 +403,11 @@ impl<R: PersistedEventRepository> PersistedEventRepository for Sealing<R> {
             };
             seal(&self.db, fields).await.map_err(|e| PersistenceError::UnknownError(Box::new(e)))?;
         }
-        self.inner.persist::<A>(&sealed, snapshot_update).await
+        match snapshot_update {
+            // Plain event-store mode, the bus's: one statement, which also answers the cursor.
+            None => crate::append::append(&self.db, A::TYPE, &sealed).await,
+            Some(_) => self.inner.persist::<A>(&sealed, snapshot_update).await,
+        }
     }
 
     async fn stream_events<A: Aggregate>(&self, aggregate_id: &str) -> Result<ReplayStream, PersistenceError> {
