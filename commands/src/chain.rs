@@ -2,13 +2,19 @@
 //!
 //! Each event's hash covers the previous event's hash, its own chain position, and its aggregate,
 //! sequence, type, version, payload and metadata, byte for byte as stored ([`link`] is the one
-//! definition of the encoding). The database computes it in the event's own transaction: a trigger
-//! on `events` updates the one-row `event_chain_head` (position + 1, the new hash) and writes both
-//! onto the row. On Postgres the head row's lock makes event writers commit one after another, in
-//! chain order; the chain position is its own column there (`chain_position`), since the feed's
-//! order is only known once transactions end. On SQLite, which has one writer, the chain position
-//! is the feed position. SQLite has no SHA-256, so the server registers `needl_chain_link` on each
-//! connection ([`register_sqlite`]); Postgres has it as SQL (migration 0017).
+//! definition of the encoding).
+//!
+//! - SQLite, which has one writer: a trigger chains each event in its own transaction, updating
+//!   the one-row `event_chain_head` (position + 1, the new hash) and writing both onto the row; the
+//!   chain position is the feed position. SQLite has no SHA-256, so the server registers
+//!   `needl_chain_link` on each connection ([`register_sqlite`]).
+//! - Postgres: the events are chained just after they commit, in feed order, by
+//!   `needl_chain_advance` (migration 0026), which each node's projection runner calls ([`advance`]).
+//!   Chaining inside each event's transaction (0017) held the head row's lock until commit, so
+//!   every event writer waited for the one before it to reach the disk. The chain position is its
+//!   own column (`chain_position`), and the head records the feed cursor it reached. An event
+//!   committed but not chained yet is pending, not a break; [`advance`] before [`verify`] chains
+//!   what is pending.
 //!
 //! [`verify`] walks the chain and names the first position where it breaks: an event changed
 //! (its hash no longer matches), deleted (a gap), moved (its position is part of its hash), or cut
@@ -269,6 +275,27 @@ pub async fn position_of(db: &Db, cursor: Cursor) -> sqlx::Result<Option<i64>> {
     Ok(row.and_then(|r| r.position))
 }
 
+/// How many events one call of `needl_chain_advance` chains at most.
+const ADVANCE_BATCH: i64 = 5_000;
+
+/// Chains the events committed since the chain's head, in feed order, and returns how many
+/// (Postgres). On SQLite the trigger chains every event as it is written: nothing to do.
+pub async fn advance(db: &Db) -> sqlx::Result<u64> {
+    if !matches!(db, Db::Postgres(_)) {
+        return Ok(0);
+    }
+    let mut total = 0;
+    loop {
+        let row: Option<CountRow> =
+            db.fetch_optional("SELECT needl_chain_advance($1) AS n", vec![Arg::Int(ADVANCE_BATCH)]).await?;
+        let n = row.map_or(0, |r| r.n);
+        total += n as u64;
+        if n < ADVANCE_BATCH {
+            return Ok(total);
+        }
+    }
+}
+
 /// Walks the chain from position `from` (1 when `None`) to the head, recomputing every hash.
 /// Starting past 1 trusts the stored hash just before `from`, and leaves the look for events
 /// written without a hash to whole walks. Each checkpoint in `anchors`
@@ -404,13 +431,24 @@ pub async fn verify(db: &Db, from: Option<i64>, anchors: &BTreeMap<i64, String>)
     }
     // A scan of the whole table: only a walk of the whole chain asks it, not one going on from
     // where an earlier walk ended (the auditors' status, on every call).
-    let unchained: Option<CountRow> = if start == 1 {
-        db.fetch_optional("SELECT COUNT(*) AS n FROM events WHERE chain_hash IS NULL", vec![]).await?
-    } else {
-        None
+    // On Postgres, events after the head's feed cursor are pending ([`advance`]), not unchained.
+    let unchained: Option<CountRow> = match db {
+        _ if start != 1 => None,
+        Db::Sqlite { .. } => {
+            db.fetch_optional("SELECT COUNT(*) AS n FROM events WHERE chain_hash IS NULL", vec![]).await?
+        }
+        Db::Postgres(_) => {
+            db.fetch_optional(
+                "SELECT COUNT(*) AS n FROM events e, event_chain_head h WHERE h.id = 1 AND e.chain_hash IS NULL \
+                 AND h.transaction_id IS NOT NULL AND (e.transaction_id, e.global_position) <= (h.transaction_id, \
+                 h.global_position)",
+                vec![],
+            )
+            .await?
+        }
     };
     if let Some(CountRow { n }) = unchained.filter(|c| c.n > 0) {
-        let reason = format!("{n} event(s) were written without a hash (the chaining trigger was bypassed)");
+        let reason = format!("{n} event(s) were written without a hash (the chaining was bypassed)");
         return Ok(broken(end + 1, reason, checked, through, head));
     }
     Ok(Verification { events_checked: checked, head, verified_through: through, first_break: None })

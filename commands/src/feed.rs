@@ -528,21 +528,39 @@ pub async fn last_of_aggregate(db: &Db, aggregate_type: &str, aggregate_id: &str
 
 /// Wakes feed consumers when events may have been appended. A counter in a watch channel, so a
 /// consumer that was busy when the signal came still sees it on its next wait.
+///
+/// On Postgres ([`FeedSignal::listen_postgres`]) it also carries commits between nodes: a
+/// `NOTIFY needl_events` after this node's commits ([`FeedSignal::committed`]), sent by a task of
+/// its own and coalesced while one is on its way, and every node's NOTIFYs forwarded to the
+/// local counter. The NOTIFY is sent after the commit, not inside the writing transaction:
+/// NOTIFY takes a lock at commit that would make every event writer wait for the one before it.
 #[derive(Clone)]
 pub struct FeedSignal {
     tx: Arc<watch::Sender<u64>>,
+    /// Wakes the task that tells the other nodes, once [`FeedSignal::listen_postgres`] started it.
+    publish: Arc<std::sync::OnceLock<Arc<tokio::sync::Notify>>>,
 }
 
 impl Default for FeedSignal {
     fn default() -> Self {
         let (tx, _) = watch::channel(0);
-        Self { tx: Arc::new(tx) }
+        Self { tx: Arc::new(tx), publish: Arc::default() }
     }
 }
 
 impl FeedSignal {
+    /// Wakes this process's feed consumers.
     pub fn notify(&self) {
         self.tx.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    /// Events were committed here: wakes this process's consumers and, on Postgres, the other
+    /// nodes'.
+    pub fn committed(&self) {
+        self.notify();
+        if let Some(publish) = self.publish.get() {
+            publish.notify_one();
+        }
     }
 
     pub fn subscribe(&self) -> watch::Receiver<u64> {
@@ -550,11 +568,27 @@ impl FeedSignal {
     }
 
     /// On Postgres, forwards `NOTIFY needl_events` from other nodes (and this one) to the
-    /// signal. Reconnects after a failure; ends with the process.
+    /// signal, and sends one after this node's commits. Reconnects after a failure; ends with the
+    /// process.
     pub fn listen_postgres(&self, db: &Db) {
         let Some(pool) = db.pg_pool().cloned() else {
             return;
         };
+        let publish = Arc::new(tokio::sync::Notify::new());
+        if self.publish.set(publish.clone()).is_err() {
+            return; // Already listening.
+        }
+        let sender = pool.clone();
+        tokio::spawn(async move {
+            loop {
+                // A permit stored while a NOTIFY was on its way sends one more: none is lost,
+                // and a burst of commits costs one or two.
+                publish.notified().await;
+                if let Err(error) = sqlx::query("SELECT pg_notify('needl_events', '')").execute(&sender).await {
+                    tracing::warn!(%error, "NOTIFY needl_events failed; other nodes will see the events at their next poll");
+                }
+            }
+        });
         let signal = self.clone();
         tokio::spawn(async move {
             loop {

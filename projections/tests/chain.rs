@@ -42,10 +42,36 @@ async fn history(db: &Db) -> CommandBus {
         let command = UserCommand::SetFeatureFlag { flag: "my_feeds".to_string(), value: value.to_string() };
         bus.execute(&bus.users, "ann", command, &meta("ann")).await.unwrap().expect("the flag changed");
     }
+    // Postgres chains events just after they commit: as a server's runner would, now.
+    chain_all(db).await;
     bus
 }
 
+/// Chains every committed event (Postgres chains after commit, behind the feed's fence, which
+/// any transaction open in the cluster, another test's say, holds back for a moment). Returns
+/// how many it chained.
+async fn chain_all(db: &Db) -> u64 {
+    #[derive(sqlx::FromRow)]
+    struct N {
+        n: i64,
+    }
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    let mut chained = 0;
+    loop {
+        chained += chain::advance(db).await.unwrap();
+        let left: Option<N> =
+            db.fetch_optional("SELECT COUNT(*) AS n FROM events WHERE chain_hash IS NULL", vec![]).await.unwrap();
+        if left.map_or(0, |l| l.n) == 0 {
+            return chained;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "events stay unchained");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Chains what is pending (Postgres chains just after commit), then walks the whole chain.
 async fn verify(db: &Db) -> Verification {
+    chain_all(db).await;
     chain::verify(db, None, &BTreeMap::new()).await.unwrap()
 }
 
@@ -89,6 +115,40 @@ on_both_backends!(every_event_is_chained_as_it_is_written, |db: Db| async move {
     assert!(tail.intact());
     assert_eq!(tail.events_checked, 3);
 });
+
+on_both_backends!(
+    events_committed_but_not_chained_yet_are_pending_and_then_chained_in_feed_order,
+    |db: Db| async move {
+        let bus = history(&db).await;
+        sign_up(&bus, "late").await;
+        sign_up(&bus, "later").await;
+        let before = chain::verify(&db, None, &BTreeMap::new()).await.unwrap();
+        assert!(before.intact(), "pending events are not a break: {:?}", before.first_break);
+        let chained = chain_all(&db).await;
+        match &db {
+            Db::Sqlite { .. } => assert_eq!(chained, 0, "SQLite chains each event in its own transaction"),
+            Db::Postgres(_) => {
+                assert_eq!(before.events_checked, 6, "the walk stops at the head");
+                assert_eq!(chained, 2);
+            }
+        }
+        assert_eq!(chain::advance(&db).await.unwrap(), 0, "nothing is chained twice");
+        let after = verify(&db).await;
+        assert!(after.intact(), "{:?}", after.first_break);
+        assert_eq!(after.events_checked, 8);
+        // The chain's order is the feed's.
+        #[derive(sqlx::FromRow)]
+        struct N {
+            n: i64,
+        }
+        let sql = match &db {
+            Db::Sqlite { .. } => "SELECT global_position AS n FROM events ORDER BY global_position",
+            Db::Postgres(_) => "SELECT chain_position AS n FROM events ORDER BY transaction_id, global_position",
+        };
+        let positions: Vec<i64> = db.fetch_all::<N>(sql, vec![]).await.unwrap().into_iter().map(|r| r.n).collect();
+        assert_eq!(positions, (1..=8).collect::<Vec<i64>>());
+    }
+);
 
 on_both_backends!(an_edited_payload_is_found_at_its_position, |db: Db| async move {
     history(&db).await;
