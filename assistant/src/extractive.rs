@@ -13,7 +13,6 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use search::tables;
 
 use crate::answer::{Answer, AnswerQuality, AnswerSentence, AnswerType, Citation, GeneratedAnswer};
 use crate::compose;
@@ -122,55 +121,42 @@ pub fn compose(retrieval: &Retrieval, pro: bool) -> Answer {
     }
 }
 
-/// Every sentence of every passage worth reading on its own. A table's rows are sentences too,
-/// each under its column headers ("Total sales — 2019: $1,496.5; 2018: $1,202.9"): a passage that
-/// is one row ([`crate::RetrievedPassage::table_row`]) is one such sentence, and a passage holding a
-/// table gives one per row in place of its raw lines.
+/// Every sentence of every passage worth reading on its own. A passage that is one table row
+/// ([`crate::RetrievedPassage::table_row`]) is one sentence: the row under its column headers
+/// ("Total sales — 2019: $1,496.5; 2018: $1,202.9"), quoted as the passage gives it.
 fn sentences(retrieval: &Retrieval, terms: &mut Terms) -> Vec<Sentence> {
     let mut out = Vec::new();
     let numbers: HashSet<&str> =
         retrieval.terms.iter().map(String::as_str).filter(|t| t.chars().all(|c| c.is_ascii_digit())).collect();
     let words: HashSet<&str> = retrieval.terms.iter().map(String::as_str).filter(|t| !numbers.contains(t)).collect();
     for (i, p) in retrieval.passages.iter().enumerate() {
-        let rows: Vec<tables::Row> = if p.table_row {
-            let line = p.text.find('\n').unwrap_or(p.text.len());
-            vec![tables::Row {
-                range: 0..line,
-                line: p.text[..line].to_string(),
-                caption: p.text[line..].trim().to_string(),
-            }]
-        } else {
-            tables::rows(&p.text)
-        };
-        for row in &rows {
-            let t = terms.of(&format!("{}\n{}", row.line, row.caption));
-            if row.line.chars().count() > MAX_CHARS {
+        if p.table_row {
+            // The row is the passage's first line; its table's caption follows, and its words
+            // count towards the row.
+            let end = p.text.find('\n').unwrap_or(p.text.len());
+            let row = &p.text[..end];
+            let t = terms.of(&p.text);
+            if row.chars().count() > MAX_CHARS {
                 continue;
             }
             // A row naming the question's period under a label of the question's words states
             // the figure asked for.
-            let (label, values) = row.line.split_once(" \u{2014} ").unwrap_or((&row.line, ""));
+            let (label, values) = row.split_once(" \u{2014} ").unwrap_or((row, ""));
             let states = terms.of(values).iter().any(|v| numbers.contains(v.as_str()))
                 && terms.of(label).iter().any(|w| words.contains(w.as_str()));
             out.push(Sentence {
                 passage: i,
-                text: text::normalize(&row.line),
-                range: row.range.clone(),
+                text: text::normalize(row),
+                range: 0..end,
                 set: t.iter().cloned().collect(),
                 terms: t,
                 score: 0.0,
                 citations: vec![p.number],
                 figure: states,
             });
-        }
-        if p.table_row {
             continue;
         }
         for mut range in text::sentences(&p.text, false) {
-            // A table's raw lines are read as its rows, above.
-            if rows.iter().any(|r| r.range.start < range.end && range.start < r.range.end) {
-                continue;
-            }
             // A bullet's marker is layout, not part of the sentence.
             let raw = &p.text[range.clone()];
             let body = raw.trim_start_matches(['-', '*', '\u{2022}', '\u{2013}', ' ']);
