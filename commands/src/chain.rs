@@ -276,7 +276,7 @@ pub async fn position_of(db: &Db, cursor: Cursor) -> sqlx::Result<Option<i64>> {
 }
 
 /// How many events one call of `needl_chain_advance` chains at most.
-const ADVANCE_BATCH: i64 = 5_000;
+const ADVANCE_BATCH: i64 = 1_000;
 
 /// Chains the events committed since the chain's head, in feed order, and returns how many
 /// (Postgres). On SQLite the trigger chains every event as it is written: nothing to do.

@@ -24,29 +24,39 @@ DROP FUNCTION events_chain();
 DROP TRIGGER events_notify_after_insert ON events;
 DROP FUNCTION events_notify();
 
--- Chains at most max_events events after the head, in feed order; returns how many. The head's
--- row lock makes concurrent callers (several nodes) take turns; each reads the head after the
--- lock, so none chains an event twice. Without a head row (removed) it chains nothing, and
--- verification reports the missing head.
+-- Chains at most max_events events after the head, in feed order; returns how many.
+--
+-- The events are read and hashed without a lock, so without a transaction id: an open
+-- transaction with an id holds back every feed reader's fence, and hashing takes a while. Only the
+-- writing is done under the head row's lock, in one statement, and only if no other node moved
+-- the head meanwhile (then this call chains nothing and the next one starts from the new head),
+-- so none chains an event twice. Without a head row (removed) it chains nothing, and verification
+-- reports the missing head.
 CREATE FUNCTION needl_chain_advance(max_events BIGINT) RETURNS BIGINT
     LANGUAGE plpgsql AS
 $$
 DECLARE
-    e      RECORD;
-    v_pos  BIGINT;
-    v_hash TEXT;
-    v_tx   XID8;
-    v_gpos BIGINT;
-    n      BIGINT := 0;
+    e         RECORD;
+    v_start   BIGINT;
+    v_pos     BIGINT;
+    v_hash    TEXT;
+    v_tx      XID8;
+    v_gpos    BIGINT;
+    types     TEXT[]   := '{}';
+    ids       TEXT[]   := '{}';
+    sequences BIGINT[] := '{}';
+    positions BIGINT[] := '{}';
+    hashes    TEXT[]   := '{}';
+    n         BIGINT   := 0;
 BEGIN
     SELECT h.position, h.hash, h.transaction_id, h.global_position
     INTO v_pos, v_hash, v_tx, v_gpos
     FROM event_chain_head h
-    WHERE h.id = 1
-        FOR UPDATE;
+    WHERE h.id = 1;
     IF NOT FOUND THEN
         RETURN 0;
     END IF;
+    v_start := v_pos;
     FOR e IN SELECT ev.aggregate_type, ev.aggregate_id, ev.sequence, ev.event_type, ev.event_version,
                     ev.payload::text AS payload, ev.metadata::text AS metadata,
                     ev.transaction_id AS tx, ev.global_position AS gpos
@@ -59,24 +69,35 @@ BEGIN
             v_pos := v_pos + 1;
             v_hash := needl_chain_link(v_hash, v_pos, e.aggregate_type, e.aggregate_id, e.sequence, e.event_type,
                                        e.event_version, e.payload, e.metadata);
-            UPDATE events
-            SET chain_position = v_pos,
-                chain_hash     = v_hash
-            WHERE aggregate_type = e.aggregate_type AND aggregate_id = e.aggregate_id AND sequence = e.sequence;
+            types := types || e.aggregate_type;
+            ids := ids || e.aggregate_id;
+            sequences := sequences || e.sequence;
+            positions := positions || v_pos;
+            hashes := hashes || v_hash;
             v_tx := e.tx;
             v_gpos := e.gpos;
             n := n + 1;
         END LOOP;
-    IF n > 0 THEN
-        UPDATE event_chain_head
-        SET position        = v_pos,
-            hash            = v_hash,
-            transaction_id  = v_tx,
-            global_position = v_gpos
-        WHERE id = 1;
-        -- This transaction held back every feed reader's fence while it was open: wake them.
-        PERFORM pg_notify('needl_events', '');
+    IF n = 0 THEN
+        RETURN 0;
     END IF;
+    PERFORM 1 FROM event_chain_head h WHERE h.id = 1 AND h.position = v_start FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN 0;
+    END IF;
+    UPDATE events ev
+    SET chain_position = u.pos,
+        chain_hash     = u.hash
+    FROM unnest(types, ids, sequences, positions, hashes) AS u(aggregate_type, aggregate_id, sequence, pos, hash)
+    WHERE ev.aggregate_type = u.aggregate_type AND ev.aggregate_id = u.aggregate_id AND ev.sequence = u.sequence;
+    UPDATE event_chain_head
+    SET position        = v_pos,
+        hash            = v_hash,
+        transaction_id  = v_tx,
+        global_position = v_gpos
+    WHERE id = 1;
+    -- This transaction held back every feed reader's fence while it wrote: wake them.
+    PERFORM pg_notify('needl_events', '');
     RETURN n;
 END;
 $$;

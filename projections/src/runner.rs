@@ -248,8 +248,11 @@ impl Projections {
             applied.insert(projection.name(), rx);
             runners.push(Runner { projection, applied: tx, failures: 0, retry_at: None });
         }
-        let task = tokio::spawn(run(db.clone(), runners, signal.clone()));
-        Ok((Projections { applied: Arc::new(applied) }, vec![task]))
+        let mut tasks = vec![tokio::spawn(run(db.clone(), runners, signal.clone()))];
+        if db.backend() == Backend::Postgres {
+            tasks.push(tokio::spawn(chain(db.clone())));
+        }
+        Ok((Projections { applied: Arc::new(applied) }, tasks))
     }
 
     /// The cursor every projection has reached: events up to it are in every read model.
@@ -324,11 +327,6 @@ async fn run(db: Db, mut runners: Vec<Runner>, signal: FeedSignal) {
                 }
             }
         }
-        // Postgres chains events just after their commit (`commands::chain`): here, as they
-        // arrive, once the read models have them. A failure is retried at the next round.
-        if let Err(error) = commands::chain::advance(&db).await {
-            tracing::warn!(%error, "chaining new events failed");
-        }
         if more {
             continue;
         }
@@ -368,3 +366,29 @@ impl Runner {
         );
     }
 }
+
+/// Postgres chains events just after their commit (`commands::chain`): this task does it every
+/// [`CHAIN_EVERY`], beside the read models rather than between their rounds. Not on every
+/// commit: each call writes under a transaction id, which holds back every feed reader's fence
+/// until it commits, so a few larger calls cost the read models far less than many small ones.
+async fn chain(db: Db) {
+    let mut failures = 0u32;
+    loop {
+        let wait = match commands::chain::advance(&db).await {
+            Ok(_) => {
+                failures = 0;
+                CHAIN_EVERY
+            }
+            Err(error) => {
+                failures += 1;
+                let backoff = Duration::from_millis(100 * 2u64.pow(failures.min(6)));
+                tracing::warn!(%error, retry_in_ms = backoff.as_millis() as u64, "chaining new events failed");
+                backoff
+            }
+        };
+        tokio::time::sleep(wait).await;
+    }
+}
+
+/// How often Postgres chains the events committed since the last time.
+const CHAIN_EVERY: Duration = Duration::from_millis(500);
