@@ -61,10 +61,10 @@ async fn command_rate(bus: &Arc<CommandBus>, clients: usize, total: usize, tag: 
     let chainer = tag.starts_with("on").then(|| {
         let db = bus.db.clone();
         tokio::spawn(async move {
+            // As a server's runner does (projections::runner): every half second.
             loop {
-                if chain::advance(&db).await.unwrap_or(0) == 0 {
-                    tokio::time::sleep(std::time::Duration::from_millis(2)).await;
-                }
+                let _ = chain::advance(&db).await;
+                tokio::time::sleep(std::time::Duration::from_millis(500)).await;
             }
         })
     });
