@@ -40,18 +40,12 @@ pub(crate) async fn tracking<T>(command: impl std::future::Future<Output = T>) -
         .await
 }
 
-/// SQLite's extended result code for a primary-key violation; Postgres's SQLSTATE for any unique
-/// violation (the events table's only unique constraint written at insert is its primary key).
-const SQLITE_PRIMARY_KEY: &str = "1555";
-const PG_UNIQUE: &str = "23505";
-
+/// A clash on the primary key is the optimistic-lock conflict the bus retries, as in
+/// [`crate::unit::Unit`]'s commit; a broken connection is a connection error; the rest keeps its
+/// typed error for [`crate::StoreError`] to classify.
 fn persistence(error: sqlx::Error) -> PersistenceError {
-    if let sqlx::Error::Database(db_error) = &error {
-        if matches!(db_error.code().as_deref(), Some(SQLITE_PRIMARY_KEY | PG_UNIQUE)) {
-            return PersistenceError::OptimisticLockError;
-        }
-    }
     match error {
+        sqlx::Error::Database(db_error) if db_error.is_unique_violation() => PersistenceError::OptimisticLockError,
         sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Tls(_) => {
             PersistenceError::ConnectionError(Box::new(error))
         }
