@@ -82,6 +82,9 @@ pub struct Stepped {
 /// transaction id: an open transaction with an id holds back every feed reader's fence
 /// (`pg_snapshot_xmin`), so this one gets its id only once it starts writing.
 pub async fn step_together(db: &Db, projections: &[&dyn Projection], batch: i64) -> anyhow::Result<Stepped> {
+    if projections.is_empty() {
+        return Ok(Stepped { reached: Vec::new(), full: false });
+    }
     let mut names: Vec<&'static str> = projections.iter().map(|p| p.name()).collect();
     for name in &names {
         // Names are compile-time constants spliced into the statements below.
@@ -181,7 +184,7 @@ pub async fn step_together(db: &Db, projections: &[&dyn Projection], batch: i64)
         .last()
         .and_then(|e| chrono::DateTime::parse_from_rfc3339(&e.recorded_at).ok())
         .and_then(|recorded| (chrono::Utc::now() - recorded.with_timezone(&chrono::Utc)).num_microseconds());
-    for ((projection, _), (_, applied)) in projections.iter().zip(&from).zip(&reached) {
+    for (projection, (_, applied)) in projections.iter().zip(&reached) {
         if *applied == 0 {
             continue;
         }
@@ -300,8 +303,12 @@ async fn run(db: Db, mut runners: Vec<Runner>, signal: FeedSignal) {
         let ready: Vec<usize> = (0..runners.len()).filter(|&i| runners[i].retry_at.is_none_or(|t| now >= t)).collect();
         let together: Vec<&dyn Projection> = ready.iter().map(|&i| runners[i].projection.as_ref()).collect();
         let mut more = false;
-        match step_together(&db, &together, DEFAULT_BATCH).await {
-            Ok(stepped) => {
+        // Every projection resting after a failure: nothing to step until the first may retry.
+        let outcome =
+            if together.is_empty() { Ok(None) } else { step_together(&db, &together, DEFAULT_BATCH).await.map(Some) };
+        match outcome {
+            Ok(None) => {}
+            Ok(Some(stepped)) => {
                 for (&i, &(at, _)) in ready.iter().zip(&stepped.reached) {
                     runners[i].advanced(at);
                 }
@@ -356,7 +363,7 @@ impl Runner {
 
     fn failed(&mut self, error: &anyhow::Error) {
         self.failures += 1;
-        let backoff = Duration::from_millis(100 * 2u64.pow(self.failures.min(6)));
+        let backoff = backoff(self.failures);
         self.retry_at = Some(tokio::time::Instant::now() + backoff);
         tracing::error!(
             projection = self.projection.name(),
@@ -381,13 +388,19 @@ async fn chain(db: Db) {
             }
             Err(error) => {
                 failures += 1;
-                let backoff = Duration::from_millis(100 * 2u64.pow(failures.min(6)));
-                tracing::warn!(%error, retry_in_ms = backoff.as_millis() as u64, "chaining new events failed");
-                backoff
+                let wait = backoff(failures);
+                tracing::warn!(%error, retry_in_ms = wait.as_millis() as u64, "chaining new events failed");
+                wait
             }
         };
         tokio::time::sleep(wait).await;
     }
+}
+
+/// How long a projection, or the chaining, rests after `failures` failures in a row: 200 ms,
+/// doubling, at most 6.4 s.
+fn backoff(failures: u32) -> Duration {
+    Duration::from_millis(100 * 2u64.pow(failures.min(6)))
 }
 
 /// How often Postgres chains the events committed since the last time.
