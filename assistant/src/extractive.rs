@@ -135,10 +135,10 @@ fn sentences(retrieval: &Retrieval, terms: &mut Terms) -> Vec<Sentence> {
             // count towards the row.
             let end = p.text.find('\n').unwrap_or(p.text.len());
             let row = &p.text[..end];
-            let t = terms.of(&p.text);
             if row.chars().count() > MAX_CHARS {
                 continue;
             }
+            let t = terms.of(&p.text);
             // A row naming the question's period under a label of the question's words states
             // the figure asked for.
             let (label, values) = row.split_once(" \u{2014} ").unwrap_or((row, ""));

@@ -75,8 +75,13 @@ pub fn passages(pages: &[PageText]) -> Vec<Passage> {
 pub fn table_rows(pages: &[PageText], first_ordinal: u32) -> Vec<Passage> {
     let mut out = Vec::new();
     for (index, page) in pages.iter().enumerate() {
+        // Most pages hold no table: their lines are located only when one does.
+        let rows = tables::rows(&page.text);
+        if rows.is_empty() {
+            continue;
+        }
         let lines = locate_lines(&page.text, &page.lines);
-        for row in tables::rows(&page.text) {
+        for row in rows {
             let (start, end) = (row.range.start, row.range.end);
             let boxes = lines.iter().filter(|(s, e, _)| *s < end && *e > start).map(|(_, _, b)| *b).collect();
             let text = if row.caption.is_empty() { row.line } else { format!("{}\n{}", row.line, row.caption) };
