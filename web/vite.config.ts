@@ -93,5 +93,8 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
+    // `findBy…` waits up to 5 s (src/test/setup.ts), so a test holding two such waits on a loaded
+    // two-core machine needs longer than Vitest's default 5 s to end honestly.
+    testTimeout: 30_000,
   },
 });
