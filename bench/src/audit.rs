@@ -116,6 +116,7 @@ pub async fn measure(backend: &str, db: Db, quick: bool) -> anyhow::Result<()> {
     )
     .await?;
     if let Db::Postgres(_) = db {
+        db.execute("DELETE FROM event_chain", vec![]).await?;
         db.execute("UPDATE event_chain_head SET transaction_id = NULL, global_position = NULL WHERE id = 1", vec![])
             .await?;
     }

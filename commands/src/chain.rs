@@ -12,9 +12,10 @@
 //!   `needl_chain_advance` (migration 0026), which each node's projection runner calls ([`advance`]).
 //!   Chaining inside each event's transaction (0017) held the head row's lock until commit, so
 //!   every event writer waited for the one before it to reach the disk. The chain position is its
-//!   own column (`chain_position`), and the head records the feed cursor it reached. An event
+//!   own column (`event_chain.position`), and the head records the feed cursor it reached. An event
 //!   committed but not chained yet is pending, not a break; [`advance`] before [`verify`] chains
-//!   what is pending.
+//!   what is pending. The links (position, the event's feed cursor, hash) are appended to a table
+//!   of their own, `event_chain` (migration 0027): an event's row is written once, never updated.
 //!
 //! [`verify`] walks the chain and names the first position where it breaks: an event changed
 //! (its hash no longer matches), deleted (a gap), moved (its position is part of its hash), or cut
@@ -239,18 +240,36 @@ struct CountRow {
 /// Rows read per query while walking.
 const PAGE: i64 = 2000;
 
-fn chain_columns(db: &Db) -> (&'static str, &'static str) {
+/// Where the chain is read: the events with their links (`FROM` clause), the chain position's
+/// column in it, and the columns of a [`ChainRow`].
+struct ChainSql {
+    from: &'static str,
+    order: &'static str,
+    hash: &'static str,
+    columns: &'static str,
+}
+
+fn chain_sql(db: &Db) -> ChainSql {
     match db {
-        Db::Sqlite { .. } => (
-            "global_position",
-            "global_position AS position, aggregate_type, aggregate_id, sequence, event_type, event_version, \
-             payload, metadata, chain_hash",
-        ),
-        Db::Postgres(_) => (
-            "chain_position",
-            "chain_position AS position, aggregate_type, aggregate_id, sequence, event_type, event_version, \
-             payload::text AS payload, metadata::text AS metadata, chain_hash",
-        ),
+        // The link is written onto the event's row by the trigger; the position is the feed's.
+        Db::Sqlite { .. } => ChainSql {
+            from: "events",
+            order: "global_position",
+            hash: "chain_hash",
+            columns: "global_position AS position, aggregate_type, aggregate_id, sequence, event_type, \
+                      event_version, payload, metadata, chain_hash",
+        },
+        // A link row whose event is gone (or an event without its link) joins to nothing: the walk
+        // finds the gap at its position.
+        Db::Postgres(_) => ChainSql {
+            from: "event_chain c JOIN events e \
+                   ON (e.transaction_id, e.global_position) = (c.transaction_id, c.global_position)",
+            order: "c.position",
+            hash: "c.hash",
+            columns: "c.position AS position, e.aggregate_type, e.aggregate_id, e.sequence, e.event_type, \
+                      e.event_version, e.payload::text AS payload, e.metadata::text AS metadata, \
+                      c.hash AS chain_hash",
+        },
     }
 }
 
@@ -267,11 +286,22 @@ pub async fn position_of(db: &Db, cursor: Cursor) -> sqlx::Result<Option<i64>> {
     struct Row {
         position: Option<i64>,
     }
-    let sql = match db {
-        Db::Sqlite { .. } => "SELECT global_position AS position FROM events WHERE global_position = $1",
-        Db::Postgres(_) => "SELECT chain_position AS position FROM events WHERE global_position = $1",
+    let row: Option<Row> = match db {
+        Db::Sqlite { .. } => {
+            db.fetch_optional(
+                "SELECT global_position AS position FROM events WHERE global_position = $1",
+                vec![Arg::Int(cursor.pos)],
+            )
+            .await?
+        }
+        Db::Postgres(_) => {
+            db.fetch_optional(
+                "SELECT position FROM event_chain WHERE transaction_id = $1::text::xid8 AND global_position = $2",
+                vec![Arg::Text(cursor.tx.to_string()), Arg::Int(cursor.pos)],
+            )
+            .await?
+        }
     };
-    let row: Option<Row> = db.fetch_optional(sql, vec![Arg::Int(cursor.pos)]).await?;
     Ok(row.and_then(|r| r.position))
 }
 
@@ -301,14 +331,17 @@ pub async fn advance(db: &Db) -> sqlx::Result<u64> {
 /// written without a hash to whole walks. Each checkpoint in `anchors`
 /// (position → hash) the walk passes must match the recomputed hash there.
 pub async fn verify(db: &Db, from: Option<i64>, anchors: &BTreeMap<i64, String>) -> sqlx::Result<Verification> {
-    let (order, columns) = chain_columns(db);
+    let ChainSql { from: source, order, hash: hash_column, columns } = chain_sql(db);
     let head = head(db).await?;
     let start = from.unwrap_or(1).max(1);
     let mut prev = if start == 1 {
         GENESIS.to_string()
     } else {
         let row: Option<HashRow> = db
-            .fetch_optional(&format!("SELECT chain_hash FROM events WHERE {order} = $1"), vec![Arg::Int(start - 1)])
+            .fetch_optional(
+                &format!("SELECT {hash_column} AS chain_hash FROM {source} WHERE {order} = $1"),
+                vec![Arg::Int(start - 1)],
+            )
             .await?;
         match row.and_then(|r| r.chain_hash) {
             Some(hash) => hash,
@@ -342,7 +375,7 @@ pub async fn verify(db: &Db, from: Option<i64>, anchors: &BTreeMap<i64, String>)
         let rows: Vec<ChainRow> = db
             .fetch_all(
                 &format!(
-                    "SELECT {columns} FROM events WHERE {order} >= $1 AND {order} <= $3 ORDER BY {order} LIMIT $2"
+                    "SELECT {columns} FROM {source} WHERE {order} >= $1 AND {order} <= $3 ORDER BY {order} LIMIT $2"
                 ),
                 vec![Arg::Int(expected), Arg::Int(PAGE), Arg::Int(last)],
             )
@@ -439,9 +472,10 @@ pub async fn verify(db: &Db, from: Option<i64>, anchors: &BTreeMap<i64, String>)
         }
         Db::Postgres(_) => {
             db.fetch_optional(
-                "SELECT COUNT(*) AS n FROM events e, event_chain_head h WHERE h.id = 1 AND e.chain_hash IS NULL \
+                "SELECT COUNT(*) AS n FROM events e, event_chain_head h WHERE h.id = 1 \
                  AND h.transaction_id IS NOT NULL AND (e.transaction_id, e.global_position) <= (h.transaction_id, \
-                 h.global_position)",
+                 h.global_position) AND NOT EXISTS (SELECT 1 FROM event_chain c \
+                 WHERE (c.transaction_id, c.global_position) = (e.transaction_id, e.global_position))",
                 vec![],
             )
             .await?

@@ -59,8 +59,14 @@ async fn chain_all(db: &Db) -> u64 {
     let mut chained = 0;
     loop {
         chained += chain::advance(db).await.unwrap();
-        let left: Option<N> =
-            db.fetch_optional("SELECT COUNT(*) AS n FROM events WHERE chain_hash IS NULL", vec![]).await.unwrap();
+        let unchained = match db {
+            Db::Sqlite { .. } => "SELECT COUNT(*) AS n FROM events WHERE chain_hash IS NULL",
+            Db::Postgres(_) => {
+                "SELECT COUNT(*) AS n FROM events e WHERE NOT EXISTS (SELECT 1 FROM event_chain c \
+                 WHERE (c.transaction_id, c.global_position) = (e.transaction_id, e.global_position))"
+            }
+        };
+        let left: Option<N> = db.fetch_optional(unchained, vec![]).await.unwrap();
         if left.map_or(0, |l| l.n) == 0 {
             return chained;
         }
@@ -84,11 +90,23 @@ async fn count(db: &Db) -> i64 {
     row.unwrap().n
 }
 
-/// The column holding the chain position.
-fn position(db: &Db) -> &'static str {
+/// A condition on `events` that picks the event at chain position `n`. SQLite's chain position
+/// is the feed's; Postgres keeps the links in `event_chain`, joined to the events by feed cursor.
+fn event_at(db: &Db, n: i64) -> String {
     match db {
-        Db::Sqlite { .. } => "global_position",
-        Db::Postgres(_) => "chain_position",
+        Db::Sqlite { .. } => format!("global_position = {n}"),
+        Db::Postgres(_) => format!(
+            "(transaction_id, global_position) = (SELECT transaction_id, global_position FROM event_chain \
+             WHERE position = {n})"
+        ),
+    }
+}
+
+/// Where the links are kept: the table, its chain position column and its hash column.
+fn links(db: &Db) -> (&'static str, &'static str, &'static str) {
+    match db {
+        Db::Sqlite { .. } => ("events", "global_position", "chain_hash"),
+        Db::Postgres(_) => ("event_chain", "position", "hash"),
     }
 }
 
@@ -143,7 +161,11 @@ on_both_backends!(
         }
         let sql = match &db {
             Db::Sqlite { .. } => "SELECT global_position AS n FROM events ORDER BY global_position",
-            Db::Postgres(_) => "SELECT chain_position AS n FROM events ORDER BY transaction_id, global_position",
+            Db::Postgres(_) => {
+                "SELECT c.position AS n FROM events e JOIN event_chain c \
+                 ON (c.transaction_id, c.global_position) = (e.transaction_id, e.global_position) \
+                 ORDER BY e.transaction_id, e.global_position"
+            }
         };
         let positions: Vec<i64> = db.fetch_all::<N>(sql, vec![]).await.unwrap().into_iter().map(|r| r.n).collect();
         assert_eq!(positions, (1..=8).collect::<Vec<i64>>());
@@ -152,9 +174,11 @@ on_both_backends!(
 
 on_both_backends!(an_edited_payload_is_found_at_its_position, |db: Db| async move {
     history(&db).await;
-    let col = position(&db);
     let changed = db
-        .execute(&format!("UPDATE events SET payload = {} WHERE {col} = 3", json(&db, r#"{"Edited":{}}"#)), vec![])
+        .execute(
+            &format!("UPDATE events SET payload = {} WHERE {}", json(&db, r#"{"Edited":{}}"#), event_at(&db, 3)),
+            vec![],
+        )
         .await
         .unwrap();
     assert_eq!(changed, 1);
@@ -165,9 +189,12 @@ on_both_backends!(an_edited_payload_is_found_at_its_position, |db: Db| async mov
 
 on_both_backends!(edited_metadata_is_found_at_its_position, |db: Db| async move {
     history(&db).await;
-    let col = position(&db);
     db.execute(
-        &format!("UPDATE events SET metadata = {} WHERE {col} = 5", json(&db, r#"{"user_id":"someone-else"}"#)),
+        &format!(
+            "UPDATE events SET metadata = {} WHERE {}",
+            json(&db, r#"{"user_id":"someone-else"}"#),
+            event_at(&db, 5)
+        ),
         vec![],
     )
     .await
@@ -177,8 +204,7 @@ on_both_backends!(edited_metadata_is_found_at_its_position, |db: Db| async move 
 
 on_both_backends!(a_deleted_event_is_found_where_it_was, |db: Db| async move {
     history(&db).await;
-    let col = position(&db);
-    db.execute(&format!("DELETE FROM events WHERE {col} = 4"), vec![]).await.unwrap();
+    db.execute(&format!("DELETE FROM events WHERE {}", event_at(&db, 4)), vec![]).await.unwrap();
     let broken = verify(&db).await.first_break.expect("the deletion breaks the chain");
     assert_eq!(broken.position, 4);
     assert!(broken.reason.contains("missing"), "{}", broken.reason);
@@ -186,8 +212,7 @@ on_both_backends!(a_deleted_event_is_found_where_it_was, |db: Db| async move {
 
 on_both_backends!(an_event_cut_from_the_end_is_found, |db: Db| async move {
     history(&db).await;
-    let col = position(&db);
-    db.execute(&format!("DELETE FROM events WHERE {col} = 6"), vec![]).await.unwrap();
+    db.execute(&format!("DELETE FROM events WHERE {}", event_at(&db, 6)), vec![]).await.unwrap();
     let broken = verify(&db).await.first_break.expect("the cut breaks the chain");
     assert_eq!(broken.position, 6);
     assert!(broken.reason.contains("removed from the end"), "{}", broken.reason);
@@ -203,9 +228,9 @@ on_both_backends!(a_removed_chain_head_is_found, |db: Db| async move {
 
 on_both_backends!(two_events_swapped_are_found_at_the_first, |db: Db| async move {
     history(&db).await;
-    let col = position(&db);
+    let (table, col, _) = links(&db);
     for (from, to) in [(2, -2), (5, 2), (-2, 5)] {
-        db.execute(&format!("UPDATE events SET {col} = $1 WHERE {col} = $2"), vec![Arg::Int(to), Arg::Int(from)])
+        db.execute(&format!("UPDATE {table} SET {col} = $1 WHERE {col} = $2"), vec![Arg::Int(to), Arg::Int(from)])
             .await
             .unwrap();
     }
@@ -234,24 +259,25 @@ on_both_backends!(a_history_rewritten_with_fresh_hashes_is_caught_by_a_checkpoin
     assert_eq!(chain::checkpoints(&db, 10).await.unwrap(), vec![checkpoint.clone()]);
 
     // Someone with write access edits event 2 and recomputes every hash after it and the head.
-    let col = position(&db);
-    db.execute(&format!("UPDATE events SET payload = {} WHERE {col} = 2", json(&db, r#"{"Forged":{}}"#)), vec![])
-        .await
-        .unwrap();
-    let text = match &db {
-        Db::Sqlite { .. } => "payload, metadata",
-        Db::Postgres(_) => "payload::text AS payload, metadata::text AS metadata",
+    db.execute(
+        &format!("UPDATE events SET payload = {} WHERE {}", json(&db, r#"{"Forged":{}}"#), event_at(&db, 2)),
+        vec![],
+    )
+    .await
+    .unwrap();
+    let chained = match &db {
+        Db::Sqlite { .. } => {
+            "SELECT global_position AS position, aggregate_type, aggregate_id, sequence, event_type, \
+                              event_version, payload, metadata FROM events ORDER BY global_position"
+        }
+        Db::Postgres(_) => {
+            "SELECT c.position, aggregate_type, aggregate_id, sequence, event_type, event_version, \
+             payload::text AS payload, metadata::text AS metadata FROM events e JOIN event_chain c \
+             ON (c.transaction_id, c.global_position) = (e.transaction_id, e.global_position) ORDER BY c.position"
+        }
     };
-    let rows: Vec<Row> = db
-        .fetch_all(
-            &format!(
-                "SELECT {col} AS position, aggregate_type, aggregate_id, sequence, event_type, event_version, {text} \
-                 FROM events ORDER BY {col}"
-            ),
-            vec![],
-        )
-        .await
-        .unwrap();
+    let rows: Vec<Row> = db.fetch_all(chained, vec![]).await.unwrap();
+    let (table, col, hash) = links(&db);
     let mut prev = chain::GENESIS.to_string();
     for row in &rows {
         prev = chain::link(&Link {
@@ -266,7 +292,7 @@ on_both_backends!(a_history_rewritten_with_fresh_hashes_is_caught_by_a_checkpoin
             metadata: &row.metadata,
         });
         db.execute(
-            &format!("UPDATE events SET chain_hash = $1 WHERE {col} = $2"),
+            &format!("UPDATE {table} SET {hash} = $1 WHERE {col} = $2"),
             vec![Arg::Text(prev.clone()), Arg::Int(row.position)],
         )
         .await

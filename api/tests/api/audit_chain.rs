@@ -3,11 +3,15 @@
 
 use crate::support::*;
 
-/// The chain position column on each backend.
-fn position_column(db: &commands::Db) -> &'static str {
+/// A condition on `events` that picks the event at chain position `n`: the feed position on
+/// SQLite; on Postgres the event its link in `event_chain` names.
+fn event_at(db: &commands::Db, n: i64) -> String {
     match db {
-        commands::Db::Sqlite { .. } => "global_position",
-        commands::Db::Postgres(_) => "chain_position",
+        commands::Db::Sqlite { .. } => format!("global_position = {n}"),
+        commands::Db::Postgres(_) => format!(
+            "(transaction_id, global_position) = (SELECT transaction_id, global_position FROM event_chain \
+             WHERE position = {n})"
+        ),
     }
 }
 
@@ -49,13 +53,12 @@ api_test!(auditors_see_the_chain_hold_take_checkpoints_and_see_an_edit_break_it,
 
     // Someone edits an event in the database directly.
     let db = &app.server.state.db;
-    let column = position_column(db);
+    let at = event_at(db, 2);
     let payload = match db {
         commands::Db::Sqlite { .. } => "'{}'",
         commands::Db::Postgres(_) => "'{}'::json",
     };
-    let edited =
-        db.execute(&format!("UPDATE events SET payload = {payload} WHERE {column} = 2"), vec![]).await.unwrap();
+    let edited = db.execute(&format!("UPDATE events SET payload = {payload} WHERE {at}"), vec![]).await.unwrap();
     assert_eq!(edited, 1);
     let (status, broken) = app.post("/api/audit/chain/verify", &admin.token, json!({})).await;
     assert_eq!(status, StatusCode::OK);
