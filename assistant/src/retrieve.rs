@@ -2,6 +2,10 @@
 //! BM25, then each document's best passages), a diverse selection of those passages, and in pro
 //! mode a second round searched with the salient terms of the first round's best passages.
 //!
+//! A question naming companies is answered from their documents; one naming periods (a fiscal
+//! year, a quarter: [`search::periods`]) prefers the documents that cover them, and keeps to them
+//! when that is unambiguous (see [`prefer_periods`]).
+//!
 //! Every query carries the user's access rule inside the index (the search crate's [`Access`]):
 //! no passage of a document the user may not read is ever a candidate.
 
@@ -129,6 +133,8 @@ pub struct Retrieval {
     pub expansion: Vec<String>,
     /// The companies the question named, whose documents alone were searched (empty: all).
     pub companies: Vec<String>,
+    /// The periods the question named ([`search::periods`] keys), whose documents were preferred.
+    pub periods: Vec<String>,
 }
 
 /// Evidence that holds less than this share of the question's weight in any one passage (or,
@@ -159,6 +165,10 @@ const MAX_QUERY_CHARS: usize = 900;
 /// A second round's candidates count a little less than the first's at equal score: the
 /// question's own words are the better evidence.
 const SECOND_ROUND_WEIGHT: f32 = 0.9;
+/// A passage of a document covering a period the question names counts this much more: enough
+/// to lead a passage of another period's filing that says as much, not enough to lead one that
+/// says clearly more.
+const PERIOD_BOOST: f32 = 1.5;
 
 /// Retrieves and selects passages for `question` over `scope`, for a user who may read `access`.
 /// Runs tantivy searches: call it off the async runtime.
@@ -195,12 +205,14 @@ pub fn retrieve_ranked(
     // A question that names a company is answered from that company's documents; when they hold
     // nothing that matches, from everything in scope as before.
     let mut companies = named_companies(index, question, scope, access)?;
-    let mut candidates = round(index, &q, scope, access, &companies, settings, 1, &mut terms, similarity)?;
+    let periods = search::periods::named(question);
+    let mut candidates = round(index, &q, scope, access, &companies, &periods, settings, 1, &mut terms, similarity)?;
     if candidates.is_empty() && !companies.is_empty() {
         companies.clear();
-        candidates = round(index, &q, scope, access, &companies, settings, 1, &mut terms, similarity)?;
+        candidates = round(index, &q, scope, access, &companies, &periods, settings, 1, &mut terms, similarity)?;
     }
     retrieval.companies = companies.clone();
+    retrieval.periods = periods.clone();
     let mut chosen = choose(&candidates, settings);
     if settings.expansion_terms > 0 && !chosen.is_empty() {
         let top: Vec<&Candidate> = chosen.iter().take(3).map(|&i| &candidates[i]).collect();
@@ -209,7 +221,7 @@ pub fn retrieve_ranked(
             let q2 = query_text(&words.iter().chain(&expansion).cloned().collect::<Vec<_>>());
             let seen: HashSet<(String, u32)> =
                 candidates.iter().map(|c| (c.passage.deeplink.clone(), c.passage.ordinal)).collect();
-            let more = round(index, &q2, scope, access, &companies, settings, 2, &mut terms, similarity)?;
+            let more = round(index, &q2, scope, access, &companies, &periods, settings, 2, &mut terms, similarity)?;
             candidates
                 .extend(more.into_iter().filter(|c| !seen.contains(&(c.passage.deeplink.clone(), c.passage.ordinal))));
             chosen = choose(&candidates, settings);
@@ -252,7 +264,9 @@ fn query_text(words: &[String]) -> String {
 }
 
 /// One search: the best documents for `q` in scope (of `companies` only, unless empty), and
-/// their best passages as candidates.
+/// their best passages as candidates. With `periods`, the best documents covering them are
+/// searched for too (the same query, so their scores compare), and preferred
+/// ([`prefer_periods`]).
 #[allow(clippy::too_many_arguments)]
 fn round(
     index: &SearchIndex,
@@ -260,6 +274,7 @@ fn round(
     scope: &Scope,
     access: &Access,
     companies: &[String],
+    periods: &[String],
     settings: &Settings,
     round: u8,
     terms: &mut Terms,
@@ -271,7 +286,13 @@ fn round(
     req.companies = companies.to_vec();
     req.limit = settings.documents;
     req.highlights = settings.candidates_per_document;
-    let found = index.search_ranked(&req, similarity)?;
+    let mut found = index.search_ranked(&req, similarity)?;
+    if !periods.is_empty() {
+        req.periods = periods.to_vec();
+        let seen: HashSet<String> = found.hits.iter().map(|h| h.deeplink.clone()).collect();
+        let dated = index.search_ranked(&req, similarity)?;
+        found.hits.extend(dated.hits.into_iter().filter(|h| !seen.contains(&h.deeplink)));
+    }
     let best_document = found.hits.iter().map(|h| h.score).fold(0.0f32, f32::max);
     let best_passage = found.hits.iter().flat_map(|h| &h.highlights).map(|h| h.score).fold(0.0f32, f32::max);
     let weight = if round == 1 { 1.0 } else { SECOND_ROUND_WEIGHT };
@@ -303,7 +324,56 @@ fn round(
             });
         }
     }
+    prefer_periods(index, &mut out, periods)?;
     Ok(out)
+}
+
+/// Prefers the candidates of documents covering a period the question names (`periods`): their
+/// relevance counts [`PERIOD_BOOST`] times more than the others' (which are lowered, so that
+/// relevance stays in [0, 1]). When the question names one period and every
+/// candidate's document is tagged with the periods it covers (all are periodic reports), the
+/// match is unambiguous: only the candidates of that period's documents are kept, if there are
+/// any. A document without period tags may be about any period, so it is never dropped.
+fn prefer_periods(
+    index: &SearchIndex,
+    candidates: &mut Vec<Candidate>,
+    periods: &[String],
+) -> Result<(), AssistantError> {
+    if periods.is_empty() || candidates.is_empty() {
+        return Ok(());
+    }
+    let searcher = index.searcher();
+    let f = index.fields();
+    let mut covered: HashMap<String, Vec<String>> = HashMap::new();
+    for c in candidates.iter() {
+        if covered.contains_key(&c.passage.deeplink) {
+            continue;
+        }
+        let query = TermQuery::new(Term::from_field_text(f.deeplink, &c.passage.deeplink), IndexRecordOption::Basic);
+        let top =
+            searcher.search(&query, &TopDocs::with_limit(1).order_by_score()).map_err(search::SearchError::from)?;
+        let mut found = Vec::new();
+        if let Some((_, address)) = top.first() {
+            let doc: TantivyDocument = searcher.doc(*address).map_err(search::SearchError::from)?;
+            found = doc.get_all(f.period).filter_map(|v| v.as_str().map(str::to_string)).collect();
+        }
+        covered.insert(c.passage.deeplink.clone(), found);
+    }
+    let matches = |deeplink: &str| covered[deeplink].iter().any(|p| periods.contains(p));
+    if !candidates.iter().any(|c| matches(&c.passage.deeplink)) {
+        return Ok(());
+    }
+    let all_dated = covered.values().all(|p| !p.is_empty());
+    if periods.len() == 1 && all_dated {
+        candidates.retain(|c| matches(&c.passage.deeplink));
+        return Ok(());
+    }
+    for c in candidates.iter_mut() {
+        if !matches(&c.passage.deeplink) {
+            c.passage.relevance /= PERIOD_BOOST;
+        }
+    }
+    Ok(())
 }
 
 /// How many companies a scope may hold for the question to be checked against their names;

@@ -204,6 +204,83 @@ fn a_named_company_whose_documents_match_nothing_leaves_the_whole_scope_searched
     tagged.company = Some("Pinecrest Beverages, Inc.".into());
     let mut other = document("other", Some("bob"), "needldrive", "drives", "Quarterly letter", "Margins held.");
     other.company = Some("Orchard Fields Inc.".into());
+/// One company's annual reports for two fiscal years: the later one compares with the earlier
+/// year, so both speak of 2018's revenue, the later one more often. With `memo`, a note tagged
+/// with no period that speaks of it too.
+fn two_years(memo: bool) -> Arc<SearchIndex> {
+    let filing = |deeplink: &str, year: &str, text: &str| {
+        let mut doc = document(
+            deeplink,
+            Some("bob"),
+            "needldrive",
+            "drives",
+            &format!("Orchard Fields Inc. — 10-K — FY{year}"),
+            text,
+        );
+        doc.company = Some("Orchard Fields Inc.".to_string());
+        doc.periods = vec![year.to_string()];
+        doc
+    };
+    let mut docs = vec![
+        filing(
+            "orchard-fy2019",
+            "2019",
+            "Revenue was 12.1 billion dollars in fiscal 2019, against 10.4 billion dollars of revenue in fiscal 2018. \
+             Revenue in fiscal 2018 had been held back by a weak harvest.",
+        ),
+        filing("orchard-fy2018", "2018", "Revenue rose to 10.4 billion dollars in fiscal 2018 on orchard expansion."),
+    ];
+    if memo {
+        docs.push(document(
+            "memo",
+            Some("bob"),
+            "needldrive",
+            "drives",
+            "Memo",
+            "Revenue in fiscal 2018 and fiscal 2019, and revenue targets for fiscal 2020, are in the board pack.",
+        ));
+    }
+    index_of(docs)
+}
+
+#[test]
+fn a_question_naming_a_fiscal_year_is_answered_from_that_years_filing() {
+    let index = two_years(false);
+    // By its words alone the later filing, which says more about 2018's revenue, would lead.
+    let r = retrieval(&index, "What was revenue in fiscal 2018?", Scope::Home, false);
+    assert_eq!(r.periods, ["2018"]);
+    assert!(!r.passages.is_empty());
+    // Both documents are annual reports tagged with their year: the one of FY2018 is the one asked about.
+    assert!(r.passages.iter().all(|p| p.deeplink == "orchard-fy2018"), "{:?}", r.passages);
+    let answer = assistant::extractive::compose(&r, false);
+    assert!(
+        answer.generated_answer.answer.starts_with("Revenue rose to 10.4 billion"),
+        "{}",
+        answer.generated_answer.answer
+    );
+    let r = retrieval(&index, "What was Orchard Fields' revenue in FY2018?", Scope::Home, false);
+    assert!(r.passages.iter().all(|p| p.deeplink == "orchard-fy2018"), "{:?}", r.passages);
+    // Naming no period, or a period no document covers, leaves both filings in.
+    for question in ["What was revenue in fiscal years?", "What was revenue in fiscal 2016?"] {
+        let r = retrieval(&index, question, Scope::Home, false);
+        let documents: HashSet<&str> = r.passages.iter().map(|p| p.deeplink.as_str()).collect();
+        assert_eq!(documents.len(), 2, "{question}: {:?}", r.passages);
+    }
+}
+
+#[test]
+fn a_named_period_leads_but_does_not_drop_documents_of_no_period() {
+    let index = two_years(true);
+    let r = retrieval(&index, "What was revenue in fiscal 2018?", Scope::Home, false);
+    assert_eq!(r.passages[0].deeplink, "orchard-fy2018", "{:?}", r.passages);
+    assert!(r.passages.iter().any(|p| p.deeplink == "memo"), "a note of no period may still answer: {:?}", r.passages);
+    // Two periods named: both years' filings are preferred, neither is dropped.
+    let r = retrieval(&index, "How did revenue change from fiscal 2018 to fiscal 2019?", Scope::Home, false);
+    assert_eq!(r.periods, ["2018", "2019"]);
+    let documents: HashSet<&str> = r.passages.iter().map(|p| p.deeplink.as_str()).collect();
+    assert!(documents.contains("orchard-fy2018") && documents.contains("orchard-fy2019"), "{:?}", r.passages);
+}
+
     let memo =
         document("memo", Some("bob"), "needldrive", "drives", "Memo", "Pinecrest set sales targets for the team.");
     let index = index_of([tagged, other, memo]);

@@ -128,6 +128,7 @@ fn document(deeplink: String, title: String, paragraphs: Vec<String>, category: 
         attachments: 0,
         company: None,
         country: None,
+        periods: vec![],
     }
 }
 

@@ -118,6 +118,7 @@ impl NoteState {
             attachments: 0,
             company: None,
             country: None,
+            periods: vec![],
         }
     }
 }
@@ -327,6 +328,7 @@ impl Follower {
             attachments: u64::from(fields.metadata.contains_key("mime_type")),
             company: fields.metadata.get("company_name").cloned(),
             country,
+            periods: crate::periods::of_tags(&fields.metadata),
         })
     }
 

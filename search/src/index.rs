@@ -20,8 +20,9 @@ use crate::schema::{self, Fields, ENGLISH, SHARED, WORDS};
 
 /// Bumped whenever the schema, the analysis or what the index holds changes: an index of another
 /// version is rebuilt from the feed. (3: users' notes are indexed, so notes written before are
-/// picked up by the rebuild. 4: each table row is also a passage of its own, under its headers.)
-pub const SCHEMA_VERSION: u32 = 4;
+/// picked up by the rebuild. 4: each table row is also a passage of its own, under its headers.
+/// 5: documents carry the periods they cover.)
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// What the index holds of one document.
 #[derive(Debug, Clone, Default)]
@@ -39,6 +40,8 @@ pub struct IndexedDocument {
     pub attachments: u64,
     pub company: Option<String>,
     pub country: Option<String>,
+    /// The periods the document covers, as [`crate::periods`] writes them ("2018", "2023q3").
+    pub periods: Vec<String>,
 }
 
 /// One change to the index, in feed order.
@@ -284,6 +287,9 @@ impl SearchIndex {
         }
         if let Some(country) = d.country.as_deref().filter(|c| !c.is_empty()) {
             document.add_text(f.country, country);
+        }
+        for period in &d.periods {
+            document.add_text(f.period, period);
         }
         let mut out = Vec::new();
         let blocks = passages(&d.pages);

@@ -7,6 +7,7 @@
 //! - [`index`]: the index on disk, its single writer and its checkpoint in the commit payload.
 //! - [`follow`]: the task that follows the event feed into the index.
 //! - [`query`]: keyword expressions, access filters, sorting, counts, highlights, spelling.
+//! - [`periods`]: the fiscal years and quarters documents cover and questions name, as keys.
 //! - [`hybrid`]: a search's keyword ranking fused with the documents' embeddings (dense
 //!   retrieval), when the caller has them.
 
@@ -14,6 +15,7 @@ pub mod follow;
 pub mod hybrid;
 pub mod index;
 pub mod passages;
+pub mod periods;
 pub mod query;
 pub mod schema;
 pub mod tables;

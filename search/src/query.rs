@@ -73,6 +73,8 @@ pub struct Request {
     pub countries: Vec<String>,
     /// Companies (the documents' `company_name` tag, as stored) to keep; empty keeps all.
     pub companies: Vec<String>,
+    /// Periods ([`crate::periods`] keys) whose documents to keep; empty keeps all.
+    pub periods: Vec<String>,
     pub sort: Sort,
     pub descending: bool,
     pub offset: usize,
@@ -103,6 +105,7 @@ impl Request {
             published: None,
             countries: vec![],
             companies: vec![],
+            periods: vec![],
             sort: Sort::Relevance,
             descending: true,
             offset: 0,
@@ -365,6 +368,9 @@ impl SearchIndex {
         }
         if !req.companies.is_empty() {
             clauses.push(filter(term_set(f.company, &req.companies)));
+        }
+        if !req.periods.is_empty() {
+            clauses.push(filter(term_set(f.period, &req.periods)));
         }
         if let Some((from, to)) = req.published {
             clauses.push(filter(Box::new(RangeQuery::new(

@@ -44,6 +44,9 @@ pub struct Fields {
     pub attachments: Field,
     pub company: Field,
     pub country: Field,
+    /// Document entries: the periods the document covers ([`crate::periods`] keys: "2018",
+    /// "2023q3"), one value each; stored, for the assistant to prefer a named period's documents.
+    pub period: Field,
     /// Passage entries: position in the document, 1-based page, character range in the page.
     pub ordinal: Field,
     pub page: Field,
@@ -88,6 +91,7 @@ pub fn schema() -> (Schema, Fields) {
         attachments: b.add_u64_field("attachments", number()),
         company: b.add_text_field("company", STRING | STORED | FAST),
         country: b.add_text_field("country", STRING | FAST),
+        period: b.add_text_field("period", STRING | STORED),
         ordinal: b.add_u64_field("ordinal", STORED),
         page: b.add_u64_field("page", STORED),
         start: b.add_u64_field("start", STORED),

@@ -28,6 +28,7 @@ pub fn document(
         attachments: 0,
         company: None,
         country: None,
+        periods: vec![],
     }
 }
 
