@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use crate::compute::Computation;
 use crate::retrieve::RetrievedPassage;
 
 /// The spec's text under an answer of weak evidence (badge 'Low').
@@ -61,6 +62,18 @@ impl AnswerQuality {
 pub struct AnswerSentence {
     pub sentence: String,
     pub citations: Vec<u32>,
+    /// Set on a sentence that states a value the engine computed rather than quoted: the
+    /// operation, each input as its cited passage writes it, and the result. Such a sentence is
+    /// checked by recomputing it from its inputs ([`Computation::holds`]), not by its words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computed: Option<Computation>,
+}
+
+impl AnswerSentence {
+    /// A sentence quoted or written from its cited passages.
+    pub fn quoted(sentence: impl Into<String>, citations: Vec<u32>) -> AnswerSentence {
+        AnswerSentence { sentence: sentence.into(), citations, computed: None }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -7,6 +7,11 @@
 //! adds its passage to that sentence's citations instead of appearing twice. The best sentence
 //! leads; the others follow in source order. Lists and comparisons get a heading and bullets
 //! (a comparison a heading per document).
+//!
+//! A question asking for arithmetic over a table's figures (a change, a percentage change, an
+//! average, a sum, a share) gets one sentence more, first: the value computed from the table rows
+//! it names ([`crate::compute`]), marked as computed and citing those rows, which are quoted
+//! after it. It is the one sentence not found word for word in a passage; its inputs are.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -16,6 +21,7 @@ use async_trait::async_trait;
 
 use crate::answer::{Answer, AnswerQuality, AnswerSentence, AnswerType, Citation, GeneratedAnswer};
 use crate::compose;
+use crate::compute::{self, Computation};
 use crate::engine::{AnswerEngine, Events};
 use crate::error::AssistantError;
 use crate::retrieve::{Retrieval, WEAK_EVIDENCE};
@@ -74,6 +80,10 @@ pub fn compose(retrieval: &Retrieval, pro: bool) -> Answer {
     let mut terms = Terms::default();
     let mut pool = sentences(retrieval, &mut terms);
     score(&mut pool, retrieval);
+    let computation = compute::compute(retrieval, &mut terms, MAX_CHARS);
+    if let Some(c) = &computation {
+        lead_with_inputs(&mut pool, retrieval, c);
+    }
     let shape = text::shape(&retrieval.question);
     let most = match (shape, pro) {
         (Shape::Prose, false) => 3,
@@ -89,7 +99,10 @@ pub fn compose(retrieval: &Retrieval, pro: bool) -> Answer {
     let quality =
         if chosen.is_empty() || best_coverage < WEAK_EVIDENCE { AnswerQuality::Low } else { AnswerQuality::High };
     let ordered = order(chosen);
-    let answer = markdown(retrieval, &ordered, shape);
+    let mut answer = markdown(retrieval, &ordered, shape);
+    if let Some(c) = &computation {
+        answer = format!("{}\n\n{answer}", c.sentence()).trim_end().to_string();
+    }
     let mut spans: HashMap<usize, Vec<(u32, u32)>> = HashMap::new();
     for s in &ordered {
         let text = &retrieval.passages[s.passage].text;
@@ -103,9 +116,10 @@ pub fn compose(retrieval: &Retrieval, pro: bool) -> Answer {
         answer_type: AnswerType::Answer,
         generated_answer: GeneratedAnswer {
             answer,
-            sentences: ordered
-                .iter()
-                .map(|s| AnswerSentence { sentence: s.text.clone(), citations: s.citations.clone() })
+            sentences: computation
+                .map(|c| AnswerSentence { sentence: c.sentence(), citations: c.citations(), computed: Some(c) })
+                .into_iter()
+                .chain(ordered.iter().map(|s| AnswerSentence::quoted(s.text.clone(), s.citations.clone())))
                 .collect(),
         },
         retrieved_results: retrieval
@@ -210,6 +224,22 @@ fn score(pool: &mut [Sentence], retrieval: &Retrieval) {
         }
         let figure = if s.figure { FIGURE_WEIGHT } else { 1.0 };
         s.score = figure * bm25 * (0.7 + 0.3 * retrieval.passages[s.passage].relevance);
+    }
+}
+
+/// Puts the rows a computation quotes its inputs from ahead of every other sentence, so the
+/// answer shows each input where it is cited.
+fn lead_with_inputs(pool: &mut [Sentence], retrieval: &Retrieval, computation: &Computation) {
+    let best = pool.iter().map(|s| s.score).fold(0.0f32, f32::max).max(1.0);
+    let inputs = computation.citations();
+    for s in pool.iter_mut() {
+        if let Some(at) = inputs.iter().position(|n| *n == retrieval.passages[s.passage].number) {
+            if retrieval.passages[s.passage].table_row {
+                // In the inputs' order, just ahead of the best of the rest (whose score still
+                // decides which others are worth keeping).
+                s.score = best * (1.0 + 0.01 * (inputs.len() - at) as f32);
+            }
+        }
     }
 }
 

@@ -11,6 +11,8 @@
 //! - [`engine`]: the [`AnswerEngine`] contract, the [`Events`] channel engines report through, and
 //!   [`Assistant`], which runs a question end to end.
 //! - [`extractive`]: the offline default engine, composing answers only from retrieved sentences.
+//! - [`compute`]: arithmetic a question asks for (a change, a percentage change, an average, a
+//!   sum, a share), computed from the table rows retrieved and marked as computed.
 //! - [`openai`]: the engine for any chat-completions server, its citations checked against the
 //!   passages they cite.
 //! - [`answer`]: the answer and citation as the spec's DONE event carries them.
@@ -24,6 +26,7 @@
 
 pub mod answer;
 pub mod compose;
+pub mod compute;
 pub mod engine;
 pub mod error;
 pub mod extractive;

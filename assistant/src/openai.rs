@@ -205,6 +205,8 @@ pub struct SupportCheck {
     terms: Terms,
     /// The terms of each passage, `passages[n - 1]` being source `[n]`'s.
     passages: Vec<HashSet<String>>,
+    /// The text of each passage, for computed sentences' inputs.
+    texts: Vec<String>,
 }
 
 impl SupportCheck {
@@ -212,7 +214,22 @@ impl SupportCheck {
     pub fn new(retrieval: &Retrieval) -> SupportCheck {
         let mut terms = Terms::default();
         let passages = retrieval.passages.iter().map(|p| terms.of(&p.text).into_iter().collect()).collect();
-        SupportCheck { terms, passages }
+        let texts = retrieval.passages.iter().map(|p| p.text.clone()).collect();
+        SupportCheck { terms, passages, texts }
+    }
+
+    /// Whether an answer sentence passes: a computed one ([`AnswerSentence::computed`]) when its
+    /// inputs are written in the passages it cites and its value follows from them; any other as
+    /// [`passes`](Self::passes) judges its words.
+    pub fn check(&mut self, sentence: &AnswerSentence) -> bool {
+        match &sentence.computed {
+            Some(computation) => {
+                let texts: Vec<&str> = self.texts.iter().map(String::as_str).collect();
+                let cites_inputs = computation.inputs.iter().all(|i| sentence.citations.contains(&i.citation));
+                cites_inputs && computation.holds(&texts)
+            }
+            None => self.passes(&sentence.sentence, &sentence.citations),
+        }
     }
 
     /// The share of the sentence's terms its cited passages hold, or `None` for a sentence too
@@ -364,10 +381,7 @@ impl Reader {
             answer_type: AnswerType::Answer,
             generated_answer: GeneratedAnswer {
                 answer: self.markdown.trim().to_string(),
-                sentences: claims
-                    .iter()
-                    .map(|c| AnswerSentence { sentence: c.text.clone(), citations: c.citations.clone() })
-                    .collect(),
+                sentences: claims.iter().map(|c| AnswerSentence::quoted(c.text.clone(), c.citations.clone())).collect(),
             },
             retrieved_results: retrieval.passages.iter().map(|p| Citation::of(p, vec![])).collect(),
             followup_questions: compose::followups(retrieval, &cited, 3),

@@ -147,10 +147,16 @@ fn extractive(index: &SearchIndex, question: &str) -> (Retrieval, Answer) {
     (r, answer)
 }
 
-/// Every sentence of the answer is, whitespace aside, text of a passage it cites.
+/// Every sentence of the answer is, whitespace aside, text of a passage it cites; a computed one
+/// has each of its inputs written in the passage it cites.
 fn assert_nothing_invented(answer: &Answer) {
     for s in &answer.generated_answer.sentences {
         assert!(!s.citations.is_empty(), "{:?} cites nothing", s.sentence);
+        if let Some(computed) = &s.computed {
+            let passages: Vec<&str> = answer.retrieved_results.iter().map(|c| c.context.as_str()).collect();
+            assert!(computed.holds(&passages), "{:?} does not follow from its cited inputs", s.sentence);
+            continue;
+        }
         let found = s.citations.iter().any(|n| {
             let cited = &answer.retrieved_results[*n as usize - 1];
             assert_eq!(cited.id, *n);
@@ -198,12 +204,6 @@ fn a_question_naming_a_company_is_answered_from_that_companys_documents() {
     assert!(r.passages.iter().any(|p| p.deeplink == "pinecrest-10k"), "{:?}", r.passages);
 }
 
-#[test]
-fn a_named_company_whose_documents_match_nothing_leaves_the_whole_scope_searched() {
-    let mut tagged = document("tagged", Some("bob"), "needldrive", "drives", "Annual report", "Revenue rose.");
-    tagged.company = Some("Pinecrest Beverages, Inc.".into());
-    let mut other = document("other", Some("bob"), "needldrive", "drives", "Quarterly letter", "Margins held.");
-    other.company = Some("Orchard Fields Inc.".into());
 /// One company's annual reports for two fiscal years: the later one compares with the earlier
 /// year, so both speak of 2018's revenue, the later one more often. With `memo`, a note tagged
 /// with no period that speaks of it too.
@@ -281,6 +281,12 @@ fn a_named_period_leads_but_does_not_drop_documents_of_no_period() {
     assert!(documents.contains("orchard-fy2018") && documents.contains("orchard-fy2019"), "{:?}", r.passages);
 }
 
+#[test]
+fn a_named_company_whose_documents_match_nothing_leaves_the_whole_scope_searched() {
+    let mut tagged = document("tagged", Some("bob"), "needldrive", "drives", "Annual report", "Revenue rose.");
+    tagged.company = Some("Pinecrest Beverages, Inc.".into());
+    let mut other = document("other", Some("bob"), "needldrive", "drives", "Quarterly letter", "Margins held.");
+    other.company = Some("Orchard Fields Inc.".into());
     let memo =
         document("memo", Some("bob"), "needldrive", "drives", "Memo", "Pinecrest set sales targets for the team.");
     let index = index_of([tagged, other, memo]);
@@ -510,12 +516,15 @@ fn pdf_passages_keep_their_page_and_line_boxes_in_the_citation() {
     assert_eq!(json["retrieved_results"][0]["id"], 1);
 }
 
+/// A paragraph, then a table of sales by contract type as DOCX extraction leaves one.
+const SALES: &str = "Sales by contract type. Sales on fixed-price contracts grew in 2019 as new programs began, \
+                     while other sales declined with the end of legacy contracts; total sales rose for the third \
+                     year.\n\nYears Ended September 30,\n2019\t2018\t2017\nFixed Price\t$ 1,452.4\t$ 1,146.2\t\
+                     $ 1,036.9\nOther\t44.1\t56.7\t70.8\nTotal sales\t$1,496.5\t$1,202.9\t$1,107.7";
+
 #[test]
 fn a_question_for_a_figure_is_answered_by_the_table_row_that_holds_it_under_its_headers() {
-    let text = "Sales by contract type. Sales on fixed-price contracts grew in 2019 as new programs began, while \
-                other sales declined with the end of legacy contracts; total sales rose for the third year.\n\n\
-                Years Ended September 30,\n2019\t2018\t2017\nFixed Price\t$ 1,452.4\t$ 1,146.2\t$ 1,036.9\n\
-                Other\t44.1\t56.7\t70.8\nTotal sales\t$1,496.5\t$1,202.9\t$1,107.7";
+    let text = SALES;
     let index = index_of([document("sales", Some("bob"), "needldrive", "drives", "Annual report extract", text)]);
     let scope = Scope::Documents(vec!["sales".into()]);
     let r = retrieval(&index, "What is the amount of total sales in 2019?", scope, false);
@@ -536,6 +545,52 @@ fn a_question_for_a_figure_is_answered_by_the_table_row_that_holds_it_under_its_
         text.chars().skip(row.page_range.0 as usize).take((row.page_range.1 - row.page_range.0) as usize).collect();
     assert_eq!(line, "Total sales\t$1,496.5\t$1,202.9\t$1,107.7");
     assert_nothing_invented(&answer);
+}
+
+#[test]
+fn a_question_for_a_change_gets_the_value_computed_from_the_cited_rows_and_marked_so() {
+    let index = index_of([document("sales", Some("bob"), "needldrive", "drives", "Annual report extract", SALES)]);
+    let scope = Scope::Documents(vec!["sales".into()]);
+    let r = retrieval(&index, "What was the change in total sales from 2018 to 2019?", scope.clone(), false);
+    let answer = assistant::extractive::compose(&r, false);
+    let sentences = &answer.generated_answer.sentences;
+    let computed = sentences[0].computed.as_ref().expect("the lead sentence is computed");
+    let row = sentences[0].citations[0];
+    assert_eq!(
+        sentences[0].sentence,
+        format!(
+            "Computed from [{row}]: the change in \u{201c}Total sales\u{201d} from 2018 to 2019 is 1,496.5 \u{2212} \
+             1,202.9 = 293.6."
+        )
+    );
+    assert!(answer.generated_answer.answer.starts_with(&sentences[0].sentence), "{}", answer.generated_answer.answer);
+    // The row the inputs come from is quoted next, citing the same passage.
+    assert_eq!(sentences[1].sentence, "Total sales \u{2014} 2019: $1,496.5; 2018: $1,202.9; 2017: $1,107.7");
+    assert_eq!(sentences[1].citations, [row]);
+    assert!(sentences[1..].iter().all(|s| s.computed.is_none()));
+    assert_eq!(computed.value, 1496.5 - 1202.9);
+    assert_nothing_invented(&answer);
+    // The support check recomputes it; a value its inputs do not give fails.
+    let mut check = assistant::openai::SupportCheck::new(&r);
+    assert!(check.check(&sentences[0]));
+    let mut tampered = sentences[0].clone();
+    tampered.computed.as_mut().unwrap().value = 300.0;
+    assert!(!check.check(&tampered));
+    // The DONE event carries the computation beside the sentence; quoted sentences carry none.
+    let json = serde_json::to_value(&answer).unwrap();
+    assert_eq!(json["generated_answer"]["sentences"][0]["computed"]["operation"], "change");
+    assert_eq!(json["generated_answer"]["sentences"][0]["computed"]["inputs"][0]["written"], "$1,202.9");
+    assert!(json["generated_answer"]["sentences"][1].get("computed").is_none());
+
+    // A figure asked for is not computed; nor is a change of a row the table does not have.
+    for question in
+        ["What is the amount of total sales in 2019?", "What was the change in net income from 2018 to 2019?"]
+    {
+        let r = retrieval(&index, question, scope.clone(), false);
+        let answer = assistant::extractive::compose(&r, false);
+        assert!(answer.generated_answer.sentences.iter().all(|s| s.computed.is_none()), "{question}");
+        assert!(!answer.generated_answer.answer.contains("Computed"), "{question}");
+    }
 }
 
 #[tokio::test]

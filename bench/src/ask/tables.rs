@@ -14,6 +14,13 @@
 //!   counts); from both, either;
 //! - *cited containment*: the passages the answer's sentences cite hold every gold value between
 //!   them (so the reader can check the answer, or compute it, from what is cited).
+//!
+//! And for the arithmetic questions, the sentences the answer marks as computed
+//! (`computed` on a sentence): the share of questions given a computed value at all, the share
+//! whose computed value equals the gold answer (rounded to two decimals, as the gold is; a
+//! percentage in percent), the share of computed values that are wrong, and of the computed
+//! sentences, those whose every input is written in the passage it cites. Values computed for
+//! questions of the other types are counted too: each is a sentence the question did not ask for.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -35,6 +42,8 @@ struct Question {
     paragraphs: Vec<String>,
     /// What a passage must hold: the gold answer strings, or the derivation's inputs.
     values: Vec<String>,
+    /// An arithmetic question's gold answer as a number.
+    gold: Option<f64>,
 }
 
 /// The contexts as document texts, and the questions; `None` when the data is absent.
@@ -68,7 +77,13 @@ fn load(data: &Path) -> Option<(Vec<String>, Vec<Question>)> {
                 .filter_map(|n| n.as_str()?.parse::<usize>().ok())
                 .filter_map(|n| c.paragraphs.get(n.checked_sub(1)?).cloned())
                 .collect();
+            let gold = match &q["answer"] {
+                Value::Number(n) => n.as_f64(),
+                Value::String(s) => s.trim().replace(',', "").parse().ok(),
+                _ => None,
+            };
             questions.push(Question {
+                gold: gold.filter(|_| answer_type == "arithmetic"),
                 text: q["question"].as_str().unwrap_or_default().to_string(),
                 context: i,
                 answer_type,
@@ -144,6 +159,74 @@ impl Counts {
     }
 }
 
+/// Counts of computed values.
+#[derive(Default)]
+struct Computed {
+    /// Arithmetic questions asked, those given a computed value, and those whose value is the gold.
+    arithmetic: usize,
+    computed: usize,
+    right: usize,
+    /// Computed sentences in all answers, and those whose inputs are written in their cited passages.
+    sentences: usize,
+    quoted: usize,
+    /// Questions of other types given a computed value, of how many.
+    other: usize,
+    others: usize,
+}
+
+impl Computed {
+    fn add(&mut self, q: &Question, done: &Value) {
+        let results: Vec<&Value> = done["retrieved_results"].as_array().map(|a| a.iter().collect()).unwrap_or_default();
+        let computed: Vec<&Value> = done["generated_answer"]["sentences"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.get("computed"))
+            .collect();
+        for c in &computed {
+            self.sentences += 1;
+            let inputs = c["inputs"].as_array().cloned().unwrap_or_default();
+            let quoted = !inputs.is_empty()
+                && inputs.iter().all(|i| {
+                    let cited = results.iter().find(|r| r["id"] == i["citation"]);
+                    let written = i["written"].as_str().unwrap_or_default();
+                    cited
+                        .and_then(|r| r["context"].as_str())
+                        .is_some_and(|t| !written.is_empty() && t.contains(written))
+                });
+            self.quoted += usize::from(quoted);
+        }
+        let value = computed.first().and_then(|c| c["value"].as_f64());
+        if q.answer_type == "arithmetic" {
+            self.arithmetic += 1;
+            self.computed += usize::from(value.is_some());
+            let right = matches!((value, q.gold), (Some(v), Some(g)) if assistant::compute::agrees(v, g));
+            self.right += usize::from(right);
+        } else {
+            self.others += 1;
+            self.other += usize::from(value.is_some());
+        }
+    }
+
+    fn print(&self) {
+        let share = |n: usize, of: usize| if of == 0 { 0.0 } else { n as f64 / of as f64 };
+        let line = |label: &str, n: usize, of: usize, what: &str| {
+            println!("      {label:<20} {:.3}  ({n:>4}/{of:<4})  {what}", share(n, of));
+        };
+        println!("    computed values (arithmetic questions):");
+        line("computed", self.computed, self.arithmetic, "a value computed at all");
+        line("equal to the gold", self.right, self.arithmetic, "the computed value is the gold answer (2 decimals)");
+        line("wrong", self.computed - self.right, self.computed, "computed values that are not the gold answer");
+        line(
+            "inputs quoted",
+            self.quoted,
+            self.sentences,
+            "computed sentences whose inputs are in their cited passages",
+        );
+        line("on other questions", self.other, self.others, "values computed for questions not asking for arithmetic");
+    }
+}
+
 /// Ingests TAT-QA dev's contexts as documents and asks their questions over each one's own.
 pub(super) async fn measure(
     server: &api::app::Server,
@@ -183,14 +266,17 @@ pub(super) async fn measure(
     let (mut all, mut by_type, mut by_from) =
         (Counts::default(), HashMap::<String, Counts>::new(), HashMap::<String, Counts>::new());
     let mut failed = 0;
+    let mut computed = Computed::default();
     for (q, answer) in questions.iter().zip(answers) {
         let Ok(Asked { answer: Some(done), .. }) = answer else {
             failed += 1;
+            computed.add(q, &Value::Null);
             all.add(false, false, false);
             by_type.entry(q.answer_type.clone()).or_default().add(false, false, false);
             by_from.entry(q.answer_from.clone()).or_default().add(false, false, false);
             continue;
         };
+        computed.add(q, &done);
         let (at5, at10, contained) = judge(q, &documents[q.context], &done);
         all.add(at5, at10, contained);
         by_type.entry(q.answer_type.clone()).or_default().add(at5, at10, contained);
@@ -205,6 +291,7 @@ pub(super) async fn measure(
             group[key].print(&format!("  {key}"));
         }
     }
+    computed.print();
     if failed > 0 {
         println!("    {failed} questions failed (counted as misses)");
     }

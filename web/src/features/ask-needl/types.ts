@@ -51,6 +51,16 @@ export interface Citation {
 export interface AnswerSentence {
   sentence: string;
   citations: number[];
+  /** Set on a sentence stating a value computed from its cited inputs rather than quoted. */
+  computed?: Computation;
+}
+
+/** A computed value: the operation, each input as its cited passage writes it, the result. */
+export interface Computation {
+  operation: 'change' | 'decrease' | 'percentage_change' | 'average' | 'sum' | 'share' | 'ratio';
+  inputs: { label: string; period: string; written: string; number: number; citation: number }[];
+  value: number;
+  shown: string;
 }
 
 /** The DONE event's data. */
