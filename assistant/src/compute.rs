@@ -119,13 +119,14 @@ pub fn asked(question: &str) -> Option<Asked> {
         return None;
     }
     let percent = |i: usize| matches!(words[i].as_str(), "percentage" | "percent" | "%");
-    // "percentage change", "% increase", "percentage increase / (decrease)", "growth rate".
+    // "percentage change", "% increase", "percentage increase / (decrease)", "growth rate"; a
+    // "percentage difference" may be one of points.
     let percentage_change = (0..words.len()).any(|i| {
         percent(i)
             && words.get(i + 1).is_some_and(|w| {
-                CHANGE.contains(&w.as_str()) || matches!(w.as_str(), "growth" | "rise" | "decline" | "increase/")
+                (CHANGE.contains(&w.as_str()) && w != "difference")
+                    || matches!(w.as_str(), "growth" | "rise" | "decline" | "increase/")
             })
-            && !words.get(i + 1).is_some_and(|w| w == "difference")
     }) || lower.contains("growth rate");
     if percentage_change {
         return (years.len() == 2).then(|| asking(Operation::PercentageChange, years, false, None));
