@@ -36,6 +36,7 @@ mod oidc;
 mod parquet_export;
 mod passwords;
 mod people_notifications;
+mod pipeline;
 mod plans;
 mod platform;
 mod policy;

@@ -1,0 +1,178 @@
+//! The live pipeline killed under load: a `needl` process follows the feed into every read model
+//! while writers append as fast as they can; it is killed (SIGKILL) at random moments and
+//! restarted, the writers never stopping. Once the last one has caught up, every read model must
+//! equal the same model rebuilt from zero: nothing lost, nothing applied twice, whatever the
+//! batch the kill cut through. On SQLite (the writers on the server's own database file, as
+//! `needl import` writes) and on Postgres.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use commands::feed::FeedSignal;
+use commands::{CommandBus, Db};
+use domain::session::SessionCommand;
+use domain::tag::TagCommand;
+use domain::user::UserCommand;
+use projections::runner::{self, Projection};
+use rand::Rng;
+
+use crate::support::*;
+
+#[tokio::test]
+async fn read_models_of_a_server_killed_under_load_equal_a_rebuild_on_sqlite() {
+    killed_under_load(None).await;
+}
+
+#[tokio::test]
+async fn read_models_of_a_server_killed_under_load_equal_a_rebuild_on_postgres() {
+    let schema = testkit::db::postgres_schema().await;
+    killed_under_load(Some(testkit::db::in_schema(&testkit::db::postgres_url(), &schema))).await;
+}
+
+/// How many times the server is killed, and how many writers append meanwhile.
+const KILLS: usize = 4;
+const WRITERS: usize = 12;
+
+async fn killed_under_load(database: Option<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let env: Vec<(&str, String)> = database.iter().map(|url| ("DATABASE_URL", url.clone())).collect();
+    let mut server = spawn_binary_in(dir.path(), &[], &env).await;
+    let db = Db::open(database.as_deref(), dir.path()).await.unwrap();
+
+    // Writers: sign-ups, sessions, preference changes and tags, so that several read models move.
+    let bus = Arc::new(CommandBus::new(db.clone(), FeedSignal::default()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let written = Arc::new(AtomicU64::new(0));
+    let mut writers = Vec::new();
+    for w in 0..WRITERS {
+        let (bus, stop, written) = (bus.clone(), stop.clone(), written.clone());
+        writers.push(tokio::spawn(async move {
+            let mut i = 0;
+            while !stop.load(Ordering::Relaxed) {
+                let user = format!("w{w}-{i}");
+                write_round(&bus, &user).await;
+                written.fetch_add(5, Ordering::Relaxed);
+                i += 1;
+            }
+        }));
+    }
+
+    let started = Instant::now();
+    let mut rng = rand::rng();
+    for _ in 0..KILLS {
+        tokio::time::sleep(Duration::from_millis(rng.random_range(300..1500))).await;
+        server.child.kill().unwrap();
+        server.child.wait().unwrap();
+        // Down for a moment while the writers go on.
+        tokio::time::sleep(Duration::from_millis(rng.random_range(0..300))).await;
+        server = spawn_binary_in(dir.path(), &[], &env).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    stop.store(true, Ordering::Relaxed);
+    for writer in writers {
+        writer.await.unwrap();
+    }
+    let events = written.load(Ordering::Relaxed);
+    let rate = events as f64 / started.elapsed().as_secs_f64();
+    eprintln!("{events} events written at {rate:.0}/s while the server was killed {KILLS} times");
+    assert!(events >= 500, "the writers wrote too little to cut batches: {events}");
+
+    // The last server catches up to the feed's head, then is killed too.
+    let head = commands::feed::head(&db).await.unwrap();
+    let chosen = projections::all();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let mut behind = Vec::new();
+        for projection in &chosen {
+            if runner::checkpoint(&db, projection.name()).await.unwrap() < head {
+                behind.push(projection.name());
+            }
+        }
+        if behind.is_empty() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "read models never caught up to {head}: {behind:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+
+    let live = dump(&db, &chosen).await;
+    assert!(live.values().map(Vec::len).sum::<usize>() as u64 >= events / 5, "the read models hold the users at least");
+    for projection in &chosen {
+        runner::reset(&db, projection.as_ref()).await.unwrap();
+    }
+    let together: Vec<&dyn Projection> = chosen.iter().map(|p| p.as_ref()).collect();
+    runner::catch_up_together(&db, &together, runner::REBUILD_BATCH).await.unwrap();
+    let rebuilt = dump(&db, &chosen).await;
+    for (table, rows) in &live {
+        let again = &rebuilt[table];
+        assert!(
+            rows == again,
+            "read model table {table}: {} rows live, {} rebuilt; first difference: {:?}",
+            rows.len(),
+            again.len(),
+            first_difference(rows, again)
+        );
+    }
+}
+
+/// One writer's round: five events over four aggregates.
+async fn write_round(bus: &CommandBus, user: &str) {
+    let meta = testkit::db::metadata(user);
+    let sign_up = UserCommand::SignUp {
+        email: format!("{user}@example.com"),
+        username: user.to_string(),
+        password_hash: "$argon2id$test".to_string(),
+        is_admin: false,
+    };
+    bus.execute(&bus.users, user, sign_up, &meta).await.unwrap();
+    let session = SessionCommand::Start {
+        user_id: user.to_string(),
+        expires_at: chrono::Utc::now() + chrono::Duration::hours(1),
+        rotated_from: None,
+    };
+    bus.execute(&bus.sessions, &format!("s-{user}"), session, &meta).await.unwrap();
+    let preferences = UserCommand::ChangePreferences { nav_state: None, askneedl_pro: Some(true) };
+    bus.execute(&bus.users, user, preferences, &meta).await.unwrap();
+    for name in ["Mining", "Rates"] {
+        let tag = TagCommand::Create { user_id: user.to_string(), tag_id: format!("{user}-{name}"), name: name.into() };
+        bus.execute(&bus.tag_books, user, tag, &meta).await.unwrap();
+    }
+}
+
+/// Every row of every table of `chosen`, as text, sorted, by table.
+async fn dump(db: &Db, chosen: &[Arc<dyn Projection>]) -> std::collections::BTreeMap<String, Vec<String>> {
+    #[derive(sqlx::FromRow)]
+    struct Text {
+        t: String,
+    }
+    let mut out = std::collections::BTreeMap::new();
+    for projection in chosen {
+        for table in projection.tables() {
+            let sql = match db {
+                Db::Postgres(_) => format!("SELECT row_to_json(r)::text AS t FROM {table} r"),
+                Db::Sqlite { .. } => {
+                    let columns: Vec<Text> = db
+                        .fetch_all(&format!("SELECT name AS t FROM pragma_table_info('{table}')"), vec![])
+                        .await
+                        .unwrap();
+                    let list: Vec<String> = columns.into_iter().map(|c| format!("quote(\"{}\")", c.t)).collect();
+                    format!("SELECT {} AS t FROM {table}", list.join(" || ',' || "))
+                }
+            };
+            let mut rows: Vec<String> =
+                db.fetch_all::<Text>(&sql, vec![]).await.unwrap().into_iter().map(|r| r.t).collect();
+            rows.sort();
+            out.insert(table.to_string(), rows);
+        }
+    }
+    out
+}
+
+fn first_difference(a: &[String], b: &[String]) -> Option<(Option<String>, Option<String>)> {
+    let only_a = a.iter().find(|r| !b.contains(r)).cloned();
+    let only_b = b.iter().find(|r| !a.contains(r)).cloned();
+    (only_a.is_some() || only_b.is_some()).then_some((only_a, only_b))
+}
