@@ -885,6 +885,28 @@ mod tests {
     }
 
     #[test]
+    fn a_decrease_a_row_named_total_a_segment_and_percentages_are_read_as_meant() {
+        // "How much did X decrease" is answered as a decrease: the earlier figure less the later.
+        let c = computed("How much did Other decrease from 2018 to 2019?", SALES).unwrap();
+        assert_eq!(c.operation, Operation::Decrease);
+        assert_eq!(c.shown, "12.6");
+        assert!(c.sentence().contains("the decrease in \u{201c}Other\u{201d} from 2018 to 2019 is 56.7 \u{2212} 44.1"));
+        assert!(c.holds(SALES));
+        // "the Total sales in 2019 and 2018" asks for the row's two figures, not their sum.
+        assert_eq!(computed("What were the Total sales in 2019 and 2018?", SALES), None);
+        assert_eq!(computed("What is the sum of Total sales in 2018 and 2019?", SALES).unwrap().shown, "2,699.4");
+        // A segment the row is not of: the company's row answers nothing about it.
+        assert_eq!(computed("What was the change in Blizzard total sales from 2018 to 2019?", SALES), None);
+        // A change of percentages is in points; their percentage change could mean either.
+        let rates = ["Discount rate \u{2014} 2019: 4.00%; 2018: 3.75%"];
+        let c = computed("What was the change in the discount rate from 2018 to 2019?", &rates).unwrap();
+        assert_eq!(c.shown, "0.25 percentage points");
+        assert_eq!(computed("What was the percentage change in the discount rate from 2018 to 2019?", &rates), None);
+        // A reason asked for is no figure.
+        assert_eq!(computed("Why did Other decrease from 2018 to 2019?", SALES), None);
+    }
+
+    #[test]
     fn a_computation_that_misquotes_its_inputs_does_not_hold() {
         let mut c = computed("What is the change in Other in 2019 from 2018?", SALES).unwrap();
         assert!(c.holds(SALES));
