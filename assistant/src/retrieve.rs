@@ -287,10 +287,14 @@ fn round(
     req.limit = settings.documents;
     req.highlights = settings.candidates_per_document;
     let mut found = index.search_ranked(&req, similarity)?;
+    // Whether some document in scope that matches covers a named period: when none does, there
+    // is nothing to prefer (and no document to look up).
+    let mut dated_any = false;
     if !periods.is_empty() {
         req.periods = periods.to_vec();
         let seen: HashSet<String> = found.hits.iter().map(|h| h.deeplink.clone()).collect();
         let dated = index.search_ranked(&req, similarity)?;
+        dated_any = !dated.hits.is_empty();
         found.hits.extend(dated.hits.into_iter().filter(|h| !seen.contains(&h.deeplink)));
     }
     let best_document = found.hits.iter().map(|h| h.score).fold(0.0f32, f32::max);
@@ -324,7 +328,9 @@ fn round(
             });
         }
     }
-    prefer_periods(index, &mut out, periods)?;
+    if dated_any {
+        prefer_periods(index, &mut out, periods)?;
+    }
     Ok(out)
 }
 
