@@ -81,6 +81,10 @@ pub struct GeneratedAnswer {
     /// The answer as markdown, citations written `[n]`.
     pub answer: String,
     pub sentences: Vec<AnswerSentence>,
+    /// Citations a model wrote to sources there are not, dropped as the answer streamed. Not
+    /// sent: reports count them against the model's citation precision.
+    #[serde(skip)]
+    pub unknown_citations: usize,
 }
 
 /// The finished answer: everything the spec's DONE event carries except `message_id` and

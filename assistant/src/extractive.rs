@@ -121,6 +121,7 @@ pub fn compose(retrieval: &Retrieval, pro: bool) -> Answer {
                 .into_iter()
                 .chain(ordered.iter().map(|s| AnswerSentence::quoted(s.text.clone(), s.citations.clone())))
                 .collect(),
+            unknown_citations: 0,
         },
         retrieved_results: retrieval
             .passages

@@ -382,6 +382,7 @@ impl Reader {
             generated_answer: GeneratedAnswer {
                 answer: self.markdown.trim().to_string(),
                 sentences: claims.iter().map(|c| AnswerSentence::quoted(c.text.clone(), c.citations.clone())).collect(),
+                unknown_citations: self.dropped.len(),
             },
             retrieved_results: retrieval.passages.iter().map(|p| Citation::of(p, vec![])).collect(),
             followup_questions: compose::followups(retrieval, &cited, 3),

@@ -726,6 +726,7 @@ async fn the_chat_engine_reads_citations_split_across_chunks_and_drops_unknown_o
     assert_eq!(sentences[0].sentence, "Ford said the tariffs cost the company about $1 billion in higher metal costs.");
     assert_eq!(sentences[0].citations, vec![n]);
     assert_eq!(sentences[1].citations, vec![n], "[99] names no source and is dropped");
+    assert_eq!(answer.generated_answer.unknown_citations, 1, "and counted, for reports' citation precision");
     assert!(!streamed.contains("99") && streamed.contains(&format!("[{n}]")), "{streamed}");
     assert_eq!(streamed.trim(), answer.generated_answer.answer);
     assert_eq!(answer.answer_quality, AnswerQuality::High);

@@ -314,6 +314,7 @@ impl ReportWorker {
                 }
                 Err(WriteError::Other(error)) => return Err(error),
             };
+            let checked = draft.checked;
             let command = ReportCommand::CompleteSection {
                 index: section.idx as usize,
                 markdown: draft.markdown,
@@ -321,8 +322,25 @@ impl ReportWorker {
                 passages: draft.passages,
             };
             match self.command(id, command).await {
+                Ok(()) => {
+                    if let Some(c) = checked {
+                        tracing::info!(
+                            report = %id,
+                            section = %section.heading,
+                            sentences = c.sentences,
+                            claims = c.claims,
+                            supported = c.supported,
+                            citations = c.citations,
+                            precise = c.precise,
+                            kept_sentences = c.kept_sentences,
+                            kept_citations = c.kept_citations,
+                            "the model's section judged by the support check"
+                        );
+                        writing::tally(&c);
+                    }
+                }
                 // Another worker wrote it first: its text stands.
-                Ok(()) | Err(CommandError::Domain(ReportError::SectionWritten)) => {}
+                Err(CommandError::Domain(ReportError::SectionWritten)) => {}
                 Err(CommandError::Domain(ReportError::AlreadyEnded)) => return Ok(()),
                 Err(error) => return Err(anyhow::anyhow!("{error}")),
             }

@@ -14,10 +14,10 @@
 //! files hold no evidence for it, with no citation.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use assistant::openai::{SupportCheck, SUPPORT_THRESHOLD};
-use assistant::{AnswerEngine, AssistantError, Events, Retrieval, RetrievedPassage};
+use assistant::{AnswerEngine, AnswerSentence, AssistantError, Events, Retrieval, RetrievedPassage};
 use serde_json::{json, Value};
 
 use super::figures::{self, Evidence, KeyFigures};
@@ -30,6 +30,89 @@ pub(crate) struct Written {
     pub markdown: String,
     pub sentences: Value,
     pub passages: Value,
+    /// What the model wrote, judged before anything was dropped (`None`: written extractively).
+    pub checked: Option<ModelCheck>,
+}
+
+/// A model's section judged by the support check before anything of it is dropped, and what of
+/// it is kept: citation recall and precision as ALCE defines them (and STORM reports), with the
+/// support check as the judge.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct ModelCheck {
+    /// Sentences the model wrote (headings aside).
+    pub sentences: usize,
+    /// Of them, claims: those with enough terms to be judged ([`assistant::openai::JUDGED_TERMS`]).
+    pub claims: usize,
+    /// Claims their citations, together, bear out: citation recall is `supported / claims`.
+    pub supported: usize,
+    /// The claims' citations, and every citation to no passage (dropped as the answer streamed,
+    /// whatever sentence it was on).
+    pub citations: usize,
+    /// Citations that bear their claim out alone, or without which the others would not:
+    /// citation precision is `precise / citations`.
+    pub precise: usize,
+    /// Sentences kept in the section, and their citations.
+    pub kept_sentences: usize,
+    pub kept_citations: usize,
+}
+
+impl ModelCheck {
+    /// Judges the model's `sentences`, `unknown` citations to no passage having been dropped.
+    fn judge(check: &mut SupportCheck, sentences: &[AnswerSentence], unknown: usize) -> ModelCheck {
+        let mut out = ModelCheck { sentences: sentences.len(), citations: unknown, ..ModelCheck::default() };
+        for s in sentences {
+            let sentence = assistant::text::normalize(&s.sentence);
+            if check.support(&sentence, &[]).is_none() {
+                continue;
+            }
+            out.claims += 1;
+            let whole = check.passes(&sentence, &s.citations);
+            out.supported += usize::from(whole);
+            out.citations += s.citations.len();
+            out.precise += s
+                .citations
+                .iter()
+                .filter(|n| {
+                    let alone = check.support(&sentence, &[**n]).is_some_and(|held| held >= SUPPORT_THRESHOLD);
+                    let others: Vec<u32> = s.citations.iter().copied().filter(|m| m != *n).collect();
+                    alone || (whole && !check.passes(&sentence, &others))
+                })
+                .count();
+        }
+        out
+    }
+
+    fn add(&mut self, other: &ModelCheck) {
+        self.sentences += other.sentences;
+        self.claims += other.claims;
+        self.supported += other.supported;
+        self.citations += other.citations;
+        self.precise += other.precise;
+        self.kept_sentences += other.kept_sentences;
+        self.kept_citations += other.kept_citations;
+    }
+}
+
+/// Every model section this process has recorded, added up.
+static MODEL_CHECKS: Mutex<ModelCheck> = Mutex::new(ModelCheck {
+    sentences: 0,
+    claims: 0,
+    supported: 0,
+    citations: 0,
+    precise: 0,
+    kept_sentences: 0,
+    kept_citations: 0,
+});
+
+/// Adds a recorded section's check to the process's total.
+pub(crate) fn tally(checked: &ModelCheck) {
+    MODEL_CHECKS.lock().unwrap_or_else(|e| e.into_inner()).add(checked);
+}
+
+/// The checks of every model section this process has recorded, added up (for the benchmark and
+/// operators: how much of what the model writes its sources bear out).
+pub fn model_checks() -> ModelCheck {
+    *MODEL_CHECKS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// What a section is, for the engine that writes it.
@@ -69,7 +152,9 @@ pub(crate) async fn write(
     let answer = answer?;
     tokio::task::spawn_blocking(move || {
         let mut check = SupportCheck::new(&retrieval);
-        let kept = answer
+        let generated = &answer.generated_answer;
+        let mut checked = ModelCheck::judge(&mut check, &generated.sentences, generated.unknown_citations);
+        let kept: Vec<(String, Vec<u32>)> = answer
             .generated_answer
             .sentences
             .iter()
@@ -94,8 +179,10 @@ pub(crate) async fn write(
                 Some((sentence, citations))
             })
             .collect();
+        checked.kept_sentences = kept.len();
+        checked.kept_citations = kept.iter().map(|(_, c)| c.len()).sum();
         let figures = if with_figures { key_figures(&retrieval, &preceding) } else { KeyFigures::default() };
-        section_of(&retrieval, kept, &figures)
+        Written { checked: Some(checked), ..section_of(&retrieval, kept, &figures) }
     })
     .await
     .map_err(|e| AssistantError::Internal(format!("checking a written section failed: {e}")))
@@ -231,7 +318,7 @@ fn section_of(retrieval: &Retrieval, kept: Vec<(String, Vec<u32>)>, figures: &Ke
         (true, false) => table,
         (false, false) => format!("{}\n\n{}", lines.join(" "), table),
     };
-    Written { markdown, sentences: Value::Array(sentences), passages: Value::Array(passages) }
+    Written { markdown, sentences: Value::Array(sentences), passages: Value::Array(passages), checked: None }
 }
 
 #[cfg(test)]
@@ -298,6 +385,87 @@ mod tests {
         assert_eq!((net[0].0, net[0].1.value.as_str(), net[0].1.citation), ("FY24", "800", 2));
         // The header's own rows are not read from the text before.
         assert!(figures.figures().all(|(_, _, c)| c.value != "9,000"));
+    }
+
+    /// A model that answers every section with the same sentences, and drops `unknown` citations
+    /// to no source.
+    struct Scripted {
+        sentences: Vec<(&'static str, Vec<u32>)>,
+        unknown: usize,
+    }
+
+    #[async_trait::async_trait]
+    impl AnswerEngine for Scripted {
+        fn model(&self) -> Option<&str> {
+            Some("scripted")
+        }
+
+        async fn answer(&self, _: Arc<Retrieval>, pro: bool, _: &Events) -> Result<assistant::Answer, AssistantError> {
+            let sentences: Vec<AnswerSentence> = self
+                .sentences
+                .iter()
+                .map(|(s, c)| AnswerSentence::quoted(s.to_string(), c.clone()))
+                .collect();
+            Ok(assistant::Answer {
+                answer_type: assistant::AnswerType::Answer,
+                generated_answer: assistant::GeneratedAnswer {
+                    answer: String::new(),
+                    sentences,
+                    unknown_citations: self.unknown,
+                },
+                retrieved_results: vec![],
+                followup_questions: vec![],
+                answer_quality: assistant::AnswerQuality::High,
+                answer_quality_message: None,
+                pro,
+            })
+        }
+    }
+
+    #[tokio::test]
+    async fn a_model_section_is_judged_before_its_unsupported_sentences_and_citations_are_dropped() {
+        let r = retrieval(vec![
+            passage(1, "Revenue for fiscal 2019 was 1,496.5 million dollars, an increase of 12% over fiscal 2018."),
+            passage(2, "Operating expenses decreased by 3% to 820 million dollars on lower restructuring charges."),
+            passage(3, "The weather in the harbour was mild all winter."),
+        ]);
+        let engine: Arc<dyn AnswerEngine> = Arc::new(Scripted {
+            sentences: vec![
+                // Borne out by [1]; [3] adds nothing: one precise citation of two.
+                ("Revenue for fiscal 2019 was 1,496.5 million dollars.", vec![1, 3]),
+                // Neither passage bears it out alone, both together do: two precise citations.
+                ("Revenue rose 12% in fiscal 2019 while operating expenses decreased 3%.", vec![1, 2]),
+                // Cites a passage that does not bear it out.
+                ("Operating expenses decreased because of weather in the harbour.", vec![1]),
+                // A claim citing nothing.
+                ("Restructuring charges fell sharply over the year.", vec![]),
+                // Connective text, not judged.
+                ("In short:", vec![2]),
+            ],
+            unknown: 2,
+        });
+        let brief = Brief { heading: "Financial performance", query: "revenue", report: "Test", figures: false };
+        let written = write(&engine, r, HashMap::new(), &brief).await.unwrap();
+        let checked = written.checked.expect("a model's section is judged");
+        assert_eq!(
+            checked,
+            ModelCheck {
+                sentences: 5,
+                claims: 4,
+                supported: 2,
+                // 2 + 2 + 1 on claims, and the 2 that named no source.
+                citations: 7,
+                precise: 3,
+                // The two borne out, and "In short:", which cites a passage there is.
+                kept_sentences: 3,
+                // [1] alone for the first, [1][2] for the second, [2] for the third.
+                kept_citations: 4,
+            }
+        );
+        let kept: Vec<&str> =
+            written.sentences.as_array().unwrap().iter().map(|s| s["sentence"].as_str().unwrap()).collect();
+        assert_eq!(kept.len(), 3, "{kept:?}");
+        assert!(!kept.iter().any(|s| s.contains("weather") || s.contains("Restructuring")), "{kept:?}");
     }
 
     #[test]
