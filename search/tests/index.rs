@@ -307,8 +307,13 @@ fn a_hybrid_search_reorders_the_keyword_matches_only_and_keeps_their_count_and_h
     let hybrid = index.search_ranked(&req, Some(&similar)).unwrap();
     let got: Vec<&str> = hybrid.hits.iter().map(|h| h.deeplink.as_str()).collect();
     assert_eq!(hybrid.count, keyword.count, "the same documents match");
-    // Fused: the runner-up (ranks 2 and 1) before the winner (1 and 3) before the last (3 and 2).
-    assert_eq!(got, vec![order[1], order[0], order[2]]);
+    // Fused as `hybrid::fuse` weighs the keyword scores and these similarities: the runner-up,
+    // by far the most similar, first.
+    let (ranked, _) = index.ranking(&req, search::hybrid::POOL).unwrap();
+    let scores: Vec<f32> = ranked.iter().map(|(_, score)| *score).collect();
+    let fused = search::hybrid::fuse(&scores, &[Some(0.1), Some(0.9), Some(0.5)]);
+    assert_eq!(got, fused.into_iter().map(|i| order[i]).collect::<Vec<_>>());
+    assert_eq!(got[0], order[1]);
     assert!(!got.contains(&"upload-a"), "access is the index's: a similar unreadable document stays out");
     assert!(hybrid.hits.iter().all(|h| !h.highlights.is_empty()), "every hit keeps its highlights");
 
