@@ -15,7 +15,7 @@
 //!   own column (`event_chain.position`), and the head records the feed cursor it reached. An event
 //!   committed but not chained yet is pending, not a break; [`advance`] before [`verify`] chains
 //!   what is pending. The links (position, the event's feed cursor, hash) are appended to a table
-//!   of their own, `event_chain` (migration 0027): an event's row is written once, never updated.
+//!   of their own, `event_chain` (migration 0026): an event's row is written once, never updated.
 //!
 //! [`verify`] walks the chain and names the first position where it breaks: an event changed
 //! (its hash no longer matches), deleted (a gap), moved (its position is part of its hash), or cut

@@ -1,4 +1,5 @@
--- The hash chain is written after commit instead of inside each event's transaction.
+-- The hash chain is written after commit, into a table of its own, instead of inside each event's
+-- transaction.
 --
 -- Migration 0017 chained every event in a BEFORE INSERT trigger that updated the one head row, so
 -- the row's lock was held until the inserting transaction had committed and flushed: event
@@ -11,6 +12,12 @@
 -- event it reached. An event is therefore chained a few milliseconds after its commit, not in it;
 -- `needl audit verify` and the auditors' endpoints chain what is pending before they walk.
 -- Nodes are woken by the NOTIFY each writer sends after its commit (commands::feed::FeedSignal).
+--
+-- The links go into event_chain, one narrow row per event, appended, not onto the events' rows:
+-- an UPDATE writes a whole new version of the row (payload and metadata with it) and a new entry
+-- in every index of events, and leaves a dead version for the feed readers' index scans. An event
+-- is joined to its link by its feed cursor, which the feed's index covers. The hash and what it
+-- covers are unchanged (needl_chain_link), so a history chained by 0017 verifies as before.
 ALTER TABLE event_chain_head ADD COLUMN transaction_id XID8, ADD COLUMN global_position BIGINT;
 
 UPDATE event_chain_head h
@@ -24,11 +31,27 @@ DROP FUNCTION events_chain();
 DROP TRIGGER events_notify_after_insert ON events;
 DROP FUNCTION events_notify();
 
+CREATE TABLE event_chain
+(
+    position        BIGINT PRIMARY KEY,
+    transaction_id  XID8   NOT NULL,
+    global_position BIGINT NOT NULL,
+    hash            TEXT   NOT NULL,
+    UNIQUE (transaction_id, global_position)
+);
+
+INSERT INTO event_chain (position, transaction_id, global_position, hash)
+SELECT chain_position, transaction_id, global_position, chain_hash
+FROM events
+WHERE chain_position IS NOT NULL;
+
+ALTER TABLE events DROP COLUMN chain_position, DROP COLUMN chain_hash;
+
 -- Chains at most max_events events after the head, in feed order; returns how many.
 --
 -- The events are read and hashed without a lock, so without a transaction id: an open
 -- transaction with an id holds back every feed reader's fence, and hashing takes a while. Only the
--- writing is done under the head row's lock, in one statement, and only if no other node moved
+-- appending is done under the head row's lock, in one statement, and only if no other node moved
 -- the head meanwhile (then this call chains nothing and the next one starts from the new head),
 -- so none chains an event twice. Without a head row (removed) it chains nothing, and verification
 -- reports the missing head.
@@ -42,9 +65,8 @@ DECLARE
     v_hash    TEXT;
     v_tx      XID8;
     v_gpos    BIGINT;
-    types     TEXT[]   := '{}';
-    ids       TEXT[]   := '{}';
-    sequences BIGINT[] := '{}';
+    txs       XID8[]   := '{}';
+    feed      BIGINT[] := '{}';
     positions BIGINT[] := '{}';
     hashes    TEXT[]   := '{}';
     n         BIGINT   := 0;
@@ -69,9 +91,8 @@ BEGIN
             v_pos := v_pos + 1;
             v_hash := needl_chain_link(v_hash, v_pos, e.aggregate_type, e.aggregate_id, e.sequence, e.event_type,
                                        e.event_version, e.payload, e.metadata);
-            types := types || e.aggregate_type;
-            ids := ids || e.aggregate_id;
-            sequences := sequences || e.sequence;
+            txs := txs || e.tx;
+            feed := feed || e.gpos;
             positions := positions || v_pos;
             hashes := hashes || v_hash;
             v_tx := e.tx;
@@ -85,11 +106,8 @@ BEGIN
     IF NOT FOUND THEN
         RETURN 0;
     END IF;
-    UPDATE events ev
-    SET chain_position = u.pos,
-        chain_hash     = u.hash
-    FROM unnest(types, ids, sequences, positions, hashes) AS u(aggregate_type, aggregate_id, sequence, pos, hash)
-    WHERE ev.aggregate_type = u.aggregate_type AND ev.aggregate_id = u.aggregate_id AND ev.sequence = u.sequence;
+    INSERT INTO event_chain (position, transaction_id, global_position, hash)
+    SELECT * FROM unnest(positions, txs, feed, hashes);
     UPDATE event_chain_head
     SET position        = v_pos,
         hash            = v_hash,
