@@ -239,12 +239,9 @@ async fn rebuild(storage: &StorageArgs, name: Option<String>, all: bool, objects
         (None, false) => anyhow::bail!("name a read model or pass --all"),
     };
     let started = std::time::Instant::now();
-    for projection in &chosen {
-        runner::reset(&db, projection.as_ref()).await?;
-    }
     // Every chosen read model from one pass over the feed.
     let together: Vec<&dyn runner::Projection> = chosen.iter().map(|p| p.as_ref()).collect();
-    let at = runner::catch_up_together(&db, &together, runner::REBUILD_BATCH).await?;
+    let at = runner::rebuild(&db, &together).await?;
     let elapsed = started.elapsed();
     for projection in &chosen {
         println!("rebuilt {} up to {at}", projection.name());

@@ -179,10 +179,7 @@ async fn rebuild(db: &Db, scale: &Scale) -> anyhow::Result<()> {
     let chosen = projections::all();
     let together: Vec<&dyn projections::runner::Projection> = chosen.iter().map(|p| p.as_ref()).collect();
     let started = Instant::now();
-    for projection in &together {
-        projections::runner::reset(db, *projection).await?;
-    }
-    projections::runner::catch_up_together(db, &together, projections::runner::REBUILD_BATCH).await?;
+    projections::runner::rebuild(db, &together).await?;
     let elapsed = started.elapsed().as_secs_f64();
     println!(
         "rebuild of every read model ({} of them) in one pass: {events} events in {elapsed:.1} s = {:.0} events/s",

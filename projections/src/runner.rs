@@ -219,6 +219,15 @@ pub async fn reset(db: &Db, projection: &dyn Projection) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Rebuilds `projections` from zero: empties each ([`reset`]), then replays the feed into all of
+/// them in one pass, in [`REBUILD_BATCH`]es. Returns the cursor reached.
+pub async fn rebuild(db: &Db, projections: &[&dyn Projection]) -> anyhow::Result<Cursor> {
+    for projection in projections {
+        reset(db, *projection).await?;
+    }
+    catch_up_together(db, projections, REBUILD_BATCH).await
+}
+
 /// Applies batches until the projection has reached the feed's head as of the call.
 pub async fn catch_up(db: &Db, projection: &dyn Projection, batch: i64) -> anyhow::Result<Cursor> {
     catch_up_together(db, &[projection], batch).await

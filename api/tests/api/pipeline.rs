@@ -100,11 +100,8 @@ async fn killed_under_load(database: Option<String>) {
 
     let live = dump(&db, &chosen).await;
     assert!(live.values().map(Vec::len).sum::<usize>() as u64 >= events / 5, "the read models hold the users at least");
-    for projection in &chosen {
-        runner::reset(&db, projection.as_ref()).await.unwrap();
-    }
     let together: Vec<&dyn Projection> = chosen.iter().map(|p| p.as_ref()).collect();
-    runner::catch_up_together(&db, &together, runner::REBUILD_BATCH).await.unwrap();
+    runner::rebuild(&db, &together).await.unwrap();
     let rebuilt = dump(&db, &chosen).await;
     for (table, rows) in &live {
         let again = &rebuilt[table];
