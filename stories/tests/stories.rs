@@ -290,6 +290,7 @@ fn ag_news_scores(csv: &str, stories: &[usize], name: &str, files: &[&str]) -> [
                 label_files.push((built_in, eval::Labels::None));
             }
         }
+        label_files.push((eval::AG_NEWS_FOLDED_LABELS, eval::Labels::NegativesOnly));
         let set = eval::ag_news_set_of(csv, &label_files).expect("labels match the data");
         let score = eval::score(&set, stories);
         print_score(&format!("AG News, {name}, {part_name}"), &set, &score);
@@ -303,7 +304,11 @@ fn real_syndicated_pairs_are_found_with_high_precision() {
     let csv = std::fs::read_to_string(data.join("news-topics/ag_news_test.csv")).expect("AG News test split");
     let both = eval::ag_news_set_of(
         &csv,
-        &[(eval::AG_NEWS_LABELS, eval::Labels::All), (eval::AG_NEWS_WORD_LABELS, eval::Labels::All)],
+        &[
+            (eval::AG_NEWS_LABELS, eval::Labels::All),
+            (eval::AG_NEWS_WORD_LABELS, eval::Labels::All),
+            (eval::AG_NEWS_FOLDED_LABELS, eval::Labels::NegativesOnly),
+        ],
     )
     .expect("labels match the data");
     assert_eq!(both.items.len(), 7600, "the AG News test split has 7,600 rows");
