@@ -19,6 +19,13 @@
 //! before, so rebuilding the index in the same order (by `published`, then id) gives the same
 //! stories.
 //!
+//! Two more signals come with a candidate. The weekdays both items name: the like event of
+//! another day (the next car bomb, next month's orders) shares a report's names and phrasing but
+//! names another day, while another outlet's report of the same day's event names the same one.
+//! And its crowd, the most items found in a band bucket it shares with the new item: a copy under
+//! a headline rewritten to share no word is alone with the original in its buckets, while a
+//! site's standard lede under every item's own headline fills them.
+//!
 //! A new item joins the story of its most similar candidate that passes the rule in
 //! [`StoryParams`] and lies inside the time window; otherwise it starts a story. A story never
 //! spans more than [`StoryParams::max_story_span`], so a chain of updates cannot grow forever.
@@ -26,7 +33,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
-use crate::signature::{containment, sketch_similarity, Signature, Similarity, TEXT_HASHES, WORD_HASHES};
+use crate::signature::{containment, sketch_similarity, Signature, Similarity, Weekdays, TEXT_HASHES, WORD_HASHES};
 
 /// The rule and the shape of the buckets.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,6 +65,24 @@ pub struct StoryParams {
     /// outlets' copies of one report keep its rare words (names, places, figures); two reports
     /// of different games or polls share the common words of their topic, which weigh little.
     pub with_rare_words: Vec<(f32, f32)>,
+    /// [`Self::with_rare_words`] for two items that name the same weekday ([`Weekdays::Shared`]),
+    /// in its place: two outlets' reports of the same day's event need a lower cosine and no
+    /// headline word, while a like event of another week rarely names the same day.
+    pub with_rare_words_same_day: Vec<(f32, f32)>,
+    /// Text similarity two items naming different weekdays ([`Weekdays::Apart`]) need to be one
+    /// story, whatever their titles and words: the like event of another day (the next car bomb,
+    /// the next month's orders) shares the topic's names and the headline's words, while a copy
+    /// of one report shares its text.
+    pub text_days_apart: f32,
+    /// `(containment, rare words)`: a copy under a headline rewritten to share no word, by the
+    /// share of the smaller text's shingles found in the other and the rare-words cosine, each
+    /// at least this much, when the text they share is their own ([`Self::own_text_crowd`]).
+    pub with_own_text: Vec<(f32, f32)>,
+    /// The most items any band bucket shared by the two may hold (the candidate included) for
+    /// [`Self::with_own_text`]: a site's standard lede under every item's own headline fills each
+    /// bucket it reaches with all of them, while a copy of one story is alone with the original
+    /// in the buckets they share.
+    pub own_text_crowd: u32,
     /// Seconds: a candidate published further apart than this is not compared.
     pub window: i64,
     /// Seconds: a story whose first item is older than this (relative to the new item) takes no
@@ -82,7 +107,11 @@ impl Default for StoryParams {
             text_despite_titles: 0.9,
             with_title: vec![(0.3, 0.2), (0.2, 0.4)],
             with_words: vec![(0.3, 0.1, 0.35)],
-            with_rare_words: vec![(0.45, 0.1)],
+            with_rare_words: vec![(0.45, 0.1), (0.38, 0.15)],
+            with_rare_words_same_day: vec![(0.38, 0.0)],
+            text_days_apart: 0.7,
+            with_own_text: vec![(0.4, 0.55)],
+            own_text_crowd: 1,
             window: 3 * 24 * 3600,
             max_story_span: 7 * 24 * 3600,
             max_bucket_walk: 256,
@@ -101,14 +130,30 @@ impl StoryParams {
 
     /// The rules that ask for shared text (shingles); the rest is [`Self::with_rare_words`].
     fn same_story_by_phrasing(&self, s: &Similarity, titled: bool) -> bool {
+        if s.weekdays == Weekdays::Apart && s.text < self.text_days_apart {
+            return false;
+        }
         let alone = if titled && s.title == 0.0 { self.text_despite_titles } else { self.text_alone };
         s.text >= alone
             || self.with_title.iter().any(|&(x, t)| s.text >= x && s.title >= t)
             || self.with_words.iter().any(|&(c, t, w)| s.containment >= c && s.title >= t && s.words >= w)
     }
 
+    /// [`Self::with_own_text`], for a candidate whose least crowded shared bucket holds `crowd`
+    /// items.
+    fn same_story_by_own_text(&self, s: &Similarity, crowd: u32) -> bool {
+        crowd <= self.own_text_crowd
+            && !(s.weekdays == Weekdays::Apart && s.text < self.text_days_apart)
+            && self.with_own_text.iter().any(|&(c, r)| s.containment >= c && s.rare_words >= r)
+    }
+
     fn same_story_by_rare_words(&self, s: &Similarity) -> bool {
-        self.with_rare_words.iter().any(|&(r, t)| s.rare_words >= r && s.title >= t)
+        let rules = match s.weekdays {
+            Weekdays::Shared => &self.with_rare_words_same_day,
+            Weekdays::Apart if s.text < self.text_days_apart => return false,
+            _ => &self.with_rare_words,
+        };
+        rules.iter().any(|&(r, t)| s.rare_words >= r && s.title >= t)
     }
 }
 
@@ -147,6 +192,8 @@ pub struct StoryIndex<D> {
     /// Content-word sketches, `WORD_HASHES` per item, and how many words each holds.
     words: Vec<u32>,
     content_words: Vec<u8>,
+    /// The weekdays each item names (see [`Weekdays`]).
+    weekdays: Vec<u8>,
     /// Word key to the newest entry listed under it; an entry is `item * word_keys + position`.
     word_heads: HashMap<u32, u32, BuildHasherDefault<KeyHasher>>,
     /// Per entry: the next older entry under the same word (`NONE` ends the list).
@@ -206,6 +253,7 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
             title_words: Vec::new(),
             words: Vec::new(),
             content_words: Vec::new(),
+            weekdays: Vec::new(),
             word_heads: HashMap::default(),
             word_next: Vec::new(),
             frequencies: HashMap::default(),
@@ -238,6 +286,7 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
         self.title_words.reserve(additional);
         self.words.reserve(additional * WORD_HASHES);
         self.content_words.reserve(additional);
+        self.weekdays.reserve(additional);
         self.word_next.reserve(additional * self.params.word_keys);
         self.next.reserve(additional * self.params.bands);
         self.stories.reserve(additional);
@@ -288,6 +337,7 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
         self.title_words.push(signature.title_words as u8);
         self.words.extend_from_slice(&signature.words);
         self.content_words.push(signature.content_words as u8);
+        self.weekdays.push(signature.weekdays);
         for (band, key) in keys.iter().enumerate() {
             // Empty items are kept (so their id answers) but never become candidates.
             let head = if signature.is_empty() { NONE } else { self.heads[band].insert(*key, index).unwrap_or(NONE) };
@@ -307,10 +357,18 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
         let mut found: Vec<(u32, f32)> = self
             .candidates(&keys, signature)
             .into_iter()
-            .filter_map(|c| self.judge(signature, None, published, c).map(|s| (c, s)))
+            .filter_map(|(c, crowd)| self.judge(signature, None, published, c, crowd).map(|s| (c, s)))
             .collect();
         found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         found.into_iter().map(|(c, s)| (self.ids[c as usize].clone(), s)).collect()
+    }
+
+    /// The similarities of `signature` to the indexed item `doc`, every one computed (the rare-words
+    /// cosine with the index's current word frequencies): what the rule would see, to explain a
+    /// fold or a miss. `None` when `doc` is not in the index.
+    pub fn similarity_to(&self, doc: &D, signature: &Signature) -> Option<Similarity> {
+        let &c = self.by_id.get(doc)?;
+        self.similarity(signature, c, true)
     }
 
     /// The story `doc` belongs to.
@@ -364,6 +422,7 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
         self.title_words = keep.iter().map(|&i| self.title_words[i]).collect();
         self.words = keep.iter().flat_map(|&i| self.words[i * WORD_HASHES..(i + 1) * WORD_HASHES].to_vec()).collect();
         self.content_words = keep.iter().map(|&i| self.content_words[i]).collect();
+        self.weekdays = keep.iter().map(|&i| self.weekdays[i]).collect();
         self.ids = keep.iter().map(|&i| self.ids[i].clone()).collect();
         self.docs =
             keep.iter().map(|&i| Entry { story: story_index[self.docs[i].story as usize], ..self.docs[i] }).collect();
@@ -440,29 +499,37 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
             .collect()
     }
 
-    fn candidates(&self, keys: &[u32], signature: &Signature) -> Vec<u32> {
+    /// The earlier items that share a bucket or a word list with the new item, each with the
+    /// fewest items found in a band bucket it shares with the new item (`u32::MAX` when it shares
+    /// only a word list): a text carried by many items (a site's standard lede) fills every
+    /// bucket it reaches, while two copies of one story share some bucket nearly alone.
+    fn candidates(&self, keys: &[u32], signature: &Signature) -> Vec<(u32, u32)> {
         let mut out = Vec::new();
         let word_keys = self.params.word_keys;
         for &word in &signature.words[..word_keys.min(signature.content_words as usize)] {
             let mut at = self.word_heads.get(&word).copied().unwrap_or(NONE);
             let mut walked = 0;
             while at != NONE && walked < self.params.max_word_walk {
-                out.push(at / word_keys as u32);
+                out.push((at / word_keys as u32, 0));
                 at = self.word_next[at as usize];
                 walked += 1;
             }
         }
         for (band, key) in keys.iter().enumerate() {
             let mut at = self.heads[band].get(key).copied().unwrap_or(NONE);
-            let mut walked = 0;
-            while at != NONE && walked < self.params.max_bucket_walk {
-                out.push(at);
+            let start = out.len();
+            while at != NONE && out.len() - start < self.params.max_bucket_walk {
+                out.push((at, 0));
                 at = self.next[at as usize * self.params.bands + band];
-                walked += 1;
+            }
+            let walked = (out.len() - start) as u32;
+            for entry in &mut out[start..] {
+                entry.1 = walked;
             }
         }
-        out.sort_unstable();
-        out.dedup();
+        // Each item's most crowded shared bucket first, then keep one entry per item.
+        out.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        out.dedup_by_key(|c| c.0);
         out
     }
 
@@ -473,7 +540,7 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
     /// holds an item of that source is joined by shared phrasing only, not by rare words alone.
     /// One source's own series ("Introducing a new feature: ...", a weekly roundup) shares its
     /// names and terms from item to item; the rare-words rule is for another outlet's report.
-    fn judge(&self, signature: &Signature, source: Option<u32>, published: i64, c: u32) -> Option<f32> {
+    fn judge(&self, signature: &Signature, source: Option<u32>, published: i64, c: u32, crowd: u32) -> Option<f32> {
         let entry = &self.docs[c as usize];
         if entry.empty || signature.is_empty() || (entry.published - published).abs() > self.params.window {
             return None;
@@ -482,19 +549,41 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
         if (published - story.first_published).abs() > self.params.max_story_span {
             return None;
         }
+        let similarity = self.similarity(signature, c, false)?;
+        let titled = signature.title_words > 0 && self.title_words[c as usize] > 0;
+        let p = &self.params;
+        if p.same_story_by_phrasing(&similarity, titled) {
+            return Some(similarity.text);
+        }
+        let own_source = |m: &u32| Some(self.docs[*m as usize].source) == source;
+        let by_words = p.same_story_by_rare_words(&similarity) || p.same_story_by_own_text(&similarity, crowd);
+        (by_words && !story.members.iter().any(own_source)).then_some(similarity.text)
+    }
+
+    /// The similarities of `signature` to item `c`. Unless `full`, `None` when no rule can pass
+    /// on the text alone, and the words and the rare-words cosine are computed only when the
+    /// titles let a rule that needs them pass (0 otherwise).
+    fn similarity(&self, signature: &Signature, c: u32, full: bool) -> Option<Similarity> {
         let at = c as usize * TEXT_HASHES;
         let stored = &self.slots[at..at + TEXT_HASHES];
         let equal = stored.iter().zip(signature.text_slots()).filter(|(a, b)| **a == **b as u16).count();
         let text = equal as f32 / TEXT_HASHES as f32;
-        let contained = containment(text, entry.shingles, signature.text_shingles);
+        let contained = containment(text, self.docs[c as usize].shingles, signature.text_shingles);
         let p = &self.params;
+        let weekdays = Weekdays::of(self.weekdays[c as usize], signature.weekdays);
+        // Items naming different weekdays need near-identical text, whatever else they share.
+        if weekdays == Weekdays::Apart && text < p.text_days_apart && !full {
+            return None;
+        }
         // Most candidates share too little text for the phrasing rules; the rare-words rule reads
         // every candidate's title sketch (16 slots) and its words only when the titles agree.
         let possible = text >= p.text_alone.min(p.text_despite_titles)
             || p.with_title.iter().any(|&(x, _)| text >= x)
             || p.with_words.iter().any(|&(x, _, _)| contained >= x)
-            || !p.with_rare_words.is_empty();
-        if !possible {
+            || !p.with_rare_words.is_empty()
+            || (weekdays == Weekdays::Shared && !p.with_rare_words_same_day.is_empty())
+            || p.with_own_text.iter().any(|&(x, _)| contained >= x);
+        if !possible && !full {
             return None;
         }
         let at = c as usize * TITLE_SLOTS;
@@ -505,7 +594,7 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
             signature.title_words as usize,
         );
         let at = c as usize * WORD_HASHES;
-        let words = if p.with_words.iter().any(|&(x, t, _)| contained >= x && title >= t) {
+        let words = if full || p.with_words.iter().any(|&(x, t, _)| contained >= x && title >= t) {
             sketch_similarity(
                 &self.words[at..at + WORD_HASHES],
                 self.content_words[c as usize] as usize,
@@ -515,8 +604,14 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
         } else {
             0.0
         };
-        // The weighted cosine costs a frequency lookup per word: only for a title close enough.
-        let rare_words = if p.with_rare_words.iter().any(|&(_, t)| title >= t) {
+        // The weighted cosine costs a frequency lookup per word: only for a title close enough
+        // (the same-weekday rule's bar is lower, and only items naming one day meet it), or for
+        // a text mostly contained in the other.
+        let rare_rules = if weekdays == Weekdays::Shared { &p.with_rare_words_same_day } else { &p.with_rare_words };
+        let rare_words = if full
+            || rare_rules.iter().any(|&(_, t)| title >= t)
+            || p.with_own_text.iter().any(|&(x, _)| contained >= x)
+        {
             crate::signature::weighted_cosine(
                 &self.words[at..at + WORD_HASHES],
                 self.content_words[c as usize] as usize,
@@ -527,13 +622,7 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
         } else {
             0.0
         };
-        let similarity = Similarity { text, containment: contained, title, words, rare_words };
-        let titled = signature.title_words > 0 && self.title_words[c as usize] > 0;
-        if p.same_story_by_phrasing(&similarity, titled) {
-            return Some(text);
-        }
-        let own_source = |m: &u32| Some(self.docs[*m as usize].source) == source;
-        (p.same_story_by_rare_words(&similarity) && !story.members.iter().any(own_source)).then_some(text)
+        Some(Similarity { text, containment: contained, title, words, rare_words, weekdays })
     }
 
     fn best_match(
@@ -547,8 +636,8 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
             return None;
         }
         let mut best: Option<(u32, f32)> = None;
-        for c in self.candidates(keys, signature) {
-            if let Some(s) = self.judge(signature, source, published, c) {
+        for (c, crowd) in self.candidates(keys, signature) {
+            if let Some(s) = self.judge(signature, source, published, c, crowd) {
                 // Ties go to the earlier item, so the result does not depend on bucket order.
                 if best.is_none_or(|(b, bs)| s > bs || (s == bs && c < b)) {
                     best = Some((c, s));

@@ -5,8 +5,9 @@
 //! - [`text`]: readable text to lowercase words without markup, entities or punctuation, and
 //!   word shingles; everything hashed as it is read.
 //! - [`signature`]: [`Signature::of`]`(title, text)`, a MinHash signature of the text's 3-word
-//!   shingles plus small sketches of the title's content words and of all the content words;
-//!   deterministic (fixed seeds) and stored as bytes or hex, so it is computed once per document.
+//!   shingles plus small sketches of the title's content words and of all the content words,
+//!   and the weekdays it names; deterministic (fixed seeds) and stored as bytes or hex, so it is
+//!   computed once per document.
 //! - [`index`]: [`StoryIndex`], LSH buckets over the signatures and lists under a few content
 //!   words: an insert finds the earlier items the new one repeats or rewrites in time independent
 //!   of the index size, and returns the story it joins or starts. It counts how many items hold
@@ -24,4 +25,4 @@ pub mod signature;
 pub mod text;
 
 pub use index::{Placement, StoryIndex, StoryParams, StoryView};
-pub use signature::{Signature, SignatureError, Similarity, SIGNATURE_BYTES};
+pub use signature::{Signature, SignatureError, Similarity, Weekdays, SIGNATURE_BYTES};

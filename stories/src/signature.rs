@@ -26,9 +26,11 @@ pub const WORD_HASHES: usize = 32;
 pub const SHINGLE_WORDS: usize = 3;
 
 /// The stored form's first byte; a new layout or new hash functions get a new one.
-const FORMAT_VERSION: u8 = 2;
-/// Byte length of [`Signature::to_bytes`]: version, three counts, then the slots.
-pub const SIGNATURE_BYTES: usize = 1 + 4 * 3 + 4 * (TEXT_HASHES + TITLE_HASHES + WORD_HASHES);
+const FORMAT_VERSION: u8 = 3;
+/// Byte length of [`Signature::to_bytes`]: version, three counts, the slots, then the weekdays.
+pub const SIGNATURE_BYTES: usize = V2_BYTES + 1;
+/// Byte length of format 2: version, three counts, then the slots (no weekdays).
+const V2_BYTES: usize = 1 + 4 * 3 + 4 * (TEXT_HASHES + TITLE_HASHES + WORD_HASHES);
 /// Byte length of format 1: version, two counts, the text and title slots.
 const V1_BYTES: usize = 1 + 4 * 2 + 4 * (TEXT_HASHES + TITLE_HASHES);
 
@@ -45,6 +47,8 @@ pub struct Signature {
     pub(crate) text: [u32; TEXT_HASHES],
     pub(crate) title: [u32; TITLE_HASHES],
     pub(crate) words: [u32; WORD_HASHES],
+    /// The weekdays the title and text name, a bit each (Monday is bit 0); 0 for none.
+    pub(crate) weekdays: u8,
 }
 
 /// Estimated similarities of two items (0 when either side is empty).
@@ -64,6 +68,31 @@ pub struct Similarity {
     /// a shared "government" or "percent" for little. Only the index knows the frequencies;
     /// [`Signature::similarity`] weighs every word alike.
     pub rare_words: f32,
+    /// Whether the two items name the same weekday ("on Tuesday"): a report of one event says
+    /// which day it happened, and another outlet's report says the same day, while the like
+    /// event of another day (the next car bomb, the next month's figures) names another.
+    pub weekdays: Weekdays,
+}
+
+/// How the weekdays two items name compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Weekdays {
+    /// Either names none.
+    Unknown,
+    /// Both name one at least, and one of them in common.
+    Shared,
+    /// Both name one at least, none in common.
+    Apart,
+}
+
+impl Weekdays {
+    pub(crate) fn of(a: u8, b: u8) -> Self {
+        match (a, b) {
+            (0, _) | (_, 0) => Weekdays::Unknown,
+            (a, b) if a & b != 0 => Weekdays::Shared,
+            _ => Weekdays::Apart,
+        }
+    }
 }
 
 /// Why bytes are not a signature.
@@ -235,6 +264,24 @@ fn stopword_hashes() -> &'static [u64] {
     })
 }
 
+/// The weekdays' hashes, Monday first.
+fn weekday_hashes() -> &'static [u64; 7] {
+    static HASHES: std::sync::OnceLock<[u64; 7]> = std::sync::OnceLock::new();
+    HASHES.get_or_init(|| {
+        let days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+        days.map(|d| word_hashes(d)[0])
+    })
+}
+
+/// The weekdays named among `words`, a bit each (Monday is bit 0).
+fn weekdays_named(words: impl Iterator<Item = u64>) -> u8 {
+    let days = weekday_hashes();
+    words.fold(0, |mask, w| match days.iter().position(|&d| d == w) {
+        Some(day) => mask | 1 << day,
+        None => mask,
+    })
+}
+
 /// The `K` smallest distinct 32-bit hashes of the content words among `words`, ascending, and
 /// how many there are (at most `K`).
 fn content_sketch<const K: usize>(words: impl Iterator<Item = u64>) -> (u32, [u32; K]) {
@@ -322,8 +369,10 @@ impl Signature {
         let text_shingles = shingles(&text_words, SHINGLE_WORDS);
         let title_hashes = word_hashes(title);
         let (content_words, words) = content_sketch(title_hashes.iter().chain(&text_words).copied());
+        let weekdays = weekdays_named(title_hashes.iter().chain(&text_words).copied());
         let (title_words, title) = content_sketch(title_hashes.into_iter());
         Self {
+            weekdays,
             text_shingles: text_shingles.len() as u32,
             title_words,
             content_words,
@@ -358,6 +407,7 @@ impl Signature {
                 other.content_words as usize,
                 |_| 1.0,
             ),
+            weekdays: Weekdays::of(self.weekdays, other.weekdays),
         }
     }
 
@@ -367,7 +417,7 @@ impl Signature {
     }
 
     /// The stored form: a version byte, the shingle, title word and content word counts and the
-    /// slots, all little-endian; [`SIGNATURE_BYTES`] long.
+    /// slots, all little-endian, then the weekdays byte; [`SIGNATURE_BYTES`] long.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(SIGNATURE_BYTES);
         out.push(FORMAT_VERSION);
@@ -377,15 +427,18 @@ impl Signature {
         for v in self.text.iter().chain(&self.title).chain(&self.words) {
             out.extend_from_slice(&v.to_le_bytes());
         }
+        out.push(self.weekdays);
         out
     }
 
     /// Reads the stored form back. Format 1 (before the words sketch: two counts, the text and
     /// title slots) still reads, with an empty words sketch, so the items stored before an
     /// upgrade keep joining stories by shingles and titles until they age out of the story span.
+    /// Format 2 (before the weekdays) reads as naming no weekday.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, SignatureError> {
         let expected = match bytes.first() {
             Some(&FORMAT_VERSION) => SIGNATURE_BYTES,
+            Some(2) => V2_BYTES,
             Some(1) => V1_BYTES,
             Some(&other) if bytes.len() == SIGNATURE_BYTES => return Err(SignatureError::UnknownVersion(other)),
             _ => SIGNATURE_BYTES,
@@ -401,7 +454,8 @@ impl Signature {
                 *slot = word(2 + i);
             }
             let words = [u32::MAX; WORD_HASHES];
-            return Ok(Self { text_shingles: word(0), title_words: word(1), content_words: 0, text, title, words });
+            let (text_shingles, title_words) = (word(0), word(1));
+            return Ok(Self { text_shingles, title_words, content_words: 0, text, title, words, weekdays: 0 });
         }
         let slots = |start: usize, out: &mut [u32]| {
             for (i, slot) in out.iter_mut().enumerate() {
@@ -414,7 +468,9 @@ impl Signature {
         slots(3, &mut text);
         slots(3 + TEXT_HASHES, &mut title);
         slots(3 + TEXT_HASHES + TITLE_HASHES, &mut words);
-        Ok(Self { text_shingles: word(0), title_words: word(1), content_words: word(2), text, title, words })
+        let weekdays = if bytes[0] == FORMAT_VERSION { bytes[V2_BYTES] } else { 0 };
+        let (text_shingles, title_words, content_words) = (word(0), word(1), word(2));
+        Ok(Self { text_shingles, title_words, content_words, text, title, words, weekdays })
     }
 
     /// The stored form in lowercase hex.
@@ -529,6 +585,33 @@ mod tests {
         assert_eq!(read.similarity(&s).text, 1.0);
         assert_eq!(read.similarity(&s).words, 0.0);
         assert_eq!(Signature::from_bytes(&v1[..100]), Err(SignatureError::WrongLength(100)));
+    }
+
+    #[test]
+    fn a_format_2_signature_reads_as_naming_no_weekday() {
+        let s = Signature::of("Rates cut", "The central bank cut its policy rate by a quarter point on Tuesday.");
+        assert_eq!(s.weekdays, 1 << 1);
+        // Format 2 as it was stored: version 2, the three counts and the slots, no weekdays byte.
+        let mut v2 = s.to_bytes();
+        v2[0] = 2;
+        v2.pop();
+        let read = Signature::from_bytes(&v2).unwrap();
+        assert_eq!((read.text, read.words, read.weekdays), (s.text, s.words, 0));
+        assert_eq!(read.similarity(&s).weekdays, Weekdays::Unknown);
+        assert_eq!(Signature::from_bytes(&v2[..100]), Err(SignatureError::WrongLength(100)));
+    }
+
+    #[test]
+    fn weekdays_named_anywhere_are_compared() {
+        let tuesday = Signature::of("Blast in the capital", "A car bomb exploded on Tuesday near the ministry.");
+        let also = Signature::of("Ministry blast: six dead (TUESDAY)", "Six people died.");
+        let thursday = Signature::of("Blast in the capital", "A car bomb exploded on Thursday near the ministry.");
+        let none = Signature::of("Blast in the capital", "A car bomb exploded near the ministry.");
+        assert_eq!(tuesday.similarity(&also).weekdays, Weekdays::Shared);
+        assert_eq!(tuesday.similarity(&thursday).weekdays, Weekdays::Apart);
+        assert_eq!(tuesday.similarity(&none).weekdays, Weekdays::Unknown);
+        // A weekday is no content word: the words sketches of the two blasts are alike.
+        assert_eq!(tuesday.similarity(&thursday).words, 1.0);
     }
 
     #[test]

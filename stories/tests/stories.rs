@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use stories::eval::{self, LabelledSet};
-use stories::{Signature, StoryIndex, StoryParams};
+use stories::{Signature, StoryIndex, StoryParams, Weekdays};
 
 const DAY: i64 = 24 * 3600;
 const T0: i64 = 1_700_000_000;
@@ -92,7 +92,13 @@ fn an_outlets_own_rewrite_that_keeps_the_names_and_a_few_phrases_joins_the_story
     index.insert("a", "wire", T0, &original);
     assert_eq!(index.insert("b", "daily", T0 + 600, &rewrite).story, "a", "{s:?}");
     // Without the words rules the shingles alone leave it apart.
-    let shingles_only = StoryParams { with_words: Vec::new(), with_rare_words: Vec::new(), ..StoryParams::default() };
+    let shingles_only = StoryParams {
+        with_words: Vec::new(),
+        with_rare_words: Vec::new(),
+        with_rare_words_same_day: Vec::new(),
+        with_own_text: Vec::new(),
+        ..StoryParams::default()
+    };
     let mut shingles_only = StoryIndex::new(shingles_only);
     shingles_only.insert("a", "wire", T0, &original);
     assert_eq!(shingles_only.insert("b", "daily", T0 + 600, &rewrite).story, "b");
@@ -119,7 +125,9 @@ fn two_outlets_reports_of_one_deal_that_share_its_names_but_no_phrasing_are_one_
     index.insert("a", "wire", T0, &wire);
     index.insert("x", "wire", T0 + 60, &sig("Port to deepen shipping channel", HARBOUR));
     assert_eq!(index.insert("b", "daily", T0 + 600, &daily).story, "a", "{s:?}");
-    let mut without = StoryIndex::new(StoryParams { with_rare_words: Vec::new(), ..StoryParams::default() });
+    let without =
+        StoryParams { with_rare_words: Vec::new(), with_rare_words_same_day: Vec::new(), ..StoryParams::default() };
+    let mut without = StoryIndex::new(without);
     without.insert("a", "wire", T0, &wire);
     assert_eq!(without.insert("b", "daily", T0 + 600, &daily).story, "b");
     // From the story's own source, rare words alone do not fold: one site's series shares its
@@ -127,6 +135,88 @@ fn two_outlets_reports_of_one_deal_that_share_its_names_but_no_phrasing_are_one_
     let mut same_source = StoryIndex::new(StoryParams::default());
     same_source.insert("a", "wire", T0, &wire);
     assert_eq!(same_source.insert("b", "wire", T0 + 600, &daily).story, "b");
+}
+
+/// One bombing as a wire reported it, another outlet's report of it, and a like bombing two days
+/// later in the wire's words: written for these tests.
+const BLAST_WIRE: (&str, &str) = (
+    "Car bomb kills six outside Baghdad education ministry",
+    "A car bomb exploded outside the Education Ministry in central Baghdad on Tuesday, killing at least six \
+     people and wounding eight, the Interior Ministry said.",
+);
+const BLAST_DAILY: (&str, &str) = (
+    "Six dead as car bomb hits Baghdad ministry",
+    "At least six people died and eight were hurt on Tuesday when a car bomb went off by the Education \
+     Ministry in the Iraqi capital, police said.",
+);
+const BLAST_THURSDAY: (&str, &str) = (
+    "Car bomb kills six outside Baghdad health ministry",
+    "A car bomb exploded outside the Health Ministry in central Baghdad on Thursday, killing at least six \
+     people and wounding nine, the Interior Ministry said.",
+);
+
+#[test]
+fn another_outlets_report_naming_the_same_weekday_joins_and_a_like_event_on_another_day_does_not() {
+    let (wire, daily, thursday) =
+        (sig(BLAST_WIRE.0, BLAST_WIRE.1), sig(BLAST_DAILY.0, BLAST_DAILY.1), sig(BLAST_THURSDAY.0, BLAST_THURSDAY.1));
+    let mut index = index();
+    index.insert("wire", "wire", T0, &wire);
+    index.insert("port", "wire", T0 + 60, &sig("Port to deepen shipping channel", HARBOUR));
+    let s = index.similarity_to(&"wire", &daily).unwrap();
+    assert_eq!(s.weekdays, Weekdays::Shared);
+    assert_eq!(index.insert("daily", "daily", T0 + 600, &daily).story, "wire", "{s:?}");
+    // The like event shares the wire's phrasing and most of its words, but names another day.
+    let s = index.similarity_to(&"wire", &thursday).unwrap();
+    assert!(s.weekdays == Weekdays::Apart && s.title >= 0.5 && s.text < 0.7, "{s:?}");
+    assert_eq!(index.insert("thursday", "wire", T0 + 2 * DAY, &thursday).story, "thursday", "{s:?}");
+    // Without the weekday condition the shared phrasing and headline fold it.
+    let mut blind = StoryIndex::new(StoryParams { text_days_apart: 0.0, ..StoryParams::default() });
+    blind.insert("wire", "wire", T0, &wire);
+    assert_eq!(blind.insert("thursday", "wire", T0 + 2 * DAY, &thursday).story, "wire");
+}
+
+#[test]
+fn a_copy_under_a_headline_sharing_no_word_joins_when_no_other_item_carries_its_text() {
+    let original = sig("Port to deepen shipping channel", HARBOUR);
+    // The second to fourth sentences (the first names the weekday, which another rule weighs).
+    let cut = HARBOUR.split(". ").skip(1).take(3).collect::<Vec<_>>().join(". ");
+    let copy = sig("Bigger container ships will no longer wait for the tide", &format!("{cut}."));
+    let mut index = index();
+    index.insert("a", "wire", T0, &original);
+    let s = index.similarity_to(&"a", &copy).unwrap();
+    assert!(s.title == 0.0 && s.text < 0.7 && s.containment > 0.9 && s.weekdays == Weekdays::Unknown, "{s:?}");
+    assert_eq!(index.insert("b", "daily", T0 + 600, &copy).story, "a", "{s:?}");
+    let strict = StoryParams { with_own_text: Vec::new(), ..StoryParams::default() };
+    let mut strict = StoryIndex::new(strict);
+    strict.insert("a", "wire", T0, &original);
+    assert_eq!(strict.insert("b", "daily", T0 + 600, &copy).story, "b");
+}
+
+#[test]
+fn a_sites_standard_lede_under_other_headlines_stops_folding_once_several_items_carry_it() {
+    // A site puts the same paragraph before every item's own sentence; the headlines share no word.
+    let lede = "This quarter our analysts rank security spending as the fourth priority of large companies, \
+                behind cloud migration, data platforms and customer software, for the second year in a row.";
+    let items = [
+        ("Chip maker unveils faster server line", "The new processors ship in March."),
+        ("Retailer posts record holiday sales", "Online orders rose by a third."),
+        ("Airline orders forty jets", "Deliveries start next year."),
+        ("Regulator fines telecom group", "The fine follows a two-year inquiry."),
+    ];
+    let place = |sources: [&'static str; 4]| {
+        let mut index = index();
+        let ids = ["s1", "s2", "s3", "s4"];
+        let at = |n: usize| T0 + n as i64 * 600;
+        (0..4)
+            .map(|n| index.insert(ids[n], sources[n], at(n), &sig(items[n].0, &format!("{lede} {}", items[n].1))).story)
+            .collect::<Vec<_>>()
+    };
+    // From the site's own feed: a story holding an item of the source is joined by phrasing only.
+    assert_eq!(place(["site"; 4]), vec!["s1", "s2", "s3", "s4"]);
+    // Through four aggregators: the second item cannot be told from a copy under a new headline
+    // (only the two carry the lede yet); from the third on, the lede fills the buckets it reaches
+    // and nothing more folds.
+    assert_eq!(place(["agg1", "agg2", "agg3", "agg4"]), vec!["s1", "s1", "s3", "s4"]);
 }
 
 #[test]
@@ -330,22 +420,25 @@ fn real_syndicated_pairs_are_found_with_high_precision() {
         eprintln!("  folded, {labelled}: rows {a} and {b} ({s:?})");
     }
     // Floors at the measured figures (docs/stories.md), a little under them so a change that
-    // loses pairs fails: `(name, score, precision floor, recall floor)`. Precision is what a feed
-    // reader sees. Recall is not the 0.90 hoped for: many labelled pairs are reports of one
-    // event by different outlets that share few phrases, and whose words alone do not tell them
-    // from reports of a like event (another game, another rate rise, another car bomb).
+    // loses pairs fails: `(name, score, precision floor, recall floor, F1 floor)`. Precision is
+    // what a feed reader sees. On the shingle-drawn labels the held-out half meets the goal
+    // (precision 0.95, F1 0.90); on the word-drawn ones recall is far from it: many are reports
+    // of one event by different outlets that share few phrases, and whose words alone do not tell
+    // them from reports of a like event (another game, another rate rise, another car bomb).
     let floors = [
-        ("shingle-drawn", shingle_drawn[0], 0.95, 0.79),
-        ("shingle-drawn, held-out", shingle_drawn[2], 0.95, 0.82),
-        ("word-drawn", word_drawn[0], 0.95, 0.27),
-        // 48 true and 3 false pairs: one more false pair is 0.923.
-        ("word-drawn, held-out", word_drawn[2], 0.93, 0.31),
-        ("both", together[0], 0.95, 0.43),
-        ("both, held-out", together[2], 0.95, 0.49),
+        ("shingle-drawn", shingle_drawn[0], 0.95, 0.86, 0.90),
+        // 80 true and 4 false pairs: one more false pair is 0.941.
+        ("shingle-drawn, held-out", shingle_drawn[2], 0.94, 0.88, 0.90),
+        ("word-drawn", word_drawn[0], 0.95, 0.51, 0.67),
+        // 93 true and 4 false pairs: one more false pair is 0.949.
+        ("word-drawn, held-out", word_drawn[2], 0.95, 0.61, 0.74),
+        ("both", together[0], 0.95, 0.62, 0.75),
+        ("both, held-out", together[2], 0.95, 0.70, 0.81),
     ];
-    for (name, score, precision, recall) in floors {
+    for (name, score, precision, recall, f1) in floors {
         assert!(score.precision() >= precision, "{name}: precision {:.3}", score.precision());
         assert!(score.recall() >= recall, "{name}: recall {:.3}", score.recall());
+        assert!(score.f1() >= f1, "{name}: F1 {:.3}", score.f1());
     }
     assert!(
         score.false_labelled_negatives <= NEGATIVES_FOLDED,
@@ -354,11 +447,14 @@ fn real_syndicated_pairs_are_found_with_high_precision() {
     );
 }
 
-/// Seven labelled negatives fold (both files): three pairs of items whose text is the same site
-/// boilerplate (word for word, or a lede and a few words around it) under headlines that share
-/// at most one word, a race preview with the race's result, and three like events a few weeks
-/// apart that AG News gives no dates for (two rate rises, two diverted flights, two matches).
-const NEGATIVES_FOLDED: usize = 7;
+/// Ten labelled negatives fold (all three files): three pairs of items whose text is the same
+/// site boilerplate (word for word, or a lede and a few words around it) under headlines that
+/// share at most one word, two game previews of one wire's template under one headline, a race
+/// preview with the race's result, and four like events weeks apart that AG News gives no dates
+/// for and whose texts name no weekday, or the same one (two rate rises, two diverted flights, a
+/// manager's remarks before and after a match, two clashes in Gaza), and two reports that share
+/// a person's name and a country (the Dalai Lama's envoy in China, his visit to Russia).
+const NEGATIVES_FOLDED: usize = 10;
 
 /// Real feed items with at least 60 words of text, up to 15 per feed: `(key, feed, title, text)`.
 fn feed_items(data: &std::path::Path) -> Vec<(String, String, String, String)> {
@@ -406,9 +502,9 @@ fn constructed_syndication_edits_of_real_feed_items_are_found() {
             alone.true_pairs + alone.missed_pairs
         );
         assert!(alone.precision() >= 0.95, "{}: precision {:.3}", edit.name(), alone.precision());
-        // Measured: every copy found, but 30 of the 108 rewritten ones (docs/stories.md).
-        let floor = if edit == eval::Edit::Rewritten { 0.27 } else { 0.99 };
-        assert!(alone.recall() >= floor, "{}: recall {:.3}", edit.name(), alone.recall());
+        // Measured: every copy found but one update (its added sentence names Tuesday, the
+        // original another weekday) and one rewritten copy (docs/stories.md).
+        assert!(alone.recall() >= 0.99, "{}: recall {:.3}", edit.name(), alone.recall());
     }
     assert!(score.precision() >= 0.95, "precision {:.3}", score.precision());
     assert!(score.f1() >= 0.90, "F1 {:.3}", score.f1());
