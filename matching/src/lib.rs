@@ -93,52 +93,70 @@ enum Atom {
     Phrase(u32),
 }
 
-/// A branch in flat form: every one of its `must` parts holds and none of its negated parts,
-/// each part an OR of words and phrases. Most rules people write (and the benchmark's) are this
-/// shape; they are decided with no tree to walk: each word or phrase of the document sets one bit
-/// per must part naming it, and when a branch's last must part is set its negated words and
-/// phrases are looked up (the document's words are all known by then), which decides the feed
-/// if none is there.
-#[derive(Debug, Clone)]
-struct FlatBranch {
-    feed: u32,
-    /// The bits of the must parts.
-    must: u32,
-}
+// A branch in flat form: every one of its `must` parts holds and none of its negated parts,
+// each part an OR of words and phrases. Most rules people write (and the benchmark's) are this
+// shape; they are decided with no tree to walk: each word or phrase of the document sets one bit
+// per must part naming it, and one veto bit per branch whose negated parts name it; a branch
+// with all its must bits set and no veto holds, which decides its feed.
+//
+// The bits of a feed's flat branches lie side by side in 64-bit state words, a few per feed
+// (one for the benchmark's 20 branches of 2 parts), each with a word of vetoes beside it (a
+// branch's veto at its last bit), so that the state of every feed fits in the first-level cache
+// (16 KB for 1,000 feeds). Marking is one OR into a word; the branches that hold are found
+// afterwards, a word at a time (see [`Layout`]), without reading anything else.
 
-/// The most must parts a flat branch has: one bit each in a `u32`. A branch with more is
+/// The most must parts a flat branch has: its bits lie in one state word. A branch with more is
 /// evaluated as a tree.
 const FLAT_PARTS: usize = 32;
 
-/// A word or phrase named by one must part of a flat branch: finding it sets the part's bit in
-/// the branch's mask, one memory access per mention. The branch's feed is in the mention too, so
-/// a mention of a feed that needs no more looking at (its other filters drop the document, or it
-/// is decided) is passed over without that access.
-#[derive(Debug, Clone, Copy)]
-struct Mention {
-    branch: u32,
-    /// The feed (high bits) and the part's bit number (low [`PART_BITS`] bits).
-    feed_and_part: u32,
+/// Where the flat branches lie in one state word: their first bits and their last bits (the same
+/// bit for a branch of one part).
+#[derive(Debug, Clone, Copy, Default)]
+struct Layout {
+    firsts: u64,
+    lasts: u64,
 }
 
-/// The bits of [`Mention::feed_and_part`] that number the part.
-const PART_BITS: u32 = 5;
+impl Layout {
+    /// The last bits of the branches with every bit set in `state`. Each branch's bits but its
+    /// last, plus one at its first bit, carry into its last bit exactly when they are all set,
+    /// and never further (its last bit is cleared first): one addition tests every branch of the
+    /// word.
+    fn holding(self, state: u64) -> u64 {
+        (state & !self.lasts).wrapping_add(self.firsts) & self.lasts & state
+    }
+}
 
-/// The most feeds a [`RuleSet`] holds: a feed's number fits in a [`Mention`] beside a part's.
-const MAX_FEEDS: usize = 1 << (32 - PART_BITS);
+/// A word or phrase named by a part of a flat branch: where it sets a bit in the matcher's
+/// marks (high bits: twice the state word, plus one for the word's vetoes) and which bit (low 6
+/// bits). Four bytes, because the lists of mentions are what the matcher reads most of per
+/// document.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Mention(u32);
+
+/// The most state words of flat branches a [`RuleSet`] holds, so that a [`Mention`] holds one.
+const MAX_WORDS: usize = 1 << 25;
 
 impl Mention {
-    fn new(branch: u32, feed: u32, part: usize) -> Mention {
-        debug_assert!(part < FLAT_PARTS && (feed as usize) < MAX_FEEDS);
-        Mention { branch, feed_and_part: feed << PART_BITS | part as u32 }
+    /// A must part's bit in state word `word`.
+    fn must(word: u32, bit: u32) -> Mention {
+        debug_assert!(bit < 64 && (word as usize) < MAX_WORDS);
+        Mention((2 * word) << 6 | bit)
     }
 
-    fn feed(self) -> u32 {
-        self.feed_and_part >> PART_BITS
+    /// The veto of the branch of state word `word` whose last bit is `last`.
+    fn veto(word: u32, last: u32) -> Mention {
+        debug_assert!(last < 64 && (word as usize) < MAX_WORDS);
+        Mention((2 * word + 1) << 6 | last)
     }
 
-    fn bit(self) -> u32 {
-        1 << (self.feed_and_part & ((1 << PART_BITS) - 1))
+    /// Its index in the marks.
+    fn mark(self) -> usize {
+        (self.0 >> 6) as usize
+    }
+
+    fn bit(self) -> u64 {
+        1 << (self.0 & 63)
     }
 }
 
@@ -162,11 +180,6 @@ impl<T: Copy> Lists<T> {
         Lists { starts, items }
     }
 
-    /// How many lists (ids) there are.
-    fn len(&self) -> usize {
-        self.starts.len() - 1
-    }
-
     fn get(&self, id: u32) -> &[T] {
         let id = id as usize;
         &self.items[self.starts[id] as usize..self.starts[id + 1] as usize]
@@ -183,20 +196,23 @@ pub struct RuleSet {
     /// Branches that are not flat, evaluated as trees.
     branches: Vec<Branch>,
     /// Per term id: the tree branches anchored on it.
-    by_term: Vec<Vec<u32>>,
-    flat: Vec<FlatBranch>,
-    /// Per term id: the must parts of flat branches that name the word itself.
+    by_term: Lists<u32>,
+    /// Per state word of flat branches: its feed, and where its branches lie.
+    word_feed: Vec<u32>,
+    word_layout: Vec<Layout>,
+    /// Per term id: the parts of flat branches that name the word itself.
     term_mentions: Lists<Mention>,
     /// The distinct phrases of flat branches: terms at positions relative to each other.
     phrases: Lists<(u32, u32)>,
-    /// Per phrase: the must parts that name it.
+    /// Per phrase: the parts that name it.
     phrase_mentions: Lists<Mention>,
     /// Per term id: the phrases anchored on it (each on its least used word), evaluated only
     /// when that word is present, each with another of its words (the least used): most phrases
     /// are passed over on that one look-up, without reading the phrase.
     phrases_by_anchor: Lists<(u32, u32)>,
-    /// Per flat branch: the words and phrases of its negated parts.
-    negated: Lists<Atom>,
+    /// Per feed: it has a rest or per-source exclusions to check once a branch holds (most
+    /// feeds have neither, and are decided without reading the feed).
+    checked: Vec<bool>,
     /// Feeds evaluated whole on every document: no rule, or a rule that can hold with none of
     /// its terms present.
     always: Vec<u32>,
@@ -388,15 +404,6 @@ fn atoms(node: &Node) -> Option<Vec<&Node>> {
     }
 }
 
-/// A `u32` with its lowest `n` bits set.
-fn low_bits(n: usize) -> u32 {
-    if n >= 32 {
-        u32::MAX
-    } else {
-        (1 << n) - 1
-    }
-}
-
 /// A branch as its must parts and its negated parts, each an OR of words and phrases; `None`
 /// when it is not of that shape (then it is evaluated as a tree).
 #[allow(clippy::type_complexity)]
@@ -430,7 +437,6 @@ fn split(node: &Node) -> (Vec<Node>, Option<Node>) {
 
 /// Gathers the flat branches of a [`RuleSet`] as it is compiled.
 struct FlatBuilder {
-    branches: Vec<FlatBranch>,
     term_mentions: Vec<Vec<Mention>>,
     phrases: Vec<Vec<(u32, u32)>>,
     phrase_ids: FxHashMap<Vec<(u32, u32)>, u32>,
@@ -438,31 +444,49 @@ struct FlatBuilder {
     /// Per phrase: its least used word, where it is looked for if a must part names it, and its
     /// next least used (the same if it has no other).
     phrase_anchors: Vec<(u32, u32)>,
-    /// Per branch: the words and phrases of its negated parts.
-    negated: Vec<Vec<Atom>>,
+    /// Per state word: its feed, and where its branches lie.
+    word_feed: Vec<u32>,
+    word_layout: Vec<Layout>,
+    /// The bits of the last state word taken.
+    used: u32,
 }
 
 impl FlatBuilder {
     fn new(terms: usize) -> FlatBuilder {
         FlatBuilder {
-            branches: Vec::new(),
             term_mentions: vec![Vec::new(); terms],
             phrases: Vec::new(),
             phrase_ids: FxHashMap::default(),
             phrase_mentions: Vec::new(),
             phrase_anchors: Vec::new(),
-            negated: Vec::new(),
+            word_feed: Vec::new(),
+            word_layout: Vec::new(),
+            used: 0,
         }
     }
 
-    /// Adds a branch of at most [`FLAT_PARTS`] must parts (bits `0..must.len()`) and any number
-    /// of negated ones.
+    /// Adds a branch of at most [`FLAT_PARTS`] must parts and any number of negated ones. The
+    /// branches of a feed are added one after the other: each takes the next bits of the feed's
+    /// last state word, or a new word when they do not fit.
     fn add(&mut self, feed: u32, must: &[Vec<&Node>], must_not: &[Vec<&Node>], uses: &[u32]) {
-        debug_assert!(must.len() <= FLAT_PARTS);
-        let branch = self.branches.len() as u32;
-        self.branches.push(FlatBranch { feed, must: low_bits(must.len()) });
-        for (i, atoms) in must.iter().enumerate() {
-            let mention = Mention::new(branch, feed, i);
+        debug_assert!(!must.is_empty() && must.len() <= FLAT_PARTS);
+        let parts = must.len() as u32;
+        if self.word_feed.last() != Some(&feed) || self.used + parts > 64 {
+            self.word_feed.push(feed);
+            self.word_layout.push(Layout::default());
+            self.used = 0;
+        }
+        let word = self.word_feed.len() as u32 - 1;
+        let first = self.used;
+        let last = first + parts - 1;
+        self.used += parts;
+        let layout = self.word_layout.last_mut().expect("a word was taken");
+        layout.firsts |= 1 << first;
+        layout.lasts |= 1 << last;
+        let parts = must.iter().enumerate().map(|(i, atoms)| (Mention::must(word, first + i as u32), atoms.clone()));
+        // The negated parts all set the one veto: a word or phrase in two of them is named once.
+        let vetoes = std::iter::once((Mention::veto(word, last), must_not.iter().flatten().copied().collect()));
+        for (mention, atoms) in parts.chain(vetoes) {
             let mut seen: Vec<Atom> = Vec::new();
             for atom in atoms {
                 let atom = self.atom(atom, uses);
@@ -477,14 +501,6 @@ impl FlatBuilder {
                 seen.push(atom);
             }
         }
-        let mut negated = Vec::new();
-        for atom in must_not.iter().flatten() {
-            let atom = self.atom(atom, uses);
-            if !negated.contains(&atom) {
-                negated.push(atom);
-            }
-        }
-        self.negated.push(negated);
     }
 
     fn atom(&mut self, node: &Node, uses: &[u32]) -> Atom {
@@ -510,8 +526,7 @@ impl FlatBuilder {
         id
     }
 
-    /// Per term: the phrases anchored on it that a must part names (a phrase only negated is
-    /// looked for only when its branch's must parts hold).
+    /// Per term: the phrases anchored on it.
     fn phrases_by_anchor(&self, terms: usize) -> Lists<(u32, u32)> {
         let mut lists = vec![Vec::new(); terms];
         for (p, &(anchor, other)) in self.phrase_anchors.iter().enumerate() {
@@ -558,7 +573,6 @@ impl RuleSet {
                 rest: None,
             });
         }
-        assert!(compiled.len() <= MAX_FEEDS, "at most {MAX_FEEDS} feeds in one rule set");
         let mut by_shorthand = vec![Vec::new(); shorthands.len()];
         let mut sources = FxHashMap::default();
         let mut categories = FxHashMap::default();
@@ -600,34 +614,48 @@ impl RuleSet {
             match anchored {
                 None => always.push(i as u32),
                 Some(anchored) => {
-                    feed.rest = rest;
-                    for (branch, anchors) in parts.into_iter().zip(anchored) {
-                        if let Some((must, must_not)) = flatten(&branch) {
+                    // When every branch is flat and the rest only negates words and phrases (a
+                    // feed's exclude keywords), these join every branch's negated parts instead:
+                    // `(a OR b) AND NOT c` is `(a AND NOT c) OR (b AND NOT c)`.
+                    let all_flat = parts.iter().all(|b| flatten(b).is_some_and(|(must, _)| must.len() <= FLAT_PARTS));
+                    let folded: Option<Vec<Vec<&Node>>> = match &rest {
+                        Some(Node::And { must, must_not }) if all_flat && must.is_empty() => {
+                            must_not.iter().map(atoms).collect()
+                        }
+                        _ => None,
+                    };
+                    for (branch, anchors) in parts.iter().zip(anchored) {
+                        if let Some((must, mut must_not)) = flatten(branch) {
                             if must.len() <= FLAT_PARTS {
+                                must_not.extend(folded.iter().flatten().cloned());
                                 flat.add(i as u32, &must, &must_not, &uses);
                                 continue;
                             }
                         }
                         let at = branches.len() as u32;
-                        let guard = guard(&branch, &anchors, &uses);
-                        branches.push(Branch { feed: i as u32, node: branch, guard });
+                        let guard = guard(branch, &anchors, &uses);
+                        branches.push(Branch { feed: i as u32, node: branch.clone(), guard });
                         for t in anchors {
                             by_term[t as usize].push(at);
                         }
                     }
+                    feed.rest = if folded.is_some() { None } else { rest };
                 }
             }
         }
         let phrases_by_anchor = flat.phrases_by_anchor(compiler.dictionary.len());
+        let checked = compiled.iter().map(|f| f.rest.is_some() || !f.exclusions.is_empty()).collect();
+        assert!(flat.word_feed.len() <= MAX_WORDS, "at most {MAX_WORDS} state words of flat branches");
         RuleSet {
             dictionary: compiler.dictionary,
             positional: compiler.positional,
             feeds: compiled,
             branches,
-            by_term,
-            flat: flat.branches,
+            by_term: Lists::of(by_term),
+            word_feed: flat.word_feed,
+            word_layout: flat.word_layout,
             phrases_by_anchor,
-            negated: Lists::of(flat.negated),
+            checked,
             term_mentions: Lists::of(flat.term_mentions),
             phrases: Lists::of(flat.phrases),
             phrase_mentions: Lists::of(flat.phrase_mentions),
@@ -727,48 +755,31 @@ impl Lexicon {
     }
 }
 
-/// A flat branch's marks for one document, beside its must bits so that a mention costs one
-/// memory access.
-#[derive(Debug, Clone, Copy)]
-struct Held {
-    /// The document (generation) `bits` belong to.
-    generation: u32,
-    /// The must parts found to hold.
-    bits: u32,
-    /// All its must parts.
-    must: u32,
-}
-
 /// The matcher's state for flat branches over one document.
 struct Marks {
-    /// Per flat branch.
-    held: Vec<Held>,
-    /// Per phrase: the generation it was looked for in, and whether it was found.
-    phrases: Vec<(u32, bool)>,
+    /// Per state word: the must parts found to hold, and the vetoed branches (see [`Mention`]).
+    /// All zero between documents.
+    bits: Vec<[u64; 2]>,
+    /// The state words given a bit in this document: `touched[..len]`. One entry more than there
+    /// are words, so that a word already listed can be written past the end of the list instead
+    /// of taking a branch.
+    touched: Vec<u32>,
+    len: usize,
 }
 
 impl Marks {
-    /// Records that a must part of a branch holds; true when that completes the branch's must
-    /// parts (once per branch and document).
-    fn mark(&mut self, mention: Mention, generation: u32) -> bool {
-        let held = &mut self.held[mention.branch as usize];
-        if held.generation != generation {
-            held.generation = generation;
-            held.bits = 0;
-        }
-        let before = held.bits;
-        held.bits |= mention.bit();
-        held.bits == held.must && before != held.must
+    /// Records that a part of a branch holds.
+    #[inline]
+    fn mark(&mut self, mention: Mention) {
+        let at = mention.mark();
+        let word = &mut self.bits[at / 2];
+        let before = word[0] | word[1];
+        word[at % 2] |= mention.bit();
+        // A word is listed once, when it is given its first bit: the list never outgrows
+        // `touched`.
+        self.touched[self.len] = (at / 2) as u32;
+        self.len += (before == 0) as usize;
     }
-}
-
-/// Whether phrase `p` is in the document, looking for it at most once per document.
-fn phrase_found(rules: &RuleSet, p: u32, phrases: &mut [(u32, bool)], occurrences: &Occurrences) -> bool {
-    let seen = &mut phrases[p as usize];
-    if seen.0 != occurrences.generation {
-        *seen = (occurrences.generation, occurrences.phrase(rules.phrases.get(p)));
-    }
-    seen.1
 }
 
 /// What is decided of the feeds for one document.
@@ -782,32 +793,28 @@ struct Decided {
     candidates: Vec<u32>,
 }
 
-/// A flat branch whose must parts all hold: it holds if none of its negated words and phrases is
-/// in the document, and then decides its feed (the feed's rest and per-source exclusions).
+/// A flat branch of state word `word` holds: it decides its feed, with the feed's rest and
+/// per-source exclusions, unless the feed needs no more looking at.
 fn complete(
     rules: &RuleSet,
-    branch: u32,
+    word: usize,
     document: &IndexedDocument,
     occurrences: &Occurrences,
-    phrases: &mut [(u32, bool)],
     decided: &mut Decided,
 ) {
-    for &atom in rules.negated.get(branch) {
-        let there = match atom {
-            Atom::Term(t) => occurrences.present(t),
-            Atom::Phrase(p) => phrase_found(rules, p, phrases, occurrences),
-        };
-        if there {
+    let f = rules.word_feed[word];
+    if has(&decided.skip, f) {
+        return;
+    }
+    decided.stamp[f as usize] = occurrences.generation;
+    add(&mut decided.skip, f);
+    if rules.checked[f as usize] {
+        let feed = &rules.feeds[f as usize];
+        if feed.rest.as_ref().is_some_and(|n| !occurrences.eval(n)) || excluded(feed, document, occurrences) {
             return;
         }
     }
-    let f = rules.flat[branch as usize].feed;
-    decided.stamp[f as usize] = occurrences.generation;
-    add(&mut decided.skip, f);
-    let feed = &rules.feeds[f as usize];
-    if feed.rest.as_ref().is_none_or(|n| occurrences.eval(n)) && !excluded(feed, document, occurrences) {
-        decided.candidates.push(f);
-    }
+    decided.candidates.push(f);
 }
 
 /// A set of feeds, one bit each.
@@ -865,8 +872,9 @@ impl<'r> Matcher<'r> {
             present: Vec::new(),
             branch_stamp: vec![0; rules.branches.len()],
             flat: Marks {
-                held: rules.flat.iter().map(|b| Held { generation: 0, bits: 0, must: b.must }).collect(),
-                phrases: vec![(0, false); rules.phrases.len()],
+                bits: vec![[0; 2]; rules.word_feed.len()],
+                touched: vec![0; rules.word_feed.len() + 1],
+                len: 0,
             },
             dropped_by: FxHashMap::default(),
             decided: Decided {
@@ -885,8 +893,6 @@ impl<'r> Matcher<'r> {
             self.stamp.iter_mut().for_each(|s| *s = 0);
             self.decided.stamp.iter_mut().for_each(|s| *s = 0);
             self.branch_stamp.iter_mut().for_each(|s| *s = 0);
-            self.flat.phrases.iter_mut().for_each(|s| *s = (0, false));
-            self.flat.held.iter_mut().for_each(|h| h.generation = 0);
             self.generation = 1;
         }
         let generation = self.generation;
@@ -974,35 +980,33 @@ impl<'r> Matcher<'r> {
         let (flat, decided) = (&mut self.flat, &mut self.decided);
         decided.candidates.clear();
         // Flat branches: each present word (and each phrase found, looked for only when its
-        // anchor word is present) sets the bit of the must parts naming it in their branch,
-        // unless the branch's feed needs no more looking at; the branch is decided when its last
-        // must part is set.
+        // anchor word and one other are present, so at most once) sets the bits of the parts
+        // naming it; then the branches that hold are found a state word at a time, and decide
+        // their feeds unless these need no more looking at.
         for &term in &self.present {
             for &mention in rules.term_mentions.get(term) {
-                if !has(&decided.skip, mention.feed()) && flat.mark(mention, generation) {
-                    complete(rules, mention.branch, document, &occurrences, &mut flat.phrases, decided);
-                }
+                flat.mark(mention);
             }
             for &(phrase, other) in rules.phrases_by_anchor.get(term) {
-                if !occurrences.present(other) {
-                    continue;
-                }
-                let mentions = rules.phrase_mentions.get(phrase);
-                if mentions.iter().all(|m| has(&decided.skip, m.feed()))
-                    || !phrase_found(rules, phrase, &mut flat.phrases, &occurrences)
-                {
-                    continue;
-                }
-                for &mention in mentions {
-                    if !has(&decided.skip, mention.feed()) && flat.mark(mention, generation) {
-                        complete(rules, mention.branch, document, &occurrences, &mut flat.phrases, decided);
+                if occurrences.present(other) && occurrences.phrase(rules.phrases.get(phrase)) {
+                    for &mention in rules.phrase_mentions.get(phrase) {
+                        flat.mark(mention);
                     }
                 }
             }
         }
+        for &word in &flat.touched[..flat.len] {
+            let word = word as usize;
+            let [state, vetoes] = std::mem::take(&mut flat.bits[word]);
+            // Any one branch that holds decides the feed.
+            if rules.word_layout[word].holding(state) & !vetoes != 0 {
+                complete(rules, word, document, &occurrences, decided);
+            }
+        }
+        flat.len = 0;
         // Tree branches anchored on a present term; a feed is decided (kept or not) once.
-        for &term in &self.present {
-            for &b in &rules.by_term[term as usize] {
+        for &term in self.present.iter().take(if rules.branches.is_empty() { 0 } else { usize::MAX }) {
+            for &b in rules.by_term.get(term) {
                 let branch = &rules.branches[b as usize];
                 let f = branch.feed as usize;
                 if decided.stamp[f] == generation || self.branch_stamp[b as usize] == generation {
@@ -1061,4 +1065,57 @@ fn text_keeps(feed: &Feed, document: &IndexedDocument, occurrences: &Occurrences
 /// Whether one of the feed's per-source exclusions drops the document.
 fn excluded(feed: &Feed, document: &IndexedDocument, occurrences: &Occurrences) -> bool {
     feed.exclusions.iter().any(|(source, node)| *source == document.source_id && occurrences.eval(node))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Branches of the given numbers of parts laid side by side from bit 0, as a [`RuleSet`]
+    /// lays a feed's branches in a state word.
+    fn layout(parts: &[u32]) -> (Layout, Vec<(u32, u32)>) {
+        let mut layout = Layout::default();
+        let mut spans = Vec::new();
+        let mut first = 0;
+        for &n in parts {
+            layout.firsts |= 1 << first;
+            layout.lasts |= 1 << (first + n - 1);
+            spans.push((first, n));
+            first += n;
+        }
+        (layout, spans)
+    }
+
+    /// Branches of 1 to 32 parts that fit in one word together.
+    fn branch_parts() -> impl Strategy<Value = Vec<u32>> {
+        proptest::collection::vec(1..=32u32, 1..40).prop_map(|mut parts| {
+            let mut used = 0;
+            parts.retain(|&n| {
+                let fits = used + n <= 64;
+                used += if fits { n } else { 0 };
+                fits
+            });
+            parts
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn a_layout_finds_exactly_the_branches_with_every_part_set(parts in branch_parts(), state: u64) {
+            let (layout, spans) = layout(&parts);
+            let used: u64 = spans.iter().map(|&(first, n)| (u64::MAX >> (64 - n)) << first).fold(0, |a, b| a | b);
+            // Only the bits of the branches are ever set; some states set all of a branch's.
+            for state in [state & used, (state | state << 1 | state << 2) & used, used] {
+                let mut expected = 0u64;
+                for &(first, n) in &spans {
+                    let bits = (u64::MAX >> (64 - n)) << first;
+                    if state & bits == bits {
+                        expected |= 1 << (first + n - 1);
+                    }
+                }
+                prop_assert_eq!(layout.holding(state), expected, "{:?} {:064b}", parts, state);
+            }
+        }
+    }
 }

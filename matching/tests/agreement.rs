@@ -448,3 +448,43 @@ fn words_longer_than_sixteen_bytes_match_what_the_index_matches() {
         agreed(&text_filters(word));
     }
 }
+
+#[test]
+fn feeds_of_many_rules_and_wide_rules_match_what_the_index_matches() {
+    // The matcher lays a feed's rules side by side in 64-bit words of state, a bit per AND'ed
+    // part: 40 rules of two parts take two words, a rule of 20 parts a new word when the last
+    // is too full, and a rule of more than 32 parts is evaluated as a tree. Three such feeds in
+    // one rule set, each against the index.
+    let c = corpus();
+    let (frequent, rarer) = c.words.split_at(150.min(c.words.len() / 2));
+    let pick = |list: &[String], i: usize| list[i * 7 % list.len()].clone();
+    let feed = |offset: usize| {
+        let mut rules: Vec<String> = (0..40)
+            .map(|i| {
+                let i = i + offset;
+                format!(
+                    "({} OR {}) AND ({} OR {})",
+                    pick(frequent, i),
+                    pick(rarer, i),
+                    pick(frequent, i + 50),
+                    pick(rarer, i + 3)
+                )
+            })
+            .collect();
+        let wide = |parts: usize| {
+            (0..parts)
+                .map(|i| format!("({} OR {})", pick(frequent, i + offset), pick(frequent, i + 70)))
+                .collect::<Vec<_>>()
+        };
+        rules.push(wide(20).join(" AND "));
+        rules.push(format!("{} NOT {}", wide(20).join(" AND "), pick(rarer, offset)));
+        rules.push(wide(33).join(" AND "));
+        let rules: Vec<&str> = rules.iter().map(String::as_str).collect();
+        Filters::checked(&definition(&rules, &[&pick(rarer, offset + 11)])).unwrap()
+    };
+    let feeds = [feed(0), feed(5), feed(9)];
+    for (filters, matched) in feeds.iter().zip(by_matcher(&feeds)) {
+        assert_eq!(by_index(filters), matched, "{filters:?}");
+        assert!(!matched.is_empty(), "the feed matches some documents");
+    }
+}

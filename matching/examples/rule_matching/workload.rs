@@ -191,12 +191,12 @@ fn generated_items() -> Vec<(String, String)> {
         .collect()
 }
 
+/// The feeds (id and filters) and the documents of the rule-matching figure.
+pub type Workload = (Vec<(String, Filters)>, Vec<IndexedDocument>);
+
 /// The rule-matching figure's feeds (1,000 of 20 rules, as `board-{i}`) and its distinct
 /// documents (the corpus once, at most `items`), from seed 14.
-pub fn rule_matching_workload(
-    corpus: &Corpus,
-    items: usize,
-) -> anyhow::Result<(Vec<(String, Filters)>, Vec<IndexedDocument>)> {
+pub fn rule_matching_workload(corpus: &Corpus, items: usize) -> anyhow::Result<Workload> {
     let mut rng = StdRng::seed_from_u64(14);
     let feeds: Vec<Filters> = (0..1_000).map(|_| corpus.feed(20, &mut rng)).collect::<anyhow::Result<_>>()?;
     let feeds = feeds.into_iter().enumerate().map(|(i, f)| (format!("board-{i}"), f)).collect();
