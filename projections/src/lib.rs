@@ -3,7 +3,9 @@
 //! A tour:
 //! - [`runner`]: the [`Projection`] trait and the runner that feeds a projection from its
 //!   checkpoint, writing view rows and the new checkpoint in one transaction, so a crash never
-//!   loses or doubles an event; rebuild = reset and replay.
+//!   loses or doubles an event.
+//! - [`rebuild`]: a rebuild replays the feed into copies of the read models beside the live ones
+//!   and swaps them in, so a running server answers from the old ones meanwhile.
 //! - [`accounts`]: `users_view` and `feature_flags_view`, from the user aggregate.
 //! - [`sessions`]: `sessions_view`, which decides whether a token's session is live.
 //! - [`library`]: sources, follows, documents and read marks.
@@ -46,6 +48,7 @@ pub mod notifications;
 pub mod people;
 pub mod portfolios;
 pub mod queries;
+pub mod rebuild;
 pub mod reports;
 pub mod runner;
 pub mod sessions;

@@ -82,9 +82,54 @@ pub struct Stepped {
 /// transaction id: an open transaction with an id holds back every feed reader's fence
 /// (`pg_snapshot_xmin`), so this one gets its id only once it starts writing.
 pub async fn step_together(db: &Db, projections: &[&dyn Projection], batch: i64) -> anyhow::Result<Stepped> {
+    step_scoped(db, projections, batch, Scope::Live).await
+}
+
+/// Whose tables a step writes: the live read models', or a rebuild's copies of them
+/// ([`crate::rebuild`]). Only one rebuild runs at a time on a database and nothing else writes
+/// its copies, so its steps take no projection locks and wake no feed readers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scope {
+    Live,
+    Rebuild,
+}
+
+pub(crate) async fn step_scoped(
+    db: &Db,
+    projections: &[&dyn Projection],
+    batch: i64,
+    scope: Scope,
+) -> anyhow::Result<Stepped> {
     if projections.is_empty() {
         return Ok(Stepped { reached: Vec::new(), full: false });
     }
+    let names = checked_names(projections)?;
+    let mut tx = db.begin().await?;
+    if scope == Scope::Live || db.backend() == Backend::Sqlite {
+        lock(&mut tx, db.backend(), &names).await?;
+    }
+    let from = checkpoints_in(&mut tx, projections, &names).await?;
+    let oldest = from.iter().copied().min().unwrap_or_default();
+    let events = feed::read_after(db, oldest, batch).await?;
+    let full = events.len() as i64 >= batch;
+    let reached = apply_and_record(&mut tx, projections, &from, &events).await?;
+    if reached.iter().all(|(_, applied)| *applied == 0) {
+        return Ok(Stepped { reached, full });
+    }
+    if db.backend() == Backend::Postgres && scope == Scope::Live {
+        // This transaction's id held back every feed reader's fence (pg_snapshot_xmin) while it
+        // was open; events committed meanwhile become readable only now, so wake the readers.
+        tx.execute("SELECT pg_notify('needl_events', '')", vec![]).await?;
+    }
+    tx.commit().await?;
+    if scope == Scope::Live {
+        record_metrics(projections, &reached, &events);
+    }
+    Ok(Stepped { reached, full })
+}
+
+/// The projections' names, checked (they are spliced into statements) and sorted.
+pub(crate) fn checked_names(projections: &[&dyn Projection]) -> anyhow::Result<Vec<&'static str>> {
     let mut names: Vec<&'static str> = projections.iter().map(|p| p.name()).collect();
     for name in &names {
         // Names are compile-time constants spliced into the statements below.
@@ -96,9 +141,12 @@ pub async fn step_together(db: &Db, projections: &[&dyn Projection], batch: i64)
     names.sort_unstable();
     names.dedup();
     anyhow::ensure!(names.len() == projections.len(), "a projection was given twice");
-    let list = names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ");
-    let mut tx = db.begin().await?;
-    match db.backend() {
+    Ok(names)
+}
+
+/// Takes the projections' write locks for the rest of `tx`: `names` sorted ([`checked_names`]).
+pub(crate) async fn lock(tx: &mut Tx, backend: Backend, names: &[&'static str]) -> anyhow::Result<()> {
+    match backend {
         Backend::Postgres => {
             // One statement; its select list is evaluated left to right, in order of name.
             let locks = names
@@ -119,6 +167,16 @@ pub async fn step_together(db: &Db, projections: &[&dyn Projection], batch: i64)
             .await?;
         }
     }
+    Ok(())
+}
+
+/// Each projection's checkpoint as `tx` sees it, in the order the projections were given.
+pub(crate) async fn checkpoints_in(
+    tx: &mut Tx,
+    projections: &[&dyn Projection],
+    names: &[&'static str],
+) -> anyhow::Result<Vec<Cursor>> {
+    let list = names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ");
     let rows: Vec<NamedCheckpointRow> = tx
         .fetch_all(
             &format!(
@@ -129,17 +187,24 @@ pub async fn step_together(db: &Db, projections: &[&dyn Projection], batch: i64)
         .await?;
     let checkpoints: HashMap<String, Cursor> =
         rows.into_iter().map(|r| (r.name, Cursor { tx: r.tx, pos: r.pos })).collect();
-    let from: Vec<Cursor> =
-        projections.iter().map(|p| checkpoints.get(p.name()).copied().unwrap_or_default()).collect();
-    let oldest = from.iter().copied().min().unwrap_or_default();
-    let events = feed::read_after(db, oldest, batch).await?;
-    let full = events.len() as i64 >= batch;
+    Ok(projections.iter().map(|p| checkpoints.get(p.name()).copied().unwrap_or_default()).collect())
+}
+
+/// Applies `events` to each projection after its own checkpoint (`from`, in the same order), in
+/// feed order, and writes the checkpoints that moved. Returns each one's new checkpoint and how
+/// many events it applied.
+pub(crate) async fn apply_and_record(
+    tx: &mut Tx,
+    projections: &[&dyn Projection],
+    from: &[Cursor],
+    events: &[StoredEvent],
+) -> anyhow::Result<Vec<(Cursor, usize)>> {
     let mut reached = Vec::with_capacity(projections.len());
-    for (projection, start) in projections.iter().zip(&from) {
+    for (projection, start) in projections.iter().zip(from) {
         let mut applied = 0;
         let mut at = *start;
         for event in events.iter().filter(|e| e.cursor > *start) {
-            projection.apply(&mut tx, event).await.map_err(|error| {
+            projection.apply(tx, event).await.map_err(|error| {
                 anyhow::anyhow!(
                     "projection {} failed on event {} ({} {}/{}): {error:#}",
                     projection.name(),
@@ -161,7 +226,7 @@ pub async fn step_together(db: &Db, projections: &[&dyn Projection], batch: i64)
         .map(|(p, (at, _))| (*p, *at))
         .collect();
     if moved.is_empty() {
-        return Ok(Stepped { reached, full });
+        return Ok(reached);
     }
     // Every moved checkpoint in one statement: a round trip each was most of a small batch's time.
     let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
@@ -185,17 +250,15 @@ pub async fn step_together(db: &Db, projections: &[&dyn Projection], batch: i64)
         args,
     )
     .await?;
-    if db.backend() == Backend::Postgres {
-        // This transaction's id held back every feed reader's fence (pg_snapshot_xmin) while it
-        // was open; events committed meanwhile become readable only now, so wake the readers.
-        tx.execute("SELECT pg_notify('needl_events', '')", vec![]).await?;
-    }
-    tx.commit().await?;
+    Ok(reached)
+}
+
+fn record_metrics(projections: &[&dyn Projection], reached: &[(Cursor, usize)], events: &[StoredEvent]) {
     let lag = events
         .last()
         .and_then(|e| chrono::DateTime::parse_from_rfc3339(&e.recorded_at).ok())
         .and_then(|recorded| (chrono::Utc::now() - recorded.with_timezone(&chrono::Utc)).num_microseconds());
-    for (projection, (_, applied)) in projections.iter().zip(&reached) {
+    for (projection, (_, applied)) in projections.iter().zip(reached) {
         if *applied == 0 {
             continue;
         }
@@ -205,7 +268,6 @@ pub async fn step_together(db: &Db, projections: &[&dyn Projection], batch: i64)
         }
         metrics::counter!("needl_projection_events_total", "projection" => name).increment(*applied as u64);
     }
-    Ok(Stepped { reached, full })
 }
 
 /// Empties a projection's tables and resets its checkpoint, in one transaction.
@@ -219,13 +281,11 @@ pub async fn reset(db: &Db, projection: &dyn Projection) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Rebuilds `projections` from zero: empties each ([`reset`]), then replays the feed into all of
-/// them in one pass, in [`REBUILD_BATCH`]es. Returns the cursor reached.
+/// Rebuilds `projections` from zero, beside the live read models, and swaps the new ones in
+/// ([`crate::rebuild`]): a running server answers from the old ones meanwhile. Returns the cursor
+/// reached.
 pub async fn rebuild(db: &Db, projections: &[&dyn Projection]) -> anyhow::Result<Cursor> {
-    for projection in projections {
-        reset(db, *projection).await?;
-    }
-    catch_up_together(db, projections, REBUILD_BATCH).await
+    crate::rebuild::beside_and_swap(db, projections).await
 }
 
 /// Applies batches until the projection has reached the feed's head as of the call.
@@ -236,9 +296,18 @@ pub async fn catch_up(db: &Db, projection: &dyn Projection, batch: i64) -> anyho
 /// Applies batches to several projections together ([`step_together`]) until each has reached
 /// the feed's head as of the call. Returns the cursor the one furthest behind reached.
 pub async fn catch_up_together(db: &Db, projections: &[&dyn Projection], batch: i64) -> anyhow::Result<Cursor> {
+    catch_up_scoped(db, projections, batch, Scope::Live).await
+}
+
+pub(crate) async fn catch_up_scoped(
+    db: &Db,
+    projections: &[&dyn Projection],
+    batch: i64,
+    scope: Scope,
+) -> anyhow::Result<Cursor> {
     let target = feed::head(db).await?;
     loop {
-        let stepped = step_together(db, projections, batch).await?;
+        let stepped = step_scoped(db, projections, batch, scope).await?;
         let behind = stepped.reached.iter().map(|(at, _)| *at).min().unwrap_or_default();
         if !stepped.full || behind >= target {
             return Ok(behind);

@@ -213,6 +213,153 @@ on_both_backends!(a_rebuilt_read_model_equals_the_live_one, |db: Db| async move 
     assert_eq!(queries::flag_values(&db, "r3").await.unwrap(), flags_before);
 });
 
+/// Accounts, rebuilt by a test that holds the rebuild at one event: the `hold_at`-th event it
+/// applies reports through `held` and waits for `resume` (or fails, with `fail`).
+struct HeldAccounts {
+    hold_at: usize,
+    applied: std::sync::atomic::AtomicUsize,
+    held: tokio::sync::Notify,
+    resume: tokio::sync::Notify,
+    fail: bool,
+}
+
+impl HeldAccounts {
+    fn new(hold_at: usize, fail: bool) -> Arc<HeldAccounts> {
+        Arc::new(HeldAccounts {
+            hold_at,
+            applied: Default::default(),
+            held: Default::default(),
+            resume: Default::default(),
+            fail,
+        })
+    }
+}
+
+#[async_trait]
+impl Projection for HeldAccounts {
+    fn name(&self) -> &'static str {
+        Accounts.name()
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        Accounts.tables()
+    }
+
+    async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
+        if self.applied.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1 == self.hold_at {
+            anyhow::ensure!(!self.fail, "the test's projection fails here");
+            self.held.notify_one();
+            self.resume.notified().await;
+        }
+        Accounts.apply(tx, event).await
+    }
+}
+
+/// The live read models' index names, on Postgres (a swap must keep them: migrations name them).
+async fn index_names(db: &Db) -> Vec<String> {
+    if db.backend() != commands::store::Backend::Postgres {
+        return Vec::new();
+    }
+    db.fetch_all::<(String,)>(
+        "SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema() \
+         AND tablename IN ('users_view', 'feature_flags_view', 'password_reset_links_view') ORDER BY 1",
+        vec![],
+    )
+    .await
+    .unwrap()
+    .into_iter()
+    .map(|(name,)| name)
+    .collect()
+}
+
+async fn rebuild_schemas(db: &Db) -> i64 {
+    if db.backend() != commands::store::Backend::Postgres {
+        return 0;
+    }
+    let (n,): (i64,) = db
+        .fetch_optional("SELECT count(*) FROM pg_namespace WHERE nspname = current_schema() || '_rebuild'", vec![])
+        .await
+        .unwrap()
+        .unwrap();
+    n
+}
+
+on_both_backends!(a_rebuild_builds_beside_the_live_read_model_and_swaps_it_in, |db: Db| async move {
+    let bus = CommandBus::new(db.clone(), FeedSignal::default());
+    for i in 0..20 {
+        sign_up(&bus, &format!("b{i}")).await;
+    }
+    runner::catch_up(&db, &Accounts, 100).await.unwrap();
+    let users_before = queries::all_users(&db).await.unwrap();
+    let checkpoint_before = runner::checkpoint(&db, "accounts").await.unwrap();
+    let indexes_before = index_names(&db).await;
+    assert_eq!(users_before.len(), 20);
+
+    let held = HeldAccounts::new(5, false);
+    let rebuilding = tokio::spawn({
+        let (db, held) = (db.clone(), held.clone());
+        async move { runner::rebuild(&db, &[held.as_ref() as &dyn Projection]).await }
+    });
+    tokio::time::timeout(Duration::from_secs(30), held.held.notified()).await.expect("the rebuild reached its hold");
+    // Midway, readers still get the whole live model, at its checkpoint.
+    assert_eq!(queries::all_users(&db).await.unwrap(), users_before, "the live model is untouched while rebuilding");
+    assert_eq!(runner::checkpoint(&db, "accounts").await.unwrap(), checkpoint_before);
+    // A sign-up while the rebuild runs is in the model it swaps in.
+    let late = bus
+        .execute(
+            &bus.users,
+            "late",
+            UserCommand::SignUp {
+                email: "late@example.com".into(),
+                username: "late".into(),
+                password_hash: "$argon2id$test".into(),
+                is_admin: false,
+            },
+            &meta("late"),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    held.resume.notify_one();
+    let at = rebuilding.await.unwrap().expect("the rebuild succeeds");
+    assert_eq!(runner::checkpoint(&db, "accounts").await.unwrap(), at);
+    if db.backend() == commands::store::Backend::Sqlite {
+        // On Postgres a transaction open elsewhere in the cluster (another test's) may hold the
+        // feed's fence before it for a moment; then the live runner applies it just below.
+        assert!(at >= late, "the swap applied what arrived during the rebuild: {at} < {late}");
+    }
+    settle_feed(&db, late).await;
+    runner::catch_up(&db, &Accounts, 100).await.unwrap();
+    let users_after = queries::all_users(&db).await.unwrap();
+    assert_eq!(users_after.len(), 21);
+    assert!(users_before.iter().all(|u| users_after.contains(u)), "the rebuilt rows equal the live ones");
+    assert_eq!(index_names(&db).await, indexes_before, "the swapped tables keep their index names");
+    assert_eq!(rebuild_schemas(&db).await, 0, "nothing of the rebuild is left behind");
+    // The live runner goes on from the swapped-in checkpoint.
+    sign_up(&bus, "after").await;
+    runner::catch_up(&db, &Accounts, 100).await.unwrap();
+    assert_eq!(queries::all_users(&db).await.unwrap().len(), 22);
+});
+
+on_both_backends!(a_rebuild_that_fails_leaves_the_live_read_model_as_it_was, |db: Db| async move {
+    let bus = CommandBus::new(db.clone(), FeedSignal::default());
+    for i in 0..10 {
+        sign_up(&bus, &format!("f{i}")).await;
+    }
+    runner::catch_up(&db, &Accounts, 100).await.unwrap();
+    let users_before = queries::all_users(&db).await.unwrap();
+    let checkpoint_before = runner::checkpoint(&db, "accounts").await.unwrap();
+    let failing = HeldAccounts::new(4, true);
+    let error = runner::rebuild(&db, &[failing.as_ref() as &dyn Projection]).await.unwrap_err();
+    assert!(format!("{error:#}").contains("fails here"), "{error:#}");
+    assert_eq!(queries::all_users(&db).await.unwrap(), users_before);
+    assert_eq!(runner::checkpoint(&db, "accounts").await.unwrap(), checkpoint_before);
+    assert_eq!(rebuild_schemas(&db).await, 0, "the copies are dropped");
+    // And the next rebuild succeeds.
+    runner::rebuild(&db, &[&Accounts as &dyn Projection]).await.unwrap();
+    assert_eq!(queries::all_users(&db).await.unwrap(), users_before);
+});
+
 #[derive(Debug, PartialEq, sqlx::FromRow)]
 struct DocumentTagRow {
     scope_kind: String,
