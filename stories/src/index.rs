@@ -351,7 +351,7 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
     /// Earlier items that `signature` repeats (by the rule), most similar first, with their
     /// estimated text similarity; what [`Self::insert`] would join, without inserting. No source
     /// is given, so a story holding an item of the new item's own source is not set apart from
-    /// the rare-words rule here as it is on insert.
+    /// the rare-words and own-text rules here as it is on insert.
     pub fn matches(&self, signature: &Signature, published: i64) -> Vec<(D, f32)> {
         let keys = self.band_keys(signature);
         let mut found: Vec<(u32, f32)> = self
@@ -537,9 +537,10 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
     /// story may still take members; `None` otherwise.
     ///
     /// `source` is the new item's source when it is known to the index: a story that already
-    /// holds an item of that source is joined by shared phrasing only, not by rare words alone.
-    /// One source's own series ("Introducing a new feature: ...", a weekly roundup) shares its
-    /// names and terms from item to item; the rare-words rule is for another outlet's report.
+    /// holds an item of that source is joined by shared phrasing only, not by rare words or by
+    /// the own-text rule. One source's own series ("Introducing a new feature: ...", a weekly
+    /// roundup) shares its names, terms and lede from item to item; those rules are for another
+    /// outlet's report or copy. `crowd` is the candidate's (see [`Self::candidates`]).
     fn judge(&self, signature: &Signature, source: Option<u32>, published: i64, c: u32, crowd: u32) -> Option<f32> {
         let entry = &self.docs[c as usize];
         if entry.empty || signature.is_empty() || (entry.published - published).abs() > self.params.window {
