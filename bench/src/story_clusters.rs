@@ -232,6 +232,26 @@ fn quality(data: &Path, feeds: &[(String, String, String, String)]) -> anyhow::R
     let stories = eval::cluster(&set.items, &params);
     let score = eval::score(&set, &stories);
     line("real: AG News syndicated pairs (7,600 items)", &score);
+    // The same clustering on each label file and on both, whole and on the held-out half (the
+    // rules were tuned on the other half).
+    let files: [(&str, &[&str]); 3] = [
+        ("shingle-drawn", &[eval::AG_NEWS_LABELS]),
+        ("word-drawn", &[eval::AG_NEWS_WORD_LABELS]),
+        ("both files", &[eval::AG_NEWS_LABELS, eval::AG_NEWS_WORD_LABELS]),
+    ];
+    for (name, scored) in files {
+        for (part_name, part) in [("whole", eval::Labels::All), ("held-out half", eval::Labels::HeldOut)] {
+            let mut label_files: Vec<(&str, eval::Labels)> = scored.iter().map(|&f| (f, part)).collect();
+            for other in [eval::AG_NEWS_LABELS, eval::AG_NEWS_WORD_LABELS] {
+                if !scored.contains(&other) {
+                    label_files.push((other, eval::Labels::None));
+                }
+            }
+            label_files.push((eval::AG_NEWS_FOLDED_LABELS, eval::Labels::NegativesOnly));
+            let set = eval::ag_news_set_of(&csv, &label_files).map_err(anyhow::Error::msg)?;
+            line(&format!("  {name}, {part_name}"), &eval::score(&set, &stories));
+        }
+    }
     for (name, lo, hi) in [("  near-verbatim (>= 50% shared)", 0.5, 1.01), ("  partly shared (20-50%)", 0.2, 0.5)] {
         let (found, total) = eval::recall_by_overlap(&set, &stories, lo, hi);
         println!(
