@@ -700,22 +700,36 @@ const WORD_MEMORY: usize = 200_000;
 /// cleared.
 const FILTER_MEMORY: usize = 4_096;
 
-/// The second half of the English analyzer, applied to one folded word at a time, with a memory
-/// of the words already seen.
+/// The English analyzer applied to one word at a time, with a memory of the words already seen:
+/// a word seen before is one look-up.
 struct Lexicon {
-    /// Stop words and stemming of one folded token (the tokenizer keeps it whole).
+    /// Stop words and stemming of one lowercased ASCII word (the tokenizer keeps it whole).
     stem: TextAnalyzer,
+    /// The whole English analyzer, for any other word as it stands in the text.
+    english: TextAnalyzer,
     /// Short plain words (most words) → their dictionary term, or [`memory::NO_TERM`].
     short: memory::ShortMemory,
-    /// Any other folded word → its dictionary term, or none (a stop word, or a term no rule
-    /// names).
+    /// Any other word, as it stands in the text → its dictionary term, or none (a stop word, or
+    /// a term no rule names).
     memory: FxHashMap<String, Option<u32>>,
 }
 
 impl Lexicon {
-    /// The dictionary term of one folded word, stemming it.
-    fn stemmed(&mut self, dictionary: &FxHashMap<String, u32>, folded: &str) -> Option<u32> {
-        let mut stream = self.stem.token_stream(folded);
+    fn new() -> Lexicon {
+        Lexicon {
+            stem: TextAnalyzer::builder(RawTokenizer::default())
+                .filter(StopWordFilter::new(Language::English).expect("tantivy ships English stop words"))
+                .filter(Stemmer::new(Language::English))
+                .build(),
+            english: search::schema::english(),
+            short: memory::ShortMemory::new(WORD_MEMORY),
+            memory: FxHashMap::default(),
+        }
+    }
+
+    /// The dictionary term `analyzer` makes of one word.
+    fn analysed(analyzer: &mut TextAnalyzer, dictionary: &FxHashMap<String, u32>, word: &str) -> Option<u32> {
+        let mut stream = analyzer.token_stream(word);
         if stream.advance() {
             dictionary.get(&stream.token().text).copied()
         } else {
@@ -733,22 +747,24 @@ impl Lexicon {
                         let bytes = key.bytes();
                         let len = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
                         let text = std::str::from_utf8(&bytes[..len]).expect("a short word is ASCII");
-                        let term = self.stemmed(dictionary, text).unwrap_or(memory::NO_TERM);
+                        let term = Self::analysed(&mut self.stem, dictionary, text).unwrap_or(memory::NO_TERM);
                         self.short.insert(key, term);
                         term
                     }
                 };
                 (term != memory::NO_TERM).then_some(term)
             }
-            Word::Other(folded) => {
-                if let Some(known) = self.memory.get(folded) {
+            Word::Other(word) => {
+                if let Some(known) = self.memory.get(word) {
                     return *known;
                 }
-                let term = self.stemmed(dictionary, folded);
+                // One word is one token of the analyzer's tokenizer, and its filters map a token
+                // to at most one, whatever stands around it.
+                let term = Self::analysed(&mut self.english, dictionary, word);
                 if self.memory.len() >= WORD_MEMORY {
                     self.memory.clear();
                 }
-                self.memory.insert(folded.to_string(), term);
+                self.memory.insert(word.to_string(), term);
                 term
             }
         }
@@ -768,17 +784,23 @@ struct Marks {
 }
 
 impl Marks {
-    /// Records that a part of a branch holds.
+    /// Records that the parts of `mentions` hold. The most frequent loop of the matcher: its
+    /// state is held in locals, so that nothing but the bits goes back to memory per mention.
     #[inline]
-    fn mark(&mut self, mention: Mention) {
-        let at = mention.mark();
-        let word = &mut self.bits[at / 2];
-        let before = word[0] | word[1];
-        word[at % 2] |= mention.bit();
-        // A word is listed once, when it is given its first bit: the list never outgrows
-        // `touched`.
-        self.touched[self.len] = (at / 2) as u32;
-        self.len += (before == 0) as usize;
+    fn mark(&mut self, mentions: &[Mention]) {
+        let (bits, touched) = (&mut self.bits[..], &mut self.touched[..]);
+        let mut len = self.len;
+        for &mention in mentions {
+            let at = mention.mark();
+            let word = &mut bits[at / 2];
+            let before = word[0] | word[1];
+            word[at % 2] |= mention.bit();
+            // A word is listed once, when it is given its first bit: the list never outgrows
+            // `touched`.
+            touched[len] = (at / 2) as u32;
+            len += (before == 0) as usize;
+        }
+        self.len = len;
     }
 }
 
@@ -856,14 +878,7 @@ impl<'r> Matcher<'r> {
         Matcher {
             rules,
             words: words::Words::new(),
-            lexicon: Lexicon {
-                stem: TextAnalyzer::builder(RawTokenizer::default())
-                    .filter(StopWordFilter::new(Language::English).expect("tantivy ships English stop words"))
-                    .filter(Stemmer::new(Language::English))
-                    .build(),
-                short: memory::ShortMemory::new(WORD_MEMORY),
-                memory: FxHashMap::default(),
-            },
+            lexicon: Lexicon::new(),
             generation: 0,
             stamp: vec![0; rules.dictionary.len()],
             ranges: vec![(0, 0); rules.dictionary.len()],
@@ -900,15 +915,19 @@ impl<'r> Matcher<'r> {
         self.present.clear();
         let (lexicon, rules) = (&mut self.lexicon, self.rules);
         let (stamp, present, occurrences) = (&mut self.stamp, &mut self.present, &mut self.occurrences);
+        let ranges = &mut self.ranges;
+        // A positional term's range counts its occurrences until they are laid out below.
         let mut note = |word: Word, position: u32| {
             if let Some(term) = lexicon.term_of(&rules.dictionary, word) {
                 let t = term as usize;
                 if stamp[t] != generation {
                     stamp[t] = generation;
                     present.push(term);
+                    ranges[t] = (0, 0);
                 }
                 if rules.positional[t] {
                     occurrences.push((term, position));
+                    ranges[t].1 += 1;
                 }
             }
         };
@@ -918,18 +937,24 @@ impl<'r> Matcher<'r> {
         for page in &document.pages {
             position = self.words.each(&page.text, position, &mut note);
         }
-        // Sorted by term, then position: each term's positions are one ascending run.
-        self.occurrences.sort_unstable();
-        self.positions.clear();
-        let mut i = 0;
-        while i < self.occurrences.len() {
-            let term = self.occurrences[i].0;
-            let start = self.positions.len() as u32;
-            while i < self.occurrences.len() && self.occurrences[i].0 == term {
-                self.positions.push(self.occurrences[i].1);
-                i += 1;
+        // Each positional term's positions laid out as one run, in the order of `present`:
+        // its range starts where the previous one's ends, and is filled in document order, so
+        // ascending.
+        let mut end = 0;
+        for &term in &self.present {
+            let t = term as usize;
+            if rules.positional[t] {
+                let count = self.ranges[t].1;
+                self.ranges[t] = (end, end);
+                end += count;
             }
-            self.ranges[term as usize] = (start, self.positions.len() as u32);
+        }
+        self.positions.clear();
+        self.positions.resize(end as usize, 0);
+        for &(term, position) in &self.occurrences {
+            let filled = &mut self.ranges[term as usize].1;
+            self.positions[*filled as usize] = position;
+            *filled += 1;
         }
     }
 
@@ -984,14 +1009,10 @@ impl<'r> Matcher<'r> {
         // naming it; then the branches that hold are found a state word at a time, and decide
         // their feeds unless these need no more looking at.
         for &term in &self.present {
-            for &mention in rules.term_mentions.get(term) {
-                flat.mark(mention);
-            }
+            flat.mark(rules.term_mentions.get(term));
             for &(phrase, other) in rules.phrases_by_anchor.get(term) {
                 if occurrences.present(other) && occurrences.phrase(rules.phrases.get(phrase)) {
-                    for &mention in rules.phrase_mentions.get(phrase) {
-                        flat.mark(mention);
-                    }
+                    flat.mark(rules.phrase_mentions.get(phrase));
                 }
             }
         }
@@ -1071,6 +1092,75 @@ fn excluded(feed: &Feed, document: &IndexedDocument, occurrences: &Occurrences) 
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Texts that hold what the fast paths of the analysis treat apart: case, stop words,
+    /// apostrophes, digits, hyphens, words of 16, 17, 39, 40 and 41 bytes, non-ASCII letters
+    /// (some that change length when lowercased or fold to two letters), punctuation.
+    fn tricky_texts() -> Vec<String> {
+        let [long, limit, over] = [39, 40, 41].map(|n| "Rates".repeat(n / 5 + 1)[..n].to_string());
+        vec![
+            "The Bank of INDIA, the bank's banks and banking: THE BANKS' rates".to_string(),
+            "It's o'clock; don't won't isn't, rock'n'roll, 'quoted' and \"double\" quotes".to_string(),
+            "10-K 3M 2024 FY2023-24 6.5% 1,000,000 x86_64 COVID-19 Q3FY24 0.25bps".to_string(),
+            "co-operation e-mail well-known state-of-the-art U.S.A. Ph.D. -- --- -".to_string(),
+            format!(
+                "sixteen bytes: abcdefghijklmnop ABCDEFGHIJKLMNOPQ internationalisations {long} {limit} {over} end"
+            ),
+            format!("{long}é {limit}é Ünïcödé-words Société Générale's naïve café crème Straße STRASSE"),
+            "İstanbul ISTANBUL ıi ΑΘΗΝΑ Αθήνα ﬁnance ﬂows Ĳssel ǅemal Œuvre ÆRØ Müller's".to_string(),
+            "中国 银行 東京 — “quoted” words… ellipses‘s ½ ² ③ Ⅻ 🚀 x\u{2060}y no\u{00a0}break".to_string(),
+            "running runs ran runner easily fairly generously organisation organizations".to_string(),
+            "and or not AND OR NOT a an the THE of OF to be is was were".to_string(),
+        ]
+    }
+
+    /// Terms with their positions.
+    type Positioned = Vec<(usize, String)>;
+
+    /// The English analyzer's tokens of the texts one after the other (as the index's content
+    /// joins a title and pages), and what the matcher's analysis finds of them: each word looked
+    /// up in a dictionary of the terms `keep` keeps, twice (the second time from memory).
+    fn analysed(texts: &[String], keep: impl Fn(&str) -> bool) -> (Positioned, [Positioned; 2]) {
+        let joined = texts.join("\n\n");
+        let tokens: Vec<(usize, String)> = search::schema::tokens(&mut search::schema::english(), &joined)
+            .into_iter()
+            .filter(|(_, t)| keep(t))
+            .collect();
+        let mut dictionary: FxHashMap<String, u32> = FxHashMap::default();
+        for (_, t) in &tokens {
+            let next = dictionary.len() as u32;
+            dictionary.entry(t.clone()).or_insert(next);
+        }
+        let mut names: Vec<&str> = vec![""; dictionary.len()];
+        dictionary.iter().for_each(|(t, &id)| names[id as usize] = t);
+        let (mut words, mut lexicon) = (words::Words::new(), Lexicon::new());
+        let found = [(); 2].map(|_| {
+            let mut found = Vec::new();
+            let mut position = 0;
+            for text in texts {
+                position = words.each(text, position, |word, at| {
+                    if let Some(term) = lexicon.term_of(&dictionary, word) {
+                        found.push((at as usize, names[term as usize].to_string()));
+                    }
+                });
+            }
+            found
+        });
+        (tokens, found)
+    }
+
+    #[test]
+    fn the_matchers_analysis_finds_the_english_analyzers_terms_at_their_positions() {
+        let texts = tricky_texts();
+        let (tokens, [first, again]) = analysed(&texts, |_| true);
+        assert!(tokens.len() > 100, "the texts hold many terms: {}", tokens.len());
+        assert_eq!(first, tokens);
+        assert_eq!(again, tokens);
+        // Words that stand for no term of the dictionary are found as none.
+        let (tokens, [first, again]) = analysed(&texts, |t| t.len() % 2 == 0);
+        assert_eq!(first, tokens);
+        assert_eq!(again, tokens);
+    }
 
     /// Branches of the given numbers of parts laid side by side from bit 0, as a [`RuleSet`]
     /// lays a feed's branches in a state word.

@@ -1,14 +1,14 @@
-//! The first half of the index's English analyzer (`search::schema::words`: words split at
-//! anything not alphanumeric, words of 40 bytes or more dropped, lowercased, folded to ASCII),
-//! done without its per-token machinery for the common case of an ASCII word.
+//! The index's tokenizer (`search::schema::words`: words split at anything not alphanumeric,
+//! words of 40 bytes or more dropped), done without its per-token machinery: the words of a text
+//! and their positions, each as the matcher looks it up.
 //!
 //! A plain ASCII word of at most 16 bytes, most words of most texts, comes out as a [`Short`]:
 //! its lowercased bytes in two integers, built while the word is scanned, so that the matcher's
-//! memory of words can hash and compare it without reading the text again. A longer ASCII word
-//! is lowercased into a buffer; a word with any other character goes through the index's own
-//! analyzer, so the two agree on every word; a test holds them to the same tokens and positions.
-
-use tantivy::tokenizer::TextAnalyzer;
+//! memory of words can hash and compare it without reading the text again. Any other word comes
+//! out as it stands in the text: the matcher remembers it that way, and only a word it has not
+//! seen goes through the index's analyzer (lowercasing, folding, stop words, stemming), which
+//! maps each word to at most one term whatever stands around it. A test holds the words and
+//! their positions to the index's tokens.
 
 /// The index's limit: a word this long or longer is not indexed (its position still counts).
 const LONG: usize = 40;
@@ -31,22 +31,48 @@ impl Short {
     }
 }
 
-/// One word as the index would see it.
+/// One word of a text.
 pub(crate) enum Word<'a> {
+    /// A plain ASCII word of at most [`SHORT`] bytes, lowercased.
     Short(Short),
-    /// Any other word, as the index's analyzer gives it (lowercased, folded).
+    /// Any other word, as it stands in the text (one token of the index's tokenizer).
     Other(&'a str),
 }
 
 pub(crate) struct Words {
-    /// The index's analyzer, for the words that are not plain ASCII.
-    analyzer: TextAnalyzer,
-    buffer: String,
+    /// Per character from U+0080 to [`LATIN_END`]: alphanumeric, one bit each. The accented
+    /// letters of the European languages are there, looked up without Unicode's tables.
+    latin: [u64; (LATIN_END as usize - 0x80) / 64],
 }
+
+/// The end (excluded) of the characters [`Words::latin`] holds: Latin-1 Supplement and Latin
+/// Extended-A and -B.
+const LATIN_END: u32 = 0x280;
 
 impl Words {
     pub(crate) fn new() -> Words {
-        Words { analyzer: search::schema::words(), buffer: String::new() }
+        let mut latin = [0; (LATIN_END as usize - 0x80) / 64];
+        for c in (0x80..LATIN_END).filter_map(char::from_u32) {
+            if c.is_alphanumeric() {
+                let i = c as usize - 0x80;
+                latin[i / 64] |= 1 << (i % 64);
+            }
+        }
+        Words { latin }
+    }
+
+    /// Whether the non-ASCII character at `at` is alphanumeric, and its length.
+    fn other_at(&self, text: &str, at: usize) -> (bool, usize) {
+        let c = text[at..].chars().next().expect("a char starts here");
+        let alphanumeric = if (c as u32) < LATIN_END {
+            let i = c as usize - 0x80;
+            self.latin[i / 64] & (1 << (i % 64)) != 0
+        } else {
+            // General Punctuation (typographic quotes, dashes, ellipses, spaces), the most
+            // frequent other non-ASCII characters of news text, holds no letter or digit.
+            !GENERAL_PUNCTUATION.contains(&c) && c.is_alphanumeric()
+        };
+        (alphanumeric, c.len_utf8())
     }
 
     /// Calls `each` with every word of `text` as the index would see it, and its position,
@@ -64,7 +90,7 @@ impl Words {
                     continue;
                 }
             } else {
-                let (alphanumeric, len) = other_at(text, at);
+                let (alphanumeric, len) = self.other_at(text, at);
                 if !alphanumeric {
                     at += len;
                     continue;
@@ -85,7 +111,7 @@ impl Words {
                     }
                     at += 1;
                 } else {
-                    let (alphanumeric, len) = other_at(text, at);
+                    let (alphanumeric, len) = self.other_at(text, at);
                     if !alphanumeric {
                         break;
                     }
@@ -103,30 +129,12 @@ impl Words {
                 let low = u64::from_le_bytes(key[..8].try_into().expect("8 bytes"));
                 let high = u64::from_le_bytes(key[8..].try_into().expect("8 bytes"));
                 each(Word::Short(Short([low, high])), this);
-            } else if plain {
-                self.buffer.clear();
-                self.buffer.push_str(word);
-                self.buffer.make_ascii_lowercase();
-                each(Word::Other(&self.buffer), this);
             } else {
-                // One alphanumeric run is one token of the analyzer.
-                let mut stream = self.analyzer.token_stream(word);
-                while stream.advance() {
-                    each(Word::Other(&stream.token().text), this);
-                }
+                each(Word::Other(word), this);
             }
         }
         position
     }
-}
-
-/// Whether the non-ASCII character at `at` is alphanumeric, and its length.
-fn other_at(text: &str, at: usize) -> (bool, usize) {
-    let c = text[at..].chars().next().expect("a char starts here");
-    // General Punctuation (typographic quotes, dashes, ellipses, spaces), the most frequent
-    // non-ASCII characters of news text, holds no letter or digit: decided without Unicode's
-    // tables.
-    (!GENERAL_PUNCTUATION.contains(&c) && c.is_alphanumeric(), c.len_utf8())
 }
 
 const GENERAL_PUNCTUATION: std::ops::RangeInclusive<char> = '\u{2000}'..='\u{206F}';
@@ -147,7 +155,12 @@ mod tests {
                         let len = bytes.iter().position(|&b| b == 0).unwrap_or(SHORT);
                         String::from_utf8(bytes[..len].to_vec()).unwrap()
                     }
-                    Word::Other(text) => text.to_string(),
+                    // As the index makes of it.
+                    Word::Other(text) => {
+                        let tokens = search::schema::tokens(&mut search::schema::words(), text);
+                        assert_eq!(tokens.len(), 1, "one word is one token: {text}");
+                        tokens[0].1.clone()
+                    }
                 };
                 out.push((p as usize, text));
             });
@@ -162,6 +175,14 @@ mod tests {
     }
 
     #[test]
+    fn latin_letters_and_digits_are_told_as_unicode_tells_them() {
+        let words = Words::new();
+        for c in (0x80..LATIN_END + 64).filter_map(char::from_u32) {
+            assert_eq!(words.other_at(&format!("{c}x"), 0), (c.is_alphanumeric(), c.len_utf8()), "{c:?}");
+        }
+    }
+
+    #[test]
     fn words_are_what_the_index_makes_of_them() {
         let [short, limit, long] = [39, 40, 41].map(|n| "x".repeat(n));
         let texts = [
@@ -172,6 +193,8 @@ mod tests {
             "“Quoted”—dashes – and … ellipses‘s, per‰ mille, x\u{2060}y, no\u{00a0}break, ⁱ⁰ super",
             &format!("before {short} a {limit} b {long} end"),
             "sixteen-letters: abcdefghijklmnop ABCDEFGHIJKLMNOPQ abcdefghijklmnopqr Internationalisation",
+            "2×3÷4 «guillemets» 20°C ªº µm x²y ¼ DŽǅǆ ɐʀ ȸ ˆ Müller's Ærø ŒUVRE İIıi ß ẞ",
+            "ÀÉÎÕÜ-ÿ ḾĀĒĪŌŪ",
             "",
             "   ... !!! ",
             "tail",
