@@ -203,20 +203,24 @@ fn a_sites_standard_lede_under_other_headlines_stops_folding_once_several_items_
         ("Airline orders forty jets", "Deliveries start next year."),
         ("Regulator fines telecom group", "The fine follows a two-year inquiry."),
     ];
-    let place = |sources: [&'static str; 4]| {
-        let mut index = index();
+    let place_with = |params: StoryParams, sources: [&'static str; 4]| {
+        let mut index = StoryIndex::new(params);
         let ids = ["s1", "s2", "s3", "s4"];
         let at = |n: usize| T0 + n as i64 * 600;
         (0..4)
             .map(|n| index.insert(ids[n], sources[n], at(n), &sig(items[n].0, &format!("{lede} {}", items[n].1))).story)
             .collect::<Vec<_>>()
     };
+    let place = |sources| place_with(StoryParams::default(), sources);
     // From the site's own feed: a story holding an item of the source is joined by phrasing only.
     assert_eq!(place(["site"; 4]), vec!["s1", "s2", "s3", "s4"]);
     // Through four aggregators: the second item cannot be told from a copy under a new headline
     // (only the two carry the lede yet); from the third on, the lede fills the buckets it reaches
     // and nothing more folds.
     assert_eq!(place(["agg1", "agg2", "agg3", "agg4"]), vec!["s1", "s1", "s3", "s4"]);
+    // Without the crowd condition the lede alone folds them all.
+    let blind = StoryParams { own_text_crowd: u32::MAX, ..StoryParams::default() };
+    assert_eq!(place_with(blind, ["agg1", "agg2", "agg3", "agg4"]), vec!["s1"; 4]);
 }
 
 #[test]
