@@ -776,9 +776,10 @@ struct Marks {
     /// Per state word: the must parts found to hold, and the vetoed branches (see [`Mention`]).
     /// All zero between documents.
     bits: Vec<[u64; 2]>,
-    /// The state words given a bit in this document: `touched[..len]`. One entry more than there
-    /// are words, so that a word already listed can be written past the end of the list instead
-    /// of taking a branch.
+    /// The state words given a bit in this document: `touched[..len]`, a word listed again
+    /// when its vetoes are given their first bit after its parts or the other way round. One
+    /// entry more than twice the words, so that a word already listed can be written past the
+    /// end of the list instead of taking a branch.
     touched: Vec<u32>,
     len: usize,
 }
@@ -792,11 +793,11 @@ impl Marks {
         let mut len = self.len;
         for &mention in mentions {
             let at = mention.mark();
-            let word = &mut bits[at / 2];
-            let before = word[0] | word[1];
-            word[at % 2] |= mention.bit();
-            // A word is listed once, when it is given its first bit: the list never outgrows
-            // `touched`.
+            let bits = &mut bits[at / 2][at % 2];
+            let before = *bits;
+            *bits = before | mention.bit();
+            // A word is listed at most twice, when its parts or its vetoes are given their
+            // first bit: the list never outgrows `touched`.
             touched[len] = (at / 2) as u32;
             len += (before == 0) as usize;
         }
@@ -888,7 +889,7 @@ impl<'r> Matcher<'r> {
             branch_stamp: vec![0; rules.branches.len()],
             flat: Marks {
                 bits: vec![[0; 2]; rules.word_feed.len()],
-                touched: vec![0; rules.word_feed.len() + 1],
+                touched: vec![0; 2 * rules.word_feed.len() + 1],
                 len: 0,
             },
             dropped_by: FxHashMap::default(),
@@ -1018,6 +1019,7 @@ impl<'r> Matcher<'r> {
         }
         for &word in &flat.touched[..flat.len] {
             let word = word as usize;
+            // A word listed twice is all zero the second time.
             let [state, vetoes] = std::mem::take(&mut flat.bits[word]);
             // Any one branch that holds decides the feed.
             if rules.word_layout[word].holding(state) & !vetoes != 0 {

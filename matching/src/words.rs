@@ -40,37 +40,38 @@ pub(crate) enum Word<'a> {
 }
 
 pub(crate) struct Words {
-    /// Per character from U+0080 to [`LATIN_END`]: alphanumeric, one bit each. The accented
-    /// letters of the European languages are there, looked up without Unicode's tables.
-    latin: [u64; (LATIN_END as usize - 0x80) / 64],
+    /// Per character from U+0080 to [`TABLE_END`]: alphanumeric, one bit each (1.5 KB). The
+    /// letters of the European, Indic and Middle Eastern scripts and the punctuation, currency
+    /// and other symbols of news text are there, told without Unicode's tables.
+    table: Box<[u64; TABLE_WORDS]>,
 }
 
-/// The end (excluded) of the characters [`Words::latin`] holds: Latin-1 Supplement and Latin
-/// Extended-A and -B.
-const LATIN_END: u32 = 0x280;
+/// The end (excluded) of the characters [`Words::table`] holds: everything before the CJK
+/// symbols and letters.
+const TABLE_END: u32 = 0x3000;
+
+const TABLE_WORDS: usize = (TABLE_END as usize - 0x80) / 64;
 
 impl Words {
     pub(crate) fn new() -> Words {
-        let mut latin = [0; (LATIN_END as usize - 0x80) / 64];
-        for c in (0x80..LATIN_END).filter_map(char::from_u32) {
+        let mut table = Box::new([0; TABLE_WORDS]);
+        for c in (0x80..TABLE_END).filter_map(char::from_u32) {
             if c.is_alphanumeric() {
                 let i = c as usize - 0x80;
-                latin[i / 64] |= 1 << (i % 64);
+                table[i / 64] |= 1 << (i % 64);
             }
         }
-        Words { latin }
+        Words { table }
     }
 
     /// Whether the non-ASCII character at `at` is alphanumeric, and its length.
     fn other_at(&self, text: &str, at: usize) -> (bool, usize) {
         let c = text[at..].chars().next().expect("a char starts here");
-        let alphanumeric = if (c as u32) < LATIN_END {
+        let alphanumeric = if (c as u32) < TABLE_END {
             let i = c as usize - 0x80;
-            self.latin[i / 64] & (1 << (i % 64)) != 0
+            self.table[i / 64] & (1 << (i % 64)) != 0
         } else {
-            // General Punctuation (typographic quotes, dashes, ellipses, spaces), the most
-            // frequent other non-ASCII characters of news text, holds no letter or digit.
-            !GENERAL_PUNCTUATION.contains(&c) && c.is_alphanumeric()
+            c.is_alphanumeric()
         };
         (alphanumeric, c.len_utf8())
     }
@@ -83,40 +84,41 @@ impl Words {
         let bytes = text.as_bytes();
         let mut at = 0;
         while at < bytes.len() {
-            let b = bytes[at];
-            if b < 0x80 {
-                if !b.is_ascii_alphanumeric() {
+            match BYTES[bytes[at] as usize] {
+                SEPARATOR => {
                     at += 1;
                     continue;
                 }
-            } else {
-                let (alphanumeric, len) = self.other_at(text, at);
-                if !alphanumeric {
-                    at += len;
-                    continue;
+                OTHER => {
+                    let (alphanumeric, len) = self.other_at(text, at);
+                    if !alphanumeric {
+                        at += len;
+                        continue;
+                    }
                 }
+                _ => {}
             }
             // A word starts here: scan it, keeping its first bytes lowercased in a key.
             let start = at;
             let mut key = [0u8; SHORT];
             let mut plain = true;
             while at < bytes.len() {
-                let b = bytes[at];
-                if b < 0x80 {
-                    if !b.is_ascii_alphanumeric() {
-                        break;
+                match BYTES[bytes[at] as usize] {
+                    SEPARATOR => break,
+                    OTHER => {
+                        let (alphanumeric, len) = self.other_at(text, at);
+                        if !alphanumeric {
+                            break;
+                        }
+                        plain = false;
+                        at += len;
                     }
-                    if at - start < SHORT {
-                        key[at - start] = b.to_ascii_lowercase();
+                    lower => {
+                        if at - start < SHORT {
+                            key[at - start] = lower;
+                        }
+                        at += 1;
                     }
-                    at += 1;
-                } else {
-                    let (alphanumeric, len) = self.other_at(text, at);
-                    if !alphanumeric {
-                        break;
-                    }
-                    plain = false;
-                    at += len;
                 }
             }
             let word = &text[start..at];
@@ -137,7 +139,31 @@ impl Words {
     }
 }
 
-const GENERAL_PUNCTUATION: std::ops::RangeInclusive<char> = '\u{2000}'..='\u{206F}';
+/// What [`BYTES`] says of an ASCII byte that is no letter or digit.
+const SEPARATOR: u8 = 0;
+
+/// What [`BYTES`] says of a byte of a non-ASCII character.
+const OTHER: u8 = 0x80;
+
+/// Per byte of UTF-8 text: an ASCII letter or digit as its lowercase, [`SEPARATOR`] for any
+/// other ASCII byte, [`OTHER`] for a byte of a non-ASCII character. One look-up instead of
+/// three comparisons per byte.
+const BYTES: [u8; 256] = {
+    let mut table = [SEPARATOR; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = if byte >= 0x80 {
+            OTHER
+        } else if byte.is_ascii_alphanumeric() {
+            byte.to_ascii_lowercase()
+        } else {
+            SEPARATOR
+        };
+        b += 1;
+    }
+    table
+};
 
 #[cfg(test)]
 mod tests {
@@ -169,15 +195,9 @@ mod tests {
     }
 
     #[test]
-    fn general_punctuation_holds_no_letter_or_digit() {
-        let range = GENERAL_PUNCTUATION;
-        assert!(range.into_iter().all(|c| !c.is_alphanumeric()));
-    }
-
-    #[test]
-    fn latin_letters_and_digits_are_told_as_unicode_tells_them() {
+    fn letters_and_digits_are_told_as_unicode_tells_them() {
         let words = Words::new();
-        for c in (0x80..LATIN_END + 64).filter_map(char::from_u32) {
+        for c in (0x80..TABLE_END + 64).filter_map(char::from_u32) {
             assert_eq!(words.other_at(&format!("{c}x"), 0), (c.is_alphanumeric(), c.len_utf8()), "{c:?}");
         }
     }
