@@ -151,9 +151,12 @@ async fn run(server: &Server, api: &Api, scale: &Scale) -> anyhow::Result<String
             let (api, channels, members, tags) = (api.clone(), channels.clone(), members.clone(), tags.clone());
             async move {
                 let (_, deeplink, member) = &channels[i % channels.len()];
-                let who = member[i % member.len()];
-                // Alternately puts the member's tag on the document and takes it off again.
-                let set = if (i / channels.len()) % 2 == 0 { vec![tags[who].clone()] } else { vec![] };
+                // Round by round over the channels: a member's tag goes on the channel's document in
+                // one round and the same member takes it off in the next, so every call changes
+                // something (one event each, as a comment is).
+                let round = i / channels.len();
+                let who = member[(round / 2) % member.len()];
+                let set = if round % 2 == 0 { vec![tags[who].clone()] } else { vec![] };
                 api.post(&format!("/tag/{deeplink}"), &members[who], json!({"tags": set})).await.map(|_| ())
             }
         }
