@@ -104,13 +104,36 @@ pub(crate) async fn step_scoped(
         return Ok(Stepped { reached: Vec::new(), full: false });
     }
     let names = checked_names(projections)?;
+    // The live runner reads the feed before it takes the write lock: on SQLite the one write
+    // connection, which every command's append waits for, and on Postgres a transaction that
+    // holds back every feed reader's fence once it writes. It reads from the checkpoints as they
+    // are now, and when there is nothing to apply it takes no lock at all.
+    let read_ahead = match scope {
+        Scope::Live => {
+            let guess = checkpoints_now(db, projections, &names).await?;
+            let oldest = guess.iter().copied().min().unwrap_or_default();
+            let events = feed::read_after(db, oldest, batch).await?;
+            if events.is_empty() {
+                return Ok(Stepped { reached: guess.into_iter().map(|at| (at, 0)).collect(), full: false });
+            }
+            Some((oldest, events))
+        }
+        // A rebuild's checkpoints are in its copies, which only its transaction sees.
+        Scope::Rebuild => None,
+    };
     let mut tx = db.begin().await?;
     if scope == Scope::Live || db.backend() == Backend::Sqlite {
         lock(&mut tx, db.backend(), &names).await?;
     }
     let from = checkpoints_in(&mut tx, projections, &names).await?;
     let oldest = from.iter().copied().min().unwrap_or_default();
-    let events = feed::read_after(db, oldest, batch).await?;
+    let events = match read_ahead {
+        // Under the lock a checkpoint can only have moved on (another node's runner), and the
+        // events read cover it: each projection applies those after its own checkpoint.
+        Some((read_from, events)) if oldest >= read_from => events,
+        // A checkpoint moved back (a reset): read again from it.
+        _ => feed::read_after(db, oldest, batch).await?,
+    };
     let full = events.len() as i64 >= batch;
     let reached = apply_and_record(&mut tx, projections, &from, &events).await?;
     if reached.iter().all(|(_, applied)| *applied == 0) {
@@ -170,6 +193,30 @@ pub(crate) async fn lock(tx: &mut Tx, backend: Backend, names: &[&'static str]) 
     Ok(())
 }
 
+/// Each projection's checkpoint as committed now, without a lock, in the order given.
+async fn checkpoints_now(
+    db: &Db,
+    projections: &[&dyn Projection],
+    names: &[&'static str],
+) -> anyhow::Result<Vec<Cursor>> {
+    let list = names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ");
+    let rows: Vec<NamedCheckpointRow> = db
+        .fetch_all(
+            &format!(
+                "SELECT name, transaction_id AS tx, position AS pos FROM projection_checkpoints WHERE name IN ({list})"
+            ),
+            vec![],
+        )
+        .await?;
+    Ok(in_order(projections, rows))
+}
+
+fn in_order(projections: &[&dyn Projection], rows: Vec<NamedCheckpointRow>) -> Vec<Cursor> {
+    let checkpoints: HashMap<String, Cursor> =
+        rows.into_iter().map(|r| (r.name, Cursor { tx: r.tx, pos: r.pos })).collect();
+    projections.iter().map(|p| checkpoints.get(p.name()).copied().unwrap_or_default()).collect()
+}
+
 /// Each projection's checkpoint as `tx` sees it, in the order the projections were given.
 pub(crate) async fn checkpoints_in(
     tx: &mut Tx,
@@ -185,9 +232,7 @@ pub(crate) async fn checkpoints_in(
             vec![],
         )
         .await?;
-    let checkpoints: HashMap<String, Cursor> =
-        rows.into_iter().map(|r| (r.name, Cursor { tx: r.tx, pos: r.pos })).collect();
-    Ok(projections.iter().map(|p| checkpoints.get(p.name()).copied().unwrap_or_default()).collect())
+    Ok(in_order(projections, rows))
 }
 
 /// Applies `events` to each projection after its own checkpoint (`from`, in the same order), in
