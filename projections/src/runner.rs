@@ -199,22 +199,7 @@ async fn checkpoints_now(
     projections: &[&dyn Projection],
     names: &[&'static str],
 ) -> anyhow::Result<Vec<Cursor>> {
-    let list = names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ");
-    let rows: Vec<NamedCheckpointRow> = db
-        .fetch_all(
-            &format!(
-                "SELECT name, transaction_id AS tx, position AS pos FROM projection_checkpoints WHERE name IN ({list})"
-            ),
-            vec![],
-        )
-        .await?;
-    Ok(in_order(projections, rows))
-}
-
-fn in_order(projections: &[&dyn Projection], rows: Vec<NamedCheckpointRow>) -> Vec<Cursor> {
-    let checkpoints: HashMap<String, Cursor> =
-        rows.into_iter().map(|r| (r.name, Cursor { tx: r.tx, pos: r.pos })).collect();
-    projections.iter().map(|p| checkpoints.get(p.name()).copied().unwrap_or_default()).collect()
+    Ok(in_order(projections, db.fetch_all(&checkpoints_sql(names), vec![]).await?))
 }
 
 /// Each projection's checkpoint as `tx` sees it, in the order the projections were given.
@@ -223,16 +208,18 @@ pub(crate) async fn checkpoints_in(
     projections: &[&dyn Projection],
     names: &[&'static str],
 ) -> anyhow::Result<Vec<Cursor>> {
+    Ok(in_order(projections, tx.fetch_all(&checkpoints_sql(names), vec![]).await?))
+}
+
+fn checkpoints_sql(names: &[&'static str]) -> String {
     let list = names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ");
-    let rows: Vec<NamedCheckpointRow> = tx
-        .fetch_all(
-            &format!(
-                "SELECT name, transaction_id AS tx, position AS pos FROM projection_checkpoints WHERE name IN ({list})"
-            ),
-            vec![],
-        )
-        .await?;
-    Ok(in_order(projections, rows))
+    format!("SELECT name, transaction_id AS tx, position AS pos FROM projection_checkpoints WHERE name IN ({list})")
+}
+
+fn in_order(projections: &[&dyn Projection], rows: Vec<NamedCheckpointRow>) -> Vec<Cursor> {
+    let checkpoints: HashMap<String, Cursor> =
+        rows.into_iter().map(|r| (r.name, Cursor { tx: r.tx, pos: r.pos })).collect();
+    projections.iter().map(|p| checkpoints.get(p.name()).copied().unwrap_or_default()).collect()
 }
 
 /// Applies `events` to each projection after its own checkpoint (`from`, in the same order), in
