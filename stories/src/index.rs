@@ -368,7 +368,7 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
     /// fold or a miss. `None` when `doc` is not in the index.
     pub fn similarity_to(&self, doc: &D, signature: &Signature) -> Option<Similarity> {
         let &c = self.by_id.get(doc)?;
-        self.similarity(signature, c, true)
+        self.similarity(signature, c, None)
     }
 
     /// The story `doc` belongs to.
@@ -550,7 +550,7 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
         if (published - story.first_published).abs() > self.params.max_story_span {
             return None;
         }
-        let similarity = self.similarity(signature, c, false)?;
+        let similarity = self.similarity(signature, c, Some(crowd))?;
         let titled = signature.title_words > 0 && self.title_words[c as usize] > 0;
         let p = &self.params;
         if p.same_story_by_phrasing(&similarity, titled) {
@@ -561,10 +561,16 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
         (by_words && !story.members.iter().any(own_source)).then_some(similarity.text)
     }
 
-    /// The similarities of `signature` to item `c`. Unless `full`, `None` when no rule can pass
-    /// on the text alone, and the words and the rare-words cosine are computed only when the
-    /// titles let a rule that needs them pass (0 otherwise).
-    fn similarity(&self, signature: &Signature, c: u32, full: bool) -> Option<Similarity> {
+    /// The similarities of `signature` to item `c`, whose crowd is `crowd`. With `None` every one
+    /// is computed; otherwise `None` when no rule can pass on the text and weekdays alone, and the
+    /// words and the rare-words cosine are computed only when the titles (or, for the own-text
+    /// rule, the containment and the crowd) let a rule that needs them pass (0 otherwise).
+    fn similarity(&self, signature: &Signature, c: u32, crowd: Option<u32>) -> Option<Similarity> {
+        let full = crowd.is_none();
+        // The own-text rule can pass only for a candidate alone enough in its buckets: items that
+        // share a footer or a lede all contain much of each other, and are all each other's
+        // candidates.
+        let own_text = crowd.is_none_or(|n| n <= self.params.own_text_crowd);
         let at = c as usize * TEXT_HASHES;
         let stored = &self.slots[at..at + TEXT_HASHES];
         let equal = stored.iter().zip(signature.text_slots()).filter(|(a, b)| **a == **b as u16).count();
@@ -583,7 +589,7 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
             || p.with_words.iter().any(|&(x, _, _)| contained >= x)
             || !p.with_rare_words.is_empty()
             || (weekdays == Weekdays::Shared && !p.with_rare_words_same_day.is_empty())
-            || p.with_own_text.iter().any(|&(x, _)| contained >= x);
+            || (own_text && p.with_own_text.iter().any(|&(x, _)| contained >= x));
         if !possible && !full {
             return None;
         }
@@ -611,7 +617,7 @@ impl<D: Clone + Eq + Hash> StoryIndex<D> {
         let rare_rules = if weekdays == Weekdays::Shared { &p.with_rare_words_same_day } else { &p.with_rare_words };
         let rare_words = if full
             || rare_rules.iter().any(|&(_, t)| title >= t)
-            || p.with_own_text.iter().any(|&(x, _)| contained >= x)
+            || (own_text && p.with_own_text.iter().any(|&(x, _)| contained >= x))
         {
             crate::signature::weighted_cosine(
                 &self.words[at..at + WORD_HASHES],
