@@ -773,9 +773,9 @@ impl Lexicon {
 
 /// The matcher's state for flat branches over one document.
 struct Marks {
-    /// Per state word: the must parts found to hold, and the vetoed branches (see [`Mention`]).
-    /// All zero between documents.
-    bits: Vec<[u64; 2]>,
+    /// Per state word: the must parts found to hold, then the vetoed branches (see
+    /// [`Mention`]). All zero between documents.
+    bits: Vec<u64>,
     /// The state words given a bit in this document: `touched[..len]`, a word listed again
     /// when its vetoes are given their first bit after its parts or the other way round. One
     /// entry more than twice the words, so that a word already listed can be written past the
@@ -793,9 +793,8 @@ impl Marks {
         let mut len = self.len;
         for &mention in mentions {
             let at = mention.mark();
-            let bits = &mut bits[at / 2][at % 2];
-            let before = *bits;
-            *bits = before | mention.bit();
+            let before = bits[at];
+            bits[at] = before | mention.bit();
             // A word is listed at most twice, when its parts or its vetoes are given their
             // first bit: the list never outgrows `touched`.
             touched[len] = (at / 2) as u32;
@@ -888,7 +887,7 @@ impl<'r> Matcher<'r> {
             present: Vec::new(),
             branch_stamp: vec![0; rules.branches.len()],
             flat: Marks {
-                bits: vec![[0; 2]; rules.word_feed.len()],
+                bits: vec![0; 2 * rules.word_feed.len()],
                 touched: vec![0; 2 * rules.word_feed.len() + 1],
                 len: 0,
             },
@@ -1020,7 +1019,7 @@ impl<'r> Matcher<'r> {
         for &word in &flat.touched[..flat.len] {
             let word = word as usize;
             // A word listed twice is all zero the second time.
-            let [state, vetoes] = std::mem::take(&mut flat.bits[word]);
+            let [state, vetoes] = [2 * word, 2 * word + 1].map(|at| std::mem::take(&mut flat.bits[at]));
             // Any one branch that holds decides the feed.
             if rules.word_layout[word].holding(state) & !vetoes != 0 {
                 complete(rules, word, document, &occurrences, decided);
