@@ -80,7 +80,7 @@ impl Words {
     /// counting positions from `position`; returns the position after the last word. Texts
     /// analysed one after the other this way give what their concatenation with a separator
     /// between them would.
-    pub(crate) fn each(&mut self, text: &str, mut position: u32, mut each: impl FnMut(Word, u32)) -> u32 {
+    pub(crate) fn each<'t>(&mut self, text: &'t str, mut position: u32, mut each: impl FnMut(Word<'t>, u32)) -> u32 {
         let bytes = text.as_bytes();
         let mut at = 0;
         while at < bytes.len() {
