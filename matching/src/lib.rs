@@ -10,12 +10,14 @@
 //!
 //! Speed comes from doing the work once per document, not once per feed: the document is
 //! analysed once, straight from its title and pages; its words are looked up in one dictionary of
-//! every term of every feed (a word seen before is not stemmed again, and a short one is found by
-//! two integer comparisons); the feeds whose source, category or date filters drop the document
-//! are set aside first (per source and category, worked out once); only the feeds that name a
-//! term present in the document are evaluated, with the few whose rule holds without any term
-//! (source- or category-only feeds, NOT-only rules), and a feed is no longer looked at once
-//! decided.
+//! every term of every feed (a word seen before is one look-up, with no folding or stemming, and
+//! a short one is found by two integer comparisons); the feeds whose source, category or date
+//! filters drop the document are set aside first (per source and category, worked out once);
+//! rules of the usual shape (ANDs of ORs of words and phrases, with NOTs) are decided by setting
+//! bits, one per part naming a present word or phrase, in a few 64-bit words per feed that fit in
+//! the first-level cache, then testing every branch of a word with one addition; other rules are
+//! evaluated as trees, only for the feeds that name a term present in the document, with the few
+//! whose rule holds without any term (source- or category-only feeds, NOT-only rules).
 //!
 //! Depends on `domain` (the filters) and `search` (analysis and document text); knows nothing of
 //! storage, access or delivery: the caller keeps only the matches the feed's owner may read.
