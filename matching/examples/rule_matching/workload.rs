@@ -44,7 +44,8 @@ pub struct Corpus {
 impl Corpus {
     pub fn load(dir: &Path) -> Corpus {
         let mut items = feed_items(dir);
-        let origin = if items.is_empty() {
+        let generated = items.is_empty();
+        let origin = if generated {
             items = generated_items();
             format!("{} generated items (no feeds data under {})", items.len(), dir.display())
         } else {
@@ -69,7 +70,9 @@ impl Corpus {
                 }
             }
         }
-        let limit = (items.len() / 10).max(2);
+        // The generated items draw on a few dozen words, each in most items: all of them are
+        // kept there, or no feed could be made.
+        let limit = if generated { items.len() } else { (items.len() / 10).max(2) };
         let mut vocabulary: Vec<String> = frequency
             .into_iter()
             .filter(|(w, n)| {
