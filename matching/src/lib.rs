@@ -257,6 +257,20 @@ impl Occurrences<'_> {
     /// Whether the terms are at these positions relative to each other somewhere in the
     /// document: each position of the term seen least often is tried.
     fn phrase(&self, terms: &[(u32, u32)]) -> bool {
+        if let &[(first_at, first), (second_at, second)] = terms {
+            // Two words (most phrases): their positions walked together, in one pass.
+            let (firsts, seconds) = (self.positions(first), self.positions(second));
+            let gap = second_at - first_at;
+            let (mut i, mut j) = (0, 0);
+            while i < firsts.len() && j < seconds.len() {
+                match seconds[j].cmp(&(firsts[i] + gap)) {
+                    std::cmp::Ordering::Less => j += 1,
+                    std::cmp::Ordering::Greater => i += 1,
+                    std::cmp::Ordering::Equal => return true,
+                }
+            }
+            return false;
+        }
         if !terms.iter().all(|&(_, t)| self.present(t)) {
             return false;
         }
@@ -1202,6 +1216,31 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn a_phrase_of_two_words_is_found_where_the_second_follows_the_first_at_its_gap(
+            firsts in proptest::collection::btree_set(0..60u32, 0..12),
+            seconds in proptest::collection::btree_set(0..60u32, 0..12),
+            gap in 1..4u32,
+            same: bool,
+        ) {
+            // Term 0 at `firsts`, term 1 at `seconds` (or term 0 twice, "bank bank").
+            let seconds = if same { firsts.clone() } else { seconds };
+            let positions: Vec<u32> = firsts.iter().chain(&seconds).copied().collect();
+            let (a, b) = (firsts.len() as u32, positions.len() as u32);
+            let occurrences = Occurrences {
+                stamp: &[1, 1],
+                positional: &[true, true],
+                generation: 1,
+                ranges: &[(0, a), (a, b)],
+                positions: &positions,
+            };
+            let second = if same { 0 } else { 1 };
+            let expected = firsts.iter().any(|p| seconds.contains(&(p + gap)));
+            prop_assert_eq!(occurrences.phrase(&[(0, 0), (gap, second)]), expected);
+            // As the general case finds it (a third word that is always there).
+            prop_assert_eq!(occurrences.phrase(&[(0, 0), (gap, second), (gap, second)]), expected);
+        }
+
         #[test]
         fn a_layout_finds_exactly_the_branches_with_every_part_set(parts in branch_parts(), state: u64) {
             let (layout, spans) = layout(&parts);
