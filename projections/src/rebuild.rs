@@ -32,6 +32,10 @@ use crate::runner::{self, Projection, Scope, REBUILD_BATCH};
 /// The table every projection keeps its checkpoint in; the copies get one of their own.
 const CHECKPOINTS: &str = "projection_checkpoints";
 
+/// SQLite: the page cache of the rebuild connection's temporary database, where the copies are
+/// built (negative: KiB). Beyond it pages go to a temporary file.
+const COPIES_CACHE: &str = "PRAGMA temp.cache_size = -262144";
+
 /// Rebuilds `projections` from the start of the feed beside the live read models and swaps the
 /// new ones in. Returns the cursor they reached.
 pub async fn beside_and_swap(db: &Db, projections: &[&dyn Projection]) -> anyhow::Result<Cursor> {
@@ -176,6 +180,7 @@ impl Job<'_> {
             .after_connect(move |conn, _| {
                 let ddl = ddl.clone();
                 Box::pin(async move {
+                    conn.execute(COPIES_CACHE).await?;
                     for statement in ddl.iter() {
                         conn.execute(statement.as_str()).await?;
                     }
