@@ -21,16 +21,13 @@
 
 use std::time::Duration;
 
-use commands::feed::{self, Cursor};
+use commands::feed::Cursor;
 use commands::store::{Backend, Db, Tx};
 use sqlx::postgres::PgPoolOptions;
 use sqlx::sqlite::SqlitePoolOptions;
 use sqlx::{Executor, PgPool, SqlitePool};
 
-use crate::runner::{self, Projection, Scope, REBUILD_BATCH};
-
-/// The table every projection keeps its checkpoint in; the copies get one of their own.
-const CHECKPOINTS: &str = "projection_checkpoints";
+use crate::runner::{self, Projection, Scope, CHECKPOINTS, REBUILD_BATCH};
 
 /// SQLite: the page cache of the rebuild connection's temporary database, where the copies are
 /// built (negative: KiB). Beyond it pages go to a temporary file.
@@ -43,10 +40,9 @@ pub async fn beside_and_swap(db: &Db, projections: &[&dyn Projection]) -> anyhow
     let mut tables: Vec<&'static str> = projections.iter().flat_map(|p| p.tables().iter().copied()).collect();
     tables.sort_unstable();
     tables.dedup();
-    for table in tables.iter().chain([&CHECKPOINTS]) {
-        // Table names are spliced into statements.
+    for table in &tables {
         anyhow::ensure!(
-            !table.is_empty() && table.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+            runner::plain_name(table),
             "a read model's table name must be lower-case letters, digits and underscores: {table:?}"
         );
     }
@@ -125,7 +121,7 @@ impl Job<'_> {
         built?;
 
         let mut tx = self.db.begin().await?;
-        runner::lock(&mut tx, Backend::Postgres, self.names).await?;
+        runner::lock(&mut tx, Backend::Postgres, self.names, CHECKPOINTS).await?;
         tx.execute(&format!("SET LOCAL {}", &search_path["SET ".len()..]), vec![]).await?;
         let at = self.finish(&mut tx).await?;
         for table in self.tables {
@@ -198,13 +194,8 @@ impl Job<'_> {
     async fn sqlite_build(&self, copies: &Db) -> anyhow::Result<Cursor> {
         runner::catch_up_scoped(copies, self.projections, REBUILD_BATCH, Scope::Rebuild).await?;
         let mut tx = copies.begin().await?;
-        // The live database's write lock first (a write to a temp table takes none).
-        let rows = self.names.iter().map(|n| format!("('{n}')")).collect::<Vec<_>>().join(", ");
-        tx.execute(
-            &format!("INSERT INTO main.{CHECKPOINTS} (name) VALUES {rows} ON CONFLICT (name) DO NOTHING"),
-            vec![],
-        )
-        .await?;
+        // The live database's write lock (a write to a temp table takes none).
+        runner::lock(&mut tx, Backend::Sqlite, self.names, &format!("main.{CHECKPOINTS}")).await?;
         let at = self.finish(&mut tx).await?;
         for table in self.tables {
             tx.execute(&format!("DELETE FROM main.{table}"), vec![]).await?;
@@ -219,10 +210,8 @@ impl Job<'_> {
     /// their checkpoints. Returns the cursor the one furthest behind reached.
     async fn finish(&self, tx: &mut Tx) -> anyhow::Result<Cursor> {
         loop {
-            let from = runner::checkpoints_in(tx, self.projections, self.names).await?;
-            let oldest = from.iter().copied().min().unwrap_or_default();
-            let events = feed::read_after(self.db, oldest, REBUILD_BATCH).await?;
-            let reached = runner::apply_and_record(tx, self.projections, &from, &events).await?;
+            let (reached, events) =
+                runner::apply_batch(tx, self.db, self.projections, self.names, REBUILD_BATCH, None).await?;
             if (events.len() as i64) < REBUILD_BATCH {
                 return Ok(reached.iter().map(|(at, _)| *at).min().unwrap_or_default());
             }
@@ -231,7 +220,7 @@ impl Job<'_> {
 
     /// The rebuilt projections' checkpoints become the copies' (none: the start of the feed).
     async fn replace_checkpoints(&self, tx: &mut Tx, live: &str, copies: &str) -> anyhow::Result<()> {
-        let list = self.names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ");
+        let list = runner::quoted_list(self.names);
         tx.execute(&format!("DELETE FROM {live}.{CHECKPOINTS} WHERE name IN ({list})"), vec![]).await?;
         tx.execute(
             &format!(

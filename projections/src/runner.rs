@@ -122,20 +122,11 @@ pub(crate) async fn step_scoped(
         Scope::Rebuild => None,
     };
     let mut tx = db.begin().await?;
-    if scope == Scope::Live || db.backend() == Backend::Sqlite {
-        lock(&mut tx, db.backend(), &names).await?;
+    if scope == Scope::Live {
+        lock(&mut tx, db.backend(), &names, CHECKPOINTS).await?;
     }
-    let from = checkpoints_in(&mut tx, projections, &names).await?;
-    let oldest = from.iter().copied().min().unwrap_or_default();
-    let events = match read_ahead {
-        // Under the lock a checkpoint can only have moved on (another node's runner), and the
-        // events read cover it: each projection applies those after its own checkpoint.
-        Some((read_from, events)) if oldest >= read_from => events,
-        // A checkpoint moved back (a reset): read again from it.
-        _ => feed::read_after(db, oldest, batch).await?,
-    };
+    let (reached, events) = apply_batch(&mut tx, db, projections, &names, batch, read_ahead).await?;
     let full = events.len() as i64 >= batch;
-    let reached = apply_and_record(&mut tx, projections, &from, &events).await?;
     if reached.iter().all(|(_, applied)| *applied == 0) {
         return Ok(Stepped { reached, full });
     }
@@ -151,13 +142,50 @@ pub(crate) async fn step_scoped(
     Ok(Stepped { reached, full })
 }
 
-/// The projections' names, checked (they are spliced into statements) and sorted.
+/// One batch in `tx`: each projection's checkpoint as `tx` sees it, the feed after the oldest of
+/// them (`read_ahead`, read from a cursor, when it covers that), applied and recorded. Returns
+/// what each projection reached and the events read.
+pub(crate) async fn apply_batch(
+    tx: &mut Tx,
+    db: &Db,
+    projections: &[&dyn Projection],
+    names: &[&'static str],
+    batch: i64,
+    read_ahead: Option<(Cursor, Vec<StoredEvent>)>,
+) -> anyhow::Result<(Vec<(Cursor, usize)>, Vec<StoredEvent>)> {
+    let from = checkpoints_in(tx, projections, names).await?;
+    let oldest = from.iter().copied().min().unwrap_or_default();
+    let events = match read_ahead {
+        // Under the lock a checkpoint can only have moved on (another node's runner), and the
+        // events read cover it: each projection applies those after its own checkpoint.
+        Some((read_from, events)) if oldest >= read_from => events,
+        // None read, or a checkpoint moved back (a reset): read from it.
+        _ => feed::read_after(db, oldest, batch).await?,
+    };
+    let reached = apply_and_record(tx, projections, &from, &events).await?;
+    Ok((reached, events))
+}
+
+/// The table the projections keep their checkpoints in.
+pub(crate) const CHECKPOINTS: &str = "projection_checkpoints";
+
+/// Whether `name` (of a projection or a table) is lower-case letters, digits and underscores:
+/// such names are compile-time constants spliced into statements.
+pub(crate) fn plain_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// `names` as a list of SQL strings, for `IN (...)`.
+pub(crate) fn quoted_list(names: &[&'static str]) -> String {
+    names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ")
+}
+
+/// The projections' names, checked ([`plain_name`]) and sorted.
 pub(crate) fn checked_names(projections: &[&dyn Projection]) -> anyhow::Result<Vec<&'static str>> {
     let mut names: Vec<&'static str> = projections.iter().map(|p| p.name()).collect();
     for name in &names {
-        // Names are compile-time constants spliced into the statements below.
         anyhow::ensure!(
-            !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+            plain_name(name),
             "a projection's name must be lower-case letters, digits and underscores: {name:?}"
         );
     }
@@ -168,7 +196,14 @@ pub(crate) fn checked_names(projections: &[&dyn Projection]) -> anyhow::Result<V
 }
 
 /// Takes the projections' write locks for the rest of `tx`: `names` sorted ([`checked_names`]).
-pub(crate) async fn lock(tx: &mut Tx, backend: Backend, names: &[&'static str]) -> anyhow::Result<()> {
+/// On SQLite the lock is the database's write lock, taken by a write to `checkpoints` (the
+/// checkpoint table, schema-qualified where another of that name could be found first).
+pub(crate) async fn lock(
+    tx: &mut Tx,
+    backend: Backend,
+    names: &[&'static str],
+    checkpoints: &str,
+) -> anyhow::Result<()> {
     match backend {
         Backend::Postgres => {
             // One statement; its select list is evaluated left to right, in order of name.
@@ -184,7 +219,7 @@ pub(crate) async fn lock(tx: &mut Tx, backend: Backend, names: &[&'static str]) 
             // upgrade a read lock (which fails at once when another process wrote meanwhile).
             let rows = names.iter().map(|n| format!("('{n}')")).collect::<Vec<_>>().join(", ");
             tx.execute(
-                &format!("INSERT INTO projection_checkpoints (name) VALUES {rows} ON CONFLICT (name) DO NOTHING"),
+                &format!("INSERT INTO {checkpoints} (name) VALUES {rows} ON CONFLICT (name) DO NOTHING"),
                 vec![],
             )
             .await?;
@@ -203,7 +238,7 @@ async fn checkpoints_now(
 }
 
 /// Each projection's checkpoint as `tx` sees it, in the order the projections were given.
-pub(crate) async fn checkpoints_in(
+async fn checkpoints_in(
     tx: &mut Tx,
     projections: &[&dyn Projection],
     names: &[&'static str],
@@ -212,8 +247,10 @@ pub(crate) async fn checkpoints_in(
 }
 
 fn checkpoints_sql(names: &[&'static str]) -> String {
-    let list = names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ");
-    format!("SELECT name, transaction_id AS tx, position AS pos FROM projection_checkpoints WHERE name IN ({list})")
+    format!(
+        "SELECT name, transaction_id AS tx, position AS pos FROM {CHECKPOINTS} WHERE name IN ({})",
+        quoted_list(names)
+    )
 }
 
 fn in_order(projections: &[&dyn Projection], rows: Vec<NamedCheckpointRow>) -> Vec<Cursor> {
@@ -225,7 +262,7 @@ fn in_order(projections: &[&dyn Projection], rows: Vec<NamedCheckpointRow>) -> V
 /// Applies `events` to each projection after its own checkpoint (`from`, in the same order), in
 /// feed order, and writes the checkpoints that moved. Returns each one's new checkpoint and how
 /// many events it applied.
-pub(crate) async fn apply_and_record(
+async fn apply_and_record(
     tx: &mut Tx,
     projections: &[&dyn Projection],
     from: &[Cursor],
