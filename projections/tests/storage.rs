@@ -106,6 +106,60 @@ on_both_backends!(concurrent_commands_on_one_aggregate_all_land_in_sequence, |db
     assert!(history.len() >= 2, "at least one preference change was recorded");
 });
 
+on_both_backends!(commands_written_together_each_get_their_own_cursor, |db: Db| async move {
+    // Forty sign-ups and eight changes of one account at once: the appends queue behind each
+    // other and are written in batches, in which the changes of the one account lose races.
+    let bus = Arc::new(CommandBus::new(db.clone(), FeedSignal::default()));
+    sign_up(&bus, "contended").await;
+    let mut tasks = Vec::new();
+    for i in 0..48 {
+        let bus = bus.clone();
+        tasks.push(tokio::spawn(async move {
+            let (id, command) = if i % 6 == 5 {
+                let change = UserCommand::ChangePreferences { nav_state: None, askneedl_pro: Some(i % 4 == 1) };
+                ("contended".to_string(), change)
+            } else {
+                let id = format!("batched-{i}");
+                let command = UserCommand::SignUp {
+                    email: format!("{id}@example.com"),
+                    username: id.clone(),
+                    password_hash: "$argon2id$test".to_string(),
+                    is_admin: false,
+                };
+                (id, command)
+            };
+            let cursor = bus.execute(&bus.users, &id, command, &meta(&id)).await.expect("each command lands");
+            (id, cursor)
+        }));
+    }
+    let mut signed_up = 0;
+    let mut newest = Cursor::START;
+    for task in tasks {
+        let (id, cursor) = task.await.unwrap();
+        newest = newest.max(cursor.unwrap_or(Cursor::START));
+        let history = feed::read_aggregate(&db, "user", &id).await.unwrap();
+        if id == "contended" {
+            // A change that decided nothing new answers the account's newest event, which the
+            // history must hold.
+            let cursor = cursor.expect("the account has events");
+            assert!(history.iter().any(|e| e.cursor == cursor), "the answer is one of the account's events");
+        } else {
+            signed_up += 1;
+            assert_eq!(history.len(), 1, "{id} signed up once");
+            assert_eq!(Some(history[0].cursor), cursor, "{id} was answered its own event's cursor");
+        }
+    }
+    assert_eq!(signed_up, 40);
+    let history = feed::read_aggregate(&db, "user", "contended").await.unwrap();
+    let sequences: Vec<i64> = history.iter().map(|e| e.sequence).collect();
+    assert_eq!(sequences, (1..=history.len() as i64).collect::<Vec<_>>(), "no gaps and no duplicates");
+    settle_feed(&db, newest).await;
+    let all = read_all(&db).await;
+    let mut seen = HashSet::new();
+    assert!(all.iter().all(|e| seen.insert((e.aggregate_id.clone(), e.sequence))), "no event twice in the feed");
+    assert_eq!(all.len(), 1 + 40 + history.len() - 1);
+});
+
 /// A test projection that counts how often it saw each event.
 struct Counting;
 
