@@ -53,6 +53,39 @@ pub async fn beside_and_swap(db: &Db, projections: &[&dyn Projection]) -> anyhow
     }
 }
 
+/// Postgres: how many groups of projections build their copies at once.
+const POSTGRES_BUILDERS: usize = 2;
+
+/// `projections` in at most `n` groups that share no table, so that each group can be built in a
+/// transaction of its own (a projection keeps its own checkpoint and reads no other's tables).
+/// Projections sharing a table stay together; the rest are dealt round in turn.
+fn parallel_groups<'a>(projections: &[&'a dyn Projection], n: usize) -> Vec<Vec<&'a dyn Projection>> {
+    // Projections joined by a shared table, as sets of indexes.
+    let mut sets: Vec<Vec<usize>> = Vec::new();
+    for (i, projection) in projections.iter().enumerate() {
+        let touching: Vec<usize> = (0..sets.len())
+            .filter(|&s| {
+                sets[s].iter().any(|&j| projections[j].tables().iter().any(|t| projection.tables().contains(t)))
+            })
+            .collect();
+        let mut joined = vec![i];
+        for &s in touching.iter().rev() {
+            joined.extend(sets.swap_remove(s));
+        }
+        sets.push(joined);
+    }
+    sets.sort_by_key(|set| set.iter().copied().min());
+    let mut groups: Vec<Vec<&dyn Projection>> = vec![Vec::new(); n.max(1).min(sets.len().max(1))];
+    let count = groups.len();
+    for (k, set) in sets.into_iter().enumerate() {
+        let mut set = set;
+        set.sort_unstable();
+        groups[k % count].extend(set.into_iter().map(|i| projections[i]));
+    }
+    groups.retain(|g| !g.is_empty());
+    groups
+}
+
 struct Job<'a> {
     db: &'a Db,
     projections: &'a [&'a dyn Projection],
@@ -103,8 +136,9 @@ impl Job<'_> {
                 .await?;
         }
         let search_path = format!("SET search_path TO {shadow_q}, {live_q}");
+        let groups = parallel_groups(self.projections, POSTGRES_BUILDERS);
         let copies = PgPoolOptions::new()
-            .max_connections(2)
+            .max_connections(groups.len() as u32 + 1)
             .acquire_timeout(Duration::from_secs(30))
             .after_connect({
                 let search_path = search_path.clone();
@@ -116,7 +150,12 @@ impl Job<'_> {
             .connect_with((*pool.connect_options()).clone())
             .await?;
         let copies = Db::Postgres(copies);
-        let built = runner::catch_up_scoped(&copies, self.projections, REBUILD_BATCH, Scope::Rebuild).await;
+        // Each group on a connection of its own: Postgres applies one group's batch while the
+        // next is read and decoded here for another.
+        let built = futures::future::try_join_all(
+            groups.iter().map(|group| runner::catch_up_scoped(&copies, group, REBUILD_BATCH, Scope::Rebuild)),
+        )
+        .await;
         copies.close().await;
         built?;
 
@@ -292,6 +331,39 @@ mod tests {
             "CREATE INDEX temp.\"by owner\" ON tags_view (owner)"
         );
         assert_eq!(as_temp("trigger", "CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1; END"), None);
+    }
+
+    struct Owning(&'static str, &'static [&'static str]);
+
+    #[async_trait::async_trait]
+    impl Projection for Owning {
+        fn name(&self) -> &'static str {
+            self.0
+        }
+        fn tables(&self) -> &'static [&'static str] {
+            self.1
+        }
+        async fn apply(&self, _: &mut Tx, _: &commands::feed::StoredEvent) -> anyhow::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn projections_that_share_a_table_are_built_in_the_same_group() {
+        let (a, b, c, d, e) = (
+            Owning("a", &["a_view"]),
+            Owning("b", &["b_view", "shared"]),
+            Owning("c", &["c_view"]),
+            Owning("d", &["shared", "d_view"]),
+            Owning("e", &["e_view"]),
+        );
+        let all: Vec<&dyn Projection> = vec![&a, &b, &c, &d, &e];
+        let names = |groups: Vec<Vec<&dyn Projection>>| -> Vec<Vec<&str>> {
+            groups.iter().map(|g| g.iter().map(|p| p.name()).collect()).collect()
+        };
+        assert_eq!(names(parallel_groups(&all, 2)), vec![vec!["a", "c"], vec!["b", "d", "e"]]);
+        assert_eq!(names(parallel_groups(&all, 1)), vec![vec!["a", "b", "d", "c", "e"]]);
+        assert_eq!(names(parallel_groups(&all[..1], 3)), vec![vec!["a"]]);
     }
 
     #[test]
