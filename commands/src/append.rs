@@ -114,11 +114,11 @@ struct Pending {
     answer: oneshot::Sender<Appended>,
 }
 
-/// Group commit: every command's append goes through the queue, and one task at a time writes
-/// what is queued as one batch. Under one writer it is the single statement it always was; under
-/// many, a batch of N commands costs one commit instead of N.
+/// Group commit: a command that finds nobody writing writes its events itself, the single
+/// statement it always was; one that finds a write under way queues them, and one task at a time
+/// writes what is queued as one batch, so N commands that arrive together cost one commit.
 ///
-/// The batch is written by a spawned task, not by one of the commands: a command whose caller
+/// A batch is written by a spawned task, not by one of its commands: a command whose caller
 /// goes away (a closed request) must not take the others' writes down with it.
 pub(crate) struct Appender {
     db: Db,
@@ -173,7 +173,15 @@ impl Appender {
         if events.is_empty() {
             return Ok(());
         }
+        let idle = || {
+            let writing = self.writing.try_lock().ok()?;
+            self.queue.lock().unwrap_or_else(|e| e.into_inner()).is_empty().then_some(writing)
+        };
         let cursor = if events.len() > BATCH_EVENTS {
+            alone(&self.db, aggregate_type, events).await?
+        } else if let Some(_writing) = idle() {
+            // Nobody is writing and nothing waits: written here, without a hand-over to a
+            // writer task. Whoever queues meanwhile is written once this is done.
             alone(&self.db, aggregate_type, events).await?
         } else {
             let (answer, answered) = oneshot::channel();
