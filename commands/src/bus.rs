@@ -5,7 +5,6 @@
 //! built from the global feed by `projections`.
 
 use std::future::Future;
-use std::sync::Arc;
 use std::time::Duration;
 
 use cqrs_es::persist::{EventUpcaster, PersistedEventStore};
@@ -38,7 +37,6 @@ use postgres_es::PostgresEventRepository;
 use rand::Rng;
 use sqlite_es::SqliteEventRepository;
 
-use crate::append::Appender;
 use crate::feed::{self, Cursor, FeedSignal};
 use crate::personal::Sealing;
 use crate::store::Db;
@@ -75,18 +73,18 @@ where
 {
     /// The framework on `db`'s backend, reading stored events through the domain's upcaster
     /// (`sqlite_cqrs` and `postgres_cqrs` would build the same without one).
-    fn new(db: &Db, appender: &Arc<Appender>) -> Self {
+    fn new(db: &Db) -> Self {
         let upcasters = || -> Vec<Box<dyn EventUpcaster>> { vec![Box::new(Upcaster::current())] };
         match db {
             // Aggregates load on the read connections (WAL readers never wait for the writer);
             // appends take the one write connection (`crate::append`).
             Db::Sqlite { read, .. } => {
-                let repo = Sealing::new(db.clone(), SqliteEventRepository::new(read.clone()), appender.clone());
+                let repo = Sealing::new(db.clone(), SqliteEventRepository::new(read.clone()));
                 let store = PersistedEventStore::new_event_store(repo).with_upcasters(upcasters());
                 Framework::Sqlite(CqrsFramework::new(store, vec![], ()))
             }
             Db::Postgres(pool) => {
-                let repo = Sealing::new(db.clone(), PostgresEventRepository::new(pool.clone()), appender.clone());
+                let repo = Sealing::new(db.clone(), PostgresEventRepository::new(pool.clone()));
                 let store = PersistedEventStore::new_event_store(repo).with_upcasters(upcasters());
                 Framework::Postgres(CqrsFramework::new(store, vec![], ()))
             }
@@ -148,38 +146,35 @@ pub struct CommandBus {
 
 impl CommandBus {
     pub fn new(db: Db, signal: FeedSignal) -> Self {
-        // One queue for every aggregate's appends: concurrent commands commit together.
-        let appender = Appender::new(db.clone());
-        let appender = &appender;
         Self {
-            users: Framework::new(&db, appender),
-            sessions: Framework::new(&db, appender),
-            emails: Framework::new(&db, appender),
-            instance: Framework::new(&db, appender),
-            sources: Framework::new(&db, appender),
-            subscriptions: Framework::new(&db, appender),
-            documents: Framework::new(&db, appender),
-            read_marks: Framework::new(&db, appender),
-            uploads: Framework::new(&db, appender),
-            tag_books: Framework::new(&db, appender),
-            document_tags: Framework::new(&db, appender),
-            notebook_shelves: Framework::new(&db, appender),
-            notes: Framework::new(&db, appender),
-            channel_directories: Framework::new(&db, appender),
-            channels: Framework::new(&db, appender),
-            channel_readers: Framework::new(&db, appender),
-            channel_documents: Framework::new(&db, appender),
-            contact_books: Framework::new(&db, appender),
-            portfolios: Framework::new(&db, appender),
-            connections: Framework::new(&db, appender),
-            summaries: Framework::new(&db, appender),
-            notification_inboxes: Framework::new(&db, appender),
-            ask_sessions: Framework::new(&db, appender),
-            boards: Framework::new(&db, appender),
-            feed_templates: Framework::new(&db, appender),
-            match_days: Framework::new(&db, appender),
-            reports: Framework::new(&db, appender),
-            analytics_consumers: Framework::new(&db, appender),
+            users: Framework::new(&db),
+            sessions: Framework::new(&db),
+            emails: Framework::new(&db),
+            instance: Framework::new(&db),
+            sources: Framework::new(&db),
+            subscriptions: Framework::new(&db),
+            documents: Framework::new(&db),
+            read_marks: Framework::new(&db),
+            uploads: Framework::new(&db),
+            tag_books: Framework::new(&db),
+            document_tags: Framework::new(&db),
+            notebook_shelves: Framework::new(&db),
+            notes: Framework::new(&db),
+            channel_directories: Framework::new(&db),
+            channels: Framework::new(&db),
+            channel_readers: Framework::new(&db),
+            channel_documents: Framework::new(&db),
+            contact_books: Framework::new(&db),
+            portfolios: Framework::new(&db),
+            connections: Framework::new(&db),
+            summaries: Framework::new(&db),
+            notification_inboxes: Framework::new(&db),
+            ask_sessions: Framework::new(&db),
+            boards: Framework::new(&db),
+            feed_templates: Framework::new(&db),
+            match_days: Framework::new(&db),
+            reports: Framework::new(&db),
+            analytics_consumers: Framework::new(&db),
             db,
             signal,
         }

@@ -323,17 +323,15 @@ pub async fn compact(db: &Db) {
 
 /// An event repository of cqrs-es that seals what it stores and opens what it loads, so the
 /// aggregates of the command bus see plain values and the events table holds sealed ones.
-/// Loading goes through the wrapped cqrs-es repository; appending through the bus's
-/// [`crate::append::Appender`].
+/// Loading goes through the wrapped cqrs-es repository; appending through [`crate::append`].
 pub struct Sealing<R> {
     db: Db,
     inner: R,
-    appender: std::sync::Arc<crate::append::Appender>,
 }
 
 impl<R> Sealing<R> {
-    pub(crate) fn new(db: Db, inner: R, appender: std::sync::Arc<crate::append::Appender>) -> Self {
-        Self { db, inner, appender }
+    pub fn new(db: Db, inner: R) -> Self {
+        Self { db, inner }
     }
 
     async fn open_serialized(
@@ -407,7 +405,7 @@ impl<R: PersistedEventRepository> PersistedEventRepository for Sealing<R> {
         }
         match snapshot_update {
             // Plain event-store mode, the bus's: one statement, which also answers the cursor.
-            None => self.appender.append(A::TYPE, &sealed).await,
+            None => crate::append::append(&self.db, A::TYPE, &sealed).await,
             Some(_) => self.inner.persist::<A>(&sealed, snapshot_update).await,
         }
     }

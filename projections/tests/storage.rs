@@ -106,9 +106,9 @@ on_both_backends!(concurrent_commands_on_one_aggregate_all_land_in_sequence, |db
     assert!(history.len() >= 2, "at least one preference change was recorded");
 });
 
-on_both_backends!(commands_written_together_each_get_their_own_cursor, |db: Db| async move {
-    // Forty sign-ups and eight changes of one account at once: the appends queue behind each
-    // other and are written in batches, in which the changes of the one account lose races.
+on_both_backends!(concurrent_commands_each_get_their_own_cursor, |db: Db| async move {
+    // Forty sign-ups and eight changes of one account at once, the changes losing races on the
+    // account: each command is answered the cursor of its own event, whatever was written beside it.
     let bus = Arc::new(CommandBus::new(db.clone(), FeedSignal::default()));
     sign_up(&bus, "contended").await;
     let mut tasks = Vec::new();
