@@ -77,8 +77,7 @@ fn parallel_groups<'a>(projections: &[&'a dyn Projection], n: usize) -> Vec<Vec<
     sets.sort_by_key(|set| set.iter().copied().min());
     let mut groups: Vec<Vec<&dyn Projection>> = vec![Vec::new(); n.max(1).min(sets.len().max(1))];
     let count = groups.len();
-    for (k, set) in sets.into_iter().enumerate() {
-        let mut set = set;
+    for (k, mut set) in sets.into_iter().enumerate() {
         set.sort_unstable();
         groups[k % count].extend(set.into_iter().map(|i| projections[i]));
     }
