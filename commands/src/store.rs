@@ -13,6 +13,27 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgRow};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous};
 use sqlx::{FromRow, PgPool, Postgres, Sqlite, SqlitePool, Transaction};
 
+/// How long a pooled connection may sit idle before it is checked on its next use.
+pub const IDLE_CHECK: Duration = Duration::from_secs(10);
+
+/// Pool options that check a connection before use only when it sat idle for [`IDLE_CHECK`] or
+/// longer. sqlx otherwise pings every connection it hands out, on top of the ping it sends when
+/// the connection comes back: a round trip to the server (Postgres) or to the connection's
+/// worker thread (SQLite) per statement, and on SQLite's one write connection a wait every
+/// writer queues behind. A connection that broke in use is dropped when it comes back, and one
+/// that broke while idle (a restarted server, a dropped idle socket) is caught here; one that
+/// breaks within seconds of its last use fails one statement and is replaced.
+fn checked_when_idle<DB: sqlx::Database>(options: sqlx::pool::PoolOptions<DB>) -> sqlx::pool::PoolOptions<DB> {
+    options.test_before_acquire(false).before_acquire(|conn, meta| {
+        Box::pin(async move {
+            if meta.idle_for >= IDLE_CHECK {
+                sqlx::Connection::ping(conn).await?;
+            }
+            Ok(true)
+        })
+    })
+}
+
 /// Which database a [`Db`] talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -134,8 +155,10 @@ impl Db {
             .pragma("secure_delete", "ON");
         // Every connection can compute the event hash chain's links (the chaining trigger and
         // migration 0017 call needl_chain_link).
-        let chain_function =
-            || SqlitePoolOptions::new().after_connect(|conn, _| Box::pin(crate::chain::register_sqlite(conn)));
+        let chain_function = || {
+            checked_when_idle(SqlitePoolOptions::new())
+                .after_connect(|conn, _| Box::pin(crate::chain::register_sqlite(conn)))
+        };
         let write = chain_function()
             .max_connections(1)
             .connect_with(options.clone())
@@ -155,7 +178,7 @@ impl Db {
 
     /// Connects to Postgres with explicit options (tests use a schema per test) and migrates.
     pub async fn open_postgres_with(options: PgConnectOptions) -> anyhow::Result<Db> {
-        let pool = PgPoolOptions::new()
+        let pool = checked_when_idle(PgPoolOptions::new())
             .max_connections(16)
             .acquire_timeout(Duration::from_secs(10))
             .connect_with(options)

@@ -1180,3 +1180,42 @@ on_both_backends!(reports_keep_their_progress_and_leave_the_queue_when_they_end,
     let (again, sections_again, _) = report_views(&db).await;
     assert_eq!((again, sections_again), (reports, sections), "a rebuild gives the same views");
 });
+
+/// Connections the pool hands out are not pinged first while they are in use every few seconds
+/// (`commands::store`), yet one that Postgres closed while it sat idle is found out and replaced
+/// before a statement runs on it: the caller never sees it.
+#[tokio::test]
+async fn a_connection_postgres_closed_while_idle_is_replaced_unseen() {
+    use std::str::FromStr;
+    let schema = testkit::db::postgres_schema().await;
+    let name = format!("needl-idle-{schema}");
+    let options = sqlx::postgres::PgConnectOptions::from_str(&testkit::db::postgres_url())
+        .unwrap()
+        .options([("search_path", schema.as_str())])
+        .application_name(&name);
+    let db = Db::open_postgres_with(options).await.unwrap();
+    #[derive(sqlx::FromRow)]
+    struct Count {
+        n: i64,
+    }
+    let count = "SELECT COUNT(*) AS n FROM events";
+    assert_eq!(db.fetch_all::<Count>(count, vec![]).await.unwrap()[0].n, 0);
+
+    // Another session ends every connection of this pool, as a restarted server or a dropped idle
+    // socket would.
+    let admin = sqlx::PgPool::connect(&testkit::db::postgres_url()).await.unwrap();
+    let ended: Vec<(bool,)> =
+        sqlx::query_as("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1")
+            .bind(&name)
+            .fetch_all(&admin)
+            .await
+            .unwrap();
+    assert!(!ended.is_empty() && ended.iter().all(|(done,)| *done), "the pool's connections were ended");
+    admin.close().await;
+
+    tokio::time::sleep(commands::store::IDLE_CHECK + Duration::from_millis(500)).await;
+    for _ in 0..20 {
+        assert_eq!(db.fetch_all::<Count>(count, vec![]).await.expect("a fresh connection answers").len(), 1);
+    }
+    db.close().await;
+}
