@@ -244,7 +244,7 @@ pub struct ServeArgs {
     /// (`Authorization: Bearer TOKEN`). Unset: the public address does not serve metrics.
     #[arg(long, env = "NEEDL_METRICS_TOKEN", hide_env_values = true)]
     pub metrics_token: Option<String>,
-    /// Live events held for slow sockets; a socket further behind pages from the store instead.
+    /// Live events queued for each socket; a socket further behind pages from the store instead.
     #[arg(long, env = "NEEDL_LIVE_BUFFER", default_value_t = projections::live::DEFAULT_BUFFER)]
     pub live_buffer: usize,
     /// A TOML or JSON file of public catalogue entries, merged over the built-in ones.

@@ -1,9 +1,11 @@
-//! The live hub: follows the global feed just behind the projections and broadcasts each event
-//! once, serialised once, to every WebSocket connection of this process.
+//! The live hub: follows the global feed just behind the projections and hands each event,
+//! serialised once, to the WebSocket connections of this process that may see it.
 //!
 //! An event is published only after every read model applied it, so a browser that refetches on
-//! the push sees the change. Connections filter by [`Audience`]; a connection that falls behind
-//! the broadcast buffer pages what it missed from the store with [`page`].
+//! the push sees the change. Who may see it is its [`Audience`]: the hub queues it only for the
+//! connections of the users the audience names (every connection for [`Audience::Everyone`]),
+//! so a connection's task wakes only for what it sends. A connection whose queue is full pages
+//! what it missed from the store with [`page`].
 //!
 //! A channel's events (its membership, shared documents, comments, shared tags) go to the
 //! channel's members, read from `channel_members_view` when the event is published: one indexed
@@ -15,13 +17,14 @@
 //! same cursor, so their bell refreshes; the event itself goes to its own audience as ever.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use commands::feed::{self, Cursor, StoredEvent};
 use commands::store::Db;
 use serde::Serialize;
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{mpsc, watch};
 
 use crate::channels::{self, ChannelAudience};
 use crate::notifications;
@@ -250,42 +253,220 @@ impl AudienceResolver {
     }
 }
 
-/// The process-wide hub.
+/// The process-wide hub: each connection registers with the user it serves and gets a queue of
+/// its own, and an event goes only to the queues of the connections its audience admits. A
+/// connection's task wakes for what it will send, not for every event of the instance: with
+/// 1,000 sockets over 50 channels a comment wakes its channel's 20, not all 1,000.
 #[derive(Clone)]
 pub struct LiveHub {
-    sender: broadcast::Sender<Arc<LiveEvent>>,
+    connections: Arc<RwLock<Connections>>,
     published: watch::Receiver<Cursor>,
-    /// How often a connection fell behind the buffer and paged from the store instead.
+    /// How many events a connection's queue holds before it must page from the store instead.
+    buffer: usize,
+    /// How often a connection fell behind and paged from the store instead.
     resyncs: Arc<std::sync::atomic::AtomicU64>,
 }
 
-/// How many events the broadcast buffer holds by default before a slow connection must page.
+/// How many events each connection's queue holds by default before a slow connection must page.
 pub const DEFAULT_BUFFER: usize = 4096;
+
+/// One registered connection.
+struct Slot {
+    id: u64,
+    viewer: Viewer,
+    /// Queued every event of the feed, whether or not it sends it: an auditor's connection is
+    /// told when the history grows.
+    hears_all: bool,
+    queue: mpsc::Sender<Arc<LiveEvent>>,
+    /// Set when an event for this connection found its queue full and was dropped.
+    lagged: Arc<AtomicBool>,
+}
+
+/// Every registered connection, by the user it serves.
+#[derive(Default)]
+struct Connections {
+    next_id: u64,
+    by_user: HashMap<String, Vec<Slot>>,
+    /// How many connections each administrator has open (they hear [`Audience::User`] events of
+    /// everyone).
+    admins: HashMap<String, usize>,
+    /// The same for the users with a connection that hears every event.
+    hearing_all: HashMap<String, usize>,
+    count: usize,
+}
+
+/// Whose connections an event may be for.
+enum Candidates<'a> {
+    All,
+    Users(HashSet<&'a str>),
+}
+
+impl Connections {
+    /// The users whose connections may be sent `event`: every connection [`LiveEvent::messages_for`]
+    /// admits is among them (the messages are still checked per connection).
+    fn candidates<'a>(&'a self, event: &'a LiveEvent) -> Candidates<'a> {
+        let mut users = HashSet::new();
+        if !event.ephemeral {
+            users.extend(self.hearing_all.keys().map(String::as_str));
+        }
+        let audiences = std::iter::once(&event.audience).chain(event.notice.as_ref().map(|n| &n.audience));
+        for audience in audiences {
+            match audience {
+                Audience::Everyone => return Candidates::All,
+                Audience::Owner(id) => {
+                    users.insert(id.as_str());
+                }
+                Audience::User(id) => {
+                    users.insert(id.as_str());
+                    users.extend(self.admins.keys().map(String::as_str));
+                }
+                Audience::Admins => users.extend(self.admins.keys().map(String::as_str)),
+                Audience::Channel { also, .. } => users.extend(also.as_deref()),
+                // A large channel with few of its members connected: walk the connected instead.
+                Audience::Members(members) if members.len() > self.by_user.len() => {
+                    users.extend(self.by_user.keys().filter(|u| members.contains(*u)).map(String::as_str))
+                }
+                Audience::Members(members) => users.extend(members.iter().map(String::as_str)),
+            }
+        }
+        Candidates::Users(users)
+    }
+
+    fn deliver(&self, event: &Arc<LiveEvent>) {
+        let send = |slot: &Slot| {
+            let heard = slot.hears_all && !event.ephemeral;
+            if !heard && event.messages_for(&slot.viewer).next().is_none() {
+                return;
+            }
+            if let Err(mpsc::error::TrySendError::Full(_)) = slot.queue.try_send(event.clone()) {
+                slot.lagged.store(true, Ordering::Release);
+            }
+        };
+        match self.candidates(event) {
+            Candidates::All => self.by_user.values().flatten().for_each(send),
+            Candidates::Users(users) => users.into_iter().filter_map(|u| self.by_user.get(u)).flatten().for_each(send),
+        }
+    }
+}
+
+/// A connection's registration with the hub: what it is sent, in publishing order. Dropping it
+/// unregisters the connection.
+pub struct Subscription {
+    id: u64,
+    user_id: String,
+    is_admin: bool,
+    hears_all: bool,
+    queue: mpsc::Receiver<Arc<LiveEvent>>,
+    lagged: Arc<AtomicBool>,
+    connections: Arc<RwLock<Connections>>,
+}
+
+/// What [`Subscription::recv`] answers.
+#[derive(Debug)]
+pub enum Received {
+    /// The next event for this connection.
+    Event(Arc<LiveEvent>),
+    /// Events for this connection were dropped because its queue was full: page what it missed
+    /// from the store ([`page`]), up to [`LiveHub::published`]. Queued events it has already
+    /// paged come after and are to be skipped by their cursor.
+    Lagged,
+}
+
+impl Subscription {
+    pub async fn recv(&mut self) -> Received {
+        if self.lagged.swap(false, Ordering::Acquire) {
+            return Received::Lagged;
+        }
+        match self.queue.recv().await {
+            Some(event) => Received::Event(event),
+            // The hub holds every registered connection's sender until the registration drops.
+            None => std::future::pending().await,
+        }
+    }
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        let mut connections = self.connections.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(slots) = connections.by_user.get_mut(&self.user_id) {
+            slots.retain(|s| s.id != self.id);
+            if slots.is_empty() {
+                connections.by_user.remove(&self.user_id);
+            }
+        }
+        let Connections { admins, hearing_all, count, .. } = &mut *connections;
+        for (counted, counts) in [(self.is_admin, admins), (self.hears_all, hearing_all)] {
+            if !counted {
+                continue;
+            }
+            if let Some(n) = counts.get_mut(&self.user_id) {
+                *n -= 1;
+                if *n == 0 {
+                    counts.remove(&self.user_id);
+                }
+            }
+        }
+        *count -= 1;
+    }
+}
 
 impl LiveHub {
     /// Starts the tailer at the feed's current head; returns the hub and the tailer's task.
-    /// `buffer` events are held for slow connections before they must page from the store.
+    /// Each connection's queue holds `buffer` events before a slow connection must page from the
+    /// store.
     pub async fn start(
         db: Db,
         projections: Projections,
         buffer: usize,
     ) -> anyhow::Result<(LiveHub, tokio::task::JoinHandle<()>)> {
-        let (sender, _) = broadcast::channel(buffer.max(1));
+        let connections = Arc::new(RwLock::new(Connections::default()));
         let start = feed::head(&db).await?.min(projections.applied());
         let (published_tx, published) = watch::channel(start);
-        let task = tokio::spawn(tail(db, projections, sender.clone(), published_tx));
-        Ok((LiveHub { sender, published, resyncs: Arc::default() }, task))
+        let task = tokio::spawn(tail(db, projections, connections.clone(), published_tx));
+        Ok((LiveHub { connections, published, buffer: buffer.max(1), resyncs: Arc::default() }, task))
     }
 
-    pub fn subscribe(&self) -> broadcast::Receiver<Arc<LiveEvent>> {
-        self.sender.subscribe()
+    /// Registers a connection serving `viewer`. Events published from now on that `viewer` may
+    /// see are queued for it (every event of the feed when `hears_all`, as an auditor's
+    /// connection is told that the history grew); read [`LiveHub::published`] after subscribing
+    /// to know where the queue starts (what a reconnecting client missed before that is paged
+    /// from the store).
+    pub fn subscribe(&self, viewer: &Viewer, hears_all: bool) -> Subscription {
+        let (sender, queue) = mpsc::channel(self.buffer);
+        let lagged = Arc::new(AtomicBool::new(false));
+        let mut connections = self.connections.write().unwrap_or_else(|e| e.into_inner());
+        connections.next_id += 1;
+        let id = connections.next_id;
+        connections.by_user.entry(viewer.user_id.clone()).or_default().push(Slot {
+            id,
+            viewer: viewer.clone(),
+            hears_all,
+            queue: sender,
+            lagged: lagged.clone(),
+        });
+        if viewer.is_admin {
+            *connections.admins.entry(viewer.user_id.clone()).or_default() += 1;
+        }
+        if hears_all {
+            *connections.hearing_all.entry(viewer.user_id.clone()).or_default() += 1;
+        }
+        connections.count += 1;
+        Subscription {
+            id,
+            user_id: viewer.user_id.clone(),
+            is_admin: viewer.is_admin,
+            hears_all,
+            queue,
+            lagged,
+            connections: self.connections.clone(),
+        }
     }
 
     /// Sends `json` to the connections `audience` admits, now and once: a hint such as a
     /// report's progress, which a client that was not connected has no need of. Not stored,
     /// not counted in the feed.
     pub fn send_ephemeral(&self, audience: Audience, json: String) {
-        let event = LiveEvent {
+        let event = Arc::new(LiveEvent {
             cursor: self.published(),
             event_type: String::new(),
             aggregate_id: String::new(),
@@ -293,9 +474,8 @@ impl LiveHub {
             json,
             notice: None,
             ephemeral: true,
-        };
-        // No receivers is fine: nobody is connected.
-        let _ = self.sender.send(Arc::new(event));
+        });
+        self.connections.read().unwrap_or_else(|e| e.into_inner()).deliver(&event);
     }
 
     /// The cursor of the newest event the hub has published.
@@ -313,15 +493,16 @@ impl LiveHub {
         self.resyncs.load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// How many connections are registered.
     pub fn receivers(&self) -> usize {
-        self.sender.receiver_count()
+        self.connections.read().unwrap_or_else(|e| e.into_inner()).count
     }
 }
 
 async fn tail(
     db: Db,
     projections: Projections,
-    sender: broadcast::Sender<Arc<LiveEvent>>,
+    connections: Arc<RwLock<Connections>>,
     published: watch::Sender<Cursor>,
 ) {
     let mut cursor = *published.borrow();
@@ -341,9 +522,12 @@ async fn tail(
                                 break;
                             }
                         };
-                        // No receivers is fine: nobody is connected.
-                        let _ = sender.send(Arc::new(live));
+                        // Published before it is queued: a connection that pages up to the
+                        // published cursor (having lagged, or being new) then has it from the
+                        // store, and skips it when it comes through the queue.
                         cursor = event.cursor;
+                        published.send_replace(cursor);
+                        connections.read().unwrap_or_else(|e| e.into_inner()).deliver(&Arc::new(live));
                     }
                     if events.is_empty() {
                         cursor = target;
@@ -394,6 +578,108 @@ pub async fn page(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use futures::FutureExt;
+
+    fn hub(buffer: usize) -> LiveHub {
+        let (_, published) = watch::channel(Cursor::START);
+        LiveHub { connections: Arc::default(), published, buffer, resyncs: Arc::default() }
+    }
+
+    fn viewer(user_id: &str, is_admin: bool) -> Viewer {
+        Viewer { user_id: user_id.into(), is_admin }
+    }
+
+    fn event(pos: i64, audience: Audience, notice: Option<Audience>) -> Arc<LiveEvent> {
+        Arc::new(LiveEvent {
+            cursor: Cursor { tx: 0, pos },
+            event_type: "Changed".into(),
+            aggregate_id: format!("a{pos}"),
+            audience,
+            json: format!("event {pos}"),
+            notice: notice.map(|audience| Notice { audience, json: format!("notice {pos}") }),
+            ephemeral: false,
+        })
+    }
+
+    /// The positions queued for `subscription`, without waiting.
+    fn queued(subscription: &mut Subscription) -> Vec<String> {
+        let mut out = Vec::new();
+        while let Some(received) = subscription.recv().now_or_never() {
+            match received {
+                Received::Event(e) => out.push(e.json.clone()),
+                Received::Lagged => out.push("lagged".into()),
+            }
+        }
+        out
+    }
+
+    fn deliver(hub: &LiveHub, event: Arc<LiveEvent>) {
+        hub.connections.read().unwrap().deliver(&event);
+    }
+
+    #[test]
+    fn an_event_is_queued_only_for_the_connections_its_audience_admits() {
+        let hub = hub(16);
+        let mut ann = hub.subscribe(&viewer("ann", false), false);
+        let mut ann_phone = hub.subscribe(&viewer("ann", false), false);
+        let mut bob = hub.subscribe(&viewer("bob", false), false);
+        let mut admin = hub.subscribe(&viewer("root", true), false);
+        let mut auditor = hub.subscribe(&viewer("audit", false), true);
+        let members = Arc::new(HashSet::from(["bob".to_string(), "cy".to_string()]));
+
+        deliver(&hub, event(1, Audience::User("ann".into()), None));
+        deliver(&hub, event(2, Audience::Owner("ann".into()), None));
+        deliver(
+            &hub,
+            event(3, Audience::Members(members), Some(Audience::Members(Arc::new(HashSet::from(["ann".into()]))))),
+        );
+        deliver(&hub, event(4, Audience::Channel { channel_id: "c".into(), also: Some("bob".into()) }, None));
+        deliver(&hub, event(5, Audience::Admins, None));
+        deliver(&hub, event(6, Audience::Everyone, None));
+
+        for ann in [&mut ann, &mut ann_phone] {
+            assert_eq!(queued(ann), ["event 1", "event 2", "event 3", "event 6"]);
+        }
+        assert_eq!(queued(&mut bob), ["event 3", "event 4", "event 6"]);
+        assert_eq!(queued(&mut admin), ["event 1", "event 5", "event 6"]);
+        // Queued every event (it is told the history grew), though it may send none but the last.
+        assert_eq!(queued(&mut auditor), ["event 1", "event 2", "event 3", "event 4", "event 5", "event 6"]);
+    }
+
+    #[test]
+    fn a_passing_message_goes_to_its_audience_alone() {
+        let hub = hub(16);
+        let mut ann = hub.subscribe(&viewer("ann", false), false);
+        let mut auditor = hub.subscribe(&viewer("audit", false), true);
+        hub.send_ephemeral(Audience::Owner("ann".into()), "progress".into());
+        assert_eq!(queued(&mut ann), ["progress"]);
+        assert!(queued(&mut auditor).is_empty());
+    }
+
+    #[test]
+    fn a_full_queue_says_lagged_before_what_it_still_holds() {
+        let hub = hub(2);
+        let mut ann = hub.subscribe(&viewer("ann", false), false);
+        for pos in 1..=4 {
+            deliver(&hub, event(pos, Audience::User("ann".into()), None));
+        }
+        assert_eq!(queued(&mut ann), ["lagged", "event 1", "event 2"]);
+        deliver(&hub, event(5, Audience::User("ann".into()), None));
+        assert_eq!(queued(&mut ann), ["event 5"], "lagged once, then queued again");
+    }
+
+    #[test]
+    fn a_dropped_subscription_is_unregistered() {
+        let hub = hub(4);
+        let admin = hub.subscribe(&viewer("root", true), true);
+        let ann = hub.subscribe(&viewer("ann", false), false);
+        assert_eq!(hub.receivers(), 2);
+        drop(admin);
+        drop(ann);
+        assert_eq!(hub.receivers(), 0);
+        let connections = hub.connections.read().unwrap();
+        assert!(connections.by_user.is_empty() && connections.admins.is_empty() && connections.hearing_all.is_empty());
+    }
 
     #[test]
     fn a_new_match_names_its_feed_first_so_the_feeds_page_refetches() {

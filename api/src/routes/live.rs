@@ -6,7 +6,7 @@
 //!
 //! A client reconnecting with `?after=CURSOR` first gets what it missed, paged from the store; the
 //! connection subscribes to the hub before paging, so nothing falls between the two. A client
-//! that falls behind the hub's buffer is paged from the store too, never dropped.
+//! that falls behind its queue at the hub is paged from the store too, never dropped.
 //!
 //! A socket ends with its session: at once when the session signs out (close code 4001), and for
 //! a session rotated by a token refresh, when its grace ends. The page has its new token by then
@@ -22,11 +22,10 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap};
 use axum::response::Response;
 use commands::feed::Cursor;
-use projections::live::Viewer;
+use projections::live::{Received, Viewer};
 use serde::Deserialize;
 use service::input::feed_cursor;
 use service::live::AUDIT_NOTICE_EVERY;
-use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
@@ -145,7 +144,7 @@ async fn run(
     mut session: SocketSession,
     after: Option<Cursor>,
 ) -> anyhow::Result<()> {
-    let mut events = state.hub.subscribe();
+    let mut events = state.hub.subscribe(&viewer, auditor);
     let mut shutdown = state.shutdown.clone();
     let mut sent = after.unwrap_or_else(|| state.hub.published());
     page_missed(&mut socket, &state, &viewer, &mut sent).await?;
@@ -156,7 +155,7 @@ async fn run(
     loop {
         tokio::select! {
             received = events.recv() => match received {
-                Ok(event) => {
+                Received::Event(event) => {
                     // A passing message (a report's progress) has no cursor of its own: it moves
                     // nothing a reconnecting client resumes from.
                     if !event.ephemeral {
@@ -181,12 +180,11 @@ async fn run(
                         }
                     }
                 }
-                Err(RecvError::Lagged(_)) => {
+                Received::Lagged => {
                     state.hub.record_resync();
                     page_missed(&mut socket, &state, &viewer, &mut sent).await?;
                     audit_due = audit_from(audit_due);
                 }
-                Err(RecvError::Closed) => return Ok(()),
             },
             incoming = socket.recv() => match incoming {
                 None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return Ok(()),
