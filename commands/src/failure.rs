@@ -15,6 +15,11 @@ pub enum StoreFailure {
     Other,
 }
 
+/// Whether a Postgres SQLSTATE says the server went away or turned the connection down.
+fn is_postgres_away(code: &str) -> bool {
+    code.starts_with("08") || ["57P01", "57P02", "57P03", "53300"].contains(&code)
+}
+
 /// ENOSPC, the same number on every platform the product runs on.
 const ENOSPC: i32 = 28;
 
@@ -39,6 +44,11 @@ impl StoreFailure {
                         let code = db.code().unwrap_or_default();
                         if code == "53100" || code.parse::<i64>().is_ok_and(|c| c & 0xff == 13) {
                             return StoreFailure::DiskFull;
+                        }
+                        // Postgres going away under a connection: a connection exception (class
+                        // 08), a shutdown or restart under way (57P01 to 57P03), no slot left.
+                        if is_postgres_away(&code) {
+                            return StoreFailure::Unavailable;
                         }
                     }
                     _ => {}
@@ -92,6 +102,12 @@ mod tests {
         let wrapped = anyhow::Error::new(full).context("appending");
         assert_eq!(StoreFailure::of(wrapped.as_ref()), StoreFailure::DiskFull, "through what wraps it");
         assert_eq!(StoreFailure::of(&sqlx::Error::RowNotFound), StoreFailure::Other);
+        for away in ["57P01", "57P03", "08006", "53300"] {
+            assert!(is_postgres_away(away), "{away}");
+        }
+        for not_away in ["23505", "40001", "42P01", "57014"] {
+            assert!(!is_postgres_away(not_away), "{not_away}");
+        }
         assert_eq!(StoreError::other("event 3 unreadable").failure, StoreFailure::Other);
     }
 }

@@ -14,15 +14,16 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{FromRow, PgPool, Postgres, Sqlite, SqlitePool, Transaction};
 
 /// How long a pooled connection may sit idle before it is checked on its next use.
-pub const IDLE_CHECK: Duration = Duration::from_secs(10);
+pub const IDLE_CHECK: Duration = Duration::from_secs(1);
 
 /// Pool options that check a connection before use only when it sat idle for [`IDLE_CHECK`] or
 /// longer. sqlx otherwise pings every connection it hands out, on top of the ping it sends when
 /// the connection comes back: a round trip to the server (Postgres) or to the connection's
 /// worker thread (SQLite) per statement, and on SQLite's one write connection a wait every
-/// writer queues behind. A connection that broke in use is dropped when it comes back, and one
-/// that broke while idle (a restarted server, a dropped idle socket) is caught here; one that
-/// breaks within seconds of its last use fails one statement and is replaced.
+/// writer queues behind. Under load connections come back into use within milliseconds and go
+/// unchecked. A connection that broke in use is dropped when it comes back, and one that broke
+/// while idle (a restarted server, a dropped idle socket) is caught here; one that breaks within
+/// a second of its last use fails one statement, as storage being unavailable, and is replaced.
 fn checked_when_idle<DB: sqlx::Database>(options: sqlx::pool::PoolOptions<DB>) -> sqlx::pool::PoolOptions<DB> {
     options.test_before_acquire(false).before_acquire(|conn, meta| {
         Box::pin(async move {
