@@ -7,8 +7,8 @@
 //!
 //! - Postgres: `INSERT ... RETURNING` the rows' transaction ids and positions, one round trip.
 //! - SQLite: the INSERT and then the last row's position (assigned by the chaining trigger after
-//!   the insert, which RETURNING would not show), both on the one write connection, held between
-//!   the two so that no other write comes in between.
+//!   the insert, which RETURNING would not show), sent as one query of two statements on the one
+//!   write connection, so that no other write comes in between.
 //!
 //! A second writer of the same aggregate sequence fails on the primary key, which is the
 //! optimistic-lock conflict the bus retries. Loading stays with the cqrs-es repositories.
@@ -122,13 +122,13 @@ pub(crate) async fn append(db: &Db, aggregate_type: &str, events: &[SerializedEv
         Db::Sqlite { write, .. } => {
             const LAST: &str = "SELECT global_position AS pos FROM events WHERE rowid = last_insert_rowid()";
             let row = if events.len() <= ONE_STATEMENT {
-                let sql = insert_sql(events.len(), "");
-                let mut conn = write.acquire().await.map_err(persistence)?;
+                // Both statements in one query: the connection's worker thread runs them back to
+                // back, so one hand-over to it, not two.
+                let sql = format!("{}; {LAST}", insert_sql(events.len(), ""));
                 bind_events!(sqlx::query(&sql), aggregate_type, events)
-                    .execute(&mut *conn)
+                    .fetch_optional(write)
                     .await
-                    .map_err(persistence)?;
-                sqlx::query(LAST).fetch_optional(&mut *conn).await.map_err(persistence)?
+                    .map_err(persistence)?
             } else {
                 let mut tx = write.begin().await.map_err(persistence)?;
                 for chunk in events.chunks(ONE_STATEMENT) {
