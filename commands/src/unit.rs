@@ -135,27 +135,36 @@ impl Unit {
             return Ok(None);
         };
         let mut tx = self.db.begin().await.map_err(|e| Some(e.into()))?;
-        let insert = match self.db {
-            Db::Sqlite { .. } => {
-                "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)"
-            }
-            Db::Postgres(_) => {
-                "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) \
-                 VALUES ($1, $2, $3, $4, $5, $6::json, $7::json)"
-            }
+        let json = match self.db {
+            Db::Sqlite { .. } => "",
+            Db::Postgres(_) => "::json",
         };
-        for event in self.pending {
-            let args = vec![
-                Arg::from(event.aggregate_type),
-                Arg::Text(event.aggregate_id),
-                Arg::Int(event.sequence),
-                Arg::Text(event.event_type),
-                Arg::Text(event.event_version),
-                Arg::Text(event.payload),
-                Arg::from(metadata),
-            ];
-            if let Err(error) = tx.execute(insert, args).await {
+        // Many events to a statement (in order: the feed numbers them as they come), each
+        // statement one round trip.
+        for chunk in self.pending.chunks(UNIT_ROWS) {
+            let mut args = vec![Arg::from(metadata)];
+            let rows: Vec<String> = chunk
+                .iter()
+                .enumerate()
+                .map(|(i, event)| {
+                    args.extend([
+                        Arg::from(event.aggregate_type),
+                        Arg::from(event.aggregate_id.as_str()),
+                        Arg::Int(event.sequence),
+                        Arg::from(event.event_type.as_str()),
+                        Arg::from(event.event_version.as_str()),
+                        Arg::from(event.payload.as_str()),
+                    ]);
+                    let b = 2 + i * 6;
+                    format!("(${b}, ${}, ${}, ${}, ${}, ${}{json}, $1{json})", b + 1, b + 2, b + 3, b + 4, b + 5)
+                })
+                .collect();
+            let insert = format!(
+                "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) \
+                 VALUES {}",
+                rows.join(", ")
+            );
+            if let Err(error) = tx.execute(&insert, args).await {
                 let clash = matches!(&error, sqlx::Error::Database(e) if e.is_unique_violation());
                 // Dropping the transaction rolls it back.
                 return Err((!clash).then(|| error.into()));
@@ -172,6 +181,10 @@ impl Unit {
 pub async fn current<A: Aggregate>(db: &Db, id: &str) -> Result<A, StoreError> {
     load::<A>(db, id).await.map(|(aggregate, _)| aggregate)
 }
+
+/// At most this many events go in one INSERT of a unit (six parameters each, under both
+/// backends' limits).
+const UNIT_ROWS: usize = 1_000;
 
 /// Rebuilds aggregate `id` from its stored events, each upcast to its current version first;
 /// returns it and its last sequence number.
