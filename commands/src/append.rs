@@ -53,20 +53,23 @@ fn persistence(error: sqlx::Error) -> PersistenceError {
     }
 }
 
-/// The multi-row INSERT for `n` events; `$1` is the aggregate type, then seven values per event.
+/// A multi-row INSERT of `n` events after one parameter every row shares (`$1`): `row(b)` writes
+/// one event's seven values, its own six numbered from `$b`. Units use it too
+/// ([`crate::unit`]), sharing the metadata instead of the aggregate type.
+pub(crate) fn events_insert_sql(n: usize, row: impl Fn(usize) -> String) -> String {
+    let rows: Vec<String> = (0..n).map(|i| row(2 + i * 6)).collect();
+    format!(
+        "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) \
+         VALUES {}",
+        rows.join(", ")
+    )
+}
+
+/// The multi-row INSERT for `n` events of one aggregate type; `$1` is the aggregate type, then six
+/// values per event.
 fn insert_sql(n: usize, returning: &str) -> String {
-    let mut sql = String::from(
-        "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) VALUES ",
-    );
-    for i in 0..n {
-        let b = 2 + i * 6;
-        if i > 0 {
-            sql.push_str(", ");
-        }
-        sql.push_str(&format!("($1, ${b}, ${}, ${}, ${}, ${}, ${})", b + 1, b + 2, b + 3, b + 4, b + 5));
-    }
-    sql.push_str(returning);
-    sql
+    let row = |b: usize| format!("($1, ${b}, ${}, ${}, ${}, ${}, ${})", b + 1, b + 2, b + 3, b + 4, b + 5);
+    events_insert_sql(n, row) + returning
 }
 
 macro_rules! bind_events {
@@ -87,7 +90,7 @@ macro_rules! bind_events {
 
 /// At most this many events go in one statement (Postgres takes 65,535 parameters, SQLite
 /// 32,766); a command that decides more is written in one transaction of several statements.
-const ONE_STATEMENT: usize = 1_000;
+pub(crate) const ONE_STATEMENT: usize = 1_000;
 
 /// Appends `events` (already sealed) of one aggregate of type `aggregate_type`, all or none, and
 /// records the cursor of the last for [`tracking`].

@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use cqrs_es::event_sink::EventSink;
 use cqrs_es::{Aggregate, DomainEvent};
 
+use crate::append::{events_insert_sql, ONE_STATEMENT};
 use crate::bus::CommandError;
 use crate::feed::Cursor;
 use crate::personal::{self, EventFields};
@@ -141,29 +142,21 @@ impl Unit {
         };
         // Many events to a statement (in order: the feed numbers them as they come), each
         // statement one round trip.
-        for chunk in self.pending.chunks(UNIT_ROWS) {
+        for chunk in self.pending.chunks(ONE_STATEMENT) {
+            let insert = events_insert_sql(chunk.len(), |b| {
+                format!("(${b}, ${}, ${}, ${}, ${}, ${}{json}, $1{json})", b + 1, b + 2, b + 3, b + 4, b + 5)
+            });
             let mut args = vec![Arg::from(metadata)];
-            let rows: Vec<String> = chunk
-                .iter()
-                .enumerate()
-                .map(|(i, event)| {
-                    args.extend([
-                        Arg::from(event.aggregate_type),
-                        Arg::from(event.aggregate_id.as_str()),
-                        Arg::Int(event.sequence),
-                        Arg::from(event.event_type.as_str()),
-                        Arg::from(event.event_version.as_str()),
-                        Arg::from(event.payload.as_str()),
-                    ]);
-                    let b = 2 + i * 6;
-                    format!("(${b}, ${}, ${}, ${}, ${}, ${}{json}, $1{json})", b + 1, b + 2, b + 3, b + 4, b + 5)
-                })
-                .collect();
-            let insert = format!(
-                "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) \
-                 VALUES {}",
-                rows.join(", ")
-            );
+            for event in chunk {
+                args.extend([
+                    Arg::from(event.aggregate_type),
+                    Arg::from(event.aggregate_id.as_str()),
+                    Arg::Int(event.sequence),
+                    Arg::from(event.event_type.as_str()),
+                    Arg::from(event.event_version.as_str()),
+                    Arg::from(event.payload.as_str()),
+                ]);
+            }
             if let Err(error) = tx.execute(&insert, args).await {
                 let clash = matches!(&error, sqlx::Error::Database(e) if e.is_unique_violation());
                 // Dropping the transaction rolls it back.
@@ -181,10 +174,6 @@ impl Unit {
 pub async fn current<A: Aggregate>(db: &Db, id: &str) -> Result<A, StoreError> {
     load::<A>(db, id).await.map(|(aggregate, _)| aggregate)
 }
-
-/// At most this many events go in one INSERT of a unit (six parameters each, under both
-/// backends' limits).
-const UNIT_ROWS: usize = 1_000;
 
 /// Rebuilds aggregate `id` from its stored events, each upcast to its current version first;
 /// returns it and its last sequence number.

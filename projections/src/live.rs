@@ -292,7 +292,6 @@ struct Connections {
     admins: HashMap<String, usize>,
     /// The same for the users with a connection that hears every event.
     hearing_all: HashMap<String, usize>,
-    count: usize,
 }
 
 /// Whose connections an event may be for.
@@ -354,8 +353,6 @@ impl Connections {
 pub struct Subscription {
     id: u64,
     user_id: String,
-    is_admin: bool,
-    hears_all: bool,
     queue: mpsc::Receiver<Arc<LiveEvent>>,
     lagged: Arc<AtomicBool>,
     connections: Arc<RwLock<Connections>>,
@@ -388,14 +385,14 @@ impl Subscription {
 impl Drop for Subscription {
     fn drop(&mut self) {
         let mut connections = self.connections.write().unwrap_or_else(|e| e.into_inner());
-        if let Some(slots) = connections.by_user.get_mut(&self.user_id) {
-            slots.retain(|s| s.id != self.id);
-            if slots.is_empty() {
-                connections.by_user.remove(&self.user_id);
-            }
+        let Connections { by_user, admins, hearing_all, .. } = &mut *connections;
+        let Some(slots) = by_user.get_mut(&self.user_id) else { return };
+        let Some(at) = slots.iter().position(|s| s.id == self.id) else { return };
+        let slot = slots.swap_remove(at);
+        if slots.is_empty() {
+            by_user.remove(&self.user_id);
         }
-        let Connections { admins, hearing_all, count, .. } = &mut *connections;
-        for (counted, counts) in [(self.is_admin, admins), (self.hears_all, hearing_all)] {
+        for (counted, counts) in [(slot.viewer.is_admin, admins), (slot.hears_all, hearing_all)] {
             if !counted {
                 continue;
             }
@@ -406,7 +403,6 @@ impl Drop for Subscription {
                 }
             }
         }
-        *count -= 1;
     }
 }
 
@@ -450,16 +446,7 @@ impl LiveHub {
         if hears_all {
             *connections.hearing_all.entry(viewer.user_id.clone()).or_default() += 1;
         }
-        connections.count += 1;
-        Subscription {
-            id,
-            user_id: viewer.user_id.clone(),
-            is_admin: viewer.is_admin,
-            hears_all,
-            queue,
-            lagged,
-            connections: self.connections.clone(),
-        }
+        Subscription { id, user_id: viewer.user_id.clone(), queue, lagged, connections: self.connections.clone() }
     }
 
     /// Sends `json` to the connections `audience` admits, now and once: a hint such as a
@@ -495,7 +482,7 @@ impl LiveHub {
 
     /// How many connections are registered.
     pub fn receivers(&self) -> usize {
-        self.connections.read().unwrap_or_else(|e| e.into_inner()).count
+        self.connections.read().unwrap_or_else(|e| e.into_inner()).by_user.values().map(Vec::len).sum()
     }
 }
 
