@@ -46,6 +46,18 @@ use crate::StoreError;
 /// How many times a command is retried after losing a race on its aggregate.
 pub const CONFLICT_RETRIES: u32 = 6;
 
+tokio::task_local! {
+    /// Set while a command runs on an aggregate the caller has just named with a fresh id
+    /// ([`CommandBus::create`]): its history is known to be empty, so it is not read.
+    static FRESH: ();
+}
+
+/// Whether the command running in this task decides on a just-named aggregate, which has no
+/// history to load.
+pub(crate) fn history_known_empty() -> bool {
+    FRESH.try_with(|_| ()).is_ok()
+}
+
 /// Why a command did not produce its events.
 #[derive(Debug, thiserror::Error)]
 pub enum CommandError<E: std::error::Error> {
@@ -222,6 +234,34 @@ impl CommandBus {
                 ) => return Err(CommandError::Store(StoreError::of("", &*error))),
             }
         }
+    }
+
+    /// Executes `command` on aggregate `id`, which the caller has just named with an id nobody
+    /// else can have chosen (a new UUID), as [`CommandBus::execute`] does but without reading
+    /// the aggregate's history first: it has none, so the first attempt decides on the empty
+    /// aggregate and writes its events, one round trip instead of two.
+    ///
+    /// Nothing rests on the id being new. Should the aggregate have events after all, the write
+    /// clashes on its first sequence number and nothing is stored; then, and whenever the empty
+    /// aggregate refuses the command or decides nothing, the command runs again as
+    /// [`CommandBus::execute`] runs it, on the history read from the store.
+    pub async fn create<A>(
+        &self,
+        framework: &Framework<A>,
+        id: &str,
+        command: A::Command,
+        metadata: &EventMetadata,
+    ) -> Result<Option<Cursor>, CommandError<A::Error>>
+    where
+        A: Aggregate<Services = ()>,
+        A::Command: Clone,
+        A::Error: 'static,
+    {
+        if let Ok(Some(cursor)) = FRESH.scope((), framework.execute_once(id, command.clone(), metadata)).await {
+            self.signal.committed();
+            return Ok(Some(cursor));
+        }
+        self.execute(framework, id, command, metadata).await
     }
 
     /// Runs `decide` on a fresh [`Unit`] and commits every event it decided, over however many

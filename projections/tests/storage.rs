@@ -106,6 +106,34 @@ on_both_backends!(concurrent_commands_on_one_aggregate_all_land_in_sequence, |db
     assert!(history.len() >= 2, "at least one preference change was recorded");
 });
 
+on_both_backends!(a_command_on_a_just_named_aggregate_still_answers_as_its_history_says, |db: Db| async move {
+    let bus = CommandBus::new(db.clone(), FeedSignal::default());
+    let sign_up = |id: &str| UserCommand::SignUp {
+        email: format!("{id}@example.com"),
+        username: id.to_string(),
+        password_hash: "$argon2id$test".to_string(),
+        is_admin: false,
+    };
+    // A new id: decided on the empty aggregate, written at sequence 1, its cursor answered.
+    let cursor = bus.create(&bus.users, "new", sign_up("new"), &meta("new")).await.unwrap();
+    let history = feed::read_aggregate(&db, "user", "new").await.unwrap();
+    assert_eq!(history.iter().map(|e| e.sequence).collect::<Vec<_>>(), vec![1]);
+    assert_eq!(cursor, Some(history[0].cursor));
+
+    // An id that has a history after all: the second sign-up is refused as the loaded account
+    // refuses it, and nothing is written.
+    let again = bus.create(&bus.users, "new", sign_up("new"), &meta("new")).await;
+    assert!(matches!(again, Err(commands::CommandError::Domain(_))), "{again:?}");
+    assert_eq!(feed::read_aggregate(&db, "user", "new").await.unwrap().len(), 1);
+
+    // A command the empty aggregate refuses but the stored one accepts lands after the account.
+    let change = UserCommand::ChangePreferences { nav_state: Some(NavState::Closed), askneedl_pro: None };
+    bus.create(&bus.users, "new", change, &meta("new")).await.expect("the loaded account takes the change");
+    let history = feed::read_aggregate(&db, "user", "new").await.unwrap();
+    assert_eq!(history.iter().map(|e| e.sequence).collect::<Vec<_>>(), vec![1, 2]);
+    assert_eq!(history[1].event_type, "PreferencesChanged");
+});
+
 on_both_backends!(concurrent_commands_each_get_their_own_cursor, |db: Db| async move {
     // Forty sign-ups and eight changes of one account at once, the changes losing races on the
     // account: each command is answered the cursor of its own event, whatever was written beside it.

@@ -256,7 +256,8 @@ pub async fn start(
     rotated_from: Option<String>,
 ) -> Result<AuthUserBody> {
     let expires_at = ctx.clock.now() + chrono::Duration::days(ctx.settings.session_days as i64);
-    ctx.command(
+    // Session ids are minted here (`new_session_id`), never taken from a caller.
+    ctx.create(
         &ctx.bus.sessions,
         session_id,
         SessionCommand::Start { user_id: user_id.to_string(), expires_at, rotated_from },
