@@ -34,6 +34,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::http::StatusCode;
+use commands::store::Backend;
 use commands::{args, Db, Tx};
 use ipnet::IpNet;
 use sha2::{Digest, Sha256};
@@ -351,7 +352,9 @@ fn wait_until(until: i64, now: i64) -> Option<Throttled> {
 /// key are read and written by one call at a time across nodes (in a fixed order: no deadlock).
 /// On SQLite the one writer does that already.
 async fn lock(tx: &mut Tx, keys: &[(&str, &str)]) -> sqlx::Result<()> {
-    let Tx::Postgres(_) = tx else { return Ok(()) };
+    if tx.backend() != Backend::Postgres {
+        return Ok(());
+    }
     let mut ids: Vec<i64> = keys
         .iter()
         .map(|(scope, key)| {

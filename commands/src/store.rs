@@ -11,7 +11,7 @@ use std::time::Duration;
 use anyhow::Context;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgRow};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous};
-use sqlx::{FromRow, PgPool, Postgres, Sqlite, SqlitePool, Transaction};
+use sqlx::{Executor, FromRow, PgPool, Postgres, Sqlite, SqlitePool, Transaction};
 
 /// How long a pooled connection may sit idle before it is checked on its next use.
 pub const IDLE_CHECK: Duration = Duration::from_secs(1);
@@ -263,8 +263,8 @@ impl Db {
     /// Begins a write transaction.
     pub async fn begin(&self) -> sqlx::Result<Tx> {
         Ok(match self {
-            Db::Sqlite { write, .. } => Tx::Sqlite(write.begin().await?),
-            Db::Postgres(pool) => Tx::Postgres(pool.begin().await?),
+            Db::Sqlite { write, .. } => Tx::of(Conn::Sqlite(write.begin().await?)),
+            Db::Postgres(pool) => Tx::of(Conn::Postgres(pool.begin().await?)),
         })
     }
 
@@ -294,53 +294,199 @@ impl Db {
 }
 
 /// A write transaction on either backend.
-pub enum Tx {
+pub struct Tx {
+    conn: Conn,
+    /// Writes held back to go to the database together ([`Tx::hold_writes`]); `None` while each
+    /// goes at once.
+    held: Option<Held>,
+}
+
+enum Conn {
     Sqlite(Transaction<'static, Sqlite>),
     Postgres(Transaction<'static, Postgres>),
 }
 
+/// Held writes: one script of statements, their values written in as literals.
+#[derive(Default)]
+struct Held {
+    script: String,
+    statements: usize,
+}
+
+/// Held writes go to the database once this many wait, or once their text is [`HELD_BYTES`] long.
+const HELD_STATEMENTS: usize = 500;
+const HELD_BYTES: usize = 1 << 20;
+
 impl Tx {
+    fn of(conn: Conn) -> Tx {
+        Tx { conn, held: None }
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self.conn {
+            Conn::Sqlite(_) => Backend::Sqlite,
+            Conn::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// From now on, [`Tx::write`]s are held back and go to the database together, as one script
+    /// of statements with their values written in as literals of the types they would have been
+    /// bound as, before the next read, [`Tx::execute`] or commit. Each write then costs no round
+    /// trip of its own (Postgres) and no hand-over to the connection's worker thread (SQLite).
+    ///
+    /// For a rebuild, which writes a row or two for each of a million events and reads little. A
+    /// held write that fails fails the script, hence the transaction, later than it was made, and
+    /// its error names no event.
+    pub fn hold_writes(&mut self) {
+        self.held.get_or_insert_with(Held::default);
+    }
+
+    /// A write whose count of rows changed does not matter: made at once, or held back
+    /// ([`Tx::hold_writes`]). A statement that cannot be held (a value with a NUL character, a
+    /// comment in its text) goes at once, after those held before it.
+    pub async fn write(&mut self, sql: &str, args: Vec<Arg>) -> sqlx::Result<()> {
+        let backend = self.backend();
+        if let Some(held) = &mut self.held {
+            if let Some(statement) = with_literals(sql, &args, backend) {
+                held.script.push_str(statement.trim_end().trim_end_matches(';'));
+                held.script.push_str(";\n");
+                held.statements += 1;
+                if held.statements >= HELD_STATEMENTS || held.script.len() >= HELD_BYTES {
+                    self.flush().await?;
+                }
+                return Ok(());
+            }
+        }
+        self.execute(sql, args).await.map(|_| ())
+    }
+
+    /// Sends the held writes, if any, as one script. (Boxed: as a plain `async fn` its future is
+    /// not seen to be `Send` for every lifetime, which the projections' futures must be.)
+    fn flush(&mut self) -> futures::future::BoxFuture<'_, sqlx::Result<()>> {
+        Box::pin(async move {
+            let Some(held) = self.held.as_mut().filter(|h| h.statements > 0) else { return Ok(()) };
+            let mut script = std::mem::take(&mut held.script);
+            held.statements = 0;
+            match &mut self.conn {
+                Conn::Sqlite(tx) => {
+                    (&mut **tx).execute(sqlx::raw_sql(&script)).await?;
+                }
+                Conn::Postgres(tx) => {
+                    // The literals double their quotes and leave backslashes alone: make sure
+                    // that is how this session reads them.
+                    script.insert_str(0, "SET LOCAL standard_conforming_strings = on;\n");
+                    (&mut **tx).execute(sqlx::raw_sql(&script)).await?;
+                }
+            }
+            Ok(())
+        })
+    }
+
     pub async fn execute(&mut self, sql: &str, args: Vec<Arg>) -> sqlx::Result<u64> {
-        Ok(match self {
-            Tx::Sqlite(tx) => {
+        self.flush().await?;
+        Ok(match &mut self.conn {
+            Conn::Sqlite(tx) => {
                 let sql = sqlite_sql(sql);
                 bind_all!(sqlx::query(&sql), args).execute(&mut **tx).await?.rows_affected()
             }
-            Tx::Postgres(tx) => bind_all!(sqlx::query(sql), args).execute(&mut **tx).await?.rows_affected(),
+            Conn::Postgres(tx) => bind_all!(sqlx::query(sql), args).execute(&mut **tx).await?.rows_affected(),
         })
     }
 
     pub async fn fetch_optional<T: PortableRow>(&mut self, sql: &str, args: Vec<Arg>) -> sqlx::Result<Option<T>> {
-        match self {
-            Tx::Sqlite(tx) => {
+        self.flush().await?;
+        match &mut self.conn {
+            Conn::Sqlite(tx) => {
                 let sql = sqlite_sql(sql);
                 bind_all!(sqlx::query_as::<Sqlite, T>(&sql), args).fetch_optional(&mut **tx).await
             }
-            Tx::Postgres(tx) => bind_all!(sqlx::query_as::<Postgres, T>(sql), args).fetch_optional(&mut **tx).await,
+            Conn::Postgres(tx) => bind_all!(sqlx::query_as::<Postgres, T>(sql), args).fetch_optional(&mut **tx).await,
         }
     }
 
     pub async fn fetch_all<T: PortableRow>(&mut self, sql: &str, args: Vec<Arg>) -> sqlx::Result<Vec<T>> {
-        match self {
-            Tx::Sqlite(tx) => {
+        self.flush().await?;
+        match &mut self.conn {
+            Conn::Sqlite(tx) => {
                 let sql = sqlite_sql(sql);
                 bind_all!(sqlx::query_as::<Sqlite, T>(&sql), args).fetch_all(&mut **tx).await
             }
-            Tx::Postgres(tx) => bind_all!(sqlx::query_as::<Postgres, T>(sql), args).fetch_all(&mut **tx).await,
+            Conn::Postgres(tx) => bind_all!(sqlx::query_as::<Postgres, T>(sql), args).fetch_all(&mut **tx).await,
         }
     }
 
-    pub async fn commit(self) -> sqlx::Result<()> {
-        match self {
-            Tx::Sqlite(tx) => tx.commit().await,
-            Tx::Postgres(tx) => tx.commit().await,
+    pub async fn commit(mut self) -> sqlx::Result<()> {
+        self.flush().await?;
+        match self.conn {
+            Conn::Sqlite(tx) => tx.commit().await,
+            Conn::Postgres(tx) => tx.commit().await,
         }
     }
 }
 
+/// `sql` with each `$n` outside quotes replaced by `args[n - 1]` written as a literal of the type
+/// it would have been bound as (`$n` is how every statement here names its parameters). `None`
+/// when that cannot be done safely: a value with a NUL character, a placeholder without a value,
+/// an SQL comment (whose quotes would mislead the scan) or the smallest integer (which SQLite
+/// would read as a real).
+fn with_literals(sql: &str, args: &[Arg], backend: Backend) -> Option<String> {
+    if sql.contains("--") || sql.contains("/*") {
+        return None;
+    }
+    let bytes = sql.as_bytes();
+    let mut out = String::with_capacity(sql.len() + 16 * args.len());
+    let (mut copied, mut i, mut quoted) = (0, 0, false);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\'' => quoted = !quoted,
+            b'$' if !quoted && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                let end = (i + 1..bytes.len()).find(|&j| !bytes[j].is_ascii_digit()).unwrap_or(bytes.len());
+                let n: usize = sql[i + 1..end].parse().ok()?;
+                out.push_str(&sql[copied..i]);
+                literal(&mut out, args.get(n.checked_sub(1)?)?, backend)?;
+                copied = end;
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push_str(&sql[copied..]);
+    Some(out)
+}
+
+/// Writes `arg` as an SQL literal: quotes doubled, typed on Postgres as sqlx binds it (`text`,
+/// `int8`, `bool`; SQLite stores a bound bool as 0 or 1).
+fn literal(out: &mut String, arg: &Arg, backend: Backend) -> Option<()> {
+    let text = |out: &mut String, s: &str| -> Option<()> {
+        if s.contains('\0') {
+            return None;
+        }
+        out.push('\'');
+        out.push_str(&s.replace('\'', "''"));
+        out.push('\'');
+        if backend == Backend::Postgres {
+            out.push_str("::text");
+        }
+        Some(())
+    };
+    match (arg, backend) {
+        (Arg::Text(s) | Arg::OptText(Some(s)), _) => text(out, s)?,
+        (Arg::OptText(None), Backend::Postgres) => out.push_str("NULL::text"),
+        (Arg::OptText(None), Backend::Sqlite) => out.push_str("NULL"),
+        (Arg::Int(v), Backend::Postgres) => out.push_str(&format!("'{v}'::int8")),
+        (Arg::Int(v), Backend::Sqlite) if *v == i64::MIN => return None,
+        (Arg::Int(v), Backend::Sqlite) => out.push_str(&format!("({v})")),
+        (Arg::Bool(v), Backend::Postgres) => out.push_str(if *v { "true" } else { "false" }),
+        (Arg::Bool(v), Backend::Sqlite) => out.push_str(if *v { "1" } else { "0" }),
+    }
+    Some(())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::sqlite_sql;
+    use super::{sqlite_sql, with_literals, Arg, Backend};
 
     #[test]
     fn postgres_placeholders_become_indexed_sqlite_placeholders() {
@@ -348,5 +494,33 @@ mod tests {
             sqlite_sql("UPDATE t SET a = $2 WHERE b = $1 AND c = $1 AND d = '$'"),
             "UPDATE t SET a = ?2 WHERE b = ?1 AND c = ?1 AND d = '$'"
         );
+    }
+
+    #[test]
+    fn held_statements_carry_their_values_as_typed_literals() {
+        let args = vec![Arg::Text("O'Brien".into()), Arg::Int(-3), Arg::Bool(true), Arg::OptText(None)];
+        let sql = "UPDATE t SET a = $1, b = $2, c = $3, d = $4, e = '$1' WHERE f = $1";
+        assert_eq!(
+            with_literals(sql, &args, Backend::Postgres).unwrap(),
+            "UPDATE t SET a = 'O''Brien'::text, b = '-3'::int8, c = true, d = NULL::text, e = '$1' \
+             WHERE f = 'O''Brien'::text"
+        );
+        assert_eq!(
+            with_literals(sql, &args, Backend::Sqlite).unwrap(),
+            "UPDATE t SET a = 'O''Brien', b = (-3), c = 1, d = NULL, e = '$1' WHERE f = 'O''Brien'"
+        );
+    }
+
+    #[test]
+    fn statements_that_cannot_be_held_safely_are_not() {
+        let sql = "INSERT INTO t VALUES ($1)";
+        assert_eq!(with_literals(sql, &[Arg::Text("a\0b".into())], Backend::Sqlite), None);
+        assert_eq!(with_literals(sql, &[Arg::Int(i64::MIN)], Backend::Sqlite), None);
+        assert!(with_literals(sql, &[Arg::Int(i64::MIN)], Backend::Postgres).is_some());
+        assert_eq!(with_literals("INSERT INTO t VALUES ($2)", &[Arg::Int(1)], Backend::Postgres), None);
+        assert_eq!(with_literals("INSERT INTO t VALUES ($1) -- it's", &[Arg::Int(1)], Backend::Postgres), None);
+        // $10 is the tenth value, not the first followed by a zero.
+        let ten: Vec<Arg> = (1..=10).map(Arg::Int).collect();
+        assert_eq!(with_literals("SELECT $10, $1", &ten, Backend::Sqlite).unwrap(), "SELECT (10), (1)");
     }
 }

@@ -39,7 +39,7 @@ impl Projection for Accounts {
         match user_event {
             UserEvent::UserSignedUp { email, username, password_hash, is_admin } => {
                 let created_at = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
-                tx.execute(
+                tx.write(
                     "INSERT INTO users_view (user_id, email, username, password_hash, is_admin, created_at) \
                      VALUES ($1, $2, $3, $4, $5, $6)",
                     args![id, email, username, password_hash, is_admin, created_at],
@@ -49,7 +49,7 @@ impl Projection for Accounts {
             UserEvent::ProfileUpdated { username, industry, profession, whatsapp_number } => {
                 // Another WhatsApp number voids the verification and the code of the old one, as
                 // the aggregate decides.
-                tx.execute(
+                tx.write(
                     "UPDATE users_view SET username = $2, industry = $3, profession = $4, \
                      whatsapp_number = $5, \
                      whatsapp_verified = CASE WHEN whatsapp_verified = $5 THEN whatsapp_verified END, \
@@ -65,17 +65,17 @@ impl Projection for Accounts {
                 .await?;
             }
             UserEvent::PreferencesChanged { nav_state, askneedl_pro } => {
-                tx.execute(
+                tx.write(
                     "UPDATE users_view SET nav_state = $2, askneedl_pro = $3 WHERE user_id = $1",
                     args![id, nav(nav_state), askneedl_pro],
                 )
                 .await?;
             }
             UserEvent::OnboardingCompleted => {
-                tx.execute("UPDATE users_view SET onboarded = $2 WHERE user_id = $1", args![id, true]).await?;
+                tx.write("UPDATE users_view SET onboarded = $2 WHERE user_id = $1", args![id, true]).await?;
             }
             UserEvent::FeatureFlagSet { flag, value } => {
-                tx.execute(
+                tx.write(
                     "INSERT INTO feature_flags_view (user_id, flag, value) VALUES ($1, $2, $3) \
                      ON CONFLICT (user_id, flag) DO UPDATE SET value = excluded.value",
                     args![id, flag, value],
@@ -85,14 +85,14 @@ impl Projection for Accounts {
             UserEvent::RoleGranted { role } => set_role(tx, id, role, true).await?,
             UserEvent::RoleRevoked { role } => set_role(tx, id, role, false).await?,
             UserEvent::PasswordChanged { password_hash } | UserEvent::PasswordReset { password_hash, .. } => {
-                tx.execute("UPDATE users_view SET password_hash = $2 WHERE user_id = $1", args![id, password_hash])
+                tx.write("UPDATE users_view SET password_hash = $2 WHERE user_id = $1", args![id, password_hash])
                     .await?;
                 // A new password voids the link outstanding, as the aggregate decides.
-                tx.execute("DELETE FROM password_reset_links_view WHERE user_id = $1", args![id]).await?;
+                tx.write("DELETE FROM password_reset_links_view WHERE user_id = $1", args![id]).await?;
             }
             UserEvent::UserErased { .. } => {
                 // The same values a rebuild reads from the sealed fields once the key is gone.
-                tx.execute(
+                tx.write(
                     "UPDATE users_view SET email = $2, username = $3, password_hash = '', industry = NULL, \
                      profession = NULL, whatsapp_number = NULL, whatsapp_verified = NULL, \
                      whatsapp_code_sent_at = NULL, whatsapp_code_expires_at = NULL, whatsapp_code_tries = NULL, \
@@ -101,14 +101,14 @@ impl Projection for Accounts {
                     args![id, personal::erased_email(id), personal::ERASED_NAME, false, event.recorded_at.clone()],
                 )
                 .await?;
-                tx.execute("DELETE FROM password_reset_links_view WHERE user_id = $1", args![id]).await?;
+                tx.write("DELETE FROM password_reset_links_view WHERE user_id = $1", args![id]).await?;
                 // The service destroys the key as it erases; doing it here too, in the read
                 // model's transaction, finishes an erasure interrupted between the two.
                 personal::destroy_key(tx, id).await?;
             }
             UserEvent::WhatsappCodeIssued { expires_at, .. } => {
                 let sent_at = expires_at - chrono::Duration::minutes(domain::user::CODE_MINUTES);
-                tx.execute(
+                tx.write(
                     "UPDATE users_view SET whatsapp_code_sent_at = $2, whatsapp_code_expires_at = $3, \
                      whatsapp_code_tries = $4 WHERE user_id = $1",
                     args![id, sent_at.to_rfc3339(), expires_at.to_rfc3339(), i64::from(domain::user::CODE_TRIES)],
@@ -116,14 +116,14 @@ impl Projection for Accounts {
                 .await?;
             }
             UserEvent::WhatsappCodeRejected { tries_left } => {
-                tx.execute(
+                tx.write(
                     "UPDATE users_view SET whatsapp_code_tries = $2 WHERE user_id = $1",
                     args![id, i64::from(tries_left)],
                 )
                 .await?;
             }
             UserEvent::WhatsappVerified { number } => {
-                tx.execute(
+                tx.write(
                     "UPDATE users_view SET whatsapp_verified = $2, whatsapp_code_sent_at = NULL, \
                      whatsapp_code_expires_at = NULL, whatsapp_code_tries = NULL WHERE user_id = $1",
                     args![id, number],
@@ -131,12 +131,12 @@ impl Projection for Accounts {
                 .await?;
             }
             UserEvent::PlanAssigned { plan } => {
-                tx.execute("UPDATE users_view SET plan = $2 WHERE user_id = $1", args![id, plan]).await?;
+                tx.write("UPDATE users_view SET plan = $2 WHERE user_id = $1", args![id, plan]).await?;
             }
             UserEvent::PasswordResetLinkIssued { token_hash, expires_at, .. } => {
                 // Only the latest link works.
-                tx.execute("DELETE FROM password_reset_links_view WHERE user_id = $1", args![id]).await?;
-                tx.execute(
+                tx.write("DELETE FROM password_reset_links_view WHERE user_id = $1", args![id]).await?;
+                tx.write(
                     "INSERT INTO password_reset_links_view (token_hash, user_id, expires_at) VALUES ($1, $2, $3)",
                     args![token_hash, id, expires_at.to_rfc3339()],
                 )
@@ -153,6 +153,6 @@ async fn set_role(tx: &mut Tx, id: &str, role: Role, held: bool) -> anyhow::Resu
         Role::Auditor => "is_auditor",
         Role::Analyst => "is_analyst",
     };
-    tx.execute(&format!("UPDATE users_view SET {column} = $2 WHERE user_id = $1"), args![id, held]).await?;
+    tx.write(&format!("UPDATE users_view SET {column} = $2 WHERE user_id = $1"), args![id, held]).await?;
     Ok(())
 }

@@ -30,7 +30,7 @@ impl Projection for AnalyticsConsumers {
         let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
         match serde_json::from_value(event.payload.clone())? {
             ConsumerEvent::ConsumerRegistered { actor, .. } => {
-                tx.execute(
+                tx.write(
                     "INSERT INTO analytics_consumers_view (name, cursor_tx, cursor_pos, registered_by, registered_at) \
                      VALUES ($1, 0, 0, $2, $3)",
                     args![name, actor, time],
@@ -38,7 +38,7 @@ impl Projection for AnalyticsConsumers {
                 .await?;
             }
             ConsumerEvent::ConsumerAcknowledged { tx: cursor_tx, pos, .. } => {
-                tx.execute(
+                tx.write(
                     "UPDATE analytics_consumers_view SET cursor_tx = $2, cursor_pos = $3, acknowledged_at = $4 \
                      WHERE name = $1",
                     args![name, cursor_tx, pos, time],
@@ -46,7 +46,7 @@ impl Projection for AnalyticsConsumers {
                 .await?;
             }
             ConsumerEvent::ConsumerDeleted { .. } => {
-                tx.execute("DELETE FROM analytics_consumers_view WHERE name = $1", args![name]).await?;
+                tx.write("DELETE FROM analytics_consumers_view WHERE name = $1", args![name]).await?;
             }
         }
         Ok(())

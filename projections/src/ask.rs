@@ -14,13 +14,13 @@ pub struct AskSessions;
 
 /// Moves a session's `updated_at`, for any change to it or its turns.
 async fn touch(tx: &mut Tx, session_id: &str, time: &str) -> anyhow::Result<()> {
-    tx.execute("UPDATE ask_sessions_view SET updated_at = $2 WHERE session_id = $1", args![session_id, time]).await?;
+    tx.write("UPDATE ask_sessions_view SET updated_at = $2 WHERE session_id = $1", args![session_id, time]).await?;
     Ok(())
 }
 
 /// Ends a running turn with `status` (a turn ends once).
 async fn end(tx: &mut Tx, message_id: &str, status: &str, time: &str) -> anyhow::Result<()> {
-    tx.execute(
+    tx.write(
         "UPDATE ask_messages_view SET status = $2, ended_at = $3 WHERE message_id = $1 AND status = 'RUNNING'",
         args![message_id, status, time],
     )
@@ -46,7 +46,7 @@ impl Projection for AskSessions {
         match serde_json::from_value::<AskEvent>(event.payload.clone())? {
             AskEvent::SessionTitled { user_id, session_id, title } => {
                 // The first title creates the row; the scope and flags follow with the question.
-                tx.execute(
+                tx.write(
                     "INSERT INTO ask_sessions_view (session_id, user_id, title, scope, pro, web_search, created_at, \
                      updated_at, position) VALUES ($1, $2, $3, '{\"type\":\"home\"}', $4, $4, $5, $5, $6) \
                      ON CONFLICT (session_id) DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at",
@@ -67,7 +67,7 @@ impl Projection for AskSessions {
             } => {
                 let scope = serde_json::to_string(&scope)?;
                 let asked_at = at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-                tx.execute(
+                tx.write(
                     "INSERT INTO ask_messages_view (message_id, session_id, user_id, prompt, scope, pro, web_search, \
                      search_mode, status, asked_at, position) \
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'RUNNING', $9, $10) ON CONFLICT (message_id) DO NOTHING",
@@ -85,7 +85,7 @@ impl Projection for AskSessions {
                     ],
                 )
                 .await?;
-                tx.execute(
+                tx.write(
                     "UPDATE ask_sessions_view SET scope = $2, pro = $3, web_search = $4, updated_at = $5 \
                      WHERE session_id = $1",
                     args![session_id, scope, pro, web_search, time],
@@ -93,7 +93,7 @@ impl Projection for AskSessions {
                 .await?;
             }
             AskEvent::AnswerCompleted { session_id, message_id, answer, .. } => {
-                tx.execute(
+                tx.write(
                     "UPDATE ask_messages_view SET status = 'COMPLETED', answer = $2, ended_at = $3 \
                      WHERE message_id = $1 AND status = 'RUNNING'",
                     args![message_id, answer.to_string(), time.as_str()],
@@ -107,15 +107,12 @@ impl Projection for AskSessions {
             }
             AskEvent::AnswerFailed { session_id, message_id, code, .. } => {
                 end(tx, &message_id, "FAILED", &time).await?;
-                tx.execute(
-                    "UPDATE ask_messages_view SET error_code = $2 WHERE message_id = $1",
-                    args![message_id, code],
-                )
-                .await?;
+                tx.write("UPDATE ask_messages_view SET error_code = $2 WHERE message_id = $1", args![message_id, code])
+                    .await?;
                 touch(tx, &session_id, &time).await?;
             }
             AskEvent::FeedbackGiven { session_id, message_id, feedback, text, .. } => {
-                tx.execute(
+                tx.write(
                     "UPDATE ask_messages_view SET feedback = $2, feedback_text = $3 WHERE message_id = $1",
                     args![message_id, feedback.as_str(), text],
                 )

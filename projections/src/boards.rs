@@ -55,7 +55,7 @@ async fn definition_of(tx: &mut Tx, board_id: &str) -> anyhow::Result<Option<Boa
 }
 
 async fn store_definition(tx: &mut Tx, board_id: &str, definition: &BoardDefinition, time: &str) -> anyhow::Result<()> {
-    tx.execute(
+    tx.write(
         "UPDATE boards_view SET definition = $2, name = $3, description = $4, kind = $5, updated_at = $6 \
          WHERE board_id = $1",
         args![
@@ -77,7 +77,7 @@ impl Boards {
         let payload: BoardEvent = serde_json::from_value(event.payload.clone())?;
         match &payload {
             BoardEvent::BoardCreated { user_id, definition, enabled, duplicated_from } => {
-                tx.execute(
+                tx.write(
                     "INSERT INTO boards_view (board_id, user_id, name, description, kind, definition, enabled, alerts, \
                      priority, duplicated_from, created_at, updated_at, position) \
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12) ON CONFLICT (board_id) DO NOTHING",
@@ -106,30 +106,30 @@ impl Boards {
                 } else {
                     "UPDATE boards_view SET previous_definition = definition WHERE board_id = $1"
                 };
-                tx.execute(sql, args![board_id]).await?;
+                tx.write(sql, args![board_id]).await?;
             }
             BoardEvent::BoardEnabled { .. } | BoardEvent::BoardDisabled { .. } => {
                 let enabled = matches!(payload, BoardEvent::BoardEnabled { .. });
-                tx.execute(
+                tx.write(
                     "UPDATE boards_view SET enabled = $2, updated_at = $3 WHERE board_id = $1",
                     args![board_id, enabled, time],
                 )
                 .await?;
             }
             BoardEvent::BoardAlertsSet { alerts, priority, .. } => {
-                tx.execute(
+                tx.write(
                     "UPDATE boards_view SET alerts = $2, priority = $3, updated_at = $4 WHERE board_id = $1",
                     args![board_id, alerts_str(*alerts), priority_str(*priority), time],
                 )
                 .await?;
             }
             BoardEvent::BoardDeleted { .. } => {
-                tx.execute("DELETE FROM boards_view WHERE board_id = $1", args![board_id]).await?;
-                tx.execute("DELETE FROM board_matches_view WHERE board_id = $1", args![board_id]).await?;
-                tx.execute("DELETE FROM board_feedback_view WHERE board_id = $1", args![board_id]).await?;
+                tx.write("DELETE FROM boards_view WHERE board_id = $1", args![board_id]).await?;
+                tx.write("DELETE FROM board_matches_view WHERE board_id = $1", args![board_id]).await?;
+                tx.write("DELETE FROM board_feedback_view WHERE board_id = $1", args![board_id]).await?;
             }
             BoardEvent::BoardFeedbackGiven { user_id, deeplink, more } => {
-                tx.execute(
+                tx.write(
                     "INSERT INTO board_feedback_view (board_id, deeplink, user_id, more, given_at) \
                      VALUES ($1, $2, $3, $4, $5) \
                      ON CONFLICT (board_id, deeplink) DO UPDATE SET more = $4, given_at = $5",
@@ -138,7 +138,7 @@ impl Boards {
                 .await?;
                 // The feed's documents change with it: the feed matcher rebuilds its rules when
                 // a feed's updated_at moves.
-                tx.execute("UPDATE boards_view SET updated_at = $2 WHERE board_id = $1", args![board_id, time]).await?;
+                tx.write("UPDATE boards_view SET updated_at = $2 WHERE board_id = $1", args![board_id, time]).await?;
             }
             change => {
                 if let Some(mut definition) = definition_of(tx, board_id).await? {
@@ -154,7 +154,7 @@ impl Boards {
         match serde_json::from_value::<MatchDayEvent>(event.payload.clone())? {
             MatchDayEvent::BoardMatched { user_id, board_id, matches, .. } => {
                 for m in matches {
-                    tx.execute(
+                    tx.write(
                         "INSERT INTO board_matches_view (board_id, deeplink, user_id, story, matched_at) \
                          VALUES ($1, $2, $3, $4, $5) ON CONFLICT (board_id, deeplink) DO NOTHING",
                         args![board_id.as_str(), m.deeplink, user_id.as_str(), m.story, time.as_str()],
@@ -164,7 +164,7 @@ impl Boards {
             }
             MatchDayEvent::BoardDigestSent { board_id, matches, .. } => {
                 for m in matches {
-                    tx.execute(
+                    tx.write(
                         "UPDATE board_matches_view SET notified_at = $3 WHERE board_id = $1 AND deeplink = $2",
                         args![board_id.as_str(), m.deeplink, time.as_str()],
                     )
@@ -197,12 +197,11 @@ impl Boards {
                 store_template(tx, &template, position.map_or(0, |p| p.0), &time).await?;
             }
             FeedTemplatesEvent::FeedTemplateRemoved { template_id, .. } => {
-                tx.execute("DELETE FROM feed_templates_view WHERE template_id = $1", args![template_id.as_str()])
-                    .await?;
+                tx.write("DELETE FROM feed_templates_view WHERE template_id = $1", args![template_id.as_str()]).await?;
             }
             FeedTemplatesEvent::FeedTemplatesOrdered { template_ids, .. } => {
                 for (position, id) in template_ids.iter().enumerate() {
-                    tx.execute(
+                    tx.write(
                         "UPDATE feed_templates_view SET position = $2 WHERE template_id = $1",
                         args![id.as_str(), position as i64],
                     )
@@ -216,7 +215,7 @@ impl Boards {
 
 async fn store_template(tx: &mut Tx, template: &FeedTemplate, position: i64, time: &str) -> anyhow::Result<()> {
     let definition = &template.definition;
-    tx.execute(
+    tx.write(
         "INSERT INTO feed_templates_view (template_id, position, name, description, definition, updated_at) \
          VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (template_id) DO UPDATE SET position = $2, name = $3, \
          description = $4, definition = $5, updated_at = $6",

@@ -45,7 +45,7 @@ impl Projection for Channels {
             if let DirectoryEvent::ChannelRenamed { channel_id, name, .. } =
                 serde_json::from_value(event.payload.clone())?
             {
-                tx.execute(
+                tx.write(
                     "UPDATE channels_view SET name = $2, name_key = $3, updated_at = $4 WHERE channel_id = $1",
                     args![channel_id, name.as_str(), name_key(&name), time],
                 )
@@ -60,7 +60,7 @@ impl Projection for Channels {
         } else if event.aggregate_type == User::TYPE && event.event_type == "UserErased" {
             // The erased person's comments stay in their threads, their text as a rebuild
             // reads it once the key is gone.
-            tx.execute(
+            tx.write(
                 "UPDATE comments_view SET text = $2 WHERE author = $1",
                 args![event.aggregate_id.as_str(), personal::ERASED_TEXT],
             )
@@ -72,14 +72,14 @@ impl Projection for Channels {
 
 /// Moves a channel's `updated_at`.
 async fn touch(tx: &mut Tx, channel_id: &str, time: &str) -> anyhow::Result<()> {
-    tx.execute("UPDATE channels_view SET updated_at = $2 WHERE channel_id = $1", args![channel_id, time]).await?;
+    tx.write("UPDATE channels_view SET updated_at = $2 WHERE channel_id = $1", args![channel_id, time]).await?;
     Ok(())
 }
 
 async fn apply_channel(tx: &mut Tx, event: ChannelEvent, time: &str, position: i64) -> anyhow::Result<()> {
     match event {
         ChannelEvent::ChannelCreated { channel_id, name, created_by, organization_id, published } => {
-            tx.execute(
+            tx.write(
                 "INSERT INTO channels_view (channel_id, organization_id, name, name_key, published, created_by, \
                  created_at, updated_at, position) VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8) \
                  ON CONFLICT (channel_id) DO NOTHING",
@@ -97,21 +97,21 @@ async fn apply_channel(tx: &mut Tx, event: ChannelEvent, time: &str, position: i
             .await?;
         }
         ChannelEvent::ChannelPublished { channel_id, .. } => {
-            tx.execute(
+            tx.write(
                 "UPDATE channels_view SET published = $2, updated_at = $3 WHERE channel_id = $1",
                 args![channel_id, true, time],
             )
             .await?;
         }
         ChannelEvent::ChannelUnpublished { channel_id, .. } => {
-            tx.execute(
+            tx.write(
                 "UPDATE channels_view SET published = $2, updated_at = $3 WHERE channel_id = $1",
                 args![channel_id, false, time],
             )
             .await?;
         }
         ChannelEvent::MemberAdded { channel_id, user_id, role, added_by } => {
-            tx.execute(
+            tx.write(
                 "INSERT INTO channel_members_view (channel_id, user_id, role, added_by, added_at) \
                  VALUES ($1, $2, $3, $4, $5) ON CONFLICT (channel_id, user_id) DO UPDATE SET role = excluded.role",
                 args![channel_id.as_str(), user_id, role.as_str(), added_by, time],
@@ -120,7 +120,7 @@ async fn apply_channel(tx: &mut Tx, event: ChannelEvent, time: &str, position: i
             touch(tx, &channel_id, time).await?;
         }
         ChannelEvent::MemberRoleChanged { channel_id, user_id, role, .. } => {
-            tx.execute(
+            tx.write(
                 "UPDATE channel_members_view SET role = $3 WHERE channel_id = $1 AND user_id = $2",
                 args![channel_id.as_str(), user_id, role.as_str()],
             )
@@ -128,7 +128,7 @@ async fn apply_channel(tx: &mut Tx, event: ChannelEvent, time: &str, position: i
             touch(tx, &channel_id, time).await?;
         }
         ChannelEvent::MemberRemoved { channel_id, user_id, .. } => {
-            tx.execute(
+            tx.write(
                 "DELETE FROM channel_members_view WHERE channel_id = $1 AND user_id = $2",
                 args![channel_id.as_str(), user_id],
             )
@@ -137,7 +137,7 @@ async fn apply_channel(tx: &mut Tx, event: ChannelEvent, time: &str, position: i
         }
         ChannelEvent::BoardShared { channel_id, board_id, definition, shared_by } => {
             let json = serde_json::to_string(&definition)?;
-            tx.execute(
+            tx.write(
                 "INSERT INTO channel_boards_view (channel_id, board_id, name, definition, shared_by, created_at, \
                  updated_at, position) VALUES ($1, $2, $3, $4, $5, $6, $6, $7) \
                  ON CONFLICT (channel_id, board_id) DO UPDATE SET name = excluded.name, \
@@ -148,7 +148,7 @@ async fn apply_channel(tx: &mut Tx, event: ChannelEvent, time: &str, position: i
             touch(tx, &channel_id, time).await?;
         }
         ChannelEvent::BoardUnshared { channel_id, board_id, .. } => {
-            tx.execute(
+            tx.write(
                 "DELETE FROM channel_boards_view WHERE channel_id = $1 AND board_id = $2",
                 args![channel_id.as_str(), board_id],
             )
@@ -162,7 +162,7 @@ async fn apply_channel(tx: &mut Tx, event: ChannelEvent, time: &str, position: i
 async fn apply_document(tx: &mut Tx, event: ChannelDocumentEvent, time: &str, position: i64) -> anyhow::Result<()> {
     match event {
         ChannelDocumentEvent::DocumentShared { channel_id, deeplink, shared_by } => {
-            tx.execute(
+            tx.write(
                 "INSERT INTO channel_items_view (channel_id, deeplink, shared_by, shared_at, position) \
                  VALUES ($1, $2, $3, $4, $5) ON CONFLICT (channel_id, deeplink) DO NOTHING",
                 args![channel_id, deeplink, shared_by, time, position],
@@ -170,14 +170,14 @@ async fn apply_document(tx: &mut Tx, event: ChannelDocumentEvent, time: &str, po
             .await?;
         }
         ChannelDocumentEvent::DocumentUnshared { channel_id, deeplink, .. } => {
-            tx.execute(
+            tx.write(
                 "DELETE FROM channel_items_view WHERE channel_id = $1 AND deeplink = $2",
                 args![channel_id, deeplink],
             )
             .await?;
         }
         ChannelDocumentEvent::CommentAdded { channel_id, deeplink, comment_id, author, text, mentioned } => {
-            tx.execute(
+            tx.write(
                 "INSERT INTO comments_view (comment_id, channel_id, deeplink, author, text, mentioned, created_at, \
                  position) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (comment_id) DO NOTHING",
                 args![
@@ -194,14 +194,14 @@ async fn apply_document(tx: &mut Tx, event: ChannelDocumentEvent, time: &str, po
             .await?;
         }
         ChannelDocumentEvent::CommentEdited { comment_id, text, mentioned, .. } => {
-            tx.execute(
+            tx.write(
                 "UPDATE comments_view SET text = $2, mentioned = $3, edited_at = $4 WHERE comment_id = $1",
                 args![comment_id, text, serde_json::to_string(&mentioned)?, time],
             )
             .await?;
         }
         ChannelDocumentEvent::CommentDeleted { comment_id, .. } => {
-            tx.execute("DELETE FROM comments_view WHERE comment_id = $1", args![comment_id]).await?;
+            tx.write("DELETE FROM comments_view WHERE comment_id = $1", args![comment_id]).await?;
         }
     }
     Ok(())
@@ -212,7 +212,7 @@ async fn apply_reader(tx: &mut Tx, event: ReaderEvent) -> anyhow::Result<()> {
         ReaderEvent::ChannelStarred { channel_id, user_id } => (channel_id, user_id, true),
         ReaderEvent::ChannelUnstarred { channel_id, user_id } => (channel_id, user_id, false),
         ReaderEvent::ChannelSeen { channel_id, user_id, at } => {
-            tx.execute(
+            tx.write(
                 "INSERT INTO channel_readers_view (channel_id, user_id, seen_at) VALUES ($1, $2, $3) \
                  ON CONFLICT (channel_id, user_id) DO UPDATE SET seen_at = excluded.seen_at",
                 args![channel_id, user_id, at],
@@ -221,7 +221,7 @@ async fn apply_reader(tx: &mut Tx, event: ReaderEvent) -> anyhow::Result<()> {
             return Ok(());
         }
         ReaderEvent::CommentsSeen { channel_id, user_id, deeplink, at } => {
-            tx.execute(
+            tx.write(
                 "INSERT INTO comment_reads_view (channel_id, user_id, deeplink, seen_at) VALUES ($1, $2, $3, $4) \
                  ON CONFLICT (channel_id, user_id, deeplink) DO UPDATE SET seen_at = excluded.seen_at",
                 args![channel_id, user_id, deeplink, at],
@@ -230,7 +230,7 @@ async fn apply_reader(tx: &mut Tx, event: ReaderEvent) -> anyhow::Result<()> {
             return Ok(());
         }
     };
-    tx.execute(
+    tx.write(
         "INSERT INTO channel_readers_view (channel_id, user_id, starred) VALUES ($1, $2, $3) \
          ON CONFLICT (channel_id, user_id) DO UPDATE SET starred = excluded.starred",
         args![channel_id, user_id, starred],

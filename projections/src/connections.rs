@@ -38,13 +38,13 @@ impl Projection for Connections {
         if event.aggregate_type == User::TYPE && event.event_type == "UserErased" {
             // An erased person's mailbox is read no more, and its account name goes with it.
             let user_id = event.aggregate_id.as_str();
-            tx.execute(
+            tx.write(
                 "DELETE FROM app_sync_jobs WHERE connection_id IN \
                  (SELECT connection_id FROM app_connections_view WHERE user_id = $1)",
                 args![user_id],
             )
             .await?;
-            tx.execute("DELETE FROM app_connections_view WHERE user_id = $1", args![user_id]).await?;
+            tx.write("DELETE FROM app_connections_view WHERE user_id = $1", args![user_id]).await?;
             return Ok(());
         }
         if event.aggregate_type != Connection::TYPE {
@@ -56,7 +56,7 @@ impl Projection for Connections {
             ConnectionEvent::MailConnected { user_id, host, port, security: kind, username, folders, .. } => {
                 // A reconnection with other details replaces them; the count of what came in
                 // stays with the connection.
-                tx.execute(
+                tx.write(
                     "INSERT INTO app_connections_view (connection_id, user_id, app, host, port, security, username, \
                      folders, connected_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) \
                      ON CONFLICT (connection_id) DO UPDATE SET host = $4, port = $5, security = $6, username = $7, \
@@ -81,7 +81,7 @@ impl Projection for Connections {
                 let host = parsed.as_ref().and_then(|u| u.host_str().map(str::to_string)).unwrap_or_default();
                 let port = parsed.as_ref().and_then(url::Url::port_or_known_default).unwrap_or(0);
                 let kind = if parsed.as_ref().is_some_and(|u| u.scheme() == "https") { "tls" } else { "plain" };
-                tx.execute(
+                tx.write(
                     "INSERT INTO app_connections_view (connection_id, user_id, app, host, port, security, username, \
                      url, folders, connected_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '[]', $9, $9) \
                      ON CONFLICT (connection_id) DO UPDATE SET host = $4, port = $5, security = $6, username = $7, \
@@ -93,16 +93,16 @@ impl Projection for Connections {
             }
 
             ConnectionEvent::FoldersChosen { folders, .. } => {
-                tx.execute(
+                tx.write(
                     "UPDATE app_connections_view SET folders = $2, updated_at = $3 WHERE connection_id = $1",
                     args![id, serde_json::to_string(&folders)?, at.as_str()],
                 )
                 .await?;
-                tx.execute("UPDATE app_sync_jobs SET next_at = $2 WHERE connection_id = $1", args![id, at.as_str()])
+                tx.write("UPDATE app_sync_jobs SET next_at = $2 WHERE connection_id = $1", args![id, at.as_str()])
                     .await?;
             }
             ConnectionEvent::MailFolderSynced { imported, .. } | ConnectionEvent::DriveSynced { imported, .. } => {
-                tx.execute(
+                tx.write(
                     "UPDATE app_connections_view SET imported = imported + $2, last_error = NULL, \
                      credentials_refused = 0, last_synced_at = $3, updated_at = $3 WHERE connection_id = $1",
                     args![id, i64::from(imported), at.as_str()],
@@ -110,7 +110,7 @@ impl Projection for Connections {
                 .await?;
             }
             ConnectionEvent::SyncFailed { reason, credentials_refused, .. } => {
-                tx.execute(
+                tx.write(
                     "UPDATE app_connections_view SET last_error = $2, credentials_refused = $3, updated_at = $4 \
                      WHERE connection_id = $1",
                     args![id, reason, i64::from(credentials_refused), at.as_str()],
@@ -118,9 +118,9 @@ impl Projection for Connections {
                 .await?;
             }
             ConnectionEvent::AppDisconnected { .. } => {
-                tx.execute("DELETE FROM app_connections_view WHERE connection_id = $1", args![id]).await?;
-                tx.execute("DELETE FROM app_sync_jobs WHERE connection_id = $1", args![id]).await?;
-                tx.execute("DELETE FROM drive_files WHERE connection_id = $1", args![id]).await?;
+                tx.write("DELETE FROM app_connections_view WHERE connection_id = $1", args![id]).await?;
+                tx.write("DELETE FROM app_sync_jobs WHERE connection_id = $1", args![id]).await?;
+                tx.write("DELETE FROM drive_files WHERE connection_id = $1", args![id]).await?;
             }
         }
         Ok(())
@@ -129,7 +129,7 @@ impl Projection for Connections {
 
 /// Makes the connection due for a sync at `at` (its connection or a change of what it reads).
 async fn due_now(tx: &mut Tx, id: &str, at: &str) -> anyhow::Result<()> {
-    tx.execute(
+    tx.write(
         "INSERT INTO app_sync_jobs (connection_id, next_at) VALUES ($1, $2) \
          ON CONFLICT (connection_id) DO UPDATE SET next_at = $2",
         args![id, at],

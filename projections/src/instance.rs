@@ -33,7 +33,7 @@ impl Projection for InstanceSettings {
         if let InstanceEvent::AssistantConfigured { by, url, model, api_key } =
             serde_json::from_value(event.payload.clone())?
         {
-            tx.execute(
+            tx.write(
                 "INSERT INTO instance_settings_view (id, url, model, api_key, updated_by, updated_at) \
                  VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO UPDATE SET url = excluded.url, \
                  model = excluded.model, api_key = excluded.api_key, updated_by = excluded.updated_by, \

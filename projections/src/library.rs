@@ -37,7 +37,7 @@ impl Projection for Sources {
             let (kind, key, url, label) = match serde_json::from_value(event.payload.clone())? {
                 SourceEvent::SourceRegistered { kind, key, url, label, .. } => (kind, key, url, label),
                 SourceEvent::SourceRenamed { label, .. } => {
-                    tx.execute(
+                    tx.write(
                         "UPDATE sources_view SET label = $2 WHERE source_id = $1",
                         args![event.aggregate_id.as_str(), label],
                     )
@@ -48,7 +48,7 @@ impl Projection for Sources {
             let kind: SourceKind = kind;
             // Feeds, websites, and catalogue entries that name a feed.
             let fetchable = url.is_some() || matches!(kind, SourceKind::Rss | SourceKind::Website);
-            tx.execute(
+            tx.write(
                 "INSERT INTO sources_view (source_id, kind, key, url, label, created_at) VALUES ($1, $2, $3, $4, $5, $6) \
                  ON CONFLICT (source_id) DO NOTHING",
                 args![event.aggregate_id.as_str(), text(&kind), key, url, label, time],
@@ -57,7 +57,7 @@ impl Projection for Sources {
             if fetchable {
                 // Fetch bookkeeping is not part of this read model (a rebuild keeps it); the row
                 // only has to exist, due at once.
-                tx.execute(
+                tx.write(
                     "INSERT INTO source_fetch_state (source_id, next_attempt_at) VALUES ($1, $2) \
                      ON CONFLICT (source_id) DO NOTHING",
                     args![event.aggregate_id.as_str(), time_of(event)],
@@ -68,7 +68,7 @@ impl Projection for Sources {
             match serde_json::from_value::<SubscriptionEvent>(event.payload.clone())? {
                 SubscriptionEvent::SourceFollowed { user_id, source_id, priority } => {
                     let priority: Priority = priority;
-                    tx.execute(
+                    tx.write(
                         "INSERT INTO subscriptions_view (user_id, source_id, priority, followed_at) VALUES ($1, $2, $3, $4) \
                          ON CONFLICT (user_id, source_id) DO UPDATE SET priority = excluded.priority, followed_at = excluded.followed_at",
                         args![user_id, source_id, text(&priority), time],
@@ -76,14 +76,14 @@ impl Projection for Sources {
                     .await?;
                 }
                 SubscriptionEvent::SourceUnfollowed { user_id, source_id } => {
-                    tx.execute(
+                    tx.write(
                         "DELETE FROM subscriptions_view WHERE user_id = $1 AND source_id = $2",
                         args![user_id, source_id],
                     )
                     .await?;
                 }
                 SubscriptionEvent::SourcePriorityChanged { user_id, source_id, priority } => {
-                    tx.execute(
+                    tx.write(
                         "UPDATE subscriptions_view SET priority = $3 WHERE user_id = $1 AND source_id = $2",
                         args![user_id, source_id, text(&priority)],
                     )
@@ -92,7 +92,7 @@ impl Projection for Sources {
                 SubscriptionEvent::SourceFetchRequested { source_id, .. } => {
                     // Due now, unless it already is; the failures count stays, so a source that
                     // still fails backs off as before. On a rebuild this only makes a source due.
-                    tx.execute(
+                    tx.write(
                         "UPDATE source_fetch_state SET next_attempt_at = $2 WHERE source_id = $1 AND next_attempt_at > $2",
                         args![source_id, time.as_str()],
                     )
@@ -109,7 +109,7 @@ pub struct Documents;
 
 async fn upsert_document(tx: &mut Tx, deeplink: &str, fields: DocumentFields, time: String) -> anyhow::Result<()> {
     let metadata = serde_json::to_string(&fields.metadata)?;
-    tx.execute(
+    tx.write(
         "INSERT INTO documents_view (deeplink, source_id, guid, link, title, author, published_at, summary, \
          content_hash, owner, metadata, ingested_at, updated_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) \
@@ -157,14 +157,14 @@ impl Projection for Documents {
                 }
                 DocumentEvent::DocumentShared { .. } => {}
                 DocumentEvent::DocumentDeleted { .. } => {
-                    tx.execute("DELETE FROM documents_view WHERE deeplink = $1", args![id]).await?;
-                    tx.execute("DELETE FROM read_marks_view WHERE deeplink = $1", args![id]).await?;
+                    tx.write("DELETE FROM documents_view WHERE deeplink = $1", args![id]).await?;
+                    tx.write("DELETE FROM read_marks_view WHERE deeplink = $1", args![id]).await?;
                 }
             }
         } else if event.aggregate_type == ReadMark::TYPE {
             match serde_json::from_value::<ReadMarkEvent>(event.payload.clone())? {
                 ReadMarkEvent::DocumentMarkedRead { user_id, deeplink } => {
-                    tx.execute(
+                    tx.write(
                         "INSERT INTO read_marks_view (user_id, deeplink, read_at) VALUES ($1, $2, $3) \
                          ON CONFLICT (user_id, deeplink) DO UPDATE SET read_at = excluded.read_at",
                         args![user_id, deeplink, time],
@@ -172,7 +172,7 @@ impl Projection for Documents {
                     .await?;
                 }
                 ReadMarkEvent::DocumentMarkedUnread { user_id, deeplink } => {
-                    tx.execute(
+                    tx.write(
                         "DELETE FROM read_marks_view WHERE user_id = $1 AND deeplink = $2",
                         args![user_id, deeplink],
                     )

@@ -19,7 +19,7 @@ fn preview_of(body: Option<&str>) -> String {
 
 /// Moves a notebook's `updated_at`, for a change to it or to one of its notes.
 async fn touch(tx: &mut Tx, notebook_id: &str, time: &str) -> anyhow::Result<()> {
-    tx.execute("UPDATE notebooks_view SET updated_at = $2 WHERE notebook_id = $1", args![notebook_id, time]).await?;
+    tx.write("UPDATE notebooks_view SET updated_at = $2 WHERE notebook_id = $1", args![notebook_id, time]).await?;
     Ok(())
 }
 
@@ -38,7 +38,7 @@ impl Projection for Notebooks {
         if event.aggregate_type == NotebookShelf::TYPE {
             match serde_json::from_value::<NotebookEvent>(event.payload.clone())? {
                 NotebookEvent::NotebookCreated { user_id, notebook_id, name, notebook_type, feed_id, channel_id } => {
-                    tx.execute(
+                    tx.write(
                         "INSERT INTO notebooks_view (notebook_id, user_id, name, notebook_type, feed_id, channel_id, \
                          created_at, updated_at, position) VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8) \
                          ON CONFLICT (notebook_id) DO NOTHING",
@@ -56,15 +56,15 @@ impl Projection for Notebooks {
                     .await?;
                 }
                 NotebookEvent::NotebookRenamed { notebook_id, name, .. } => {
-                    tx.execute(
+                    tx.write(
                         "UPDATE notebooks_view SET name = $2, updated_at = $3 WHERE notebook_id = $1",
                         args![notebook_id, name, time],
                     )
                     .await?;
                 }
                 NotebookEvent::NotebookDeleted { notebook_id, .. } => {
-                    tx.execute("DELETE FROM notes_view WHERE notebook_id = $1", args![notebook_id.as_str()]).await?;
-                    tx.execute("DELETE FROM notebooks_view WHERE notebook_id = $1", args![notebook_id]).await?;
+                    tx.write("DELETE FROM notes_view WHERE notebook_id = $1", args![notebook_id.as_str()]).await?;
+                    tx.write("DELETE FROM notebooks_view WHERE notebook_id = $1", args![notebook_id]).await?;
                 }
             }
         } else if event.aggregate_type == Note::TYPE {
@@ -75,7 +75,7 @@ impl Projection for Notebooks {
                     let snippet = snippet.unwrap_or_default();
                     // A note whose notebook was deleted before this event reached the feed stays
                     // out: the deletion took the notebook's notes with it already.
-                    tx.execute(
+                    tx.write(
                         "INSERT INTO notes_view (note_id, notebook_id, user_id, kind, name, body, preview, version, \
                          snippet_deeplink, snippet_source, snippet_title, snippet_link, created_at, updated_at, \
                          position) \
@@ -103,7 +103,7 @@ impl Projection for Notebooks {
                 }
                 NoteEvent::NoteEdited { notebook_id, note_id, version, name, body, .. } => {
                     let preview = body.as_deref().map(|b| preview_of(Some(b)));
-                    tx.execute(
+                    tx.write(
                         "UPDATE notes_view SET name = COALESCE($2, name), body = COALESCE($3, body), \
                          preview = COALESCE($4, preview), version = $5, updated_at = $6 WHERE note_id = $1",
                         args![note_id, name, body, preview, version as i64, time.as_str()],
@@ -112,7 +112,7 @@ impl Projection for Notebooks {
                     touch(tx, &notebook_id, &time).await?;
                 }
                 NoteEvent::NoteDeleted { notebook_id, note_id, .. } => {
-                    tx.execute("DELETE FROM notes_view WHERE note_id = $1", args![note_id]).await?;
+                    tx.write("DELETE FROM notes_view WHERE note_id = $1", args![note_id]).await?;
                     touch(tx, &notebook_id, &time).await?;
                 }
             }

@@ -147,7 +147,7 @@ async fn notify(tx: &mut Tx, note: &Note<'_>, recipients: impl IntoIterator<Item
                 format!("(${}, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)", 12 + i)
             })
             .collect();
-        tx.execute(
+        tx.write(
             &format!(
                 "INSERT INTO notifications_view (user_id, notification_id, kind, position, channel_id, deeplink, \
                  comment_id, source_id, actor, title, excerpt, created_at) VALUES {} \
@@ -231,12 +231,12 @@ impl Projection for Notifications {
                 let user_id = event.aggregate_id.as_str();
                 // What others were told of the erased person's comments reads as a rebuild would
                 // read it; what the erased person was told goes with the account.
-                tx.execute(
+                tx.write(
                     "UPDATE notifications_view SET excerpt = $2 WHERE actor = $1 AND comment_id IS NOT NULL",
                     args![user_id, excerpt(personal::ERASED_TEXT)],
                 )
                 .await?;
-                tx.execute("DELETE FROM notifications_view WHERE user_id = $1", args![user_id]).await?;
+                tx.write("DELETE FROM notifications_view WHERE user_id = $1", args![user_id]).await?;
                 Ok(())
             }
             MatchDay::TYPE => apply_matches(tx, serde_json::from_value(event.payload.clone())?, position, &time).await,
@@ -261,7 +261,7 @@ impl Projection for Notifications {
             NotificationInbox::TYPE => {
                 match serde_json::from_value::<InboxEvent>(event.payload.clone())? {
                     InboxEvent::NotificationRead { user_id, notification_id } => {
-                        tx.execute(
+                        tx.write(
                             "UPDATE notifications_view SET read_at = $3 \
                              WHERE user_id = $1 AND notification_id = $2 AND read_at IS NULL",
                             args![user_id, notification_id, time],
@@ -269,7 +269,7 @@ impl Projection for Notifications {
                         .await?;
                     }
                     InboxEvent::NotificationsAllRead { user_id, upto } => {
-                        tx.execute(
+                        tx.write(
                             "UPDATE notifications_view SET read_at = $3 \
                              WHERE user_id = $1 AND position <= $2 AND read_at IS NULL",
                             args![user_id, upto, time],
@@ -322,7 +322,7 @@ async fn apply_matches(tx: &mut Tx, event: MatchDayEvent, position: i64, time: &
 async fn apply_channel(tx: &mut Tx, event: ChannelEvent) -> anyhow::Result<()> {
     match event {
         ChannelEvent::ChannelCreated { channel_id, published, .. } => {
-            tx.execute(
+            tx.write(
                 "INSERT INTO notification_channels (channel_id, published) VALUES ($1, $2) \
                  ON CONFLICT (channel_id) DO NOTHING",
                 args![channel_id, published],
@@ -330,21 +330,15 @@ async fn apply_channel(tx: &mut Tx, event: ChannelEvent) -> anyhow::Result<()> {
             .await?;
         }
         ChannelEvent::ChannelPublished { channel_id, .. } => {
-            tx.execute(
-                "UPDATE notification_channels SET published = $2 WHERE channel_id = $1",
-                args![channel_id, true],
-            )
-            .await?;
+            tx.write("UPDATE notification_channels SET published = $2 WHERE channel_id = $1", args![channel_id, true])
+                .await?;
         }
         ChannelEvent::ChannelUnpublished { channel_id, .. } => {
-            tx.execute(
-                "UPDATE notification_channels SET published = $2 WHERE channel_id = $1",
-                args![channel_id, false],
-            )
-            .await?;
+            tx.write("UPDATE notification_channels SET published = $2 WHERE channel_id = $1", args![channel_id, false])
+                .await?;
         }
         ChannelEvent::MemberAdded { channel_id, user_id, .. } => {
-            tx.execute(
+            tx.write(
                 "INSERT INTO notification_members (channel_id, user_id) VALUES ($1, $2) \
                  ON CONFLICT (channel_id, user_id) DO NOTHING",
                 args![channel_id, user_id],
@@ -352,12 +346,12 @@ async fn apply_channel(tx: &mut Tx, event: ChannelEvent) -> anyhow::Result<()> {
             .await?;
         }
         ChannelEvent::MemberRemoved { channel_id, user_id, .. } => {
-            tx.execute(
+            tx.write(
                 "DELETE FROM notification_members WHERE channel_id = $1 AND user_id = $2",
                 args![channel_id.as_str(), user_id.as_str()],
             )
             .await?;
-            tx.execute(
+            tx.write(
                 "DELETE FROM notification_followers WHERE channel_id = $1 AND user_id = $2",
                 args![channel_id, user_id],
             )
@@ -369,7 +363,7 @@ async fn apply_channel(tx: &mut Tx, event: ChannelEvent) -> anyhow::Result<()> {
 }
 
 async fn follow(tx: &mut Tx, channel_id: &str, deeplink: &str, user_id: &str) -> anyhow::Result<()> {
-    tx.execute(
+    tx.write(
         "INSERT INTO notification_followers (channel_id, deeplink, user_id) VALUES ($1, $2, $3) \
          ON CONFLICT (channel_id, deeplink, user_id) DO NOTHING",
         args![channel_id, deeplink, user_id],
@@ -420,7 +414,7 @@ async fn apply_comment(tx: &mut Tx, event: ChannelDocumentEvent, position: i64, 
             notify(tx, &note, &mentioned).await?;
         }
         ChannelDocumentEvent::CommentDeleted { comment_id, .. } => {
-            tx.execute("DELETE FROM notifications_view WHERE comment_id = $1", args![comment_id]).await?;
+            tx.write("DELETE FROM notifications_view WHERE comment_id = $1", args![comment_id]).await?;
         }
         ChannelDocumentEvent::DocumentUnshared { .. } => {}
     }
@@ -438,14 +432,14 @@ async fn apply_subscription(tx: &mut Tx, event: SubscriptionEvent) -> anyhow::Re
         SubscriptionEvent::SourceFetchRequested { .. } => return Ok(()),
     };
     if watched {
-        tx.execute(
+        tx.write(
             "INSERT INTO notification_watched_sources (source_id, user_id) VALUES ($1, $2) \
              ON CONFLICT (source_id, user_id) DO NOTHING",
             args![source_id, user_id],
         )
         .await?;
     } else {
-        tx.execute(
+        tx.write(
             "DELETE FROM notification_watched_sources WHERE source_id = $1 AND user_id = $2",
             args![source_id, user_id],
         )

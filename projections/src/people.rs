@@ -28,7 +28,7 @@ async fn add_contacts(
     position: i64,
 ) -> anyhow::Result<()> {
     for c in contacts {
-        tx.execute(
+        tx.write(
             "INSERT INTO people_contacts_view (user_id, contact_key, people_id, contact_id, contact_name, \
              contact_source, position) VALUES ($1, $2, $3, $4, $5, $6, $7) \
              ON CONFLICT (user_id, contact_key) DO NOTHING",
@@ -65,7 +65,7 @@ impl Projection for People {
         let position = event.cursor.pos;
         match serde_json::from_value::<ContactBookEvent>(event.payload.clone())? {
             ContactBookEvent::PersonAdded { user_id, people_id, name, priority, contacts } => {
-                tx.execute(
+                tx.write(
                     "INSERT INTO people_view (people_id, user_id, name, name_key, priority, created_at, updated_at, \
                      position) VALUES ($1, $2, $3, $4, $5, $6, $6, $7) ON CONFLICT (people_id) DO NOTHING",
                     args![
@@ -85,14 +85,14 @@ impl Projection for People {
                 add_contacts(tx, &user_id, &people_id, &contacts, position).await?;
             }
             ContactBookEvent::PersonRenamed { people_id, name, .. } => {
-                tx.execute(
+                tx.write(
                     "UPDATE people_view SET name = $2, name_key = $3, updated_at = $4 WHERE people_id = $1",
                     args![people_id, name.as_str(), name_key(&name), time],
                 )
                 .await?;
             }
             ContactBookEvent::PersonPriorityChanged { people_id, priority, .. } => {
-                tx.execute(
+                tx.write(
                     "UPDATE people_view SET priority = $2, updated_at = $3 WHERE people_id = $1",
                     args![people_id, priority_str(priority), time],
                 )

@@ -29,7 +29,7 @@ impl Projection for Portfolios {
         let at = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
         match serde_json::from_value::<PortfolioEvent>(event.payload.clone())? {
             PortfolioEvent::PortfolioCreated { owner, name, holdings } => {
-                tx.execute(
+                tx.write(
                     "INSERT INTO portfolios_view (portfolio_id, user_id, name, holdings, created_at, updated_at) \
                      VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (portfolio_id) DO NOTHING",
                     args![id, owner, name, serde_json::to_string(&holdings)?, at],
@@ -37,14 +37,14 @@ impl Projection for Portfolios {
                 .await?;
             }
             PortfolioEvent::PortfolioUpdated { name, holdings, .. } => {
-                tx.execute(
+                tx.write(
                     "UPDATE portfolios_view SET name = $2, holdings = $3, updated_at = $4 WHERE portfolio_id = $1",
                     args![id, name, serde_json::to_string(&holdings)?, at],
                 )
                 .await?;
             }
             PortfolioEvent::PortfolioDeleted { .. } => {
-                tx.execute("DELETE FROM portfolios_view WHERE portfolio_id = $1", args![id]).await?;
+                tx.write("DELETE FROM portfolios_view WHERE portfolio_id = $1", args![id]).await?;
             }
         }
         Ok(())

@@ -13,7 +13,7 @@ use crate::runner::Projection;
 pub struct Reports;
 
 async fn set_status(tx: &mut Tx, id: &str, status: &str, time: &str) -> anyhow::Result<()> {
-    tx.execute("UPDATE reports_view SET status = $2, updated_at = $3 WHERE report_id = $1", args![id, status, time])
+    tx.write("UPDATE reports_view SET status = $2, updated_at = $3 WHERE report_id = $1", args![id, status, time])
         .await?;
     Ok(())
 }
@@ -31,7 +31,7 @@ async fn files_of(tx: &mut Tx, id: &str) -> anyhow::Result<Vec<ReportFile>> {
 }
 
 async fn set_files(tx: &mut Tx, id: &str, files: &[ReportFile], time: &str) -> anyhow::Result<()> {
-    tx.execute(
+    tx.write(
         "UPDATE reports_view SET files = $2, updated_at = $3 WHERE report_id = $1",
         args![id, serde_json::to_string(files)?, time],
     )
@@ -41,7 +41,7 @@ async fn set_files(tx: &mut Tx, id: &str, files: &[ReportFile], time: &str) -> a
 
 /// Takes the report off the generation queue: it ended.
 async fn dequeue(tx: &mut Tx, id: &str) -> anyhow::Result<()> {
-    tx.execute("DELETE FROM report_jobs WHERE report_id = $1", args![id]).await?;
+    tx.write("DELETE FROM report_jobs WHERE report_id = $1", args![id]).await?;
     Ok(())
 }
 
@@ -63,7 +63,7 @@ impl Projection for Reports {
         let id = event.aggregate_id.as_str();
         match serde_json::from_value::<ReportEvent>(event.payload.clone())? {
             ReportEvent::ReportRequested { user_id, report_type, name, files, feed_id, brief } => {
-                tx.execute(
+                tx.write(
                     "INSERT INTO reports_view (report_id, user_id, report_type, name, files, feed_id, feed_documents, \
                      brief, status, sections, sections_done, created_at, updated_at, position) \
                      VALUES ($1, $2, $3, $4, $5, $6, '[]', $7, 'DRAFT', 0, 0, $8, $8, $9) \
@@ -102,26 +102,26 @@ impl Projection for Reports {
                     set_files(tx, id, &files, &time).await?;
                 }
                 let at = at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-                tx.execute(
+                tx.write(
                     "UPDATE reports_view SET feed_documents = $2, started_at = $3 WHERE report_id = $1",
                     args![id, serde_json::to_string(&feed_documents)?, at],
                 )
                 .await?;
                 set_status(tx, id, "QUEUED", &time).await?;
-                tx.execute(
+                tx.write(
                     "INSERT INTO report_jobs (report_id, attempts) VALUES ($1, 0) ON CONFLICT (report_id) DO NOTHING",
                     args![id],
                 )
                 .await?;
             }
             ReportEvent::ReportSectionPlanned { index, heading, query, .. } => {
-                tx.execute(
+                tx.write(
                     "INSERT INTO report_sections_view (report_id, idx, heading, query, status) \
                      VALUES ($1, $2, $3, $4, 'PLANNED') ON CONFLICT (report_id, idx) DO NOTHING",
                     args![id, index as i64, heading, query],
                 )
                 .await?;
-                tx.execute(
+                tx.write(
                     "UPDATE reports_view SET sections = (SELECT COUNT(*) FROM report_sections_view WHERE report_id = $1) \
                      WHERE report_id = $1",
                     args![id],
@@ -130,13 +130,13 @@ impl Projection for Reports {
                 set_status(tx, id, "RUNNING", &time).await?;
             }
             ReportEvent::ReportSectionCompleted { index, markdown, sentences, passages, .. } => {
-                tx.execute(
+                tx.write(
                     "UPDATE report_sections_view SET status = 'COMPLETED', markdown = $3, sentences = $4, \
                      passages = $5, completed_at = $6 WHERE report_id = $1 AND idx = $2 AND status = 'PLANNED'",
                     args![id, index as i64, markdown, sentences.to_string(), passages.to_string(), time.as_str()],
                 )
                 .await?;
-                tx.execute(
+                tx.write(
                     "UPDATE reports_view SET sections_done = (SELECT COUNT(*) FROM report_sections_view \
                      WHERE report_id = $1 AND status = 'COMPLETED'), updated_at = $2 WHERE report_id = $1",
                     args![id, time],
@@ -144,7 +144,7 @@ impl Projection for Reports {
                 .await?;
             }
             ReportEvent::ReportCompleted { title, content, raw_data, time_taken, .. } => {
-                tx.execute(
+                tx.write(
                     "UPDATE reports_view SET title = $2, content = $3, raw_data = $4, time_taken_ms = $5 \
                      WHERE report_id = $1",
                     args![id, title, content, raw_data.to_string(), (time_taken * 1000.0).round() as i64],
@@ -154,7 +154,7 @@ impl Projection for Reports {
                 dequeue(tx, id).await?;
             }
             ReportEvent::ReportFailed { reason, .. } => {
-                tx.execute("UPDATE reports_view SET error = $2 WHERE report_id = $1", args![id, reason]).await?;
+                tx.write("UPDATE reports_view SET error = $2 WHERE report_id = $1", args![id, reason]).await?;
                 set_status(tx, id, "FAILED", &time).await?;
                 dequeue(tx, id).await?;
             }
@@ -164,13 +164,12 @@ impl Projection for Reports {
             }
             ReportEvent::ReportRated { rating, comments, .. } => {
                 if let Some(rating) = rating {
-                    tx.execute("UPDATE reports_view SET rating = $2 WHERE report_id = $1", args![id, rating]).await?;
+                    tx.write("UPDATE reports_view SET rating = $2 WHERE report_id = $1", args![id, rating]).await?;
                 }
                 if let Some(comments) = comments {
-                    tx.execute("UPDATE reports_view SET comments = $2 WHERE report_id = $1", args![id, comments])
-                        .await?;
+                    tx.write("UPDATE reports_view SET comments = $2 WHERE report_id = $1", args![id, comments]).await?;
                 }
-                tx.execute("UPDATE reports_view SET updated_at = $2 WHERE report_id = $1", args![id, time]).await?;
+                tx.write("UPDATE reports_view SET updated_at = $2 WHERE report_id = $1", args![id, time]).await?;
             }
         }
         Ok(())

@@ -17,7 +17,8 @@ pub trait Projection: Send + Sync + 'static {
     fn name(&self) -> &'static str;
     /// The tables this projection owns; a rebuild empties them.
     fn tables(&self) -> &'static [&'static str];
-    /// Writes what one event changes. Events it does not care about are skipped here.
+    /// Writes what one event changes. Events it does not care about are skipped here. Writes go
+    /// through [`Tx::write`], which a rebuild holds back and sends in bulk ([`Tx::hold_writes`]).
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()>;
 }
 
@@ -122,8 +123,11 @@ pub(crate) async fn step_scoped(
         Scope::Rebuild => None,
     };
     let mut tx = db.begin().await?;
-    if scope == Scope::Live {
-        lock(&mut tx, db.backend(), &names, CHECKPOINTS).await?;
+    match scope {
+        Scope::Live => lock(&mut tx, db.backend(), &names, CHECKPOINTS).await?,
+        // A rebuild writes a row or more for each of its events and reads back little: its
+        // projections' writes go to the database a few hundred at a time.
+        Scope::Rebuild => tx.hold_writes(),
     }
     let (reached, events) = apply_batch(&mut tx, db, projections, &names, batch, read_ahead).await?;
     let full = events.len() as i64 >= batch;

@@ -33,7 +33,7 @@ impl Projection for Sessions {
         let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
         match serde_json::from_value::<SessionEvent>(event.payload.clone())? {
             SessionEvent::SessionStarted { user_id, expires_at, rotated_from } => {
-                tx.execute(
+                tx.write(
                     "INSERT INTO sessions_view (session_id, user_id, started_at, expires_at, rotated_from) \
                      VALUES ($1, $2, $3, $4, $5)",
                     args![id, user_id, time, expires_at.to_rfc3339(), rotated_from],
@@ -53,7 +53,7 @@ impl Projection for Sessions {
                          WHERE session_id = $1 AND revoked_at IS NULL"
                     }
                 };
-                tx.execute(sql, args![id, at, reason.as_str()]).await?;
+                tx.write(sql, args![id, at, reason.as_str()]).await?;
             }
         }
         Ok(())

@@ -30,7 +30,7 @@ impl Projection for Summaries {
         let at = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
         match serde_json::from_value::<SummaryEvent>(event.payload.clone())? {
             SummaryEvent::SummaryRequested { user_id, deeplink, title } => {
-                tx.execute(
+                tx.write(
                     "INSERT INTO summaries_view (summary_id, user_id, deeplink, title, status, requested_at, updated_at) \
                      VALUES ($1, $2, $3, $4, 'PENDING', $5, $5) ON CONFLICT (summary_id) DO UPDATE \
                      SET status = 'PENDING', title = $4, pdf_key = NULL, points = NULL, error = NULL, \
@@ -38,35 +38,35 @@ impl Projection for Summaries {
                     args![id, user_id, deeplink, title, at.as_str()],
                 )
                 .await?;
-                tx.execute(
+                tx.write(
                     "INSERT INTO summary_jobs (summary_id) VALUES ($1) ON CONFLICT (summary_id) DO NOTHING",
                     args![id],
                 )
                 .await?;
             }
             SummaryEvent::SummaryStarted { .. } => {
-                tx.execute(
+                tx.write(
                     "UPDATE summaries_view SET status = 'PROCESSING', updated_at = $2 WHERE summary_id = $1",
                     args![id, at.as_str()],
                 )
                 .await?;
             }
             SummaryEvent::SummaryCompleted { pdf_key, points, .. } => {
-                tx.execute(
+                tx.write(
                     "UPDATE summaries_view SET status = 'SUCCESS', pdf_key = $2, points = $3, updated_at = $4 \
                      WHERE summary_id = $1",
                     args![id, pdf_key, i64::from(points), at.as_str()],
                 )
                 .await?;
-                tx.execute("DELETE FROM summary_jobs WHERE summary_id = $1", args![id]).await?;
+                tx.write("DELETE FROM summary_jobs WHERE summary_id = $1", args![id]).await?;
             }
             SummaryEvent::SummaryFailed { reason, .. } => {
-                tx.execute(
+                tx.write(
                     "UPDATE summaries_view SET status = 'FAILED', error = $2, updated_at = $3 WHERE summary_id = $1",
                     args![id, reason, at.as_str()],
                 )
                 .await?;
-                tx.execute("DELETE FROM summary_jobs WHERE summary_id = $1", args![id]).await?;
+                tx.write("DELETE FROM summary_jobs WHERE summary_id = $1", args![id]).await?;
             }
         }
         Ok(())

@@ -35,7 +35,7 @@ impl Projection for Tags {
         if event.aggregate_type == TagBook::TYPE {
             match serde_json::from_value::<TagEvent>(event.payload.clone())? {
                 TagEvent::TagCreated { user_id, tag_id, name } => {
-                    tx.execute(
+                    tx.write(
                         "INSERT INTO tags_view (tag_id, user_id, name, name_key, created_at, updated_at) \
                          VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (tag_id) DO NOTHING",
                         args![tag_id, user_id, name.as_str(), name_key(&name), time],
@@ -43,7 +43,7 @@ impl Projection for Tags {
                     .await?;
                 }
                 TagEvent::TagRenamed { tag_id, name, .. } => {
-                    tx.execute(
+                    tx.write(
                         "UPDATE tags_view SET name = $2, name_key = $3, updated_at = $4 WHERE tag_id = $1",
                         args![tag_id, name.as_str(), name_key(&name), time],
                     )
@@ -51,8 +51,8 @@ impl Projection for Tags {
                 }
                 TagEvent::TagDeleted { tag_id, .. } => {
                     // Off every document it was on, the user's own and those shared in channels.
-                    tx.execute("DELETE FROM document_tags_view WHERE tag_id = $1", args![tag_id.as_str()]).await?;
-                    tx.execute("DELETE FROM tags_view WHERE tag_id = $1", args![tag_id]).await?;
+                    tx.write("DELETE FROM document_tags_view WHERE tag_id = $1", args![tag_id.as_str()]).await?;
+                    tx.write("DELETE FROM tags_view WHERE tag_id = $1", args![tag_id]).await?;
                 }
             }
         } else if event.aggregate_type == DocumentTags::TYPE {
@@ -61,7 +61,7 @@ impl Projection for Tags {
                     let (kind, id) = scope(&user_id, &channel_id);
                     // A tag deleted before this event reached the feed stays off: its deletion
                     // took it off every document already.
-                    tx.execute(
+                    tx.write(
                         "INSERT INTO document_tags_view \
                          (scope_kind, scope_id, deeplink, tag_id, tagged_by, feed_id, tagged_at, position) \
                          SELECT $1, $2, $3, $4, $5, $6, $7, $8 \
@@ -83,7 +83,7 @@ impl Projection for Tags {
                 }
                 DocumentTagsEvent::DocumentUntagged { user_id, deeplink, tag_id, channel_id, .. } => {
                     let (kind, id) = scope(&user_id, &channel_id);
-                    tx.execute(
+                    tx.write(
                         "DELETE FROM document_tags_view \
                          WHERE scope_kind = $1 AND scope_id = $2 AND deeplink = $3 AND tag_id = $4",
                         args![kind, id, deeplink, tag_id],

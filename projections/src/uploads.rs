@@ -12,7 +12,7 @@ use crate::runner::Projection;
 pub struct Uploads;
 
 async fn set_status(tx: &mut Tx, id: &str, status: UploadStatus, time: &str) -> anyhow::Result<()> {
-    tx.execute(
+    tx.write(
         "UPDATE uploads_view SET status = $2, updated_at = $3 WHERE upload_id = $1",
         args![id, status.as_str(), time],
     )
@@ -21,7 +21,7 @@ async fn set_status(tx: &mut Tx, id: &str, status: UploadStatus, time: &str) -> 
 }
 
 async fn dequeue(tx: &mut Tx, id: &str) -> anyhow::Result<()> {
-    tx.execute("DELETE FROM upload_jobs WHERE upload_id = $1", args![id]).await?;
+    tx.write("DELETE FROM upload_jobs WHERE upload_id = $1", args![id]).await?;
     Ok(())
 }
 
@@ -43,7 +43,7 @@ impl Projection for Uploads {
         let id = event.aggregate_id.as_str();
         match serde_json::from_value::<UploadEvent>(event.payload.clone())? {
             UploadEvent::UploadInitiated(t) => {
-                tx.execute(
+                tx.write(
                     "INSERT INTO uploads_view (upload_id, user_id, file_id, source, name, mime_type, bucket, key, \
                      size, status, error, deeplink, feed_id, created_at, updated_at) \
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, $9, NULL, NULL, NULL, $10, $10) \
@@ -66,25 +66,25 @@ impl Projection for Uploads {
                 .await?;
             }
             UploadEvent::UploadTransferred { size, feed_id, .. } => {
-                tx.execute(
+                tx.write(
                     "UPDATE uploads_view SET size = $2, feed_id = $3 WHERE upload_id = $1",
                     args![id, size as i64, feed_id],
                 )
                 .await?;
                 set_status(tx, id, UploadStatus::Processing, &time).await?;
-                tx.execute(
+                tx.write(
                     "INSERT INTO upload_jobs (upload_id, attempts) VALUES ($1, 0) ON CONFLICT (upload_id) DO NOTHING",
                     args![id],
                 )
                 .await?;
             }
             UploadEvent::UploadProcessed { deeplink, .. } => {
-                tx.execute("UPDATE uploads_view SET deeplink = $2 WHERE upload_id = $1", args![id, deeplink]).await?;
+                tx.write("UPDATE uploads_view SET deeplink = $2 WHERE upload_id = $1", args![id, deeplink]).await?;
                 set_status(tx, id, UploadStatus::Completed, &time).await?;
                 dequeue(tx, id).await?;
             }
             UploadEvent::UploadFailed { reason, .. } => {
-                tx.execute("UPDATE uploads_view SET error = $2 WHERE upload_id = $1", args![id, reason]).await?;
+                tx.write("UPDATE uploads_view SET error = $2 WHERE upload_id = $1", args![id, reason]).await?;
                 set_status(tx, id, UploadStatus::Failed, &time).await?;
                 dequeue(tx, id).await?;
             }

@@ -134,6 +134,50 @@ on_both_backends!(a_command_on_a_just_named_aggregate_still_answers_as_its_histo
     assert_eq!(history[1].event_type, "PreferencesChanged");
 });
 
+on_both_backends!(held_writes_store_every_value_as_bound_ones_would_and_reads_see_them, |db: Db| async move {
+    db.execute("CREATE TABLE held_probe (k TEXT PRIMARY KEY, n BIGINT, b BOOLEAN NOT NULL, t TEXT)", vec![])
+        .await
+        .unwrap();
+    let awkward = [
+        "plain",
+        "O'Brien's ''doubled''",
+        r"back\slash \' and \\",
+        "$1 and $2 and '$3'",
+        "ünïcödé, emoji 🚀, newline\nand tab\t",
+        "-- not a comment; /* nor this */ DROP TABLE held_probe;",
+        "",
+    ];
+    let rows = |tag: &str| -> Vec<(String, Option<i64>, bool, Option<String>)> {
+        awkward
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let n = [Some(i64::MAX), Some(-42), None, Some(0), Some(i64::MIN + 1), Some(7), Some(1)][i];
+                (format!("{tag}-{i}"), n, i % 2 == 0, (i != 3).then(|| s.to_string()))
+            })
+            .collect()
+    };
+    let insert = "INSERT INTO held_probe (k, n, b, t) VALUES ($1, $2, $3, $4)";
+    let args_of = |(k, n, b, t): &(String, Option<i64>, bool, Option<String>)| -> Vec<commands::store::Arg> {
+        let n = match n {
+            Some(n) => commands::store::Arg::Int(*n),
+            None => commands::store::Arg::OptText(None),
+        };
+        vec![k.into(), n, commands::store::Arg::Bool(*b), commands::store::Arg::OptText(t.clone())]
+    };
+    let mut tx = db.begin().await.unwrap();
+    for row in rows("bound") {
+        tx.write(insert, args_of(&row)).await.unwrap();
+    }
+    tx.hold_writes();
+    for row in rows("held") {
+        tx.write(insert, args_of(&row)).await.unwrap();
+    }
+    let read: Vec<(String, Option<i64>, bool, Option<String>)> =
+        tx.fetch_all("SELECT k, n, b, t FROM held_probe WHERE k LIKE 'held-%' ORDER BY k", vec![]).await.unwrap();
+    assert_eq!(read, rows("held"), "a read in the transaction sees the held writes, values intact");
+});
+
 on_both_backends!(concurrent_commands_each_get_their_own_cursor, |db: Db| async move {
     // Forty sign-ups and eight changes of one account at once, the changes losing races on the
     // account: each command is answered the cursor of its own event, whatever was written beside it.
