@@ -457,7 +457,7 @@ fn with_literals(sql: &str, args: &[Arg], backend: Backend) -> Option<String> {
 }
 
 /// Writes `arg` as an SQL literal: quotes doubled, typed on Postgres as sqlx binds it (`text`,
-/// `int8`, `bool`; SQLite stores a bound bool as 0 or 1).
+/// `int8`, `bool`, and NULL untyped; SQLite stores a bound bool as 0 or 1).
 fn literal(out: &mut String, arg: &Arg, backend: Backend) -> Option<()> {
     let text = |out: &mut String, s: &str| -> Option<()> {
         if s.contains('\0') {
@@ -473,8 +473,8 @@ fn literal(out: &mut String, arg: &Arg, backend: Backend) -> Option<()> {
     };
     match (arg, backend) {
         (Arg::Text(s) | Arg::OptText(Some(s)), _) => text(out, s)?,
-        (Arg::OptText(None), Backend::Postgres) => out.push_str("NULL::text"),
-        (Arg::OptText(None), Backend::Sqlite) => out.push_str("NULL"),
+        // A bound NULL takes the type its place asks for (sqlx gives it none); so does this one.
+        (Arg::OptText(None), _) => out.push_str("NULL"),
         (Arg::Int(v), Backend::Postgres) => out.push_str(&format!("'{v}'::int8")),
         (Arg::Int(v), Backend::Sqlite) if *v == i64::MIN => return None,
         (Arg::Int(v), Backend::Sqlite) => out.push_str(&format!("({v})")),
@@ -502,7 +502,7 @@ mod tests {
         let sql = "UPDATE t SET a = $1, b = $2, c = $3, d = $4, e = '$1' WHERE f = $1";
         assert_eq!(
             with_literals(sql, &args, Backend::Postgres).unwrap(),
-            "UPDATE t SET a = 'O''Brien'::text, b = '-3'::int8, c = true, d = NULL::text, e = '$1' \
+            "UPDATE t SET a = 'O''Brien'::text, b = '-3'::int8, c = true, d = NULL, e = '$1' \
              WHERE f = 'O''Brien'::text"
         );
         assert_eq!(
