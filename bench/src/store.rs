@@ -59,7 +59,7 @@ pub async fn measure(backend: &str, db: Db, dir: &std::path::Path, scale: &Scale
     let bus = Arc::new(CommandBus::new(db.clone(), FeedSignal::default()));
     for clients in [1usize, 16] {
         // Sessions started as sign-in starts them: under an id just minted, whose empty history
-        // is not read (`CommandBus::create`); and, for comparison, with the history read first.
+        // is not read (`commands::just_named`); and, for comparison, with the history read first.
         let mut start_rates = Vec::new();
         for load_first in [false, true] {
             let started = Instant::now();
@@ -75,7 +75,7 @@ pub async fn measure(backend: &str, db: Db, dir: &std::path::Path, scale: &Scale
                             rotated_from: None,
                         };
                         let done = match load_first {
-                            false => bus.create(&bus.sessions, &id, start, &meta()).await,
+                            false => commands::just_named(bus.execute(&bus.sessions, &id, start, &meta())).await,
                             true => bus.execute(&bus.sessions, &id, start, &meta()).await,
                         };
                         done.map(|_| ()).map_err(|e| anyhow::anyhow!("{e}"))

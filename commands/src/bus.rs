@@ -4,6 +4,7 @@
 //! events twice before saving. No queries are registered on the frameworks; read models are
 //! built from the global feed by `projections`.
 
+use std::cell::Cell;
 use std::future::Future;
 use std::time::Duration;
 
@@ -47,15 +48,32 @@ use crate::StoreError;
 pub const CONFLICT_RETRIES: u32 = 6;
 
 tokio::task_local! {
-    /// Set while a command runs on an aggregate the caller has just named with a fresh id
-    /// ([`CommandBus::create`]): its history is known to be empty, so it is not read.
-    static FRESH: ();
+    /// Set by [`just_named`] until the first attempt of a command: its aggregate's history is
+    /// known to be empty, so it is not read.
+    static FRESH: Cell<bool>;
 }
 
-/// Whether the command running in this task decides on a just-named aggregate, which has no
-/// history to load.
+/// Runs `command` (a [`CommandBus::execute`], or a call that makes one) on an aggregate its
+/// caller has just named with an id nobody else can have chosen (a new UUID). The first attempt
+/// decides on the empty aggregate without reading the store: one round trip instead of two.
+///
+/// Nothing rests on the id being new. Unless that attempt writes its events, the command is
+/// decided again on the history read from the store, as any other: a write that clashed on the
+/// first sequence number stored nothing, and a refusal or an empty decision of the empty
+/// aggregate is not the answer. Only the first command run inside `command` is taken as new.
+pub async fn just_named<T>(command: impl Future<Output = T>) -> T {
+    FRESH.scope(Cell::new(true), command).await
+}
+
+/// Whether the command attempt running in this task decides on an aggregate just named
+/// ([`just_named`]), whose history is empty.
 pub(crate) fn history_known_empty() -> bool {
-    FRESH.try_with(|_| ()).is_ok()
+    FRESH.try_with(Cell::get).unwrap_or(false)
+}
+
+/// Ends what [`just_named`] assumed, answering whether it was assumed.
+fn forget_just_named() -> bool {
+    FRESH.try_with(|fresh| fresh.replace(false)).unwrap_or(false)
 }
 
 /// Why a command did not produce its events.
@@ -210,7 +228,13 @@ impl CommandBus {
     {
         let mut attempt = 0;
         loop {
-            match framework.execute_once(id, command.clone(), metadata).await {
+            let outcome = framework.execute_once(id, command.clone(), metadata).await;
+            // Decided on an aggregate taken to be empty (`just_named`): anything but a write is
+            // decided again on the stored history.
+            if forget_just_named() && !matches!(outcome, Ok(Some(_))) {
+                continue;
+            }
+            match outcome {
                 Ok(Some(cursor)) => {
                     self.signal.committed();
                     return Ok(Some(cursor));
@@ -234,34 +258,6 @@ impl CommandBus {
                 ) => return Err(CommandError::Store(StoreError::of("", &*error))),
             }
         }
-    }
-
-    /// Executes `command` on aggregate `id`, which the caller has just named with an id nobody
-    /// else can have chosen (a new UUID), as [`CommandBus::execute`] does but without reading
-    /// the aggregate's history first: it has none, so the first attempt decides on the empty
-    /// aggregate and writes its events, one round trip instead of two.
-    ///
-    /// Nothing rests on the id being new. Should the aggregate have events after all, the write
-    /// clashes on its first sequence number and nothing is stored; then, and whenever the empty
-    /// aggregate refuses the command or decides nothing, the command runs again as
-    /// [`CommandBus::execute`] runs it, on the history read from the store.
-    pub async fn create<A>(
-        &self,
-        framework: &Framework<A>,
-        id: &str,
-        command: A::Command,
-        metadata: &EventMetadata,
-    ) -> Result<Option<Cursor>, CommandError<A::Error>>
-    where
-        A: Aggregate<Services = ()>,
-        A::Command: Clone,
-        A::Error: 'static,
-    {
-        if let Ok(Some(cursor)) = FRESH.scope((), framework.execute_once(id, command.clone(), metadata)).await {
-            self.signal.committed();
-            return Ok(Some(cursor));
-        }
-        self.execute(framework, id, command, metadata).await
     }
 
     /// Runs `decide` on a fresh [`Unit`] and commits every event it decided, over however many

@@ -32,7 +32,7 @@ pub mod replay;
 pub mod store;
 pub mod unit;
 
-pub use bus::{CommandBus, CommandError};
+pub use bus::{just_named, CommandBus, CommandError};
 pub use failure::{StoreError, StoreFailure};
 pub use feed::{Cursor, FeedSignal, StoredEvent};
 pub use store::{Arg, Db, Tx};

@@ -115,20 +115,22 @@ on_both_backends!(a_command_on_a_just_named_aggregate_still_answers_as_its_histo
         is_admin: false,
     };
     // A new id: decided on the empty aggregate, written at sequence 1, its cursor answered.
-    let cursor = bus.create(&bus.users, "new", sign_up("new"), &meta("new")).await.unwrap();
+    let cursor = commands::just_named(bus.execute(&bus.users, "new", sign_up("new"), &meta("new"))).await.unwrap();
     let history = feed::read_aggregate(&db, "user", "new").await.unwrap();
     assert_eq!(history.iter().map(|e| e.sequence).collect::<Vec<_>>(), vec![1]);
     assert_eq!(cursor, Some(history[0].cursor));
 
     // An id that has a history after all: the second sign-up is refused as the loaded account
     // refuses it, and nothing is written.
-    let again = bus.create(&bus.users, "new", sign_up("new"), &meta("new")).await;
+    let again = commands::just_named(bus.execute(&bus.users, "new", sign_up("new"), &meta("new"))).await;
     assert!(matches!(again, Err(commands::CommandError::Domain(_))), "{again:?}");
     assert_eq!(feed::read_aggregate(&db, "user", "new").await.unwrap().len(), 1);
 
     // A command the empty aggregate refuses but the stored one accepts lands after the account.
     let change = UserCommand::ChangePreferences { nav_state: Some(NavState::Closed), askneedl_pro: None };
-    bus.create(&bus.users, "new", change, &meta("new")).await.expect("the loaded account takes the change");
+    commands::just_named(bus.execute(&bus.users, "new", change, &meta("new")))
+        .await
+        .expect("the loaded account takes the change");
     let history = feed::read_aggregate(&db, "user", "new").await.unwrap();
     assert_eq!(history.iter().map(|e| e.sequence).collect::<Vec<_>>(), vec![1, 2]);
     assert_eq!(history[1].event_type, "PreferencesChanged");

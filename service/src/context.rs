@@ -126,25 +126,6 @@ impl Context {
         Ok(cursor)
     }
 
-    /// [`Context::command`] on an aggregate the caller has just named with a fresh id: its
-    /// empty history is not read first ([`commands::CommandBus::create`]).
-    pub async fn create<A>(
-        &self,
-        framework: &commands::bus::Framework<A>,
-        id: &str,
-        command: A::Command,
-        metadata: &domain::EventMetadata,
-    ) -> Result<Option<Cursor>, commands::CommandError<A::Error>>
-    where
-        A: cqrs_es::Aggregate<Services = ()>,
-        A::Command: Clone,
-        A::Error: 'static,
-    {
-        let cursor = self.bus.create(framework, id, command, metadata).await?;
-        self.settle(cursor).await;
-        Ok(cursor)
-    }
-
     /// How long a session revoked by rotation keeps working.
     pub fn session_grace(&self) -> Duration {
         self.settings.session_grace

@@ -346,7 +346,7 @@ async fn add_note(
         body,
         snippet,
     };
-    ctx.create(&ctx.bus.notes, &note_id, command, &viewer.metadata()).await?;
+    commands::just_named(ctx.command(&ctx.bus.notes, &note_id, command, &viewer.metadata())).await?;
     note(ctx, &viewer.user_id, &note_id).await
 }
 

@@ -117,7 +117,7 @@ pub async fn create(ctx: &Context, viewer: &Viewer, body: PortfolioBody) -> Resu
     let portfolio_id = uuid::Uuid::now_v7().to_string();
     let command =
         PortfolioCommand::Create { owner: viewer.user_id.clone(), name: body.name, holdings: holdings(body.holdings) };
-    ctx.create(&ctx.bus.portfolios, &portfolio_id, command, &viewer.metadata()).await?;
+    commands::just_named(ctx.command(&ctx.bus.portfolios, &portfolio_id, command, &viewer.metadata())).await?;
     get(ctx, viewer, &portfolio_id).await
 }
 

@@ -257,12 +257,12 @@ pub async fn start(
 ) -> Result<AuthUserBody> {
     let expires_at = ctx.clock.now() + chrono::Duration::days(ctx.settings.session_days as i64);
     // Session ids are minted here (`new_session_id`), never taken from a caller.
-    ctx.create(
+    commands::just_named(ctx.command(
         &ctx.bus.sessions,
         session_id,
         SessionCommand::Start { user_id: user_id.to_string(), expires_at, rotated_from },
         &origin.metadata(user_id),
-    )
+    ))
     .await?;
     let user = queries::user_by_id(&ctx.db, user_id)
         .await?

@@ -376,7 +376,7 @@ pub async fn init(ctx: &Context, viewer: &Viewer, body: InitBody) -> Result<Repo
         feed_id: feed_id.map(str::to_string),
         brief: body.brief,
     };
-    ctx.create(&ctx.bus.reports, &report_id, command, &viewer.metadata()).await?;
+    commands::just_named(ctx.command(&ctx.bus.reports, &report_id, command, &viewer.metadata())).await?;
     let row = own(ctx, viewer, &report_id).await?;
     Ok(ReportResult { results: row.item() })
 }
