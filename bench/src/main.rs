@@ -65,9 +65,15 @@ pub struct BenchArgs {
     /// Postgres to measure against (a fresh schema is made in it).
     #[arg(long, env = "NEEDL_TEST_DATABASE_URL", default_value = "postgres://postgres@127.0.0.1:5432/test")]
     pub postgres_url: String,
+    /// `ask` with the embedding model (`scripts/setup` fetches it): the QA set's documents are
+    /// embedded before its questions are asked, and ranked by the hybrid ranking; the latency
+    /// part, which would embed 100k passages first, is left out.
+    #[arg(long)]
+    pub embeddings: bool,
     /// Which figures to print: `store` (commands, projection lag, live delivery), `ingest` (feed
     /// items, PDF pages, import memory), `filings` (companies followed on a local EDGAR: filings
-    /// ingested per minute under the request cap, filing to searchable), `search` (retrieval quality and query latency), `collab`
+    /// ingested per minute under the request cap, filing to searchable), `search` (retrieval
+    /// quality and query latency), `collab`
     /// (comment delivery to channel members over many sockets, tagging and commenting calls per
     /// second), `ask` (cited-answer quality on the QA set and answer latency through the HTTP API),
     /// `stories` (story-cluster signatures, insert latency, pair precision and recall), `feeds`
@@ -77,14 +83,10 @@ pub struct BenchArgs {
     /// integrity), `report-figures` (key figures on TAT-QA against the gold tables), `audit` (the
     /// event hash chain's cost on commands, `audit verify` over a long history, and that history
     /// exported as Parquet next to NDJSON), `nodes` (two `needl` processes on one Postgres next to
-/// one: read throughput, commit-to-socket delivery on the same and the other node, memory per
-/// idle socket) or `all`.
-    /// `ask` with the embedding model (`scripts/setup` fetches it): the QA set's documents are
-    /// embedded before its questions are asked, and ranked by the hybrid ranking; the latency
-    /// part, which would embed 100k passages first, is left out.
-    #[arg(long)]
-    pub embeddings: bool,
-    #[arg(long, default_value = "all", value_parser = ["all", "store", "audit", "ingest", "filings", "search", "collab", "ask", "stories", "feeds", "topics", "reports", "report-figures", "nodes"])]
+    /// one: read throughput, commit-to-socket delivery on the same and the other node, memory per
+    /// idle socket), `rebuild` (the last of `store`'s figures alone: every read model rebuilt
+    /// from a long history) or `all`.
+    #[arg(long, default_value = "all", value_parser = ["all", "store", "audit", "ingest", "filings", "search", "collab", "ask", "stories", "feeds", "topics", "reports", "report-figures", "nodes", "rebuild"])]
     pub only: String,
     /// The shared real-world data the ingest figures read (`feeds/`, `docs/`); synthetic files
     /// stand in when it is absent.
@@ -155,7 +157,9 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     let store = matches!(args.only.as_str(), "all" | "store");
     let collab = matches!(args.only.as_str(), "all" | "collab");
     let audit = matches!(args.only.as_str(), "all" | "audit");
-    if !store && !collab && !audit {
+    // The rebuild figure alone (it is also the last of `store`'s).
+    let rebuild = args.only == "rebuild";
+    if !store && !collab && !audit && !rebuild {
         return Ok(());
     }
     let scale = store::Scale::new(args.quick);
@@ -164,6 +168,10 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
         async move {
             if store {
                 store::measure(backend, db.clone(), &dir, scale).await?;
+            }
+            if rebuild {
+                println!("\n[{backend}]");
+                store::rebuild(&db, scale).await?;
             }
             if collab {
                 collab::measure(backend, db.clone(), &dir, args.quick).await?;

@@ -146,7 +146,7 @@ pub async fn measure(backend: &str, db: Db, dir: &std::path::Path, scale: &Scale
 /// Grows the history to at least `scale.rebuild_events` events of the kinds people write most
 /// (sign-ups, sessions, preference changes, tags: copies of one real round of commands, renamed),
 /// then empties every read model and rebuilds them all in one pass, as `needl rebuild --all` does.
-async fn rebuild(db: &Db, scale: &Scale) -> anyhow::Result<()> {
+pub(crate) async fn rebuild(db: &Db, scale: &Scale) -> anyhow::Result<()> {
     #[derive(sqlx::FromRow)]
     struct Count {
         n: i64,
