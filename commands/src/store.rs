@@ -310,7 +310,19 @@ enum Conn {
 #[derive(Default)]
 struct Held {
     script: String,
+    /// The writes in it (an insert that joined the one before it counts).
     statements: usize,
+    /// The script's last statement while more rows may join it: an insert of one row of values
+    /// ([`one_row_insert`]).
+    open: Option<OpenInsert>,
+}
+
+/// An insert at the end of a held script that a like one may add its row to.
+struct OpenInsert {
+    /// The statement as the projection wrote it, placeholders and all.
+    sql: String,
+    /// Where in the script its rows end: what follows is its tail and the `;`.
+    rows_end: usize,
 }
 
 /// Held writes go to the database once this many wait, or once their text is [`HELD_BYTES`] long.
@@ -347,10 +359,7 @@ impl Tx {
     pub async fn write(&mut self, sql: &str, args: Vec<Arg>) -> sqlx::Result<()> {
         let backend = self.backend();
         if let Some(held) = &mut self.held {
-            if let Some(statement) = with_literals(sql, &args, backend) {
-                held.script.push_str(statement.trim_end().trim_end_matches(';'));
-                held.script.push_str(";\n");
-                held.statements += 1;
+            if held.hold(sql, &args, backend) {
                 if held.statements >= HELD_STATEMENTS || held.script.len() >= HELD_BYTES {
                     self.flush().await?;
                 }
@@ -367,6 +376,7 @@ impl Tx {
             let Some(held) = self.held.as_mut().filter(|h| h.statements > 0) else { return Ok(()) };
             let mut script = std::mem::take(&mut held.script);
             held.statements = 0;
+            held.open = None;
             match &mut self.conn {
                 Conn::Sqlite(tx) => {
                     (&mut **tx).execute(sqlx::raw_sql(&script)).await?;
@@ -422,6 +432,78 @@ impl Tx {
             Conn::Postgres(tx) => tx.commit().await,
         }
     }
+}
+
+impl Held {
+    /// Adds a write to the script; false when it cannot be held ([`with_literals`]). An insert
+    /// of one row that repeats the statement before it (the same text, other values) adds its
+    /// row to that one: a projection replaying a batch inserts row after row the same way, and
+    /// Postgres parses, analyses and plans a statement of many rows once, where those steps took
+    /// more of its time than the inserting did. Each row is checked and written as its own
+    /// statement would write it (duplicates skipped by `ON CONFLICT ... DO NOTHING` too), and a
+    /// failure fails the transaction either way.
+    fn hold(&mut self, sql: &str, args: &[Arg], backend: Backend) -> bool {
+        if let Some((head, row, tail)) = one_row_insert(sql) {
+            let Some(row) = with_literals(row, args, backend) else { return false };
+            match &mut self.open {
+                Some(open) if open.sql == sql => {
+                    self.script.truncate(open.rows_end);
+                    self.script.push_str(", ");
+                }
+                _ => {
+                    self.script.push_str(head);
+                    self.open = Some(OpenInsert { sql: sql.to_string(), rows_end: 0 });
+                }
+            }
+            self.script.push_str(&row);
+            if let Some(open) = &mut self.open {
+                open.rows_end = self.script.len();
+            }
+            self.script.push_str(tail);
+            self.script.push_str(";\n");
+        } else {
+            let Some(statement) = with_literals(sql, args, backend) else { return false };
+            self.script.push_str(statement.trim_end().trim_end_matches(';'));
+            self.script.push_str(";\n");
+            self.open = None;
+        }
+        self.statements += 1;
+        true
+    }
+}
+
+/// An insert of one row of values whose row others may join, split around that row: `INSERT
+/// INTO t (columns) VALUES `, `(values)` and what follows, which may only be nothing or `ON
+/// CONFLICT ... DO NOTHING` (an update on conflict may not meet a row twice in one statement).
+/// Only the row may hold placeholders.
+fn one_row_insert(sql: &str) -> Option<(&str, &str, &str)> {
+    let sql = sql.trim_end().trim_end_matches(';').trim_end();
+    if !sql.starts_with("INSERT INTO ") || sql.contains("--") || sql.contains("/*") {
+        return None;
+    }
+    let start = sql.find(" VALUES (")? + " VALUES ".len();
+    // The row's closing parenthesis: the first at depth zero outside quotes.
+    let (mut depth, mut quoted, mut end) = (0usize, false, None);
+    for (i, b) in sql.bytes().enumerate().skip(start) {
+        match b {
+            b'\'' => quoted = !quoted,
+            b'(' if !quoted => depth += 1,
+            b')' if !quoted => {
+                depth -= 1;
+                if depth == 0 {
+                    end = Some(i + 1);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let end = end?;
+    let (head, row, tail) = (&sql[..start], &sql[start..end], &sql[end..]);
+    let tail_ok = tail.is_empty()
+        || (tail.starts_with(" ON CONFLICT ") && tail.ends_with(" DO NOTHING") && !tail.contains(" DO UPDATE"));
+    (tail_ok && !head.contains('$') && !tail.contains('$') && !head.contains('\'') && !tail.contains('\''))
+        .then_some((head, row, tail))
 }
 
 /// `sql` with each `$n` outside quotes replaced by `args[n - 1]` written as a literal of the type
@@ -486,7 +568,7 @@ fn literal(out: &mut String, arg: &Arg, backend: Backend) -> Option<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{sqlite_sql, with_literals, Arg, Backend};
+    use super::{one_row_insert, sqlite_sql, with_literals, Arg, Backend, Held};
 
     #[test]
     fn postgres_placeholders_become_indexed_sqlite_placeholders() {
@@ -509,6 +591,44 @@ mod tests {
             with_literals(sql, &args, Backend::Sqlite).unwrap(),
             "UPDATE t SET a = 'O''Brien', b = (-3), c = 1, d = NULL, e = '$1' WHERE f = 'O''Brien'"
         );
+    }
+
+    #[test]
+    fn like_inserts_of_one_row_are_held_as_one_statement_of_many() {
+        let mut held = Held::default();
+        let insert = "INSERT INTO t (a, b) VALUES ($1, $2) ON CONFLICT (a) DO NOTHING";
+        assert!(held.hold(insert, &[Arg::Int(1), Arg::Text("x)".into())], Backend::Sqlite));
+        assert!(held.hold(insert, &[Arg::Int(2), Arg::OptText(None)], Backend::Sqlite));
+        assert!(held.hold("UPDATE t SET b = $1", &[Arg::Text("y".into())], Backend::Sqlite));
+        assert!(held.hold(insert, &[Arg::Int(3), Arg::Text("z".into())], Backend::Sqlite));
+        assert!(held.hold("INSERT INTO u (a) VALUES ($1)", &[Arg::Int(4)], Backend::Sqlite));
+        assert!(!held.hold(insert, &[Arg::Int(5), Arg::Text("\0".into())], Backend::Sqlite));
+        assert_eq!(
+            held.script,
+            "INSERT INTO t (a, b) VALUES ((1), 'x)'), ((2), NULL) ON CONFLICT (a) DO NOTHING;\n\
+             UPDATE t SET b = 'y';\n\
+             INSERT INTO t (a, b) VALUES ((3), 'z') ON CONFLICT (a) DO NOTHING;\n\
+             INSERT INTO u (a) VALUES ((4));\n"
+        );
+        assert_eq!(held.statements, 5, "each write counts towards a flush");
+    }
+
+    #[test]
+    fn only_one_row_inserts_that_nothing_but_do_nothing_follows_take_more_rows() {
+        assert_eq!(
+            one_row_insert("INSERT INTO t (a, b) VALUES (lower($1), ')') ON CONFLICT DO NOTHING"),
+            Some(("INSERT INTO t (a, b) VALUES ", "(lower($1), ')')", " ON CONFLICT DO NOTHING"))
+        );
+        for sql in [
+            "INSERT INTO t (a) VALUES ($1) ON CONFLICT (a) DO UPDATE SET a = excluded.a",
+            "INSERT INTO t (a) VALUES ($1) RETURNING a",
+            "INSERT INTO t (a) SELECT $1",
+            "INSERT INTO t (a) VALUES ($1), ($2)",
+            "INSERT INTO t (a) VALUES ($1) ON CONFLICT (a) WHERE a <> $2 DO NOTHING",
+            "UPDATE t SET a = $1",
+        ] {
+            assert_eq!(one_row_insert(sql), None, "{sql}");
+        }
     }
 
     #[test]

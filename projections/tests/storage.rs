@@ -178,6 +178,31 @@ on_both_backends!(held_writes_store_every_value_as_bound_ones_would_and_reads_se
     let read: Vec<(String, Option<i64>, bool, Option<String>)> =
         tx.fetch_all("SELECT k, n, b, t FROM held_probe WHERE k LIKE 'held-%' ORDER BY k", vec![]).await.unwrap();
     assert_eq!(read, rows("held"), "a read in the transaction sees the held writes, values intact");
+
+    // Like inserts in a row go as one statement of many rows: a column NULL in every one of them
+    // still takes its own type, and rows a conflict skips are skipped as one by one.
+    let skip = "INSERT INTO held_probe (k, n, b, t) VALUES ($1, $2, $3, $4) ON CONFLICT (k) DO NOTHING";
+    let none = || commands::store::Arg::OptText(None);
+    let bool_ = commands::store::Arg::Bool;
+    for (k, b) in [("nulls-1", true), ("nulls-2", false), ("held-0", false), ("nulls-1", false)] {
+        tx.write(skip, vec![k.into(), none(), bool_(b), none()]).await.unwrap();
+    }
+    tx.write(insert, vec!["nulls-3".into(), commands::store::Arg::Int(3), bool_(true), "three".into()]).await.unwrap();
+    let read: Vec<(String, Option<i64>, bool, Option<String>)> = tx
+        .fetch_all("SELECT k, n, b, t FROM held_probe WHERE k LIKE 'nulls-%' OR k = 'held-0' ORDER BY k", vec![])
+        .await
+        .unwrap();
+    let held_0 = rows("held").remove(0);
+    assert_eq!(
+        read,
+        vec![
+            held_0,
+            ("nulls-1".to_string(), None, true, None),
+            ("nulls-2".to_string(), None, false, None),
+            ("nulls-3".to_string(), Some(3), true, Some("three".to_string())),
+        ],
+        "the first of each key is kept, as statement after statement would keep it"
+    );
 });
 
 on_both_backends!(concurrent_commands_each_get_their_own_cursor, |db: Db| async move {
