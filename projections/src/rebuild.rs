@@ -21,13 +21,15 @@
 
 use std::time::Duration;
 
-use commands::feed::Cursor;
+use std::sync::Arc;
+
+use commands::feed::{Cursor, StoredEvent};
 use commands::store::{Backend, Db, Tx};
 use sqlx::postgres::PgPoolOptions;
 use sqlx::sqlite::SqlitePoolOptions;
 use sqlx::{Executor, PgPool, SqlitePool};
 
-use crate::runner::{self, Projection, Scope, CHECKPOINTS, REBUILD_BATCH};
+use crate::runner::{self, Projection, CHECKPOINTS, REBUILD_BATCH};
 
 /// SQLite: the page cache of the rebuild connection's temporary database, where the copies are
 /// built (negative: KiB). Beyond it pages go to a temporary file.
@@ -83,6 +85,58 @@ fn parallel_groups<'a>(projections: &[&'a dyn Projection], n: usize) -> Vec<Vec<
     }
     groups.retain(|g| !g.is_empty());
     groups
+}
+
+/// How many batches the feed's reader may run ahead of the slowest group building copies.
+const READ_AHEAD: usize = 2;
+
+/// Builds `groups`' copies (in `copies`) from the start of the feed up to its head as of the
+/// call. One task reads the feed (from `feed`) a batch at a time and hands every batch to each
+/// group, which applies it in a transaction of its own with its writes held
+/// ([`Tx::hold_writes`]): the feed is read and decoded once however many groups there are, and
+/// the next batch is read while this one is applied.
+async fn build_copies(feed: &Db, copies: &Db, groups: &[Vec<&dyn Projection>]) -> anyhow::Result<()> {
+    let target = commands::feed::head(feed).await?;
+    let (senders, receivers): (Vec<_>, Vec<_>) =
+        groups.iter().map(|_| tokio::sync::mpsc::channel::<(Cursor, Arc<Vec<StoredEvent>>)>(READ_AHEAD)).unzip();
+    let reader = tokio::spawn({
+        let feed = feed.clone();
+        async move {
+            let mut at = Cursor::default();
+            loop {
+                let events = Arc::new(commands::feed::read_after(&feed, at, REBUILD_BATCH).await?);
+                let Some(last) = events.last().map(|e| e.cursor) else {
+                    return anyhow::Ok(());
+                };
+                for sender in &senders {
+                    // A group that stopped has failed; its error is the one reported.
+                    if sender.send((at, events.clone())).await.is_err() {
+                        return Ok(());
+                    }
+                }
+                at = last;
+                if (events.len() as i64) < REBUILD_BATCH || at >= target {
+                    return Ok(());
+                }
+            }
+        }
+    });
+    let builders = groups.iter().zip(receivers).map(|(group, mut batches)| async move {
+        let names = runner::checked_names(group)?;
+        while let Some((read_from, events)) = batches.recv().await {
+            let mut tx = copies.begin().await?;
+            // A rebuild writes a row or more for each of its events and reads back little.
+            tx.hold_writes();
+            runner::apply_read(&mut tx, group, &names, read_from, &events).await?;
+            tx.commit().await?;
+        }
+        anyhow::Ok(())
+    });
+    let built = futures::future::try_join_all(builders).await;
+    // When a builder failed the reader stops at its next batch (its channel closed).
+    let read = reader.await.map_err(|error| anyhow::anyhow!("the rebuild's feed reader stopped: {error}"))?;
+    built?;
+    read
 }
 
 struct Job<'a> {
@@ -149,12 +203,9 @@ impl Job<'_> {
             .connect_with((*pool.connect_options()).clone())
             .await?;
         let copies = Db::Postgres(copies);
-        // Each group on a connection of its own: Postgres applies one group's batch while the
-        // next is read and decoded here for another.
-        let built = futures::future::try_join_all(
-            groups.iter().map(|group| runner::catch_up_scoped(&copies, group, REBUILD_BATCH, Scope::Rebuild)),
-        )
-        .await;
+        // Each group on a connection of its own: Postgres applies one group's batch while it
+        // applies the same batch for another.
+        let built = build_copies(self.db, &copies, &groups).await;
         copies.close().await;
         built?;
 
@@ -230,7 +281,7 @@ impl Job<'_> {
     }
 
     async fn sqlite_build(&self, copies: &Db) -> anyhow::Result<Cursor> {
-        runner::catch_up_scoped(copies, self.projections, REBUILD_BATCH, Scope::Rebuild).await?;
+        build_copies(self.db, copies, &[self.projections.to_vec()]).await?;
         let mut tx = copies.begin().await?;
         // The live database's write lock (a write to a temp table takes none).
         runner::lock(&mut tx, Backend::Sqlite, self.names, &format!("main.{CHECKPOINTS}")).await?;

@@ -83,66 +83,34 @@ pub struct Stepped {
 /// transaction id: an open transaction with an id holds back every feed reader's fence
 /// (`pg_snapshot_xmin`), so this one gets its id only once it starts writing.
 pub async fn step_together(db: &Db, projections: &[&dyn Projection], batch: i64) -> anyhow::Result<Stepped> {
-    step_scoped(db, projections, batch, Scope::Live).await
-}
-
-/// Whose tables a step writes: the live read models', or a rebuild's copies of them
-/// ([`crate::rebuild`]). Only one rebuild runs at a time on a database and nothing else writes
-/// its copies, so its steps take no projection locks and wake no feed readers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Scope {
-    Live,
-    Rebuild,
-}
-
-pub(crate) async fn step_scoped(
-    db: &Db,
-    projections: &[&dyn Projection],
-    batch: i64,
-    scope: Scope,
-) -> anyhow::Result<Stepped> {
     if projections.is_empty() {
         return Ok(Stepped { reached: Vec::new(), full: false });
     }
     let names = checked_names(projections)?;
-    // The live runner reads the feed before it takes the write lock: on SQLite the one write
-    // connection, which every command's append waits for, and on Postgres a transaction that
-    // holds back every feed reader's fence once it writes. It reads from the checkpoints as they
-    // are now, and when there is nothing to apply it takes no lock at all.
-    let read_ahead = match scope {
-        Scope::Live => {
-            let guess = checkpoints_now(db, projections, &names).await?;
-            let oldest = guess.iter().copied().min().unwrap_or_default();
-            let events = feed::read_after(db, oldest, batch).await?;
-            if events.is_empty() {
-                return Ok(Stepped { reached: guess.into_iter().map(|at| (at, 0)).collect(), full: false });
-            }
-            Some((oldest, events))
-        }
-        // A rebuild's checkpoints are in its copies, which only its transaction sees.
-        Scope::Rebuild => None,
-    };
-    let mut tx = db.begin().await?;
-    match scope {
-        Scope::Live => lock(&mut tx, db.backend(), &names, CHECKPOINTS).await?,
-        // A rebuild writes a row or more for each of its events and reads back little: its
-        // projections' writes go to the database a few hundred at a time.
-        Scope::Rebuild => tx.hold_writes(),
+    // The feed is read before the write lock is taken: on SQLite the one write connection, which
+    // every command's append waits for, and on Postgres a transaction that holds back every feed
+    // reader's fence once it writes. It is read from the checkpoints as they are now, and when
+    // there is nothing to apply no lock is taken at all.
+    let guess = checkpoints_now(db, projections, &names).await?;
+    let oldest = guess.iter().copied().min().unwrap_or_default();
+    let events = feed::read_after(db, oldest, batch).await?;
+    if events.is_empty() {
+        return Ok(Stepped { reached: guess.into_iter().map(|at| (at, 0)).collect(), full: false });
     }
-    let (reached, events) = apply_batch(&mut tx, db, projections, &names, batch, read_ahead).await?;
+    let mut tx = db.begin().await?;
+    lock(&mut tx, db.backend(), &names, CHECKPOINTS).await?;
+    let (reached, events) = apply_batch(&mut tx, db, projections, &names, batch, Some((oldest, events))).await?;
     let full = events.len() as i64 >= batch;
     if reached.iter().all(|(_, applied)| *applied == 0) {
         return Ok(Stepped { reached, full });
     }
-    if db.backend() == Backend::Postgres && scope == Scope::Live {
+    if db.backend() == Backend::Postgres {
         // This transaction's id held back every feed reader's fence (pg_snapshot_xmin) while it
         // was open; events committed meanwhile become readable only now, so wake the readers.
         tx.execute("SELECT pg_notify('needl_events', '')", vec![]).await?;
     }
     tx.commit().await?;
-    if scope == Scope::Live {
-        record_metrics(projections, &reached, &events);
-    }
+    record_metrics(projections, &reached, &events);
     Ok(Stepped { reached, full })
 }
 
@@ -168,6 +136,25 @@ pub(crate) async fn apply_batch(
     };
     let reached = apply_and_record(tx, projections, &from, &events).await?;
     Ok((reached, events))
+}
+
+/// Applies `events`, read from the feed after `read_from`, to each projection after its own
+/// checkpoint as `tx` sees it, and records the checkpoints. For a reader of the feed that runs
+/// ahead of the writers ([`crate::rebuild`]): none of the checkpoints may be behind `read_from`,
+/// or events between them would be missed.
+pub(crate) async fn apply_read(
+    tx: &mut Tx,
+    projections: &[&dyn Projection],
+    names: &[&'static str],
+    read_from: Cursor,
+    events: &[StoredEvent],
+) -> anyhow::Result<Vec<(Cursor, usize)>> {
+    let from = checkpoints_in(tx, projections, names).await?;
+    anyhow::ensure!(
+        from.iter().all(|at| *at >= read_from),
+        "a checkpoint is behind {read_from}, where the events given to apply start"
+    );
+    apply_and_record(tx, projections, &from, events).await
 }
 
 /// The table the projections keep their checkpoints in.
@@ -369,18 +356,9 @@ pub async fn catch_up(db: &Db, projection: &dyn Projection, batch: i64) -> anyho
 /// Applies batches to several projections together ([`step_together`]) until each has reached
 /// the feed's head as of the call. Returns the cursor the one furthest behind reached.
 pub async fn catch_up_together(db: &Db, projections: &[&dyn Projection], batch: i64) -> anyhow::Result<Cursor> {
-    catch_up_scoped(db, projections, batch, Scope::Live).await
-}
-
-pub(crate) async fn catch_up_scoped(
-    db: &Db,
-    projections: &[&dyn Projection],
-    batch: i64,
-    scope: Scope,
-) -> anyhow::Result<Cursor> {
     let target = feed::head(db).await?;
     loop {
-        let stepped = step_scoped(db, projections, batch, scope).await?;
+        let stepped = step_together(db, projections, batch).await?;
         let behind = stepped.reached.iter().map(|(at, _)| *at).min().unwrap_or_default();
         if !stepped.full || behind >= target {
             return Ok(behind);
