@@ -487,6 +487,19 @@ struct CursorRow {
 
 /// The cursor of the newest event a feed reader can see now.
 pub async fn head(db: &Db) -> sqlx::Result<Cursor> {
+    newest(db, true).await
+}
+
+/// The cursor of the newest committed event, whether or not feed readers can see it yet: on
+/// Postgres the [`head`] stops short of the oldest transaction still open anywhere in the
+/// cluster, which may have begun before the last commits. Not a place to read from; for waiting,
+/// once every writer has finished, until the read models include everything written.
+pub async fn newest_committed(db: &Db) -> sqlx::Result<Cursor> {
+    newest(db, false).await
+}
+
+/// The newest event's cursor, behind the Postgres fence or not (SQLite has none).
+async fn newest(db: &Db, fenced: bool) -> sqlx::Result<Cursor> {
     let row: Option<CursorRow> = match db {
         Db::Sqlite { .. } => {
             db.fetch_optional(
@@ -497,10 +510,11 @@ pub async fn head(db: &Db) -> sqlx::Result<Cursor> {
             .await?
         }
         Db::Postgres(_) => {
+            let fence = if fenced { PG_FENCE } else { "TRUE" };
             db.fetch_optional(
                 &format!(
                     "SELECT transaction_id::text::bigint AS tx, global_position AS pos FROM events \
-                     WHERE {PG_FENCE} ORDER BY transaction_id DESC, global_position DESC LIMIT 1"
+                     WHERE {fence} ORDER BY transaction_id DESC, global_position DESC LIMIT 1"
                 ),
                 vec![],
             )

@@ -445,20 +445,19 @@ impl Held {
     fn hold(&mut self, sql: &str, args: &[Arg], backend: Backend) -> bool {
         if let Some((head, row, tail)) = one_row_insert(sql) {
             let Some(row) = with_literals(row, args, backend) else { return false };
-            match &mut self.open {
+            let sql = match self.open.take() {
                 Some(open) if open.sql == sql => {
                     self.script.truncate(open.rows_end);
                     self.script.push_str(", ");
+                    open.sql
                 }
                 _ => {
                     self.script.push_str(head);
-                    self.open = Some(OpenInsert { sql: sql.to_string(), rows_end: 0 });
+                    sql.to_string()
                 }
-            }
+            };
             self.script.push_str(&row);
-            if let Some(open) = &mut self.open {
-                open.rows_end = self.script.len();
-            }
+            self.open = Some(OpenInsert { sql, rows_end: self.script.len() });
             self.script.push_str(tail);
             self.script.push_str(";\n");
         } else {

@@ -19,9 +19,8 @@
 //!   rather than writing to the live tables. The swap, one write transaction, replaces each live
 //!   table's rows with the copy's.
 
-use std::time::Duration;
-
 use std::sync::Arc;
+use std::time::Duration;
 
 use commands::feed::{Cursor, StoredEvent};
 use commands::store::{Backend, Db, Tx};
@@ -203,8 +202,8 @@ impl Job<'_> {
             .connect_with((*pool.connect_options()).clone())
             .await?;
         let copies = Db::Postgres(copies);
-        // Each group on a connection of its own: Postgres applies one group's batch while it
-        // applies the same batch for another.
+        // Each group on a connection of its own, so Postgres applies every group's share of a
+        // batch at once.
         let built = build_copies(self.db, &copies, &groups).await;
         copies.close().await;
         built?;

@@ -90,28 +90,3 @@ pub fn metadata(user: &str) -> domain::EventMetadata {
         time: chrono::Utc::now(),
     }
 }
-
-/// The cursor of the newest committed event, for a test whose writers have all finished to wait
-/// for. Not the feed's head ([`commands::feed::head`]): on Postgres that stops short of the
-/// oldest transaction open anywhere in the cluster (another test's, a server's chaining or a
-/// runner's step), which can have begun before the last writes did; a read model that has
-/// reached that head can still be missing them.
-pub async fn last_written(db: &Db) -> commands::feed::Cursor {
-    #[derive(sqlx::FromRow)]
-    struct Row {
-        tx: i64,
-        pos: i64,
-    }
-    let sql = match db {
-        Db::Postgres(_) => {
-            "SELECT transaction_id::text::bigint AS tx, global_position AS pos FROM events \
-             ORDER BY transaction_id DESC, global_position DESC LIMIT 1"
-        }
-        Db::Sqlite { .. } => {
-            "SELECT 0 AS tx, global_position AS pos FROM events WHERE global_position IS NOT NULL \
-             ORDER BY global_position DESC LIMIT 1"
-        }
-    };
-    let row: Option<Row> = db.fetch_optional(sql, vec![]).await.expect("the events table reads");
-    row.map(|r| commands::feed::Cursor { tx: r.tx, pos: r.pos }).unwrap_or_default()
-}

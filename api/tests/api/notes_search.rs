@@ -5,7 +5,7 @@ use crate::support::*;
 
 /// Waits until the search index has every event recorded so far.
 async fn index_caught_up(app: &TestApp) {
-    let head = testkit::db::last_written(&app.server.state.db).await;
+    let head = commands::feed::newest_committed(&app.server.state.db).await.unwrap();
     assert!(app.server.state.search.wait_for(head, Duration::from_secs(20)).await, "the index caught up");
 }
 

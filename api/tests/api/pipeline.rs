@@ -99,7 +99,7 @@ async fn killed_under_load(database: Option<String>) {
     // The last server catches up to the last event written, then is killed too.
     // Not the feed's head: on Postgres a transaction of the server's own (its chaining, a
     // runner's step) opened before the writers' last commits can hold it back from them.
-    let head = testkit::db::last_written(&db).await;
+    let head = commands::feed::newest_committed(&db).await.unwrap();
     let chosen = projections::all();
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {

@@ -155,7 +155,7 @@ async fn build(app: &TestApp) -> World {
     let notebook = create_notebook(app, &owner.token, "Field notes").await;
     let note = create_note(app, &owner.token, &notebook, "Okapi", doc(&text_with("okapi"))).await;
     let note_id = note["noteId"].as_str().or_else(|| note["id"].as_str()).expect("the note's id").to_string();
-    let head = testkit::db::last_written(&app.server.state.db).await;
+    let head = commands::feed::newest_committed(&app.server.state.db).await.unwrap();
     assert!(app.server.state.search.wait_for(head, Duration::from_secs(20)).await, "the index has the note");
     made.push(Made { thing: Thing::Note, id: note_id, word: "okapi", source: notebook, channel: None, link_key: None });
 
