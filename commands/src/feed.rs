@@ -100,7 +100,9 @@ impl StoredEvent {
     }
 }
 
-#[derive(sqlx::FromRow)]
+/// One event as stored. On SQLite a batch of them comes packed in one JSON array
+/// ([`sqlite_rows`]), each row an array of these fields in this order.
+#[derive(sqlx::FromRow, Deserialize)]
 struct FeedRow {
     tx: i64,
     pos: i64,
@@ -156,6 +158,37 @@ const PG_COLUMNS: &str = "transaction_id::text::bigint AS tx, global_position AS
      aggregate_type, aggregate_id, sequence, event_type, event_version, payload::text AS payload, \
      metadata::text AS metadata, \
      to_char(recorded_at AT TIME ZONE 'utc', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') AS recorded_at";
+
+/// SQLite: the rows `select` (a query of [`SQLITE_COLUMNS`]) reads, in the order of `order`
+/// (`pos` or `pos DESC`).
+///
+/// They come packed in one JSON array, as one value of one row. SQLite's connection runs on a
+/// thread of its own that hands every row of a result to the caller's task separately, waking it
+/// each time: for a batch of thousands (a rebuild reads 5,000 at a time) that hand-over, and the
+/// copying of every column into a row of its own, cost more than reading the events. A batch too
+/// long for one SQLite string (a gigabyte) is read row by row instead.
+async fn sqlite_rows(db: &Db, select: &str, order: &str, args: Vec<Arg>) -> sqlx::Result<Vec<FeedRow>> {
+    #[derive(sqlx::FromRow)]
+    struct Packed {
+        rows: String,
+    }
+    let packed = format!(
+        "SELECT json_group_array(json_array(tx, pos, aggregate_type, aggregate_id, sequence, event_type, \
+         event_version, payload, metadata, recorded_at) ORDER BY {order}) AS rows FROM ({select})"
+    );
+    match db.fetch_optional::<Packed>(&packed, args.clone()).await {
+        Ok(Some(Packed { rows })) => serde_json::from_str(&rows).map_err(|error| sqlx::Error::Decode(Box::new(error))),
+        Ok(None) => Ok(Vec::new()),
+        Err(error) if error.as_database_error().and_then(|e| e.code()).as_deref() == Some(SQLITE_TOOBIG) => {
+            db.fetch_all(select, args).await
+        }
+        Err(error) => Err(error),
+    }
+}
+
+/// SQLite's result code for a string or blob longer than its limit.
+const SQLITE_TOOBIG: &str = "18";
+
 /// Only transactions that finished before every running one are safe to read.
 const PG_FENCE: &str = "transaction_id < pg_snapshot_xmin(pg_current_snapshot())";
 
@@ -163,11 +196,13 @@ const PG_FENCE: &str = "transaction_id < pg_snapshot_xmin(pg_current_snapshot())
 pub async fn read_after(db: &Db, after: Cursor, limit: i64) -> sqlx::Result<Vec<StoredEvent>> {
     let rows: Vec<FeedRow> = match db {
         Db::Sqlite { .. } => {
-            db.fetch_all(
+            sqlite_rows(
+                db,
                 &format!(
                     "SELECT {SQLITE_COLUMNS} FROM events WHERE global_position > $1 \
                      ORDER BY global_position LIMIT $2"
                 ),
+                "pos",
                 vec![Arg::Int(after.pos), Arg::Int(limit)],
             )
             .await?
@@ -324,11 +359,13 @@ pub async fn read_filtered(db: &Db, after: Cursor, filter: &FeedFilter, limit: i
             let (conditions, mut args) = filter_sql(db, filter, 3);
             let mut all = vec![Arg::Int(after.pos), Arg::Int(limit)];
             all.append(&mut args);
-            db.fetch_all(
+            sqlite_rows(
+                db,
                 &format!(
                     "SELECT {SQLITE_COLUMNS} FROM events WHERE global_position > $1{conditions} \
                      ORDER BY global_position LIMIT $2"
                 ),
+                "pos",
                 all,
             )
             .await?
@@ -372,11 +409,13 @@ pub async fn read_filtered_before(
             };
             let (conditions, mut args) = filter_sql(db, filter, all.len() + 1);
             all.append(&mut args);
-            db.fetch_all(
+            sqlite_rows(
+                db,
                 &format!(
                     "SELECT {SQLITE_COLUMNS} FROM events WHERE {position}{conditions} \
                      ORDER BY global_position DESC LIMIT $1"
                 ),
+                "pos DESC",
                 all,
             )
             .await?

@@ -205,6 +205,34 @@ on_both_backends!(held_writes_store_every_value_as_bound_ones_would_and_reads_se
     );
 });
 
+on_both_backends!(a_batch_of_the_feed_reads_as_its_events_one_by_one, |db: Db| async move {
+    use domain::tag::TagCommand;
+    // Tag ids and names that a batch read packed into one value (SQLite) must give back intact.
+    let bus = CommandBus::new(db.clone(), FeedSignal::default());
+    let names = ["plain", "O'Brien \"quoted\"", r"back\slash", "ünïcödé 🚀", "tab\tand newline", "[1,\"2\"]"];
+    let ids: Vec<String> = (0..names.len()).map(|i| format!("u{i}")).collect();
+    let mut last = Cursor::START;
+    for (id, name) in ids.iter().zip(names) {
+        let create = TagCommand::Create { user_id: id.clone(), tag_id: format!("{id}-{name}"), name: name.into() };
+        last = bus.execute(&bus.tag_books, id, create, &meta(id)).await.unwrap().expect("a tag was created");
+    }
+    settle_feed(&db, last).await;
+    let batch = feed::read_after(&db, Cursor::START, 1_000).await.unwrap();
+    let mut one_by_one = Vec::new();
+    for id in &ids {
+        one_by_one.extend(feed::read_aggregate(&db, "tag_book", id).await.unwrap());
+    }
+    assert_eq!(batch, one_by_one, "the batch holds the same events, in feed order");
+    // Newest first, a page at a time.
+    let filter = feed::FeedFilter { aggregate_type: Some("tag_book".into()), ..Default::default() };
+    let newest = feed::read_filtered_before(&db, None, &filter, 4).await.unwrap();
+    let older = feed::read_filtered_before(&db, Some(newest[3].cursor), &filter, 4).await.unwrap();
+    let backwards: Vec<StoredEvent> = one_by_one.iter().rev().cloned().collect();
+    assert_eq!([newest, older].concat(), backwards);
+    // An empty batch.
+    assert!(feed::read_after(&db, last, 10).await.unwrap().is_empty());
+});
+
 on_both_backends!(concurrent_commands_each_get_their_own_cursor, |db: Db| async move {
     // Forty sign-ups and eight changes of one account at once, the changes losing races on the
     // account: each command is answered the cursor of its own event, whatever was written beside it.
