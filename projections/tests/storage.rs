@@ -233,6 +233,51 @@ on_both_backends!(a_batch_of_the_feed_reads_as_its_events_one_by_one, |db: Db| a
     assert!(feed::read_after(&db, last, 10).await.unwrap().is_empty());
 });
 
+on_both_backends!(held_writes_sent_on_while_more_are_made_all_land_or_none_do, |db: Db| async move {
+    use commands::store::Arg;
+    db.execute("CREATE TABLE held_many (k TEXT PRIMARY KEY, n BIGINT NOT NULL)", vec![]).await.unwrap();
+    let insert = "INSERT INTO held_many (k, n) VALUES ($1, $2)";
+    // Enough writes that several scripts go on to the database while later ones are still being
+    // made (a script goes at 500): every one lands, in the order made, the last one an update of
+    // the first row.
+    let mut tx = db.begin().await.unwrap();
+    tx.hold_writes();
+    for i in 0..1_750 {
+        tx.write(insert, vec![format!("many-{i:04}").into(), Arg::Int(i)]).await.unwrap();
+    }
+    tx.write("UPDATE held_many SET n = -1 WHERE k = $1", vec!["many-0000".into()]).await.unwrap();
+    tx.commit().await.unwrap();
+    let rows: Vec<(String, i64)> = db.fetch_all("SELECT k, n FROM held_many ORDER BY k", vec![]).await.unwrap();
+    assert_eq!(rows.len(), 1_750);
+    assert_eq!(rows[0], ("many-0000".to_string(), -1), "the update came after the insert it changes");
+    assert!(rows[1..].iter().enumerate().all(|(i, (k, n))| *k == format!("many-{:04}", i + 1) && *n == i as i64 + 1));
+
+    // A script that fails on the database (a key already there) fails a later call of the
+    // transaction, and nothing the transaction wrote lands, before it or after.
+    let mut tx = db.begin().await.unwrap();
+    tx.hold_writes();
+    let mut failed = None;
+    for i in 0..1_500 {
+        let k = if i == 10 { "many-0003".to_string() } else { format!("late-{i:04}") };
+        if let Err(error) = tx.write(insert, vec![k.into(), Arg::Int(i)]).await {
+            failed = Some(error);
+            break;
+        }
+    }
+    match failed {
+        Some(error) => assert!(
+            error.to_string().to_lowercase().contains("unique") || error.to_string().contains("duplicate"),
+            "{error}"
+        ),
+        None => assert!(tx.commit().await.is_err(), "the duplicate key fails the transaction"),
+    }
+    let late: Vec<(String, i64)> =
+        db.fetch_all("SELECT k, n FROM held_many WHERE k LIKE 'late-%'", vec![]).await.unwrap();
+    assert!(late.is_empty(), "nothing of the failed transaction landed: {} rows", late.len());
+    let n: Vec<(String, i64)> = db.fetch_all("SELECT k, n FROM held_many WHERE k = 'many-0003'", vec![]).await.unwrap();
+    assert_eq!(n, vec![("many-0003".to_string(), 3)], "the row already there is untouched");
+});
+
 on_both_backends!(concurrent_commands_each_get_their_own_cursor, |db: Db| async move {
     // Forty sign-ups and eight changes of one account at once, the changes losing races on the
     // account: each command is answered the cursor of its own event, whatever was written beside it.
