@@ -295,13 +295,7 @@ impl Db {
 
 /// A write transaction on either backend.
 pub struct Tx {
-    backend: Backend,
-    /// The transaction's connection; `None` while held writes are on their way ([`Tx::send_held`]),
-    /// or after they failed to come back.
-    conn: Option<Conn>,
-    /// Held writes on their way to the database: a task that runs them on the connection and
-    /// hands it back with the outcome.
-    sending: Option<tokio::task::JoinHandle<(Conn, sqlx::Result<()>)>>,
+    conn: Conn,
     /// Writes held back to go to the database together ([`Tx::hold_writes`]); `None` while each
     /// goes at once.
     held: Option<Held>,
@@ -310,24 +304,6 @@ pub struct Tx {
 enum Conn {
     Sqlite(Transaction<'static, Sqlite>),
     Postgres(Transaction<'static, Postgres>),
-}
-
-impl Conn {
-    /// Runs a script of held writes.
-    async fn run_script(&mut self, mut script: String) -> sqlx::Result<()> {
-        match self {
-            Conn::Sqlite(tx) => {
-                (&mut **tx).execute(sqlx::raw_sql(&script)).await?;
-            }
-            Conn::Postgres(tx) => {
-                // The literals double their quotes and leave backslashes alone: make sure that
-                // is how this session reads them.
-                script.insert_str(0, "SET LOCAL standard_conforming_strings = on;\n");
-                (&mut **tx).execute(sqlx::raw_sql(&script)).await?;
-            }
-        }
-        Ok(())
-    }
 }
 
 /// Held writes: one script of statements, their values written in as literals.
@@ -355,23 +331,20 @@ const HELD_BYTES: usize = 1 << 20;
 
 impl Tx {
     fn of(conn: Conn) -> Tx {
-        let backend = match conn {
-            Conn::Sqlite(_) => Backend::Sqlite,
-            Conn::Postgres(_) => Backend::Postgres,
-        };
-        Tx { backend, conn: Some(conn), sending: None, held: None }
+        Tx { conn, held: None }
     }
 
     pub fn backend(&self) -> Backend {
-        self.backend
+        match self.conn {
+            Conn::Sqlite(_) => Backend::Sqlite,
+            Conn::Postgres(_) => Backend::Postgres,
+        }
     }
 
     /// From now on, [`Tx::write`]s are held back and go to the database together, as one script
     /// of statements with their values written in as literals of the types they would have been
     /// bound as, before the next read, [`Tx::execute`] or commit. Each write then costs no round
     /// trip of its own (Postgres) and no hand-over to the connection's worker thread (SQLite).
-    /// Once enough are held they are sent on without waiting for the database: the caller goes
-    /// on making the next ones while the database runs these.
     ///
     /// For a rebuild, which writes a row or two for each of a million events and reads little. A
     /// held write that fails fails the script, hence the transaction, later than it was made, and
@@ -388,7 +361,7 @@ impl Tx {
         if let Some(held) = &mut self.held {
             if held.hold(sql, &args, backend) {
                 if held.statements >= HELD_STATEMENTS || held.script.len() >= HELD_BYTES {
-                    self.send_held().await?;
+                    self.flush().await?;
                 }
                 return Ok(());
             }
@@ -396,64 +369,32 @@ impl Tx {
         self.execute(sql, args).await.map(|_| ())
     }
 
-    /// The held writes, taken out as one script; `None` when there are none.
-    fn take_script(&mut self) -> Option<String> {
-        let held = self.held.as_mut().filter(|h| h.statements > 0)?;
-        held.statements = 0;
-        held.open = None;
-        Some(std::mem::take(&mut held.script))
-    }
-
-    /// Sends the held writes on to the database without waiting for them to be run (after the
-    /// ones sent before have come back): see [`Tx::conn`].
-    async fn send_held(&mut self) -> sqlx::Result<()> {
-        let Some(script) = self.take_script() else { return Ok(()) };
-        let mut conn = self.take_conn().await?;
-        self.sending = Some(tokio::spawn(async move {
-            let ran = conn.run_script(script).await;
-            (conn, ran)
-        }));
-        Ok(())
-    }
-
-    /// The connection, once held writes on their way are back from the database; their error,
-    /// if they failed.
-    async fn settle(&mut self) -> sqlx::Result<&mut Conn> {
-        if let Some(sending) = self.sending.take() {
-            match sending.await {
-                Ok((conn, ran)) => {
-                    self.conn = Some(conn);
-                    ran?;
-                }
-                Err(error) => {
-                    return Err(sqlx::Error::Protocol(format!("held writes were lost on their way: {error}")))
-                }
-            }
-        }
-        self.conn.as_mut().ok_or_else(|| sqlx::Error::Protocol("the transaction's held writes were lost".into()))
-    }
-
-    async fn take_conn(&mut self) -> sqlx::Result<Conn> {
-        self.settle().await?;
-        self.conn.take().ok_or_else(|| sqlx::Error::Protocol("the transaction's held writes were lost".into()))
-    }
-
-    /// The connection with every held write run on it: what a read, an [`Tx::execute`] and a
-    /// commit go through. (Boxed: as a plain `async fn` its future is not seen to be `Send` for
-    /// every lifetime, which the projections' futures must be.)
-    fn conn(&mut self) -> futures::future::BoxFuture<'_, sqlx::Result<&mut Conn>> {
+    /// Sends the held writes, if any, as one script. (Boxed: as a plain `async fn` its future is
+    /// not seen to be `Send` for every lifetime, which the projections' futures must be.)
+    fn flush(&mut self) -> futures::future::BoxFuture<'_, sqlx::Result<()>> {
         Box::pin(async move {
-            let script = self.take_script();
-            let conn = self.settle().await?;
-            if let Some(script) = script {
-                conn.run_script(script).await?;
+            let Some(held) = self.held.as_mut().filter(|h| h.statements > 0) else { return Ok(()) };
+            let mut script = std::mem::take(&mut held.script);
+            held.statements = 0;
+            held.open = None;
+            match &mut self.conn {
+                Conn::Sqlite(tx) => {
+                    (&mut **tx).execute(sqlx::raw_sql(&script)).await?;
+                }
+                Conn::Postgres(tx) => {
+                    // The literals double their quotes and leave backslashes alone: make sure
+                    // that is how this session reads them.
+                    script.insert_str(0, "SET LOCAL standard_conforming_strings = on;\n");
+                    (&mut **tx).execute(sqlx::raw_sql(&script)).await?;
+                }
             }
-            Ok(conn)
+            Ok(())
         })
     }
 
     pub async fn execute(&mut self, sql: &str, args: Vec<Arg>) -> sqlx::Result<u64> {
-        Ok(match self.conn().await? {
+        self.flush().await?;
+        Ok(match &mut self.conn {
             Conn::Sqlite(tx) => {
                 let sql = sqlite_sql(sql);
                 bind_all!(sqlx::query(&sql), args).execute(&mut **tx).await?.rows_affected()
@@ -463,7 +404,8 @@ impl Tx {
     }
 
     pub async fn fetch_optional<T: PortableRow>(&mut self, sql: &str, args: Vec<Arg>) -> sqlx::Result<Option<T>> {
-        match self.conn().await? {
+        self.flush().await?;
+        match &mut self.conn {
             Conn::Sqlite(tx) => {
                 let sql = sqlite_sql(sql);
                 bind_all!(sqlx::query_as::<Sqlite, T>(&sql), args).fetch_optional(&mut **tx).await
@@ -473,7 +415,8 @@ impl Tx {
     }
 
     pub async fn fetch_all<T: PortableRow>(&mut self, sql: &str, args: Vec<Arg>) -> sqlx::Result<Vec<T>> {
-        match self.conn().await? {
+        self.flush().await?;
+        match &mut self.conn {
             Conn::Sqlite(tx) => {
                 let sql = sqlite_sql(sql);
                 bind_all!(sqlx::query_as::<Sqlite, T>(&sql), args).fetch_all(&mut **tx).await
@@ -483,11 +426,10 @@ impl Tx {
     }
 
     pub async fn commit(mut self) -> sqlx::Result<()> {
-        self.conn().await?;
-        match self.conn.take() {
-            Some(Conn::Sqlite(tx)) => tx.commit().await,
-            Some(Conn::Postgres(tx)) => tx.commit().await,
-            None => unreachable!("the connection is back once conn() returned it"),
+        self.flush().await?;
+        match self.conn {
+            Conn::Sqlite(tx) => tx.commit().await,
+            Conn::Postgres(tx) => tx.commit().await,
         }
     }
 }

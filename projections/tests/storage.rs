@@ -233,13 +233,12 @@ on_both_backends!(a_batch_of_the_feed_reads_as_its_events_one_by_one, |db: Db| a
     assert!(feed::read_after(&db, last, 10).await.unwrap().is_empty());
 });
 
-on_both_backends!(held_writes_sent_on_while_more_are_made_all_land_or_none_do, |db: Db| async move {
+on_both_backends!(held_writes_in_several_scripts_all_land_or_none_do, |db: Db| async move {
     use commands::store::Arg;
     db.execute("CREATE TABLE held_many (k TEXT PRIMARY KEY, n BIGINT NOT NULL)", vec![]).await.unwrap();
     let insert = "INSERT INTO held_many (k, n) VALUES ($1, $2)";
-    // Enough writes that several scripts go on to the database while later ones are still being
-    // made (a script goes at 500): every one lands, in the order made, the last one an update of
-    // the first row.
+    // Enough writes for several scripts (one goes at 500): every one lands, in the order made,
+    // the last one an update of the first row.
     let mut tx = db.begin().await.unwrap();
     tx.hold_writes();
     for i in 0..1_750 {
