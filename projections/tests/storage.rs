@@ -251,8 +251,8 @@ on_both_backends!(held_writes_in_several_scripts_all_land_or_none_do, |db: Db| a
     assert_eq!(rows[0], ("many-0000".to_string(), -1), "the update came after the insert it changes");
     assert!(rows[1..].iter().enumerate().all(|(i, (k, n))| *k == format!("many-{:04}", i + 1) && *n == i as i64 + 1));
 
-    // A script that fails on the database (a key already there) fails a later call of the
-    // transaction, and nothing the transaction wrote lands, before it or after.
+    // A script that fails on the database (a key already there) fails the call that sends it, or
+    // the commit, and nothing the transaction wrote lands, before it or after.
     let mut tx = db.begin().await.unwrap();
     tx.hold_writes();
     let mut failed = None;
