@@ -98,6 +98,16 @@ impl StoredEvent {
             other => other,
         }
     }
+
+    /// The payload as its event type, read in place (no copy of the JSON tree).
+    pub fn decode<T: serde::de::DeserializeOwned>(&self) -> serde_json::Result<T> {
+        T::deserialize(&self.payload)
+    }
+
+    /// When the event happened: the metadata's `time`, else when it was recorded.
+    pub fn time(&self) -> &str {
+        self.metadata["time"].as_str().unwrap_or(&self.recorded_at)
+    }
 }
 
 /// One event as stored. On SQLite a batch of them comes packed in one JSON array

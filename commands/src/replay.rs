@@ -98,7 +98,7 @@ pub fn rebuild(aggregate_type: &str, events: &[StoredEvent]) -> Result<serde_jso
 fn fold<A: Aggregate>(events: &[StoredEvent]) -> Result<serde_json::Value, ReplayError> {
     let mut aggregate = A::default();
     for event in events {
-        let payload: A::Event = serde_json::from_value(event.payload.clone()).map_err(|e| ReplayError::Unreadable {
+        let payload: A::Event = event.decode().map_err(|e| ReplayError::Unreadable {
             aggregate_type: A::TYPE.to_string(),
             sequence: event.sequence,
             reason: e.to_string(),

@@ -30,15 +30,19 @@ impl Projection for Accounts {
         &["users_view", "feature_flags_view", "password_reset_links_view"]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[User::TYPE]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
         if event.aggregate_type != User::TYPE {
             return Ok(());
         }
         let id = event.aggregate_id.as_str();
-        let user_event: UserEvent = serde_json::from_value(event.payload.clone())?;
+        let user_event: UserEvent = event.decode()?;
         match user_event {
             UserEvent::UserSignedUp { email, username, password_hash, is_admin } => {
-                let created_at = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
+                let created_at = event.time().to_string();
                 tx.write(
                     "INSERT INTO users_view (user_id, email, username, password_hash, is_admin, created_at) \
                      VALUES ($1, $2, $3, $4, $5, $6)",

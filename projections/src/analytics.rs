@@ -22,13 +22,17 @@ impl Projection for AnalyticsConsumers {
         &["analytics_consumers_view"]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[AnalyticsConsumer::TYPE]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
         if event.aggregate_type != AnalyticsConsumer::TYPE {
             return Ok(());
         }
         let name = event.aggregate_id.as_str();
-        let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
-        match serde_json::from_value(event.payload.clone())? {
+        let time = event.time().to_string();
+        match event.decode()? {
             ConsumerEvent::ConsumerRegistered { actor, .. } => {
                 tx.write(
                     "INSERT INTO analytics_consumers_view (name, cursor_tx, cursor_pos, registered_by, registered_at) \

@@ -38,12 +38,16 @@ impl Projection for AskSessions {
         &["ask_sessions_view", "ask_messages_view"]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[AskSession::TYPE]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
         if event.aggregate_type != AskSession::TYPE {
             return Ok(());
         }
-        let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
-        match serde_json::from_value::<AskEvent>(event.payload.clone())? {
+        let time = event.time().to_string();
+        match event.decode::<AskEvent>()? {
             AskEvent::SessionTitled { user_id, session_id, title } => {
                 // The first title creates the row; the scope and flags follow with the question.
                 tx.write(

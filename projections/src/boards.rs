@@ -74,7 +74,7 @@ async fn store_definition(tx: &mut Tx, board_id: &str, definition: &BoardDefinit
 impl Boards {
     async fn board(&self, tx: &mut Tx, event: &StoredEvent, time: String) -> anyhow::Result<()> {
         let board_id = event.aggregate_id.as_str();
-        let payload: BoardEvent = serde_json::from_value(event.payload.clone())?;
+        let payload: BoardEvent = event.decode()?;
         match &payload {
             BoardEvent::BoardCreated { user_id, definition, enabled, duplicated_from } => {
                 tx.write(
@@ -151,7 +151,7 @@ impl Boards {
     }
 
     async fn matches(&self, tx: &mut Tx, event: &StoredEvent, time: String) -> anyhow::Result<()> {
-        match serde_json::from_value::<MatchDayEvent>(event.payload.clone())? {
+        match event.decode::<MatchDayEvent>()? {
             MatchDayEvent::BoardMatched { user_id, board_id, matches, .. } => {
                 for m in matches {
                     tx.write(
@@ -178,7 +178,7 @@ impl Boards {
 
 impl Boards {
     async fn templates(&self, tx: &mut Tx, event: &StoredEvent, time: String) -> anyhow::Result<()> {
-        let payload: FeedTemplatesEvent = serde_json::from_value(event.payload.clone())?;
+        let payload: FeedTemplatesEvent = event.decode()?;
         match payload {
             FeedTemplatesEvent::FeedTemplateAdded { template, .. } => {
                 let (next,): (i64,) = tx
@@ -242,8 +242,12 @@ impl Projection for Boards {
         &["boards_view", "board_matches_view", "board_feedback_view", "feed_templates_view"]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[Board::TYPE, MatchDay::TYPE, FeedTemplates::TYPE]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
-        let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
+        let time = event.time().to_string();
         if event.aggregate_type == Board::TYPE {
             self.board(tx, event, time).await
         } else if event.aggregate_type == MatchDay::TYPE {

@@ -37,14 +37,16 @@ impl Projection for Channels {
         ]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[ChannelDirectory::TYPE, Channel::TYPE, ChannelDocument::TYPE, ChannelReader::TYPE, User::TYPE]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
-        let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
+        let time = event.time().to_string();
         let position = event.cursor.pos;
         if event.aggregate_type == ChannelDirectory::TYPE {
             // A reservation precedes its channel's creation, which records the name.
-            if let DirectoryEvent::ChannelRenamed { channel_id, name, .. } =
-                serde_json::from_value(event.payload.clone())?
-            {
+            if let DirectoryEvent::ChannelRenamed { channel_id, name, .. } = event.decode()? {
                 tx.write(
                     "UPDATE channels_view SET name = $2, name_key = $3, updated_at = $4 WHERE channel_id = $1",
                     args![channel_id, name.as_str(), name_key(&name), time],
@@ -52,11 +54,11 @@ impl Projection for Channels {
                 .await?;
             }
         } else if event.aggregate_type == Channel::TYPE {
-            apply_channel(tx, serde_json::from_value(event.payload.clone())?, &time, position).await?;
+            apply_channel(tx, event.decode()?, &time, position).await?;
         } else if event.aggregate_type == ChannelDocument::TYPE {
-            apply_document(tx, serde_json::from_value(event.payload.clone())?, &time, position).await?;
+            apply_document(tx, event.decode()?, &time, position).await?;
         } else if event.aggregate_type == ChannelReader::TYPE {
-            apply_reader(tx, serde_json::from_value(event.payload.clone())?).await?;
+            apply_reader(tx, event.decode()?).await?;
         } else if event.aggregate_type == User::TYPE && event.event_type == "UserErased" {
             // The erased person's comments stay in their threads, their text as a rebuild
             // reads it once the key is gone.

@@ -34,6 +34,10 @@ impl Projection for Connections {
         &["app_connections_view", "app_sync_jobs", "drive_files"]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[User::TYPE, Connection::TYPE]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
         if event.aggregate_type == User::TYPE && event.event_type == "UserErased" {
             // An erased person's mailbox is read no more, and its account name goes with it.
@@ -51,8 +55,8 @@ impl Projection for Connections {
             return Ok(());
         }
         let id = event.aggregate_id.as_str();
-        let at = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
-        match serde_json::from_value::<ConnectionEvent>(event.payload.clone())? {
+        let at = event.time().to_string();
+        match event.decode::<ConnectionEvent>()? {
             ConnectionEvent::MailConnected { user_id, host, port, security: kind, username, folders, .. } => {
                 // A reconnection with other details replaces them; the count of what came in
                 // stays with the connection.

@@ -25,14 +25,16 @@ impl Projection for InstanceSettings {
         &["instance_settings_view"]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[Instance::TYPE]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
         if event.aggregate_type != Instance::TYPE {
             return Ok(());
         }
-        let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
-        if let InstanceEvent::AssistantConfigured { by, url, model, api_key } =
-            serde_json::from_value(event.payload.clone())?
-        {
+        let time = event.time().to_string();
+        if let InstanceEvent::AssistantConfigured { by, url, model, api_key } = event.decode()? {
             tx.write(
                 "INSERT INTO instance_settings_view (id, url, model, api_key, updated_by, updated_at) \
                  VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO UPDATE SET url = excluded.url, \

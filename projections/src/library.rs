@@ -10,10 +10,6 @@ use domain::source::{Priority, Source, SourceEvent, SourceKind, Subscription, Su
 
 use crate::runner::Projection;
 
-fn time_of(event: &StoredEvent) -> String {
-    event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string()
-}
-
 fn text<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_value(value).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
@@ -31,10 +27,14 @@ impl Projection for Sources {
         &["sources_view", "subscriptions_view"]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[Source::TYPE, Subscription::TYPE]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
-        let time = time_of(event);
+        let time = event.time().to_string();
         if event.aggregate_type == Source::TYPE {
-            let (kind, key, url, label) = match serde_json::from_value(event.payload.clone())? {
+            let (kind, key, url, label) = match event.decode()? {
                 SourceEvent::SourceRegistered { kind, key, url, label, .. } => (kind, key, url, label),
                 SourceEvent::SourceRenamed { label, .. } => {
                     tx.write(
@@ -60,12 +60,12 @@ impl Projection for Sources {
                 tx.write(
                     "INSERT INTO source_fetch_state (source_id, next_attempt_at) VALUES ($1, $2) \
                      ON CONFLICT (source_id) DO NOTHING",
-                    args![event.aggregate_id.as_str(), time_of(event)],
+                    args![event.aggregate_id.as_str(), event.time().to_string()],
                 )
                 .await?;
             }
         } else if event.aggregate_type == Subscription::TYPE {
-            match serde_json::from_value::<SubscriptionEvent>(event.payload.clone())? {
+            match event.decode::<SubscriptionEvent>()? {
                 SubscriptionEvent::SourceFollowed { user_id, source_id, priority } => {
                     let priority: Priority = priority;
                     tx.write(
@@ -147,11 +147,15 @@ impl Projection for Documents {
         &["documents_view", "read_marks_view"]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[Document::TYPE, ReadMark::TYPE]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
-        let time = time_of(event);
+        let time = event.time().to_string();
         let id = event.aggregate_id.as_str();
         if event.aggregate_type == Document::TYPE {
-            match serde_json::from_value::<DocumentEvent>(event.payload.clone())? {
+            match event.decode::<DocumentEvent>()? {
                 DocumentEvent::DocumentIngested(fields) | DocumentEvent::DocumentUpdated(fields) => {
                     upsert_document(tx, id, fields, time).await?;
                 }
@@ -162,7 +166,7 @@ impl Projection for Documents {
                 }
             }
         } else if event.aggregate_type == ReadMark::TYPE {
-            match serde_json::from_value::<ReadMarkEvent>(event.payload.clone())? {
+            match event.decode::<ReadMarkEvent>()? {
                 ReadMarkEvent::DocumentMarkedRead { user_id, deeplink } => {
                     tx.write(
                         "INSERT INTO read_marks_view (user_id, deeplink, read_at) VALUES ($1, $2, $3) \

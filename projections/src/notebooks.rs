@@ -33,10 +33,14 @@ impl Projection for Notebooks {
         &["notebooks_view", "notes_view"]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[NotebookShelf::TYPE, Note::TYPE]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
-        let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
+        let time = event.time().to_string();
         if event.aggregate_type == NotebookShelf::TYPE {
-            match serde_json::from_value::<NotebookEvent>(event.payload.clone())? {
+            match event.decode::<NotebookEvent>()? {
                 NotebookEvent::NotebookCreated { user_id, notebook_id, name, notebook_type, feed_id, channel_id } => {
                     tx.write(
                         "INSERT INTO notebooks_view (notebook_id, user_id, name, notebook_type, feed_id, channel_id, \
@@ -68,7 +72,7 @@ impl Projection for Notebooks {
                 }
             }
         } else if event.aggregate_type == Note::TYPE {
-            match serde_json::from_value::<NoteEvent>(event.payload.clone())? {
+            match event.decode::<NoteEvent>()? {
                 NoteEvent::NoteCreated { user_id, notebook_id, note_id, name, body, snippet } => {
                     let preview = preview_of(body.as_deref());
                     let kind = if snippet.is_some() { "snippet" } else { "note" };

@@ -190,17 +190,28 @@ impl Projection for Notifications {
         ]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[
+            Channel::TYPE,
+            ChannelDocument::TYPE,
+            Subscription::TYPE,
+            Document::TYPE,
+            User::TYPE,
+            MatchDay::TYPE,
+            Summary::TYPE,
+            NotificationInbox::TYPE,
+        ]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
-        let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
+        let time = event.time().to_string();
         let position = event.cursor.pos;
         match event.aggregate_type.as_str() {
-            Channel::TYPE => apply_channel(tx, serde_json::from_value(event.payload.clone())?).await,
-            ChannelDocument::TYPE => {
-                apply_comment(tx, serde_json::from_value(event.payload.clone())?, position, &time).await
-            }
-            Subscription::TYPE => apply_subscription(tx, serde_json::from_value(event.payload.clone())?).await,
+            Channel::TYPE => apply_channel(tx, event.decode()?).await,
+            ChannelDocument::TYPE => apply_comment(tx, event.decode()?, position, &time).await,
+            Subscription::TYPE => apply_subscription(tx, event.decode()?).await,
             Document::TYPE => {
-                if let DocumentEvent::DocumentIngested(fields) = serde_json::from_value(event.payload.clone())? {
+                if let DocumentEvent::DocumentIngested(fields) = event.decode()? {
                     // Uploads are their owner's own doing: nothing to tell anyone.
                     if fields.owner.is_some() {
                         return Ok(());
@@ -239,8 +250,8 @@ impl Projection for Notifications {
                 tx.write("DELETE FROM notifications_view WHERE user_id = $1", args![user_id]).await?;
                 Ok(())
             }
-            MatchDay::TYPE => apply_matches(tx, serde_json::from_value(event.payload.clone())?, position, &time).await,
-            Summary::TYPE => match serde_json::from_value::<SummaryEvent>(event.payload.clone())? {
+            MatchDay::TYPE => apply_matches(tx, event.decode()?, position, &time).await,
+            Summary::TYPE => match event.decode::<SummaryEvent>()? {
                 SummaryEvent::SummaryCompleted { user_id, deeplink, title, .. } => {
                     let note = Note {
                         kind: NotificationKind::SummaryReady,
@@ -259,7 +270,7 @@ impl Projection for Notifications {
                 _ => Ok(()),
             },
             NotificationInbox::TYPE => {
-                match serde_json::from_value::<InboxEvent>(event.payload.clone())? {
+                match event.decode::<InboxEvent>()? {
                     InboxEvent::NotificationRead { user_id, notification_id } => {
                         tx.write(
                             "UPDATE notifications_view SET read_at = $3 \

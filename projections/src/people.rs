@@ -57,13 +57,17 @@ impl Projection for People {
         &["people_view", "people_contacts_view"]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[ContactBook::TYPE]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
         if event.aggregate_type != ContactBook::TYPE {
             return Ok(());
         }
-        let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
+        let time = event.time().to_string();
         let position = event.cursor.pos;
-        match serde_json::from_value::<ContactBookEvent>(event.payload.clone())? {
+        match event.decode::<ContactBookEvent>()? {
             ContactBookEvent::PersonAdded { user_id, people_id, name, priority, contacts } => {
                 tx.write(
                     "INSERT INTO people_view (people_id, user_id, name, name_key, priority, created_at, updated_at, \

@@ -21,13 +21,17 @@ impl Projection for Portfolios {
         &["portfolios_view"]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[Portfolio::TYPE]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
         if event.aggregate_type != Portfolio::TYPE {
             return Ok(());
         }
         let id = event.aggregate_id.as_str();
-        let at = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
-        match serde_json::from_value::<PortfolioEvent>(event.payload.clone())? {
+        let at = event.time().to_string();
+        match event.decode::<PortfolioEvent>()? {
             PortfolioEvent::PortfolioCreated { owner, name, holdings } => {
                 tx.write(
                     "INSERT INTO portfolios_view (portfolio_id, user_id, name, holdings, created_at, updated_at) \

@@ -392,6 +392,9 @@ mod tests {
         fn tables(&self) -> &'static [&'static str] {
             self.1
         }
+        fn reads(&self) -> &'static [&'static str] {
+            &[]
+        }
         async fn apply(&self, _: &mut Tx, _: &commands::feed::StoredEvent) -> anyhow::Result<()> {
             Ok(())
         }

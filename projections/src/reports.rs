@@ -55,13 +55,17 @@ impl Projection for Reports {
         &["reports_view", "report_sections_view"]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[Report::TYPE]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
         if event.aggregate_type != Report::TYPE {
             return Ok(());
         }
-        let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
+        let time = event.time().to_string();
         let id = event.aggregate_id.as_str();
-        match serde_json::from_value::<ReportEvent>(event.payload.clone())? {
+        match event.decode::<ReportEvent>()? {
             ReportEvent::ReportRequested { user_id, report_type, name, files, feed_id, brief } => {
                 tx.write(
                     "INSERT INTO reports_view (report_id, user_id, report_type, name, files, feed_id, feed_documents, \

@@ -25,13 +25,17 @@ impl Projection for Sessions {
         &["sessions_view"]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[Session::TYPE]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
         if event.aggregate_type != Session::TYPE {
             return Ok(());
         }
         let id = event.aggregate_id.as_str();
-        let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
-        match serde_json::from_value::<SessionEvent>(event.payload.clone())? {
+        let time = event.time().to_string();
+        match event.decode::<SessionEvent>()? {
             SessionEvent::SessionStarted { user_id, expires_at, rotated_from } => {
                 tx.write(
                     "INSERT INTO sessions_view (session_id, user_id, started_at, expires_at, rotated_from) \

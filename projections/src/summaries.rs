@@ -22,13 +22,17 @@ impl Projection for Summaries {
         &["summaries_view", "summary_jobs"]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[Summary::TYPE]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
         if event.aggregate_type != Summary::TYPE {
             return Ok(());
         }
         let id = event.aggregate_id.as_str();
-        let at = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
-        match serde_json::from_value::<SummaryEvent>(event.payload.clone())? {
+        let at = event.time().to_string();
+        match event.decode::<SummaryEvent>()? {
             SummaryEvent::SummaryRequested { user_id, deeplink, title } => {
                 tx.write(
                     "INSERT INTO summaries_view (summary_id, user_id, deeplink, title, status, requested_at, updated_at) \

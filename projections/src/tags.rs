@@ -30,10 +30,14 @@ impl Projection for Tags {
         &["tags_view", "document_tags_view"]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[TagBook::TYPE, DocumentTags::TYPE]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
-        let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
+        let time = event.time().to_string();
         if event.aggregate_type == TagBook::TYPE {
-            match serde_json::from_value::<TagEvent>(event.payload.clone())? {
+            match event.decode::<TagEvent>()? {
                 TagEvent::TagCreated { user_id, tag_id, name } => {
                     tx.write(
                         "INSERT INTO tags_view (tag_id, user_id, name, name_key, created_at, updated_at) \
@@ -56,7 +60,7 @@ impl Projection for Tags {
                 }
             }
         } else if event.aggregate_type == DocumentTags::TYPE {
-            match serde_json::from_value::<DocumentTagsEvent>(event.payload.clone())? {
+            match event.decode::<DocumentTagsEvent>()? {
                 DocumentTagsEvent::DocumentTagged { user_id, deeplink, tag_id, channel_id, feed_id } => {
                     let (kind, id) = scope(&user_id, &channel_id);
                     // A tag deleted before this event reached the feed stays off: its deletion

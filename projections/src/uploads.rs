@@ -35,13 +35,17 @@ impl Projection for Uploads {
         &["uploads_view"]
     }
 
+    fn reads(&self) -> &'static [&'static str] {
+        &[Upload::TYPE]
+    }
+
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
         if event.aggregate_type != Upload::TYPE {
             return Ok(());
         }
-        let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at).to_string();
+        let time = event.time().to_string();
         let id = event.aggregate_id.as_str();
-        match serde_json::from_value::<UploadEvent>(event.payload.clone())? {
+        match event.decode::<UploadEvent>()? {
             UploadEvent::UploadInitiated(t) => {
                 tx.write(
                     "INSERT INTO uploads_view (upload_id, user_id, file_id, source, name, mime_type, bucket, key, \

@@ -12,6 +12,7 @@ use commands::args;
 use commands::bus::CommandBus;
 use commands::feed::{self, Cursor, FeedSignal, StoredEvent};
 use commands::store::{Db, Tx};
+use domain::session::SessionCommand;
 use domain::user::{NavState, UserCommand};
 use projections::runner::{self, Projection};
 use projections::{accounts::Accounts, queries, sessions::Sessions};
@@ -331,8 +332,8 @@ on_both_backends!(concurrent_commands_each_get_their_own_cursor, |db: Db| async 
     assert_eq!(all.len(), 1 + 40 + history.len() - 1);
 });
 
-/// A test projection that counts how often it saw each event.
-struct Counting;
+/// A test projection that counts how often it saw each event of the aggregate types it reads.
+struct Counting(&'static [&'static str]);
 
 #[async_trait]
 impl Projection for Counting {
@@ -341,6 +342,9 @@ impl Projection for Counting {
     }
     fn tables(&self) -> &'static [&'static str] {
         &["counting_view"]
+    }
+    fn reads(&self) -> &'static [&'static str] {
+        self.0
     }
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
         tx.execute(
@@ -373,14 +377,14 @@ on_both_backends!(a_runner_aborted_between_and_within_batches_loses_and_doubles_
         let db2 = db.clone();
         let task = tokio::spawn(async move {
             loop {
-                runner::step(&db2, &Counting, 7).await.unwrap();
+                runner::step(&db2, &Counting(&["user"]), 7).await.unwrap();
             }
         });
         tokio::time::sleep(Duration::from_micros(rng.random_range(0..4000))).await;
         task.abort();
         let _ = task.await;
     }
-    runner::catch_up(&db, &Counting, 7).await.unwrap();
+    runner::catch_up(&db, &Counting(&["user"]), 7).await.unwrap();
     let counted: Vec<Counted> =
         db.fetch_all("SELECT position, times FROM counting_view ORDER BY position", vec![]).await.unwrap();
     let all = read_all(&db).await;
@@ -388,6 +392,38 @@ on_both_backends!(a_runner_aborted_between_and_within_batches_loses_and_doubles_
     assert!(counted.iter().all(|c| c.times == 1), "no event applied twice");
     let positions: HashSet<i64> = counted.iter().map(|c| c.position).collect();
     assert!(all.iter().all(|e| positions.contains(&e.cursor.pos)));
+});
+
+on_both_backends!(a_projection_is_handed_only_the_types_it_reads_and_passes_the_rest, |db: Db| async move {
+    db.execute("CREATE TABLE counting_view (position BIGINT PRIMARY KEY, times BIGINT NOT NULL)", vec![])
+        .await
+        .unwrap();
+    let bus = CommandBus::new(db.clone(), FeedSignal::default());
+    for i in 0..12 {
+        let id = format!("user{i}");
+        sign_up(&bus, &id).await;
+        if i % 3 == 0 {
+            let start =
+                SessionCommand::Start { user_id: id.clone(), expires_at: chrono::Utc::now(), rotated_from: None };
+            bus.execute(&bus.sessions, &format!("s-{id}"), start, &meta(&id)).await.unwrap();
+        }
+    }
+    // The last event is a sign-up, which this projection does not read: its checkpoint passes it.
+    sign_up(&bus, "last").await;
+    let reached = runner::catch_up(&db, &Counting(&["session"]), 5).await.unwrap();
+    let all = read_all(&db).await;
+    assert_eq!(reached, all.last().unwrap().cursor, "the checkpoint passes the events it does not read");
+    assert_eq!(runner::checkpoint(&db, "counting").await.unwrap(), reached);
+    let counted: Vec<Counted> =
+        db.fetch_all("SELECT position, times FROM counting_view ORDER BY position", vec![]).await.unwrap();
+    let sessions: Vec<i64> = all.iter().filter(|e| e.aggregate_type == "session").map(|e| e.cursor.pos).collect();
+    assert_eq!(sessions.len(), 4);
+    assert_eq!(
+        counted.iter().map(|c| c.position).collect::<Vec<_>>(),
+        sessions,
+        "every session event, and nothing else"
+    );
+    assert!(counted.iter().all(|c| c.times == 1));
 });
 
 on_both_backends!(a_rebuilt_read_model_equals_the_live_one, |db: Db| async move {
@@ -468,6 +504,10 @@ impl Projection for HeldAccounts {
 
     fn tables(&self) -> &'static [&'static str] {
         Accounts.tables()
+    }
+
+    fn reads(&self) -> &'static [&'static str] {
+        Accounts.reads()
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {

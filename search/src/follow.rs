@@ -125,7 +125,7 @@ impl NoteState {
 
 /// The time an event happened, as unix seconds.
 fn event_time(event: &StoredEvent) -> i64 {
-    let time = event.metadata["time"].as_str().unwrap_or(&event.recorded_at);
+    let time = event.time();
     chrono::DateTime::parse_from_rfc3339(time).map(|t| t.timestamp()).unwrap_or(0)
 }
 
@@ -246,7 +246,7 @@ impl Follower {
 
     async fn change_for(&mut self, event: &StoredEvent) -> anyhow::Result<Option<Change>> {
         if event.aggregate_type == domain::source::Source::TYPE {
-            if let Ok(SourceEvent::SourceRegistered { kind, key, .. }) = serde_json::from_value(event.payload.clone()) {
+            if let Ok(SourceEvent::SourceRegistered { kind, key, .. }) = event.decode() {
                 let kind: SourceKind = kind;
                 self.sources.insert(event.aggregate_id.clone(), SourceInfo { kind: kind_name(&kind), key });
             }
@@ -257,9 +257,7 @@ impl Follower {
         }
         if event.aggregate_type == NotebookShelf::TYPE {
             // A deleted notebook takes its notes with it, without an event for each.
-            if let Ok(NotebookEvent::NotebookDeleted { notebook_id, .. }) =
-                serde_json::from_value(event.payload.clone())
-            {
+            if let Ok(NotebookEvent::NotebookDeleted { notebook_id, .. }) = event.decode() {
                 return Ok(Some(Change::DeleteAll { source_id: notebook_id, category: category::NOTES.to_string() }));
             }
             return Ok(None);
@@ -269,7 +267,7 @@ impl Follower {
         }
         let deeplink = event.aggregate_id.clone();
         let updated = event_time(event);
-        match serde_json::from_value::<DocumentEvent>(event.payload.clone())? {
+        match event.decode::<DocumentEvent>()? {
             DocumentEvent::DocumentIngested(fields) | DocumentEvent::DocumentUpdated(fields) => {
                 let document = self.describe(deeplink, fields, updated).await?;
                 Ok(Some(Change::Upsert(Box::new(document))))
@@ -282,7 +280,7 @@ impl Follower {
     /// The index change for a note's event: the note as of that event, or its removal.
     async fn note_change(&self, event: &StoredEvent) -> anyhow::Result<Option<Change>> {
         let updated = event_time(event);
-        let note = match serde_json::from_value::<NoteEvent>(event.payload.clone())? {
+        let note = match event.decode::<NoteEvent>()? {
             NoteEvent::NoteDeleted { note_id, .. } => return Ok(Some(Change::Delete(note_deeplink(&note_id)))),
             created @ NoteEvent::NoteCreated { .. } => NoteState::apply(None, created, updated),
             NoteEvent::NoteEdited { .. } => {
