@@ -363,10 +363,19 @@ struct Counted {
     times: i64,
 }
 
-on_both_backends!(a_runner_aborted_between_and_within_batches_loses_and_doubles_nothing, |db: Db| async move {
+async fn create_counting_view(db: &Db) {
     db.execute("CREATE TABLE counting_view (position BIGINT PRIMARY KEY, times BIGINT NOT NULL)", vec![])
         .await
         .unwrap();
+}
+
+/// What [`Counting`] counted, by feed position.
+async fn counted(db: &Db) -> Vec<Counted> {
+    db.fetch_all("SELECT position, times FROM counting_view ORDER BY position", vec![]).await.unwrap()
+}
+
+on_both_backends!(a_runner_aborted_between_and_within_batches_loses_and_doubles_nothing, |db: Db| async move {
+    create_counting_view(&db).await;
     let bus = CommandBus::new(db.clone(), FeedSignal::default());
     for i in 0..120 {
         sign_up(&bus, &format!("user{i}")).await;
@@ -385,8 +394,7 @@ on_both_backends!(a_runner_aborted_between_and_within_batches_loses_and_doubles_
         let _ = task.await;
     }
     runner::catch_up(&db, &Counting(&["user"]), 7).await.unwrap();
-    let counted: Vec<Counted> =
-        db.fetch_all("SELECT position, times FROM counting_view ORDER BY position", vec![]).await.unwrap();
+    let counted = counted(&db).await;
     let all = read_all(&db).await;
     assert_eq!(counted.len(), all.len(), "every event applied");
     assert!(counted.iter().all(|c| c.times == 1), "no event applied twice");
@@ -395,9 +403,7 @@ on_both_backends!(a_runner_aborted_between_and_within_batches_loses_and_doubles_
 });
 
 on_both_backends!(a_projection_is_handed_only_the_types_it_reads_and_passes_the_rest, |db: Db| async move {
-    db.execute("CREATE TABLE counting_view (position BIGINT PRIMARY KEY, times BIGINT NOT NULL)", vec![])
-        .await
-        .unwrap();
+    create_counting_view(&db).await;
     let bus = CommandBus::new(db.clone(), FeedSignal::default());
     for i in 0..12 {
         let id = format!("user{i}");
@@ -414,8 +420,7 @@ on_both_backends!(a_projection_is_handed_only_the_types_it_reads_and_passes_the_
     let all = read_all(&db).await;
     assert_eq!(reached, all.last().unwrap().cursor, "the checkpoint passes the events it does not read");
     assert_eq!(runner::checkpoint(&db, "counting").await.unwrap(), reached);
-    let counted: Vec<Counted> =
-        db.fetch_all("SELECT position, times FROM counting_view ORDER BY position", vec![]).await.unwrap();
+    let counted = counted(&db).await;
     let sessions: Vec<i64> = all.iter().filter(|e| e.aggregate_type == "session").map(|e| e.cursor.pos).collect();
     assert_eq!(sessions.len(), 4);
     assert_eq!(
