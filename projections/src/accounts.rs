@@ -35,9 +35,6 @@ impl Projection for Accounts {
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
-        if event.aggregate_type != User::TYPE {
-            return Ok(());
-        }
         let id = event.aggregate_id.as_str();
         let user_event: UserEvent = event.decode()?;
         match user_event {

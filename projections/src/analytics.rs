@@ -27,9 +27,6 @@ impl Projection for AnalyticsConsumers {
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
-        if event.aggregate_type != AnalyticsConsumer::TYPE {
-            return Ok(());
-        }
         let name = event.aggregate_id.as_str();
         let time = event.time().to_string();
         match event.decode()? {

@@ -43,9 +43,6 @@ impl Projection for AskSessions {
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
-        if event.aggregate_type != AskSession::TYPE {
-            return Ok(());
-        }
         let time = event.time().to_string();
         match event.decode::<AskEvent>()? {
             AskEvent::SessionTitled { user_id, session_id, title } => {

@@ -30,9 +30,6 @@ impl Projection for InstanceSettings {
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
-        if event.aggregate_type != Instance::TYPE {
-            return Ok(());
-        }
         let time = event.time().to_string();
         if let InstanceEvent::AssistantConfigured { by, url, model, api_key } = event.decode()? {
             tx.write(

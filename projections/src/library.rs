@@ -51,7 +51,7 @@ impl Projection for Sources {
             tx.write(
                 "INSERT INTO sources_view (source_id, kind, key, url, label, created_at) VALUES ($1, $2, $3, $4, $5, $6) \
                  ON CONFLICT (source_id) DO NOTHING",
-                args![event.aggregate_id.as_str(), text(&kind), key, url, label, time],
+                args![event.aggregate_id.as_str(), text(&kind), key, url, label, time.as_str()],
             )
             .await?;
             if fetchable {
@@ -60,7 +60,7 @@ impl Projection for Sources {
                 tx.write(
                     "INSERT INTO source_fetch_state (source_id, next_attempt_at) VALUES ($1, $2) \
                      ON CONFLICT (source_id) DO NOTHING",
-                    args![event.aggregate_id.as_str(), event.time().to_string()],
+                    args![event.aggregate_id.as_str(), time],
                 )
                 .await?;
             }

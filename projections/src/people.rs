@@ -62,9 +62,6 @@ impl Projection for People {
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
-        if event.aggregate_type != ContactBook::TYPE {
-            return Ok(());
-        }
         let time = event.time().to_string();
         let position = event.cursor.pos;
         match event.decode::<ContactBookEvent>()? {

@@ -26,9 +26,6 @@ impl Projection for Portfolios {
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
-        if event.aggregate_type != Portfolio::TYPE {
-            return Ok(());
-        }
         let id = event.aggregate_id.as_str();
         let at = event.time().to_string();
         match event.decode::<PortfolioEvent>()? {

@@ -60,9 +60,6 @@ impl Projection for Reports {
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
-        if event.aggregate_type != Report::TYPE {
-            return Ok(());
-        }
         let time = event.time().to_string();
         let id = event.aggregate_id.as_str();
         match event.decode::<ReportEvent>()? {

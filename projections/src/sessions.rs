@@ -30,9 +30,6 @@ impl Projection for Sessions {
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
-        if event.aggregate_type != Session::TYPE {
-            return Ok(());
-        }
         let id = event.aggregate_id.as_str();
         let time = event.time().to_string();
         match event.decode::<SessionEvent>()? {

@@ -27,9 +27,6 @@ impl Projection for Summaries {
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
-        if event.aggregate_type != Summary::TYPE {
-            return Ok(());
-        }
         let id = event.aggregate_id.as_str();
         let at = event.time().to_string();
         match event.decode::<SummaryEvent>()? {

@@ -40,9 +40,6 @@ impl Projection for Uploads {
     }
 
     async fn apply(&self, tx: &mut Tx, event: &StoredEvent) -> anyhow::Result<()> {
-        if event.aggregate_type != Upload::TYPE {
-            return Ok(());
-        }
         let time = event.time().to_string();
         let id = event.aggregate_id.as_str();
         match event.decode::<UploadEvent>()? {

@@ -102,8 +102,9 @@ for (const screen of SCREENS) {
       expect(overlayBox.width).toBe(screen.viewport.width);
       // Its body (loaded on first use) is in: a tap while the panel's content is swapped in can be
       // lost by the browser, and the question box is what the panel is for.
-      await expect(ask.overlay().getByRole('textbox', { name: 'Your question' })).toBeVisible();
-      await expectInReach(page, ask.overlay().getByRole('textbox', { name: 'Your question' }));
+      const overlayQuestion = ask.overlay().getByRole('textbox', { name: 'Your question' });
+      await expect(overlayQuestion).toBeVisible();
+      await expectInReach(page, overlayQuestion);
       await expectTouchTargets(ask.overlay().getByRole('button', { name: 'Hide AskNeedl' }));
       await ask.overlay().getByRole('button', { name: 'Hide AskNeedl' }).tap();
       await expect(ask.overlay()).toHaveCount(0);
