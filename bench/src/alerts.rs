@@ -56,7 +56,7 @@ async fn measure(server: &Server, dir: &Path, n: usize) -> anyhow::Result<String
     let board_id = board["results"]["board_id"].as_str().unwrap_or_default().to_string();
     api.call(Method::PUT, &format!("/boards/{board_id}/alerts"), t, json!({"alerts": "immediate", "priority": "HIGH"}))
         .await?;
-    let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{}/api/live?token={token}", server.addr)).await?;
+    let socket = crate::client::open_live(&format!("ws://{}/api/live?token={token}", server.addr)).await?;
     let (mut write, mut read) = socket.split();
     let blobs = service::ingestion::BlobStore::new(dir.join("blobs"));
     let bus = server.state.bus.clone();

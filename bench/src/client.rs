@@ -49,6 +49,19 @@ impl Api {
     }
 }
 
+/// A live socket as the benchmarks' clients hold it.
+pub type LiveSocket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Opens the live socket at `url` with a small read buffer, as a browser's would be. The
+/// library's default reserves 128 KiB per socket and zeroes much of it on every read: with
+/// 10,000 sockets in this one process, half its CPU went to that, on the cores the servers it
+/// measures run on.
+pub async fn open_live(url: &str) -> anyhow::Result<LiveSocket> {
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(4 * 1024);
+    let (socket, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), false).await?;
+    Ok(socket)
+}
+
 /// Opens the live socket at `url` and sends on `heard`, for every `PreferencesChanged` it hears,
 /// `tag`, the change's cursor and the moment it arrived, until the socket closes. The task that
 /// reads it is returned.
@@ -57,7 +70,7 @@ pub async fn hear_preferences<T: Clone + Send + 'static>(
     tag: T,
     heard: tokio::sync::mpsc::UnboundedSender<(T, String, Instant)>,
 ) -> anyhow::Result<tokio::task::JoinHandle<()>> {
-    let (socket, _) = tokio_tungstenite::connect_async(url).await?;
+    let socket = open_live(url).await?;
     Ok(tokio::spawn(async move {
         let (_, mut read) = socket.split();
         while let Some(Ok(msg)) = read.next().await {

@@ -73,7 +73,7 @@ async fn run(server: &Server, api: &Api, scale: &Scale) -> anyhow::Result<String
     let mut readers = Vec::new();
     for (n, member) in members.iter().enumerate() {
         let url = format!("ws://{}/api/live?token={}", server.addr, member.token);
-        let (socket, _) = tokio_tungstenite::connect_async(url).await?;
+        let socket = crate::client::open_live(&url).await?;
         let tx = tx.clone();
         readers.push(tokio::spawn(async move {
             let (mut write, mut read) = socket.split();

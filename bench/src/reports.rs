@@ -460,7 +460,7 @@ async fn measure(work: &Path, all: &[TatContext], quick: bool) -> anyhow::Result
 
     // The owner's live socket, for the gaps between progress messages.
     let ws_url = format!("ws://{}/api/live?token={}", server.addr, token);
-    let (socket, _) = tokio_tungstenite::connect_async(ws_url).await?;
+    let socket = crate::client::open_live(&ws_url).await?;
     let gaps = tokio::spawn(async move {
         let mut socket = socket;
         let mut last: Option<Instant> = None;
