@@ -105,8 +105,9 @@ for (const screen of SCREENS) {
       const overlayQuestion = ask.overlay().getByRole('textbox', { name: 'Your question' });
       await expect(overlayQuestion).toBeVisible();
       await expectInReach(page, overlayQuestion);
-      await expectTouchTargets(ask.overlay().getByRole('button', { name: 'Hide AskNeedl' }));
-      await ask.overlay().getByRole('button', { name: 'Hide AskNeedl' }).tap();
+      const hideOverlay = ask.overlay().getByRole('button', { name: 'Hide AskNeedl' });
+      await expectTouchTargets(hideOverlay);
+      await hideOverlay.tap();
       await expect(ask.overlay()).toHaveCount(0);
 
       // Search from the header: the box opens in the header's row, and the results fit.
